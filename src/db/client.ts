@@ -1,0 +1,22 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+export type { PrismaClient };
+
+export type Db = { pool: pg.Pool; prisma: PrismaClient; close(): Promise<void> };
+
+/** One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. */
+export function connect(url: string, options: { max?: number } = {}): Db {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 5000 });
+  pool.on('error', () => {}); // an idle client's error is reported on its next use
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    pool,
+    prisma,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+
+const migrationsDir = path.resolve(import.meta.dirname, '../../prisma/migrations');
+
+/** The committed migrations, in order: `prisma/migrations/NNNN_name/migration.sql`. */
+export async function listMigrations(): Promise<{ name: string; sql: string }[]> {
+  const names = (await readdir(migrationsDir)).filter((name) => /^\d{4}_/.test(name)).sort();
+  return Promise.all(names.map(async (name) => ({ name, sql: await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8') })));
+}
+
+/**
+ * Applies the migrations not yet recorded in `_migrations`, each in its own transaction.
+ * An advisory lock keeps two starting instances from applying the same file twice.
+ */
+export async function migrate(pool: pg.Pool): Promise<string[]> {
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock(727274)');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS "_migrations" (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ name: string }>('SELECT name FROM "_migrations"')).rows.map((row) => row.name));
+    for (const migration of await listMigrations()) {
+      if (done.has(migration.name)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO "_migrations" (name) VALUES ($1)', [migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
+      }
+      applied.push(migration.name);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(727274)').catch(() => {});
+    client.release();
+  }
+  return applied;
+}

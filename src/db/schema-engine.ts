@@ -33,8 +33,11 @@ function loadModule(): Promise<EngineModule> {
 
 // The engine asks the adapter for its schema name; both adapters leave it undefined.
 function withSchemaName(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  const info = adapter.getConnectionInfo.bind(adapter);
-  adapter.getConnectionInfo = () => ({ ...info(), schemaName: info().schemaName ?? 'public' });
+  const info = adapter.getConnectionInfo?.bind(adapter);
+  adapter.getConnectionInfo = () => {
+    const current = info?.() ?? { supportsRelationJoins: false };
+    return { ...current, schemaName: current.schemaName ?? 'public' };
+  };
   return adapter;
 }
 

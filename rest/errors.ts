@@ -1,0 +1,36 @@
+import { GraphQLError } from 'graphql';
+import { ERRORS, isErrorCode, type ArgumentViolation } from '../src/errors.js';
+import { errorBody, type ErrorBody } from './envelope.js';
+import { locationOf, type ParamViolation } from './params.js';
+import type { RestRoute } from './routes.js';
+
+export type RestError = { status: number; headers: Record<string, string>; body: ErrorBody };
+
+function validationDetails(violations: readonly ParamViolation[]) {
+  return { validationErrors: violations.map((v) => ({ field: `${v.location}.${v.argument}`, location: v.location, expected: v.expected })) };
+}
+
+export function validationFailure(violations: readonly ParamViolation[], requestId: string): RestError {
+  const summary = violations.flatMap((v) => v.expected).join('; ');
+  return { status: 400, headers: {}, body: errorBody('validation_error', `Invalid request: ${summary}`, requestId, validationDetails(violations)) };
+}
+
+export function notFoundFailure(message: string, requestId: string): RestError {
+  return { status: 404, headers: {}, body: errorBody('not_found', message, requestId) };
+}
+
+/** The specification's error envelope for errors raised while running a field (or building its context). */
+export function restErrorFrom(errors: readonly unknown[], requestId: string, route: RestRoute | undefined): RestError {
+  const known = errors.find((e): e is GraphQLError => e instanceof GraphQLError && isErrorCode(e.extensions?.code));
+  if (!known) {
+    return { status: 500, headers: {}, body: errorBody('internal_error', 'An unexpected error occurred. Retry with backoff and report the requestId.', requestId) };
+  }
+  const code = known.extensions.code as keyof typeof ERRORS;
+  const http = known.extensions.http as { headers?: Record<string, string> } | undefined;
+  const violations = known.extensions.violations as ArgumentViolation[] | undefined;
+  let details = known.extensions.details as Record<string, unknown> | undefined;
+  if (violations && route) {
+    details = { ...details, ...validationDetails(violations.map((v) => ({ ...v, location: locationOf(route, v.argument) }))) };
+  }
+  return { status: ERRORS[code].status, headers: http?.headers ?? {}, body: errorBody(code, known.message, requestId, details) };
+}

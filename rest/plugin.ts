@@ -1,0 +1,122 @@
+import { useSofa } from '@graphql-yoga/plugin-sofa';
+import { Response as FetsResponse } from 'fets';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Authenticator } from '../src/auth/authenticate.js';
+import { currentRequest, type RequestState } from '../src/request-state.js';
+import { envelope } from './envelope.js';
+import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
+import { matchRoute } from './match.js';
+import { argumentsFromHttp } from './params.js';
+import type { RestRoute } from './routes.js';
+
+export const BASE_PATH = '/v1';
+
+const routeOfRequest = new WeakMap<RequestState, RestRoute>();
+
+function json(failure: RestError): Response {
+  return Response.json(failure.body, { status: failure.status, headers: failure.headers });
+}
+
+function rootField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
+  const [kind, name] = route.field.split('.') as ['Query' | 'Mutation', string];
+  const type = kind === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[name];
+  if (!field) throw new Error(`rest/routes.ts names ${route.field}, which the schema does not have`);
+  return field;
+}
+
+/** True when the field's access rule is `public` (declared with the resolver, read here). */
+function isPublic(field: GraphQLField<unknown, unknown>): boolean {
+  const options = field.extensions?.pothosOptions as { authScopes?: Record<string, unknown> } | undefined;
+  return options?.authScopes?.public === true;
+}
+
+async function readBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: string }> {
+  const text = await request.text();
+  if (!text.trim()) return { body: {} };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? { body: parsed as Record<string, unknown> }
+      : { error: 'body must be a JSON object' };
+  } catch {
+    return { error: 'body must be valid JSON' };
+  }
+}
+
+/**
+ * The REST /v1 surface: the route table decides which GraphQL field a request runs; this plugin
+ * authenticates first (unless the field is public), turns path, query and body into typed arguments,
+ * lets SOFA execute the field through yoga, and puts the result or error into the specification's envelope.
+ */
+export function useRestApi(options: { schema: GraphQLSchema; routes: readonly RestRoute[]; authenticate: Authenticator }): Plugin {
+  const { schema, routes, authenticate } = options;
+  const fields = new Map(routes.map((route) => [route, rootField(schema, route)]));
+  const sofa = useSofa({
+    basePath: BASE_PATH,
+    routes: Object.fromEntries(routes.map((route) => [route.field, { method: route.method, path: route.path, responseStatus: (route.status ?? 200) as 200, tags: route.tags }])),
+    errorHandler: (errors) => {
+      const state = currentRequest();
+      const failure = restErrorFrom(errors, state?.requestId ?? '', state ? routeOfRequest.get(state) : undefined);
+      return FetsResponse.json(failure.body, { status: failure.status as 400, headers: failure.headers });
+    },
+    openAPI: { info: { title: 'Market Intelligence API', version: 'v1' } },
+  });
+
+  return {
+    onYogaInit: sofa.onYogaInit,
+    onSchemaChange: sofa.onSchemaChange,
+    async onRequest(payload) {
+      const { request, url, endResponse } = payload;
+      if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) return;
+      const state = currentRequest()!;
+      const path = url.pathname.slice(BASE_PATH.length) || '/';
+      if (request.method === 'GET' && path === '/openapi.json') return sofa.onRequest!(payload);
+
+      const match = matchRoute(routes, request.method, path);
+      if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+      const field = fields.get(match.route)!;
+      routeOfRequest.set(state, match.route);
+
+      if (!isPublic(field)) {
+        state.principal = authenticate(request.headers.get('authorization'));
+        try {
+          await state.principal;
+        } catch (error) {
+          return endResponse(json(restErrorFrom([error], state.requestId, match.route)));
+        }
+      }
+
+      let body: Record<string, unknown> | null = null;
+      if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
+        const read = await readBody(request);
+        if ('error' in read) {
+          return endResponse(json(validationFailure([{ argument: 'body', location: 'body', expected: [read.error] }], state.requestId)));
+        }
+        body = read.body;
+      }
+      const { values, violations } = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
+      if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
+
+      // SOFA re-reads the arguments: GET values go back into the query string (lists repeated), others into a JSON body.
+      const target = new URL(`${BASE_PATH}${path === '/' ? '' : path}`, url);
+      let init: RequestInit = { method: request.method, headers: request.headers };
+      if (match.route.method === 'GET' || match.route.method === 'DELETE') {
+        for (const [name, value] of Object.entries(values)) {
+          if (match.params[name] !== undefined) continue;
+          for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(name, String(item));
+        }
+      } else {
+        init = { ...init, body: JSON.stringify(values), headers: { ...Object.fromEntries(request.headers), 'content-type': 'application/json' } };
+      }
+      let answer: Response | undefined;
+      await sofa.onRequest!({ ...payload, request: new Request(target, init), url: target, endResponse: (response) => (answer = response) });
+      if (!answer) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+      if (answer.status >= 400) return endResponse(answer);
+      const headers = new Headers(answer.headers);
+      headers.delete('content-length');
+      return endResponse(Response.json(envelope(match.route, state.requestId, await answer.json()), { status: answer.status, headers }));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The /v1 route table: each REST route names the GraphQL root field it runs and the envelope its result
+ * is put in. Arguments come from the path (`:name`), the query string (GET) or the JSON body (POST),
+ * matched to the field's arguments by name. Nothing here re-implements a resolver.
+ */
+export type Envelope =
+  /** `{ requestId, data }` */
+  | 'single'
+  /** `{ requestId, ...result }`: lists (`data` + `pagination`) and top-level responses (me, workspace, usage) */
+  | 'spread';
+
+export type RestRoute = {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  field: `Query.${string}` | `Mutation.${string}`;
+  envelope: Envelope;
+  /** Keys dropped when null, for fields the specification shows only when present (`data.resolvedFrom`, `data[].collationId`). */
+  omitNull?: string[];
+  status?: 200 | 201;
+  tags: string[];
+};
+
+export const routes: RestRoute[] = [
+  { method: 'GET', path: '/', field: 'Query.apiInfo', envelope: 'spread', tags: ['System'] },
+  { method: 'GET', path: '/health', field: 'Query.health', envelope: 'spread', tags: ['System'] },
+  { method: 'GET', path: '/system/freshness', field: 'Query.systemFreshness', envelope: 'spread', tags: ['System'] },
+
+  { method: 'GET', path: '/me', field: 'Query.me', envelope: 'spread', tags: ['Identity'] },
+  { method: 'GET', path: '/workspace', field: 'Query.workspace', envelope: 'spread', tags: ['Identity'] },
+  { method: 'GET', path: '/usage', field: 'Query.usage', envelope: 'spread', tags: ['Identity'] },
+
+  { method: 'GET', path: '/ads', field: 'Query.ads', envelope: 'spread', omitNull: ['data[].collationId'], tags: ['Ads'] },
+  { method: 'POST', path: '/ads/query', field: 'Query.adsQuery', envelope: 'spread', omitNull: ['data[].collationId'], tags: ['Ads'] },
+  { method: 'GET', path: '/ads/:adId', field: 'Query.ad', envelope: 'single', omitNull: ['collationId', 'resolvedFrom'], tags: ['Ads'] },
+  { method: 'GET', path: '/ads/:adId/reach-history', field: 'Query.adReachHistory', envelope: 'single', tags: ['Ads'] },
+  { method: 'GET', path: '/ads/:adId/media-url', field: 'Query.adMediaUrl', envelope: 'single', tags: ['Ads'] },
+  { method: 'POST', path: '/ads/:adId/share', field: 'Mutation.adShare', envelope: 'single', tags: ['Ads'] },
+];

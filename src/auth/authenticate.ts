@@ -1,0 +1,63 @@
+import { apiError } from '../errors.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { keyMatches, keyPrefix } from './keys.js';
+import type { Principal } from './principal.js';
+import { LastUsedRecorder } from './last-used.js';
+
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+
+export type Authenticator = (authorization: string | null) => Promise<Principal>;
+
+/**
+ * Resolves `Authorization: Bearer <key>` to a Principal, checking in the order the specification lists:
+ * key present, known, not deleted, not revoked, not expired; workspace API access; delegated user.
+ * Keys in any other header (x-api-key, …) are never read.
+ */
+export function createAuthenticator(prisma: PrismaClient, options: { lastUsedIntervalMs?: number } = {}): Authenticator {
+  const lastUsed = new LastUsedRecorder(prisma, options.lastUsedIntervalMs ?? 5000);
+  return async (authorization) => {
+    const key = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+    if (!key) throw apiError('missing_api_key', 'Provide an API key using Authorization: Bearer <api_key>.');
+    const prefix = keyPrefix(key);
+    if (!prefix) throw apiError('invalid_api_key', 'The API key is not recognized.');
+
+    let credential;
+    try {
+      credential = await prisma.credential.findUnique({
+        where: { keyPrefix: prefix },
+        include: { workspace: { include: { apiAccess: true } }, delegatedUser: true },
+      });
+    } catch {
+      throw apiError('auth_provider_unavailable', 'The credential store is temporarily unavailable. Retry with backoff.');
+    }
+    if (!credential || !keyMatches(key, credential.keyHash)) throw apiError('invalid_api_key', 'The API key is not recognized.');
+    if (credential.deletedAt) throw apiError('credential_not_found', 'This API key was deleted.');
+    if (credential.revokedAt) throw apiError('credential_revoked', 'This API key was revoked (rotated). Use its replacement.');
+    const now = new Date();
+    if (credential.expiresAt && credential.expiresAt <= now) throw apiError('credential_expired', 'This API key has expired.');
+
+    const access = credential.workspace.apiAccess?.status ?? 'disabled';
+    if (access === 'disabled') throw apiError('workspace_public_api_disabled', 'The public API is not enabled for this workspace.');
+    if (access === 'suspended') throw apiError('workspace_public_api_suspended', 'The public API is suspended for this workspace.');
+
+    const user = credential.accessLevel === 'delegated_user' ? credential.delegatedUser : null;
+    if (credential.accessLevel === 'delegated_user' && (!user || user.revokedAt)) {
+      throw apiError('delegated_user_access_revoked', "The delegated user's access to this workspace was revoked.");
+    }
+
+    const { workspace } = credential;
+    return {
+      credential: {
+        id: credential.id,
+        name: credential.name,
+        description: credential.description,
+        accessLevel: credential.accessLevel,
+        expiresAt: credential.expiresAt,
+        createdAt: credential.createdAt,
+        lastUsedAt: lastUsed.touch(credential.id, credential.lastUsedAt, now),
+      },
+      workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name, createdAt: workspace.createdAt },
+      delegatedUser: user ? { id: user.id, fullName: user.fullName, avatarUrl: user.avatarUrl, role: user.role } : null,
+    };
+  };
+}

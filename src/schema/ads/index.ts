@@ -1,0 +1,5 @@
+import './types.js';
+import './detail.js';
+import './queries.js';
+import './resources.js';
+import './share.js';

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { notFound } from '../../errors.js';
+import { builder } from '../builder.js';
+import { AdMediaTypeEnum } from './enums.js';
+import { normaliseAdId } from './queries.js';
+
+const adIdArg = z.string().min(1).max(128);
+
+const ReachHistoryPoint = builder.objectRef<{ date: Date; reach: bigint }>('ReachHistoryPoint').implement({
+  fields: (t) => ({ date: t.expose('date', { type: 'Date' }), reach: t.expose('reach', { type: 'SafeInt', description: 'Cumulative reach on that day.' }) }),
+});
+
+type MediaUrl = {
+  adId: string;
+  mediaType: 'image' | 'video' | 'carousel' | 'dco' | 'unknown';
+  url: string | null;
+  urlType: 'public_asset' | 'external_direct';
+  selectedSource: 'media_url' | 'thumbnail_url';
+  mediaUrl: string | null;
+  thumbnailUrl: string | null;
+  filename: string | null;
+};
+
+const UrlType = builder.enumType('MediaUrlType', { values: ['public_asset', 'external_direct'] as const });
+const MediaSource = builder.enumType('MediaUrlSource', { values: ['media_url', 'thumbnail_url'] as const });
+
+const AdMediaUrl = builder.objectRef<MediaUrl>('AdMediaUrl').implement({
+  description: 'Where the best media asset of an ad lives. The binary itself is not proxied.',
+  fields: (t) => ({
+    adId: t.exposeString('adId'),
+    mediaType: t.expose('mediaType', { type: AdMediaTypeEnum }),
+    url: t.exposeString('url', { nullable: true }),
+    urlType: t.expose('urlType', { type: UrlType, description: 'public_asset: a stable URL; external_direct: may expire upstream.' }),
+    selectedSource: t.expose('selectedSource', { type: MediaSource }),
+    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
+    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    filename: t.exposeString('filename', { nullable: true, description: 'The ad id with the extension of the selected URL.' }),
+  }),
+});
+
+// Hosts whose URLs do not expire; anything else (Meta's CDN) is an external direct link.
+const PUBLIC_ASSET_HOSTS = [/(^|\.)cdn\.example\.com$/];
+
+function describeMedia(ad: { id: string; mediaType: MediaUrl['mediaType']; mediaUrl: string | null; thumbnailUrl: string | null }): MediaUrl {
+  const selectedSource = ad.mediaUrl ? 'media_url' : 'thumbnail_url';
+  const url = ad.mediaUrl ?? ad.thumbnailUrl;
+  let host = '';
+  let extension = '';
+  try {
+    const parsed = new URL(url ?? '');
+    host = parsed.hostname;
+    extension = /\.([a-z0-9]{2,5})$/i.exec(parsed.pathname)?.[1]?.toLowerCase() ?? '';
+  } catch {
+    // no usable URL: keep the defaults
+  }
+  return {
+    adId: ad.id,
+    mediaType: ad.mediaType,
+    url,
+    urlType: PUBLIC_ASSET_HOSTS.some((pattern) => pattern.test(host)) ? 'public_asset' : 'external_direct',
+    selectedSource,
+    mediaUrl: ad.mediaUrl,
+    thumbnailUrl: ad.thumbnailUrl,
+    filename: url ? `${ad.id}${extension ? `.${extension}` : ''}` : null,
+  };
+}
+
+builder.queryFields((t) => ({
+  adReachHistory: t.field({
+    type: [ReachHistoryPoint],
+    authScopes: { workspace: true },
+    description: 'Daily reach of one ad, oldest first: the most recent `limit` days.',
+    args: {
+      adId: t.arg.string({ required: true, validate: adIdArg }),
+      limit: t.arg.int({ defaultValue: 365, validate: z.number().int().min(1).max(365) }),
+    },
+    resolve: async (_root, args, context) => {
+      const id = normaliseAdId(args.adId);
+      const ad = await context.prisma.ad.findUnique({
+        where: { id },
+        select: { reachDays: { select: { date: true, reach: true }, orderBy: { date: 'desc' }, take: args.limit ?? 365 } },
+      });
+      if (!ad) throw notFound(`Ad "${args.adId}"`);
+      return ad.reachDays.reverse();
+    },
+  }),
+  adMediaUrl: t.field({
+    type: AdMediaUrl,
+    authScopes: { workspace: true },
+    args: { adId: t.arg.string({ required: true, validate: adIdArg }) },
+    resolve: async (_root, args, context) => {
+      const ad = await context.prisma.ad.findUnique({
+        where: { id: normaliseAdId(args.adId) },
+        select: { id: true, mediaType: true, mediaUrl: true, thumbnailUrl: true },
+      });
+      if (!ad) throw notFound(`Ad "${args.adId}"`);
+      return describeMedia(ad);
+    },
+  }),
+}));

@@ -1,0 +1,158 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { offsetOf, type PageRequest } from '../shared/pagination.js';
+
+// The ads list engine: one SQL statement finds the page of group-lead ids and one counts the matches;
+// Prisma then loads exactly the fields the request selected for those ids.
+
+export type ReachPeriodValue = 'total' | 'last24h' | 'last7d' | 'last30d';
+export type AdSortValue =
+  | 'createdAt' | 'longestRunning' | 'relevance' | 'relevanceScore' | 'newest' | 'mostDuplicates' | 'reach'
+  | 'reachDelta1d' | 'reachDelta7d' | 'reachDelta30d' | 'rankDelta7d' | 'rankDelta14d' | 'rankDelta30d' | 'adOrder';
+type Range<T> = { min?: T | null; max?: T | null };
+
+export type AdFilter = {
+  /** `websearch` is a user query string (GET); `terms` are keywords combined by `keywordMode` (POST). */
+  search?: { websearch?: string; terms?: string[]; keywordMode?: 'any' | 'all'; type: 'adCopy' | 'brand' | 'website' | 'domain' | 'urlContains' };
+  status?: 'active' | 'inactive' | 'all' | null;
+  mediaType?: 'image' | 'video' | 'carousel' | null;
+  firstSeen?: Range<Date>;
+  lastSeen?: Range<Date>;
+  daysRunning?: Range<number>;
+  duplicates?: Range<number>;
+  reach?: Range<number> & { period: ReachPeriodValue };
+  spend?: Range<number> & { period: ReachPeriodValue; cpm: number };
+  age?: Range<number>;
+  facebookLikes?: Range<number>;
+  instagramFollowers?: Range<number>;
+  pageCreated?: Range<Date>;
+  maxAdOrder?: number | null;
+  hideLowReach?: boolean | null;
+  euOnly?: boolean | null;
+  partnership?: boolean | null;
+  sex?: 'men' | 'women' | 'all' | null;
+  adCountries?: { include?: string[] | null; exclude?: string[] | null } | null;
+  mainCountries?: string[] | null;
+  callToActions?: string[] | null;
+  landingPages?: string[] | null;
+  advertiserIds?: string[] | null;
+  languages?: string[] | null;
+};
+
+export type AdSort = { sortBy: AdSortValue; order?: 'asc' | 'desc' | null; reachPeriod?: ReachPeriodValue | null };
+
+const sql = Prisma.sql;
+const DAYS_RUNNING = Prisma.raw(
+  `floor(extract(epoch FROM (CASE WHEN a."status" = 'active' THEN now() ELSE a."lastSeenAt" END) - greatest(a."firstSeenAt", timestamptz '2018-01-01')) / 86400)`,
+);
+const REACH_COLUMN: Record<ReachPeriodValue, Prisma.Sql> = {
+  total: Prisma.raw('a."reach"'),
+  last24h: Prisma.raw('a."reachDelta1d"'),
+  last7d: Prisma.raw('a."reachDelta7d"'),
+  last30d: Prisma.raw('a."reachDelta30d"'),
+};
+
+function tsQuery(search: NonNullable<AdFilter['search']>): Prisma.Sql {
+  if (search.websearch !== undefined) return sql`websearch_to_tsquery('simple', ${search.websearch})`;
+  const parts = (search.terms ?? []).map((term) => sql`plainto_tsquery('simple', ${term})`);
+  return Prisma.join(parts, search.keywordMode === 'all' ? ' && ' : ' || ');
+}
+
+const hostOf = (value: string) => value.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#]/)[0];
+
+function searchCondition(search: NonNullable<AdFilter['search']>): Prisma.Sql {
+  const terms = search.terms ?? (search.websearch !== undefined ? [search.websearch] : []);
+  const anyOrAll = (conditions: Prisma.Sql[]) => sql`(${Prisma.join(conditions, search.keywordMode === 'all' ? ' AND ' : ' OR ')})`;
+  switch (search.type) {
+    case 'adCopy':
+      return sql`a."searchText" @@ (${tsQuery(search)})`;
+    case 'brand':
+      return sql`v."searchName" @@ (${tsQuery(search)})`;
+    case 'domain':
+      return anyOrAll(terms.map((term) => sql`(a."landingPageDomain" = ${hostOf(term)} OR a."landingPageDomain" LIKE ${'%.' + hostOf(term)})`));
+    case 'website':
+    case 'urlContains':
+      return anyOrAll(terms.map((term) => sql`a."landingPageUrl" ILIKE ${'%' + term.replace(/[\\%_]/g, '\\$&') + '%'}`));
+  }
+}
+
+function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
+  if (bounds?.min !== undefined && bounds.min !== null) out.push(sql`${column} >= ${bounds.min}`);
+  if (bounds?.max !== undefined && bounds.max !== null) out.push(sql`${column} <= ${bounds.max}`);
+}
+
+function conditions(filter: AdFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [sql`a."isGroupLead"`];
+  if (filter.search) out.push(searchCondition(filter.search));
+  if (filter.status && filter.status !== 'all') out.push(sql`a."status" = ${filter.status}::"AdStatus"`);
+  if (filter.mediaType) out.push(sql`a."mediaType" = ${filter.mediaType}::"AdMediaType"`);
+  range(sql`a."firstSeenAt"`, filter.firstSeen, out);
+  range(sql`a."lastSeenAt"`, filter.lastSeen, out);
+  range(DAYS_RUNNING, filter.daysRunning, out);
+  range(sql`a."duplicates"`, filter.duplicates, out);
+  if (filter.reach) range(REACH_COLUMN[filter.reach.period], filter.reach, out);
+  if (filter.spend) range(sql`round(${REACH_COLUMN[filter.spend.period]} * ${filter.spend.cpm}::float8 / 1000)`, filter.spend, out);
+  if (filter.age?.min != null) out.push(sql`coalesce(a."ageMax", 65) >= ${filter.age.min}`);
+  if (filter.age?.max != null) out.push(sql`coalesce(a."ageMin", 13) <= ${filter.age.max}`);
+  range(sql`v."facebookLikes"`, filter.facebookLikes, out);
+  range(sql`v."instagramFollowers"`, filter.instagramFollowers, out);
+  range(sql`v."pageCreatedAt"`, filter.pageCreated, out);
+  if (filter.maxAdOrder != null) out.push(sql`a."positionInPage" <= ${filter.maxAdOrder}`);
+  if (filter.hideLowReach) out.push(sql`NOT a."isLowReach"`);
+  if (filter.euOnly) out.push(sql`a."isEuAd"`);
+  if (filter.partnership != null) out.push(sql`a."hasPartnerBadge" = ${filter.partnership}`);
+  if (filter.sex && filter.sex !== 'all') out.push(sql`a."gender" IN (${filter.sex}, 'all')`);
+  if (filter.adCountries?.include?.length) out.push(sql`a."targetedCountries" && ${filter.adCountries.include}::text[]`);
+  if (filter.adCountries?.exclude?.length) out.push(sql`NOT (a."targetedCountries" && ${filter.adCountries.exclude}::text[])`);
+  if (filter.mainCountries?.length) out.push(sql`a."mainCountry" = ANY(${filter.mainCountries}::text[])`);
+  if (filter.callToActions?.length) out.push(sql`lower(a."callToAction") = ANY(${filter.callToActions.map((c) => c.toLowerCase())}::text[])`);
+  if (filter.landingPages?.length) {
+    out.push(sql`(${Prisma.join(filter.landingPages.map((page) => sql`a."landingPageUrl" ILIKE ${'%' + hostOf(page) + '%'}`), ' OR ')})`);
+  }
+  if (filter.advertiserIds?.length) out.push(sql`a."advertiserId" = ANY(${filter.advertiserIds}::text[])`);
+  if (filter.languages?.length) {
+    out.push(sql`EXISTS (SELECT 1 FROM "ad_transcripts" t WHERE t."adId" = a."id" AND t."language" = ANY(${filter.languages.map((l) => l.toLowerCase())}::text[]))`);
+  }
+  return out;
+}
+
+function rankDeltaOver(days: number): Prisma.Sql {
+  return sql`((SELECT r."rank" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" = (SELECT max("date") FROM "ad_reach_days") - ${days}::int) - a."currentRank")`;
+}
+
+function orderBy(filter: AdFilter, sort: AdSort): Prisma.Sql {
+  const direction = (fallback: 'asc' | 'desc') => Prisma.raw((sort.order ?? fallback) === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
+  const relevance = filter.search && (filter.search.type === 'adCopy' || filter.search.type === 'brand')
+    ? sql`ts_rank(${filter.search.type === 'brand' ? sql`v."searchName"` : sql`a."searchText"`}, ${tsQuery(filter.search)})`
+    : null;
+  let key: Prisma.Sql;
+  let fallback: 'asc' | 'desc' = 'desc';
+  switch (sort.sortBy) {
+    case 'relevance':
+    case 'relevanceScore':
+      // Relevance is always ranked descending; without a scored text query it falls back to reach.
+      return relevance ? sql`${relevance} DESC, a."reach" DESC, a."id" ASC` : sql`a."reach" DESC, a."id" ASC`;
+    case 'newest': key = sql`a."firstSeenAt"`; break;
+    case 'createdAt': key = sql`a."createdAt"`; break;
+    case 'longestRunning': key = DAYS_RUNNING; break;
+    case 'mostDuplicates': key = sql`a."duplicates"`; break;
+    case 'reach': key = REACH_COLUMN[sort.reachPeriod ?? 'total']; break;
+    case 'reachDelta1d': key = REACH_COLUMN.last24h; break;
+    case 'reachDelta7d': key = REACH_COLUMN.last7d; break;
+    case 'reachDelta30d': key = REACH_COLUMN.last30d; break;
+    case 'rankDelta7d': key = sql`a."rankDelta"`; break;
+    case 'rankDelta14d': key = rankDeltaOver(14); break;
+    case 'rankDelta30d': key = rankDeltaOver(30); break;
+    case 'adOrder': key = sql`a."positionInPage"`; fallback = 'asc'; break;
+  }
+  return sql`${key} ${direction(fallback)}, a."id" ASC`;
+}
+
+export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: AdSort, page: PageRequest) {
+  const where = Prisma.join(conditions(filter), ' AND ');
+  const from = sql`FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}`;
+  const [rows, [{ total }]] = await Promise.all([
+    prisma.$queryRaw<{ id: string }[]>`SELECT a."id" ${from} ORDER BY ${orderBy(filter, sort)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
+  ]);
+  return { ids: rows.map((row) => row.id), total };
+}

@@ -1,0 +1,122 @@
+import type { Ad } from '../../generated/prisma/client.js';
+import { builder } from '../builder.js';
+import { AdMediaTypeEnum, AdStatusEnum, GenderEnum } from './enums.js';
+import { cpmOf, daysRunning, estimatedSpend, isCollated, lastSeenAt } from './figures.js';
+
+export const AdMedia = builder.objectRef<Ad>('AdMedia').implement({
+  fields: (t) => ({
+    type: t.expose('mediaType', { type: AdMediaTypeEnum, description: 'carousel is the carousel creative format, not DCO.' }),
+    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
+  }),
+});
+
+export const AdAdvertiser = builder.prismaObject('Advertiser', {
+  variant: 'AdAdvertiser',
+  description: 'The Facebook page that runs the ad.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Equals the Facebook page id.' }),
+    name: t.exposeString('name'),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    facebookPageId: t.exposeString('id'),
+    liveAdsCount: t.exposeInt('liveAdsCount'),
+    reach30d: t.expose('reach30d', { type: 'SafeInt' }),
+    totalReach: t.expose('totalReach', { type: 'SafeInt' }),
+    countriesCount: t.exposeInt('countriesCount'),
+    facebookLikes: t.exposeInt('facebookLikes'),
+    instagramFollowers: t.exposeInt('instagramFollowers'),
+  }),
+});
+
+type AdWithTranscript = Ad & { transcript: { fullText: string } | null };
+
+export const AdContent = builder.objectRef<AdWithTranscript>('AdContent').implement({
+  fields: (t) => ({
+    title: t.exposeString('title', { nullable: true }),
+    body: t.exposeString('body', { nullable: true }),
+    transcript: t.string({ nullable: true, description: 'Plain transcript text.', resolve: (ad) => ad.transcript?.fullText ?? null }),
+    callToAction: t.exposeString('callToAction', { nullable: true }),
+    landingPageUrl: t.exposeString('landingPageUrl', { nullable: true }),
+    landingPageDomain: t.exposeString('landingPageDomain', { nullable: true }),
+    ctaDescription: t.exposeString('ctaDescription', { nullable: true }),
+    ctaLinkDescription: t.exposeString('ctaLinkDescription', { nullable: true }),
+  }),
+});
+
+export const AdMetrics = builder.objectRef<Ad>('AdMetrics').implement({
+  description: 'Reach is the public impressions-style metric of the Meta Ad Library.',
+  fields: (t) => ({
+    reach: t.expose('reach', { type: 'SafeInt' }),
+    aggregatedReach: t.expose('aggregatedReach', { type: 'SafeInt', description: 'Reach summed over the duplicate group.' }),
+    estimatedSpend: t.field({
+      type: 'SafeInt',
+      description: 'Estimated spend in euros: round(reach * cpm / 1000), CPM 9 unless the request sets cpm.',
+      resolve: (ad) => estimatedSpend(ad.reach, cpmOf(ad)),
+    }),
+    duplicates: t.exposeInt('duplicates', { description: 'Number of ads in the duplicate group.' }),
+    reachDelta1d: t.expose('reachDelta1d', { type: 'SafeInt' }),
+    reachDelta7d: t.expose('reachDelta7d', { type: 'SafeInt' }),
+    reachDelta30d: t.expose('reachDelta30d', { type: 'SafeInt' }),
+  }),
+});
+
+export const AdAudience = builder.objectRef<Ad>('AdAudience').implement({
+  fields: (t) => ({
+    targetedCountries: t.exposeStringList('targetedCountries', { description: 'ISO 3166-1 alpha-2 codes.' }),
+    mainCountry: t.exposeString('mainCountry', { nullable: true, description: 'From EU/UK transparency data; null outside the EU/UK.' }),
+    gender: t.field({ type: GenderEnum, resolve: (ad) => ad.gender as 'men' | 'women' | 'all' }),
+    ageMin: t.exposeInt('ageMin', { nullable: true }),
+    ageMax: t.exposeInt('ageMax', { nullable: true }),
+  }),
+});
+
+export const AdRank = builder.objectRef<Ad>('AdRank').implement({
+  fields: (t) => ({
+    positionInPage: t.exposeInt('positionInPage', { nullable: true }),
+    currentRank: t.exposeInt('currentRank', { nullable: true, description: 'Rank within the page (1 = best); page-local.' }),
+    rankDelta: t.exposeInt('rankDelta', { nullable: true, description: 'previous rank - current rank over 7 days; positive = improved.' }),
+    improvementPct: t.exposeFloat('improvementPct', { nullable: true }),
+  }),
+});
+
+export const AdFlags = builder.objectRef<Ad>('AdFlags').implement({
+  fields: (t) => ({
+    isEuAd: t.exposeBoolean('isEuAd'),
+    isLowReach: t.exposeBoolean('isLowReach'),
+    isMediaChanged: t.exposeBoolean('isMediaChanged'),
+    hasPartnerBadge: t.exposeBoolean('hasPartnerBadge'),
+  }),
+});
+
+/** The fields every ad record has, in list rows and in the detail alike. */
+export const AdSummaryInterface = builder.prismaInterface('Ad', {
+  name: 'AdSummary',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Composite id `<platform>_<number>`.' }),
+    collationId: t.string({
+      nullable: true,
+      description: 'Set when the row stands for a duplicate group of ads sharing one creative.',
+      resolve: (ad) => (isCollated(ad) ? ad.collationId : null),
+    }),
+    platform: t.exposeString('platform'),
+    status: t.expose('status', { type: AdStatusEnum }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),
+    lastSeenAt: t.field({ type: 'DateTime', nullable: true, description: 'Null while a duplicate group is still active.', resolve: lastSeenAt }),
+    daysRunning: t.int({ resolve: (ad) => daysRunning(ad) }),
+    media: t.field({ type: AdMedia, resolve: (ad) => ad }),
+    advertiser: t.relation('advertiser', { type: AdAdvertiser }),
+    content: t.field({ type: AdContent, select: { transcript: { select: { fullText: true } } }, resolve: (ad) => ad }),
+    metrics: t.field({ type: AdMetrics, resolve: (ad) => ad }),
+    audience: t.field({ type: AdAudience, resolve: (ad) => ad }),
+    rank: t.field({ type: AdRank, resolve: (ad) => ad }),
+    flags: t.field({ type: AdFlags, resolve: (ad) => ad }),
+  }),
+});
+
+export const PublicAd = builder.prismaObject('Ad', {
+  variant: 'PublicAd',
+  interfaces: [AdSummaryInterface],
+  description: 'An ad summary, one row per duplicate group.',
+  fields: () => ({}),
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { builder } from '../builder.js';
+
+export type PagePagination = { page: number; limit: number; total: number; totalPages: number };
+
+export const PagePaginationRef = builder.objectRef<PagePagination>('PagePagination').implement({
+  description: 'Page-style pagination: `page` is 1-based; `totalPages` is 0 when nothing matches.',
+  fields: (t) => ({
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    total: t.exposeInt('total'),
+    totalPages: t.exposeInt('totalPages'),
+  }),
+});
+
+export type PageRequest = { page: number; limit: number };
+
+/** `page` (>= 1, default 1) and `limit` (1..max) arguments of a page-style list. */
+export function pageArgs(limits: { defaultLimit: number; maxLimit: number }) {
+  return builder.args((t) => ({
+    page: t.int({ defaultValue: 1, description: 'Page number, from 1.', validate: z.number().int().min(1) }),
+    limit: t.int({
+      defaultValue: limits.defaultLimit,
+      description: `Rows per page, 1..${limits.maxLimit} (default ${limits.defaultLimit}).`,
+      validate: z.number().int().min(1).max(limits.maxLimit),
+    }),
+  }));
+}
+
+export function offsetOf({ page, limit }: PageRequest): number {
+  return (page - 1) * limit;
+}
+
+export function pagePagination({ page, limit }: PageRequest, total: number): PagePagination {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) };
+}

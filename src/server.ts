@@ -1,0 +1,47 @@
+import { GraphQLError } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { useRestApi } from '../rest/plugin.js';
+import { routes } from '../rest/routes.js';
+import { createContext, type AppServices, type Context } from './context.js';
+import { apiError, isErrorCode } from './errors.js';
+import { currentRequest, useRequestState } from './request-state.js';
+import { schema } from './schema/index.js';
+
+export type App = YogaServerInstance<Record<string, unknown>, Context>;
+
+export type Logger = { error(message: string, error?: unknown): void };
+
+/** Keeps deliberate errors (those with a specification code); everything else becomes internal_error and is logged. */
+function maskError(logger: Logger) {
+  return (error: unknown): Error => {
+    if (error instanceof GraphQLError && isErrorCode(error.extensions?.code)) return error;
+    const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    if (original instanceof GraphQLError && isErrorCode(original.extensions?.code)) return original;
+    if (error instanceof GraphQLError && !error.originalError) return error; // a GraphQL syntax or validation error of /graphql
+    logger.error(`internal error (requestId ${currentRequest()?.requestId ?? '-'})`, original);
+    const masked = apiError('internal_error', 'An unexpected error occurred. Retry with backoff and report the requestId.');
+    return error instanceof GraphQLError ? new GraphQLError(masked.message, { path: error.path, extensions: masked.extensions }) : masked;
+  };
+}
+
+/** One yoga app: GraphQL (and GraphiQL) at /graphql, the REST surface at /v1, one schema and one context. */
+export function createApp(services: AppServices, options: { logger?: Logger } = {}): App {
+  const logger = options.logger ?? { error: (message, error) => console.error(message, error) };
+  return createYoga<Record<string, unknown>, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    healthCheckEndpoint: '/graphql/health',
+    maskedErrors: { maskError: maskError(logger) },
+    context: ({ request }) => {
+      const state = currentRequest()!;
+      return createContext(services, {
+        requestId: state.requestId,
+        authorization: request.headers.get('authorization'),
+        responseHeaders: state.responseHeaders,
+        principal: state.principal,
+      });
+    },
+    plugins: [useRequestState(), useRestApi({ schema, routes, authenticate: services.authenticate })],
+  });
+}

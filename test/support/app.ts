@@ -1,0 +1,74 @@
+import { createAuthenticator } from '../../src/auth/authenticate.js';
+import { createKey, createUser, createWorkspace, type ApiAccessOption } from '../../src/auth/admin.js';
+import type { AccessLevel, WorkspaceRole } from '../../src/generated/prisma/client.js';
+import { createApp, type App } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export type HttpResult = { status: number; headers: Headers; body: any };
+
+export type TestApp = {
+  db: TestDatabase;
+  app: App;
+  /** A REST call below /v1: `rest('GET', '/ads?search=x', { key })`. */
+  rest(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult>;
+  /** A GraphQL call at /graphql. */
+  graphql(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<HttpResult>;
+  /** A workspace with a key; `role` makes the key a delegated user's. */
+  newKey(options?: { slug?: string; role?: WorkspaceRole; apiAccess?: ApiAccessOption; expiresAt?: Date }): Promise<{ apiKey: string; credentialId: string; workspaceId: string; userId?: string; slug: string }>;
+  close(): Promise<void>;
+};
+
+let counter = 0;
+
+export async function createTestApp(seed?: (db: TestDatabase) => Promise<void>): Promise<TestApp> {
+  const db = await createTestDatabase();
+  if (seed) await seed(db);
+  const services = {
+    prisma: db.prisma,
+    pool: db.pool,
+    authenticate: createAuthenticator(db.prisma),
+    publicBaseUrl: 'http://api.test',
+    startedAt: new Date(),
+  };
+  const app = createApp(services, { logger: { error: (message, error) => console.error(message, error) } });
+
+  const send = async (method: string, url: string, init: { key?: string | null; body?: string; headers?: Record<string, string> }) => {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.key) headers.authorization = `Bearer ${init.key}`;
+    if (init.body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await app.fetch(`http://api.test${url}`, { method, headers, body: init.body });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body };
+  };
+
+  return {
+    db,
+    app,
+    rest: (method, path, options = {}) =>
+      send(method, `/v1${path}`, {
+        key: options.key,
+        headers: options.headers,
+        body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+      }),
+    graphql: (query, variables, key) => send('POST', '/graphql', { key, body: JSON.stringify({ query, variables }) }),
+    async newKey(options = {}) {
+      const slug = options.slug ?? `ws-${process.pid}-${++counter}`;
+      await createWorkspace(db.prisma, { slug, name: `Workspace ${slug}`, apiAccess: options.apiAccess });
+      let userId: string | undefined;
+      let access: AccessLevel = 'full_access';
+      if (options.role) {
+        userId = (await createUser(db.prisma, { workspace: slug, name: 'Dana Delegate', role: options.role })).userId;
+        access = 'delegated_user';
+      }
+      const key = await createKey(db.prisma, { workspace: slug, name: 'Test key', access, user: userId, expiresAt: options.expiresAt });
+      return { ...key, userId, slug };
+    },
+    close: () => db.dispose(),
+  };
+}

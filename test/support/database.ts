@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { connect, type Db } from '../../src/db/client.js';
+import { startEmbedded } from '../../src/db/embedded.js';
+import { migrate } from '../../src/db/migrate.js';
+
+export type TestDatabase = Db & { url: string; kind: 'pglite' | 'postgres'; dispose(): Promise<void> };
+
+/** A fresh, migrated database: in-memory PGlite, or a new database on TEST_DATABASE_URL's server. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (process.env.TEST_DB === 'postgres') {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+    const name = `mi_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const db = connect(url.toString());
+    await migrate(db.pool);
+    return {
+      ...db,
+      url: url.toString(),
+      kind: 'postgres',
+      async dispose() {
+        await db.close();
+        const drop = new pg.Client({ connectionString: adminUrl });
+        await drop.connect();
+        await drop.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await drop.end();
+      },
+    };
+  }
+  const embedded = await startEmbedded(null);
+  const db = connect(embedded.url);
+  await migrate(db.pool);
+  return {
+    ...db,
+    url: embedded.url,
+    kind: 'pglite',
+    async dispose() {
+      await db.close();
+      await embedded.close();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+// One graphql instance: Node loads graphql's CommonJS build for every dependency, so the tests must too
+// (vite would otherwise pick its .mjs build for our files, and graphql rejects types from another realm).
+const graphqlMain = createRequire(import.meta.url).resolve('graphql');
+
+// The suite runs on the embedded PGlite always; with TEST_DATABASE_URL set, the database-backed tests
+// run a second time against that PostgreSQL (a fresh database per test file).
+const postgres = process.env.TEST_DATABASE_URL;
+
+const shared = { testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: true, maxWorkers: 2 };
+
+export default defineConfig({
+  resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
+  test: {
+    projects: [
+      { extends: true, test: { ...shared, name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      ...(postgres
+        ? [{ extends: true, test: { ...shared, name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'], env: { TEST_DB: 'postgres' } } }]
+        : []),
+    ],
+  },
+});

@@ -1,0 +1,158 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import * as admin from './auth/admin.js';
+import { loadConfig } from './config.js';
+import { connect, type Db } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
+import { seedMarket } from './data/market.js';
+import { apiError, isErrorCode } from './errors.js';
+
+// Operator CLI: `npm run --silent cli -- <command>`. Prints exactly one JSON object on stdout
+// (`{ "error": { code, message } }` on failure, with a non-zero exit). Progress goes to stderr.
+// With the server running on the embedded database, it uses that server's loopback socket.
+
+type Options = Record<string, string | boolean | undefined>;
+type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run(db: Db, o: Options): Promise<object> };
+
+const uuid = (name: string) => z.string().uuid({ message: `--${name} must be a uuid` });
+const count = (name: string) => z.coerce.number({ message: `--${name} must be a number` }).int(`--${name} must be a whole number`).min(0, `--${name} must not be negative`);
+const required = (name: string) => z.string({ message: `--${name} is required` }).min(1, `--${name} is required`);
+const oneOf = <const T extends readonly [string, ...string[]]>(name: string, values: T) => z.enum(values, { message: `--${name} must be one of ${values.join(', ')}` });
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw apiError('validation_error', result.error.issues[0].message);
+  return result.data;
+}
+const opt = <T>(schema: z.ZodType<T>, value: unknown): T | undefined => (value === undefined ? undefined : parse(schema, value));
+const text = { type: 'string' } as const;
+
+const commands: Record<string, Command> = {
+  'workspace create': {
+    usage: 'workspace create --slug S [--name N] [--plan P] [--credits N] [--api-access enabled|disabled|suspended|none]',
+    options: { slug: text, name: text, plan: text, credits: text, 'api-access': text },
+    run: ({ prisma }, o) =>
+      admin.createWorkspace(prisma, {
+        slug: parse(required('slug'), o.slug),
+        name: o.name as string | undefined,
+        plan: o.plan as string | undefined,
+        credits: opt(count('credits'), o.credits),
+        apiAccess: opt(oneOf('api-access', ['enabled', 'disabled', 'suspended', 'none']), o['api-access']),
+      }),
+  },
+  'workspace set-access': {
+    usage: 'workspace set-access --workspace S --api-access enabled|disabled|suspended',
+    options: { workspace: text, 'api-access': text },
+    run: ({ prisma }, o) =>
+      admin.setApiAccess(prisma, parse(required('workspace'), o.workspace), parse(oneOf('api-access', ['enabled', 'disabled', 'suspended']), o['api-access'])),
+  },
+  'user create': {
+    usage: 'user create --workspace S --name N --role owner|admin|member|readonly',
+    options: { workspace: text, name: text, role: text },
+    run: ({ prisma }, o) =>
+      admin.createUser(prisma, {
+        workspace: parse(required('workspace'), o.workspace),
+        name: parse(required('name'), o.name),
+        role: parse(oneOf('role', ['owner', 'admin', 'member', 'readonly']), o.role),
+      }),
+  },
+  'user revoke': {
+    usage: 'user revoke --id U',
+    options: { id: text },
+    run: ({ prisma }, o) => admin.revokeUser(prisma, parse(uuid('id'), o.id)),
+  },
+  'key create': {
+    usage: 'key create --workspace S [--name N] [--description D] [--access full_access|delegated_user] [--user U] [--expires-at ISO]',
+    options: { workspace: text, name: text, description: text, access: text, user: text, 'expires-at': text },
+    run: ({ prisma }, o) =>
+      admin.createKey(prisma, {
+        workspace: parse(required('workspace'), o.workspace),
+        name: o.name as string | undefined,
+        description: o.description as string | undefined,
+        access: opt(oneOf('access', ['full_access', 'delegated_user']), o.access),
+        user: opt(uuid('user'), o.user),
+        expiresAt: opt(z.coerce.date({ message: '--expires-at must be an ISO 8601 date-time' }), o['expires-at']),
+      }),
+  },
+  'key revoke': { usage: 'key revoke --id C', options: { id: text }, run: ({ prisma }, o) => admin.revokeKey(prisma, parse(uuid('id'), o.id)) },
+  'key delete': { usage: 'key delete --id C', options: { id: text }, run: ({ prisma }, o) => admin.deleteKey(prisma, parse(uuid('id'), o.id)) },
+  'credits set': {
+    usage: 'credits set --workspace S [--recurring-limit N] [--recurring-used N] [--topup N]',
+    options: { workspace: text, 'recurring-limit': text, 'recurring-used': text, topup: text },
+    run: ({ prisma }, o) =>
+      admin.setCredits(prisma, {
+        workspace: parse(required('workspace'), o.workspace),
+        recurringLimit: opt(count('recurring-limit'), o['recurring-limit']),
+        recurringUsed: opt(count('recurring-used'), o['recurring-used']),
+        topup: opt(count('topup'), o.topup),
+      }),
+  },
+  seed: {
+    usage: 'seed [--scale tiny|small] [--seed N] [--replace]',
+    options: { scale: text, seed: text, replace: { type: 'boolean' } },
+    async run({ pool }, o) {
+      const scale = opt(oneOf('scale', ['tiny', 'small']), o.scale) ?? 'tiny';
+      const seed = opt(count('seed'), o.seed);
+      let last = '';
+      const result = await seedMarket(pool, {
+        scale,
+        seed,
+        replace: o.replace === true,
+        onProgress: ({ table, done, total }) => {
+          const line = `${table} ${done}/${total}`;
+          if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K  ${line}`);
+          else if (done === total && line !== last) process.stderr.write(`  ${line}\n`);
+          last = line;
+        },
+      }).catch((error: Error) => {
+        throw /already hold/.test(error.message) ? apiError('conflict', 'The market tables already hold data; add --replace to reseed them.') : error;
+      });
+      if (process.stderr.isTTY) process.stderr.write('\n');
+      return { scale, seed: seed ?? 42, ...result };
+    },
+  },
+  migrate: {
+    usage: 'migrate',
+    options: {},
+    run: async ({ pool }) => ({ applied: await migrate(pool) }),
+  },
+};
+
+function usage(): string {
+  return `commands:\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`;
+}
+
+async function main(argv: string[]): Promise<object> {
+  const name = commands[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : argv[0];
+  const command = commands[name ?? ''];
+  if (!command) throw apiError('validation_error', `unknown command "${argv.slice(0, 2).join(' ')}"\n${usage()}`);
+  let values: Options;
+  try {
+    ({ values } = parseArgs({ args: argv.slice(name.split(' ').length), options: command.options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw apiError('validation_error', `${(error as Error).message}\nusage: ${command.usage}`);
+  }
+  const location = await openDatabase(loadConfig(), { shareRunning: true });
+  const db = connect(location.url, { max: 2 });
+  try {
+    if (name !== 'migrate') await migrate(db.pool);
+    return await command.run(db, values);
+  } finally {
+    await db.close();
+    await location.close();
+  }
+}
+
+try {
+  const result = await main(process.argv.slice(2));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exitCode = 0;
+} catch (error) {
+  const code = error instanceof Error && 'extensions' in error && isErrorCode((error as { extensions: { code?: unknown } }).extensions.code)
+    ? (error as { extensions: { code: string } }).extensions.code
+    : 'internal_error';
+  const message = error instanceof Error ? error.message : String(error);
+  process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,55 @@
+import { createServer } from 'node:http';
+import { createAuthenticator } from './auth/authenticate.js';
+import { loadConfig } from './config.js';
+import { connect } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
+import { ensureDemo } from './demo.js';
+import { createApp } from './server.js';
+
+// `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
+// on the first embedded start, and serve GraphQL at /graphql and REST at /v1.
+const log = (line: string) => console.log(`[api] ${line}`);
+const startedAt = new Date();
+const config = loadConfig();
+const location = await openDatabase(config, { shareRunning: false });
+const db = connect(location.url, { max: location.embedded ? 4 : 10 });
+
+const applied = await migrate(db.pool);
+if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+
+const demoWanted = process.env.DEMO_DATA ? process.env.DEMO_DATA === 'true' : location.embedded;
+const demoKey = demoWanted ? await ensureDemo(db.prisma, db.pool, log) : null;
+
+const app = createApp({
+  prisma: db.prisma,
+  pool: db.pool,
+  authenticate: createAuthenticator(db.prisma),
+  publicBaseUrl: config.publicBaseUrl,
+  startedAt,
+});
+const server = createServer(app);
+await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+const base = `http://localhost:${port}`;
+log(`database: ${location.embedded ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : 'DATABASE_URL'}`);
+log(`REST ${base}/v1 · GraphQL and GraphiQL ${base}/graphql · ready in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s`);
+if (demoKey) {
+  log('demo workspace "demo" created. Its API key is shown this once (only a hash is stored):');
+  console.log(`\n  ${demoKey}\n\n  curl -H "Authorization: Bearer ${demoKey}" "${base}/v1/ads?search=summer&limit=3"\n`);
+}
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: shutting down`);
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await db.close();
+  await location.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

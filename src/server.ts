@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useRestApi } from '../rest/plugin.js';
 import { routes } from '../rest/routes.js';
@@ -6,6 +7,16 @@ import { createContext, type AppServices, type Context } from './context.js';
 import { apiError, isErrorCode } from './errors.js';
 import { currentRequest, useRequestState } from './request-state.js';
 import { schema } from './schema/index.js';
+
+const DEFAULT_QUERY = `# Send your API key as a header: { "Authorization": "Bearer <key>" }
+query {
+  me { workspace { slug name } credential { name accessLevel } }
+  ads(search: "summer", limit: 3) {
+    pagination { total }
+    data { id status advertiser { name } metrics { reach duplicates } }
+  }
+}
+`;
 
 export type App = YogaServerInstance<Record<string, unknown>, Context>;
 
@@ -32,6 +43,9 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
     graphqlEndpoint: '/graphql',
     landingPage: false,
     healthCheckEndpoint: '/graphql/health',
+    // GraphiQL is served from the package itself: no CDN, so it works on machines without the internet.
+    renderGraphiQL,
+    graphiql: { title: 'Market Intelligence API', defaultQuery: DEFAULT_QUERY },
     maskedErrors: { maskError: maskError(logger) },
     context: ({ request }) => {
       const state = currentRequest()!;

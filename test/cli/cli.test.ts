@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthenticator } from '../../src/auth/authenticate.js';
+import { connect, type Db } from '../../src/db/client.js';
+import { startEmbedded, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+// The CLI runs as a child process. On PGlite this test process plays the running server: it serves the
+// embedded database of a data directory, and the CLI must use it through the loopback socket.
+let env: NodeJS.ProcessEnv;
+let db: Db;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  if (process.env.TEST_DB === 'postgres') {
+    const database: TestDatabase = await createTestDatabase();
+    db = database;
+    env = { ...process.env, DATABASE_URL: database.url };
+    cleanup = () => database.dispose();
+  } else {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'mi-cli-'));
+    const embedded: EmbeddedDatabase = await startEmbedded(dataDir);
+    db = connect(embedded.url);
+    await migrate(db.pool);
+    env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
+    cleanup = async () => {
+      await db.close();
+      await embedded.close();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+  }
+});
+afterAll(() => cleanup?.());
+
+async function cli(...args: string[]): Promise<{ code: number; json: any; stdout: string }> {
+  try {
+    const { stdout } = await run(tsx, ['src/cli.ts', ...args], { cwd: root, env });
+    return { code: 0, json: JSON.parse(stdout), stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, json: JSON.parse(failed.stdout), stdout: failed.stdout };
+  }
+}
+
+describe('operator CLI', () => {
+  it('creates a workspace, a delegated user and keys that authenticate, then revokes and deletes them', async () => {
+    const workspace = await cli('workspace', 'create', '--slug', 'acme', '--name', 'Acme', '--plan', 'pro', '--credits', '500');
+    expect(workspace.code).toBe(0);
+    expect(workspace.stdout.trim().split('\n')).toHaveLength(1);
+    expect(workspace.json).toEqual({ workspaceId: expect.any(String), slug: 'acme' });
+
+    const user = await cli('user', 'create', '--workspace', 'acme', '--name', 'Rita Reader', '--role', 'readonly');
+    expect(user.json).toEqual({ userId: expect.any(String) });
+
+    const key = await cli('key', 'create', '--workspace', 'acme', '--access', 'delegated_user', '--user', user.json.userId, '--name', 'Reader key');
+    expect(key.json).toEqual({ apiKey: expect.stringMatching(/^mik_/), credentialId: expect.any(String), workspaceId: workspace.json.workspaceId });
+
+    const authenticate = createAuthenticator(db.prisma);
+    const principal = await authenticate(`Bearer ${key.json.apiKey}`);
+    expect(principal.delegatedUser).toMatchObject({ id: user.json.userId, role: 'readonly', fullName: 'Rita Reader' });
+    expect(principal.workspace.slug).toBe('acme');
+
+    expect((await cli('user', 'revoke', '--id', user.json.userId)).code).toBe(0);
+    await expect(authenticate(`Bearer ${key.json.apiKey}`)).rejects.toMatchObject({ extensions: { code: 'delegated_user_access_revoked' } });
+
+    const full = await cli('key', 'create', '--workspace', 'acme');
+    expect((await cli('key', 'revoke', '--id', full.json.credentialId)).code).toBe(0);
+    await expect(authenticate(`Bearer ${full.json.apiKey}`)).rejects.toMatchObject({ extensions: { code: 'credential_revoked' } });
+    const other = await cli('key', 'create', '--workspace', 'acme', '--expires-at', '2020-01-01T00:00:00Z');
+    await expect(authenticate(`Bearer ${other.json.apiKey}`)).rejects.toMatchObject({ extensions: { code: 'credential_expired' } });
+    expect((await cli('key', 'delete', '--id', other.json.credentialId)).code).toBe(0);
+    await expect(authenticate(`Bearer ${other.json.apiKey}`)).rejects.toMatchObject({ extensions: { code: 'credential_not_found' } });
+  });
+
+  it('sets API access and credits', async () => {
+    await cli('workspace', 'create', '--slug', 'hold', '--api-access', 'none');
+    const key = await cli('key', 'create', '--workspace', 'hold');
+    const authenticate = createAuthenticator(db.prisma);
+    await expect(authenticate(`Bearer ${key.json.apiKey}`)).rejects.toMatchObject({ extensions: { code: 'workspace_public_api_disabled' } });
+    expect((await cli('workspace', 'set-access', '--workspace', 'hold', '--api-access', 'suspended')).code).toBe(0);
+    await expect(authenticate(`Bearer ${key.json.apiKey}`)).rejects.toMatchObject({ extensions: { code: 'workspace_public_api_suspended' } });
+    await cli('workspace', 'set-access', '--workspace', 'hold', '--api-access', 'enabled');
+    expect((await authenticate(`Bearer ${key.json.apiKey}`)).workspace.slug).toBe('hold');
+
+    const credits = await cli('credits', 'set', '--workspace', 'hold', '--recurring-limit', '300', '--recurring-used', '20', '--topup', '50');
+    expect(credits.json).toMatchObject({ recurring: { limit: 300, used: 20 }, topup: { balance: 50 } });
+    const account = await db.prisma.creditAccount.findFirstOrThrow({ where: { workspace: { slug: 'hold' } } });
+    expect(account).toMatchObject({ recurringLimit: 300, recurringUsed: 20, topupBalance: 50 });
+    const ledger = await db.prisma.creditLedgerEntry.findMany({ where: { workspaceId: account.workspaceId }, orderBy: { id: 'asc' } });
+    expect(ledger.map((entry) => [entry.pool, entry.amount])).toEqual([['recurring', 10000], ['recurring', -9700], ['recurring', -20], ['topup', 50]]);
+  });
+
+  it('answers bad input with one JSON error object and a non-zero exit, changing nothing', async () => {
+    const before = await db.prisma.workspace.count();
+    const cases = [
+      ['bogus'],
+      ['workspace', 'create'],
+      ['workspace', 'create', '--slug', 'Bad Slug!'],
+      ['workspace', 'create', '--slug', 'x', '--api-access', 'maybe'],
+      ['workspace', 'create', '--slug', 'y', '--credits', '-3'],
+      ['workspace', 'create', '--slug', 'z', '--unknown-flag', '1'],
+      ['key', 'create', '--workspace', 'nope'],
+      ['key', 'revoke', '--id', 'not-a-uuid'],
+      ['key', 'delete', '--id', '00000000-0000-4000-8000-000000000000'],
+      ['user', 'create', '--workspace', 'acme', '--name', 'X', '--role', 'god'],
+      ['seed', '--scale', 'galactic'],
+    ];
+    const results = await Promise.all(cases.map((args) => cli(...args)));
+    for (const [index, result] of results.entries()) {
+      const args = cases[index];
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stdout.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(result.json, args.join(' ')).toEqual({ error: { code: expect.stringMatching(/^(validation_error|not_found|conflict)$/), message: expect.any(String) } });
+    }
+    expect((await cli('workspace', 'create', '--slug', 'acme')).json.error.code).toBe('conflict');
+    expect(await db.prisma.workspace.count()).toBe(before);
+  });
+
+  it('seeds the tiny market once and refuses to seed over it without --replace', async () => {
+    const seeded = await cli('seed', '--scale', 'tiny', '--seed', '7');
+    expect(seeded.code).toBe(0);
+    expect(seeded.json).toMatchObject({ scale: 'tiny', seed: 7, counts: { ads: expect.any(Number) } });
+    expect(await db.prisma.ad.count()).toBe(seeded.json.counts.ads);
+    expect(seeded.json.counts.ads).toBeGreaterThan(2000);
+    expect((await cli('seed')).json.error.code).toBe('conflict');
+  }, 120_000);
+});

@@ -1,0 +1,87 @@
+import type pg from 'pg';
+
+// One parameterised statement per batch: each column travels as one array parameter and `unnest` turns the
+// arrays back into rows. A single statement per batch works the same on PostgreSQL and on PGlite's socket.
+
+export type BulkColumn = {
+  name: string;
+  /** A PostgreSQL type: `text`, `int4`, `int8`, `float8`, `bool`, `uuid`, `date`, `timestamptz`, `jsonb`, an enum (`"AdStatus"`) or an array type such as `text[]`. */
+  type: string;
+};
+
+/** A pool or one checked-out client (to insert inside a transaction). */
+export type Queryable = pg.Pool | pg.PoolClient;
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** A PostgreSQL array literal of text elements, for array columns (unnest cannot split a 2-D array into 1-D rows). */
+export function arrayLiteral(values: readonly (string | number | boolean | null)[]): string {
+  const items = values.map((value) =>
+    value === null ? 'NULL' : `"${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
+  );
+  return `{${items.join(',')}}`;
+}
+
+function isArrayType(type: string): boolean {
+  return type.trim().endsWith('[]');
+}
+
+function isJsonType(type: string): boolean {
+  return /^jsonb?$/i.test(type.trim());
+}
+
+function encode(value: unknown, type: string): unknown {
+  if (value === null || value === undefined) return null;
+  if (isArrayType(type)) {
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value)) return arrayLiteral(value as (string | number | boolean | null)[]);
+    throw new Error(`bulkInsert: column of type ${type} needs an array or an array literal`);
+  }
+  if (isJsonType(type)) return JSON.stringify(value);
+  if (typeof value === 'bigint') return value.toString();
+  // pg renders a Date in the process's time zone, which shifts a `date` column east of UTC.
+  if (value instanceof Date) return type.trim() === 'date' ? value.toISOString().slice(0, 10) : value.toISOString();
+  return value;
+}
+
+/** The statement for one batch; exported for tests and for callers that stream batches themselves. */
+export function bulkInsertSql(table: string, columns: readonly BulkColumn[]): string {
+  const names = columns.map((column) => quoteIdent(column.name));
+  const params = columns.map((column, i) => {
+    const elementType = isArrayType(column.type) || isJsonType(column.type) ? 'text' : column.type;
+    return `$${i + 1}::${elementType}[]`;
+  });
+  const select = columns.map((column, i) =>
+    isArrayType(column.type) || isJsonType(column.type) ? `u.c${i}::${column.type}` : `u.c${i}`,
+  );
+  const aliases = columns.map((_, i) => `c${i}`).join(', ');
+  return (
+    `INSERT INTO ${quoteIdent(table)} (${names.join(', ')}) ` +
+    `SELECT ${select.join(', ')} FROM unnest(${params.join(', ')}) AS u(${aliases})`
+  );
+}
+
+/**
+ * Inserts `rows` (each in `columns` order) into `table`, `batchSize` rows per statement.
+ * Array columns take JS arrays (or ready-made literals), JSON columns take any JSON-serialisable value.
+ * Returns the number of rows inserted.
+ */
+export async function bulkInsert(
+  pool: Queryable,
+  table: string,
+  columns: readonly BulkColumn[],
+  rows: readonly (readonly unknown[])[],
+  batchSize = 5000,
+  onBatch?: (done: number) => void,
+): Promise<number> {
+  const sql = bulkInsertSql(table, columns);
+  let done = 0;
+  for (let start = 0; start < rows.length; start += batchSize) {
+    const batch = rows.slice(start, start + batchSize);
+    const params = columns.map((column, c) => batch.map((row) => encode(row[c], column.type)));
+    await pool.query(sql, params);
+    done += batch.length;
+    onBatch?.(done);
+  }
+  return done;
+}

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { ERRORS, isErrorCode, type ArgumentViolation } from '../src/errors.js';
+import { ERRORS, isErrorCode, type GraphQLValidationError } from '../src/errors.js';
 import { errorBody, type ErrorBody } from './envelope.js';
 import { locationOf, type ParamViolation } from './params.js';
 import type { RestRoute } from './routes.js';
@@ -7,7 +7,9 @@ import type { RestRoute } from './routes.js';
 export type RestError = { status: number; headers: Record<string, string>; body: ErrorBody };
 
 function validationDetails(violations: readonly ParamViolation[]) {
-  return { validationErrors: violations.map((v) => ({ field: `${v.location}.${v.argument}`, location: v.location, expected: v.expected })) };
+  return {
+    validationErrors: violations.map((v) => ({ field: v.argument ? `${v.location}.${v.argument}` : v.location, location: v.location, expected: v.expected })),
+  };
 }
 
 export function validationFailure(violations: readonly ParamViolation[], requestId: string): RestError {
@@ -27,10 +29,12 @@ export function restErrorFrom(errors: readonly unknown[], requestId: string, rou
   }
   const code = known.extensions.code as keyof typeof ERRORS;
   const http = known.extensions.http as { headers?: Record<string, string> } | undefined;
-  const violations = known.extensions.violations as ArgumentViolation[] | undefined;
   let details = known.extensions.details as Record<string, unknown> | undefined;
-  if (violations && route) {
-    details = { ...details, ...validationDetails(violations.map((v) => ({ ...v, location: locationOf(route, v.argument) }))) };
+  const resolverViolations = details?.validationErrors as GraphQLValidationError[] | undefined;
+  if (resolverViolations && route) {
+    // Resolver violations name an argument; on REST they name where the client sent it.
+    const violations = resolverViolations.map((v) => ({ argument: v.field, location: locationOf(route, v.field), expected: v.expected }));
+    details = { ...details, ...validationDetails(violations) };
   }
   return { status: ERRORS[code].status, headers: http?.headers ?? {}, body: errorBody(code, known.message, requestId, details) };
 }

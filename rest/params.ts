@@ -9,6 +9,7 @@ import type { RestRoute } from './routes.js';
 // reported per parameter; ranges and other rules stay with the resolvers.
 
 export type Location = 'path' | 'query-string' | 'body';
+/** `argument` is empty when the whole location is at fault (a body that is not a JSON object). */
 export type ParamViolation = { argument: string; location: Location; expected: string[] };
 
 /** Most values a list may carry in a query string (the query parser SOFA uses stops at 20). */

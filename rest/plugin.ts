@@ -92,7 +92,7 @@ export function useRestApi(options: { schema: GraphQLSchema; routes: readonly Re
       if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
         const read = await readBody(request);
         if ('error' in read) {
-          return endResponse(json(validationFailure([{ argument: 'body', location: 'body', expected: [read.error] }], state.requestId)));
+          return endResponse(json(validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId)));
         }
         body = read.body;
       }

@@ -26,29 +26,31 @@ export type ErrorCode = keyof typeof ERRORS;
 /** A validation failure of one argument; the REST layer turns `argument` into `field`/`location`. */
 export type ArgumentViolation = { argument: string; expected: string[] };
 
+/** How a violation appears in `extensions.details.validationErrors` on GraphQL. */
+export type GraphQLValidationError = { field: string; location: 'argument'; expected: string[] };
+
 export type ApiErrorExtensions = {
   code: ErrorCode;
   http: { status: number; headers?: Record<string, string> };
   details?: Record<string, unknown>;
-  violations?: ArgumentViolation[];
 };
 
 /** A deliberate error: carries the specification's code and HTTP status on GraphQL and REST alike. */
 export function apiError(
   code: ErrorCode,
   message: string,
-  options: { details?: Record<string, unknown>; headers?: Record<string, string>; violations?: ArgumentViolation[] } = {},
+  options: { details?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ): GraphQLError {
   const extensions: ApiErrorExtensions = { code, http: { status: ERRORS[code].status } };
   if (options.headers) extensions.http.headers = options.headers;
   if (options.details) extensions.details = options.details;
-  if (options.violations) extensions.violations = options.violations;
   return new GraphQLError(message, { extensions });
 }
 
 export function validationError(violations: ArgumentViolation[]): GraphQLError {
   const summary = violations.flatMap((violation) => violation.expected).join('; ');
-  return apiError('validation_error', `Invalid request: ${summary}`, { violations });
+  const validationErrors: GraphQLValidationError[] = violations.map((v) => ({ field: v.argument, location: 'argument', expected: v.expected }));
+  return apiError('validation_error', `Invalid request: ${summary}`, { details: { validationErrors } });
 }
 
 export function notFound(what: string): GraphQLError {

@@ -59,11 +59,12 @@ builder.queryFields((t) => ({
       sortBy: t.arg({ type: AdListSort, defaultValue: 'relevance' }),
       ...pageArgs({ defaultLimit: 25, maxLimit: 100 }),
     },
+    // looseObject: the validated value replaces the arguments, so the other arguments (page, limit, sortBy, …) must pass through.
     validate: z
-      .object({ search: searchText.nullish(), query: searchText.nullish() })
+      .looseObject({ search: searchText.nullish(), query: searchText.nullish() })
       .superRefine((args, ctx) => {
         if (args.search != null && args.query != null) {
-          ctx.addIssue({ code: 'custom', path: ['query'], message: 'search and query must not be sent together (query is a deprecated alias of search)' });
+          ctx.addIssue({ code: 'custom', path: ['query'], message: '{name} must not be sent together with search (query is a deprecated alias of search)' });
         } else if (args.search == null && args.query == null) {
           ctx.addIssue({ code: 'custom', path: ['search'], message: '{name} should not be empty' });
         }

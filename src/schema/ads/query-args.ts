@@ -1,3 +1,4 @@
+import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { AdMediaTypeFilter, AdQueryPlatform, AdQuerySearchType, AdQuerySort, AdStatusFilter, AdsTimePeriod, AudienceSex, KeywordMode, ReachPeriod, SortOrder } from './enums.js';
@@ -70,21 +71,7 @@ export const adsQueryArgs = () =>
     maxInstagramFollowers: t.int({ validate: count }),
   }));
 
-type Args = {
-  search?: string[] | null; searchType?: NonNullable<AdFilter['search']>['type'] | null;
-  keywordMode?: 'any' | 'all' | null; sortBy?: AdSort['sortBy'] | null; order?: 'asc' | 'desc' | null;
-  page?: number | null; limit?: number | null; mediaType?: AdFilter['mediaType']; status?: AdFilter['status'];
-  createdAfter?: Date | null; createdBefore?: Date | null; adsTimePeriod?: keyof typeof PERIOD_DAYS | null;
-  minLastSeenDate?: Date | null; maxLastSeenDate?: Date | null; minDaysRunning?: number | null; maxDaysRunning?: number | null;
-  minFbPageCreationDate?: Date | null; maxFbPageCreationDate?: Date | null; minDuplicates?: number | null; maxDuplicates?: number | null;
-  adLanguage?: string[] | null; cta?: string[] | null; landingPages?: string[] | null; hideLowReach?: boolean | null;
-  hideNonEuUkAds?: boolean | null; trackedPages?: string[] | null; partners?: boolean | null; maxAdOrder?: number | null;
-  minReach?: number | null; maxReach?: number | null; reachPeriod?: 'total' | 'last24h' | 'last7d' | 'last30d' | null;
-  minSpend?: number | null; maxSpend?: number | null; spendPeriod?: 'total' | 'last24h' | 'last7d' | 'last30d' | null;
-  cpm?: number | null; minAge?: number | null; maxAge?: number | null; sex?: AdFilter['sex'];
-  adCountries?: { include?: string[] | null; exclude?: string[] | null } | null; mainCountries?: string[] | null;
-  minFacebookLikes?: number | null; maxFacebookLikes?: number | null; minInstagramFollowers?: number | null; maxInstagramFollowers?: number | null;
-};
+type Args = InputShapeFromFields<ReturnType<typeof adsQueryArgs>>;
 
 const endOfDay = (date: Date | null | undefined) => (date ? new Date(date.getTime() + DAY_MS - 1) : date);
 

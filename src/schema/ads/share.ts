@@ -29,12 +29,18 @@ builder.mutationFields((t) => ({
       const ad = await context.prisma.ad.findUnique({ where: { id: normaliseAdId(args.adId) }, select: { id: true } });
       if (!ad) throw notFound(`Ad "${args.adId}"`);
       const key = { workspaceId_adId: { workspaceId: workspace.id, adId: ad.id } };
-      return context.prisma.adShare.upsert({
-        ...query,
-        where: key,
-        create: { workspaceId: workspace.id, adId: ad.id, slug: randomBytes(9).toString('base64url') },
-        update: {},
-      });
+      try {
+        return await context.prisma.adShare.upsert({
+          ...query,
+          where: key,
+          create: { workspaceId: workspace.id, adId: ad.id, slug: randomBytes(9).toString('base64url') },
+          update: {},
+        });
+      } catch (error) {
+        // Prisma's upsert reads, then inserts: a concurrent first share of the same ad can win the insert. Return that share.
+        if ((error as { code?: unknown }).code === 'P2002') return context.prisma.adShare.findUniqueOrThrow({ ...query, where: key });
+        throw error;
+      }
     },
   }),
 }));

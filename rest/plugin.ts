@@ -3,7 +3,11 @@ import { Response as FetsResponse } from 'fets';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Authenticator } from '../src/auth/authenticate.js';
+import type { PrismaClient } from '../src/db/client.js';
+import { estimateCost } from '../src/metering/dry-run.js';
+import type { RateLimiter } from '../src/metering/rate-limit.js';
 import { currentRequest, type RequestState } from '../src/request-state.js';
+import { isPublicField } from '../src/schema/access.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { matchRoute } from './match.js';
@@ -13,6 +17,13 @@ import type { RestRoute } from './routes.js';
 export const BASE_PATH = '/v1';
 
 const routeOfRequest = new WeakMap<RequestState, RestRoute>();
+
+/** Argument values as the resolver would see them: defaults filled in. */
+function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<string, unknown>): Record<string, unknown> {
+  const all: Record<string, unknown> = {};
+  for (const arg of field.args) if (arg.defaultValue !== undefined) all[arg.name] = arg.defaultValue;
+  return { ...all, ...values };
+}
 
 function json(failure: RestError): Response {
   return Response.json(failure.body, { status: failure.status, headers: failure.headers });
@@ -24,12 +35,6 @@ function rootField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknow
   const field = type?.getFields()[name];
   if (!field) throw new Error(`rest/routes.ts names ${route.field}, which the schema does not have`);
   return field;
-}
-
-/** True when the field's access rule is `public` (declared with the resolver, read here). */
-function isPublic(field: GraphQLField<unknown, unknown>): boolean {
-  const options = field.extensions?.pothosOptions as { authScopes?: Record<string, unknown> } | undefined;
-  return options?.authScopes?.public === true;
 }
 
 async function readBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: string }> {
@@ -50,8 +55,14 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
  * authenticates first (unless the field is public), turns path, query and body into typed arguments,
  * lets SOFA execute the field through yoga, and puts the result or error into the specification's envelope.
  */
-export function useRestApi(options: { schema: GraphQLSchema; routes: readonly RestRoute[]; authenticate: Authenticator }): Plugin {
-  const { schema, routes, authenticate } = options;
+export function useRestApi(options: {
+  schema: GraphQLSchema;
+  routes: readonly RestRoute[];
+  authenticate: Authenticator;
+  rateLimiter: RateLimiter;
+  prisma: PrismaClient;
+}): Plugin {
+  const { schema, routes, authenticate, rateLimiter, prisma } = options;
   const fields = new Map(routes.map((route) => [route, rootField(schema, route)]));
   const sofa = useSofa({
     basePath: BASE_PATH,
@@ -78,14 +89,15 @@ export function useRestApi(options: { schema: GraphQLSchema; routes: readonly Re
       if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
       const field = fields.get(match.route)!;
       routeOfRequest.set(state, match.route);
+      state.rest = true;
+      state.dryRun = url.searchParams.get('dryRun') === 'true';
 
-      if (!isPublic(field)) {
-        state.principal = authenticate(request.headers.get('authorization'));
-        try {
-          await state.principal;
-        } catch (error) {
-          return endResponse(json(restErrorFrom([error], state.requestId, match.route)));
-        }
+      // Authentication, then the rate limit, before anything else touches the database.
+      const principal = isPublicField(field) ? null : (state.principal = authenticate(request.headers.get('authorization')));
+      try {
+        if (principal) await rateLimiter.check((await principal).credential.id, match.route.field.startsWith('Mutation.') ? 'write' : 'read', state.responseHeaders);
+      } catch (error) {
+        return endResponse(json(restErrorFrom([error], state.requestId, match.route)));
       }
 
       let body: Record<string, unknown> | null = null;
@@ -98,6 +110,10 @@ export function useRestApi(options: { schema: GraphQLSchema; routes: readonly Re
       }
       const { values, violations } = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
       if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
+      if (state.dryRun && principal) {
+        const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
+        return endResponse(Response.json({ requestId: state.requestId, ...cost }));
+      }
 
       // SOFA re-reads the arguments: GET values go back into the query string (lists repeated), others into a JSON body.
       const target = new URL(`${BASE_PATH}${path === '/' ? '' : path}`, url);

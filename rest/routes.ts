@@ -31,6 +31,7 @@ export const routes: RestRoute[] = [
 
   { method: 'GET', path: '/ads', field: 'Query.ads', envelope: 'spread', omitNull: ['data[].collationId'], tags: ['Ads'] },
   { method: 'POST', path: '/ads/query', field: 'Query.adsQuery', envelope: 'spread', omitNull: ['data[].collationId'], tags: ['Ads'] },
+  { method: 'GET', path: '/ads/facets/landing-pages', field: 'Query.adLandingPages', envelope: 'spread', tags: ['Ads'] },
   { method: 'GET', path: '/ads/:adId', field: 'Query.ad', envelope: 'single', omitNull: ['collationId', 'resolvedFrom'], tags: ['Ads'] },
   { method: 'GET', path: '/ads/:adId/reach-history', field: 'Query.adReachHistory', envelope: 'single', tags: ['Ads'] },
   { method: 'GET', path: '/ads/:adId/media-url', field: 'Query.adMediaUrl', envelope: 'single', tags: ['Ads'] },

@@ -2,12 +2,15 @@ import type pg from 'pg';
 import type { Authenticator } from './auth/authenticate.js';
 import type { Principal } from './auth/principal.js';
 import type { PrismaClient } from './db/client.js';
+import { Meter } from './metering/meter.js';
+import type { RateLimiter } from './metering/rate-limit.js';
 
 /** What the server shares with every request. */
 export type AppServices = {
   prisma: PrismaClient;
   pool: pg.Pool;
   authenticate: Authenticator;
+  rateLimiter: RateLimiter;
   publicBaseUrl: string;
   startedAt: Date;
 };
@@ -19,6 +22,8 @@ export type Context = AppServices & {
   principal(): Promise<Principal>;
   /** Headers a resolver wants on the HTTP response (metering, rate limits); both surfaces send them. */
   responseHeaders: Map<string, string>;
+  /** Charges the priced fields this request runs. */
+  meter: Meter;
 };
 
 export function createContext(
@@ -26,10 +31,12 @@ export function createContext(
   request: { requestId: string; authorization: string | null; responseHeaders: Map<string, string>; principal?: Promise<Principal> },
 ): Context {
   let principal = request.principal;
+  const resolvePrincipal = () => (principal ??= services.authenticate(request.authorization));
   return {
     ...services,
     requestId: request.requestId,
     responseHeaders: request.responseHeaders,
-    principal: () => (principal ??= services.authenticate(request.authorization)),
+    principal: resolvePrincipal,
+    meter: new Meter(services.prisma, resolvePrincipal, request.requestId, request.responseHeaders),
   };
 }

@@ -5,6 +5,8 @@ import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './demo.js';
+import { releaseStaleHolds } from './metering/ledger.js';
+import { createRateLimiter } from './metering/index.js';
 import { createApp } from './server.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
@@ -21,10 +23,16 @@ if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
 const demoWanted = process.env.DEMO_DATA ? process.env.DEMO_DATA === 'true' : location.embedded;
 const demoKey = demoWanted ? await ensureDemo(db.prisma, db.pool, log) : null;
 
+const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl);
+// Holds left by an instance that died mid-call go back to their pools after ten minutes.
+const sweep = setInterval(() => void releaseStaleHolds(db.prisma, 10 * 60_000).catch(() => {}), 60_000);
+sweep.unref();
+
 const app = createApp({
   prisma: db.prisma,
   pool: db.pool,
   authenticate: createAuthenticator(db.prisma),
+  rateLimiter,
   publicBaseUrl: config.publicBaseUrl,
   startedAt,
 });
@@ -47,6 +55,8 @@ async function stop(signal: string) {
   log(`${signal}: shutting down`);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  clearInterval(sweep);
+  await rateLimiter.close();
   await db.close();
   await location.close();
   process.exit(0);

@@ -9,6 +9,10 @@ export type RequestState = {
   responseHeaders: Map<string, string>;
   /** Set when the REST layer authenticated before running the field, so the context reuses it. */
   principal?: Promise<Principal>;
+  /** Served by the REST surface (which applies rate limits and dry runs at its own boundary). */
+  rest?: boolean;
+  /** The caller asked for the price only: `?dryRun=true` on REST, `X-Dry-Run: true` on GraphQL. */
+  dryRun?: boolean;
 };
 
 const storage = new AsyncLocalStorage<RequestState>();
@@ -24,7 +28,7 @@ export function useRequestState(): Plugin {
       request: ({ request }, wrapped) => {
         const given = request.headers.get('x-request-id');
         const requestId = given && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
-        return storage.run({ requestId, responseHeaders: new Map() }, wrapped);
+        return storage.run({ requestId, responseHeaders: new Map(), dryRun: request.headers.get('x-dry-run') === 'true' }, wrapped);
       },
     },
     onResponse({ response }) {

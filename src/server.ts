@@ -5,6 +5,7 @@ import { useRestApi } from '../rest/plugin.js';
 import { routes } from '../rest/routes.js';
 import { createContext, type AppServices, type Context } from './context.js';
 import { apiError, isErrorCode } from './errors.js';
+import { useGraphQLLimits } from './metering/use-graphql-limits.js';
 import { currentRequest, useRequestState } from './request-state.js';
 import { schema } from './schema/index.js';
 
@@ -56,6 +57,10 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
         principal: state.principal,
       });
     },
-    plugins: [useRequestState(), useRestApi({ schema, routes, authenticate: services.authenticate })],
+    plugins: [
+      useRequestState(),
+      useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: services.prisma }),
+      useGraphQLLimits(services.rateLimiter),
+    ],
   });
 }

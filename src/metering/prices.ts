@@ -29,5 +29,27 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.ad': free,
   'Query.adReachHistory': free,
   'Query.adMediaUrl': free,
+  'Query.adLandingPages': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
   'Mutation.adShare': free,
 };
+
+/** The credits a call holds before it runs: its maximum. */
+export function reserveFor(price: Price, args: Record<string, unknown>): number {
+  if (price.kind === 'free') return 0;
+  if (price.kind === 'perItem') return 1;
+  const limit = args[price.limitArg];
+  return typeof limit === 'number' ? limit : price.defaultLimit;
+}
+
+/** The credits a call costs for what it returned. */
+export function costOf(price: Price, result: unknown): { rows: number; cost: number } {
+  if (price.kind === 'free') return { rows: 0, cost: 0 };
+  if (price.kind === 'perItem') return result == null ? { rows: 0, cost: 0 } : { rows: 1, cost: 1 };
+  const list = price.rowsAt ? (result as Record<string, unknown> | null)?.[price.rowsAt] : result;
+  const rows = Array.isArray(list) ? list.length : 0;
+  return { rows, cost: rows };
+}
+
+export function priceOf(field: string): Price | undefined {
+  return PRICES[field as FieldName];
+}

@@ -2,6 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
+import MeteringPlugin from '../metering/pothos-plugin.js';
 import { canWrite } from '../auth/principal.js';
 import type { Context } from '../context.js';
 import { apiError, validationError } from '../errors.js';
@@ -20,7 +21,7 @@ export const builder = new SchemaBuilder<{
     SafeInt: { Input: number; Output: number | bigint };
   };
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin, MeteringPlugin],
   scopeAuth: {
     // Deny by default: every root field names one of these scopes (a test enforces it).
     authScopes: (context) => ({

@@ -3,8 +3,9 @@ import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { deleteKey, revokeKey, revokeUser } from '../../src/auth/admin.js';
 import { hashKey } from '../../src/auth/keys.js';
 import { connect, type Db } from '../../src/db/client.js';
+import { createRateLimiter } from '../../src/metering/index.js';
 import { createApp, type App } from '../../src/server.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
 import { adsScenario } from '../support/scenarios.js';
 
 // The authentication and authorization matrix of the specification, on a read (GET /v1/me), a write
@@ -211,7 +212,14 @@ describe('credential store unreachable', () => {
   beforeAll(() => {
     down = connect('postgresql://postgres@127.0.0.1:1/none'); // a closed port
     app = createApp(
-      { prisma: down.prisma, pool: down.pool, authenticate: createAuthenticator(down.prisma), publicBaseUrl: 'http://api.test', startedAt: new Date() },
+      {
+        prisma: down.prisma,
+        pool: down.pool,
+        authenticate: createAuthenticator(down.prisma),
+        rateLimiter: createRateLimiter(TEST_RATE_LIMITS),
+        publicBaseUrl: 'http://api.test',
+        startedAt: new Date(),
+      },
       { logger: { error: () => {} } },
     );
   });

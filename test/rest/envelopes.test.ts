@@ -153,6 +153,19 @@ const cases: Record<string, Case> = {
       expect(body.data.adId).toBe('facebook_9001');
     },
   },
+  'GET /ads/facets/landing-pages': {
+    path: '/ads/facets/landing-pages?scopeTrackedPages=1000000000000001',
+    check: ({ body, headers }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'requestId']);
+      expect(body.data).toEqual([{ url: 'https://nordicglow.com/products/serum', usageCount: 1, activeAdsCount: 1 }]);
+      expect(body.meta).toEqual({ scopeType: 'trackedPages', scopeValueCount: 1, status: 'all', limit: 25, isTruncated: false });
+      // Metered: one credit per landing page returned.
+      expect(headers.get('x-usage-cost')).toBe('1');
+      expect(headers.get('x-credits-used')).toBe('1');
+      expect(Number(headers.get('x-credits-remaining'))).toBeGreaterThan(0);
+      expect(headers.get('x-credits-source')).toBe('recurring');
+    },
+  },
   'POST /ads/:adId/share': {
     path: '/ads/facebook_9001/share',
     check: ({ body }) => {

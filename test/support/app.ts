@@ -1,6 +1,8 @@
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { createKey, createUser, createWorkspace, type ApiAccessOption } from '../../src/auth/admin.js';
 import type { AccessLevel, WorkspaceRole } from '../../src/generated/prisma/client.js';
+import { createRateLimiter } from '../../src/metering/index.js';
+import type { RateLimits } from '../../src/metering/rate-limit.js';
 import { createApp, type App } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -20,13 +22,21 @@ export type TestApp = {
 
 let counter = 0;
 
-export async function createTestApp(seed?: (db: TestDatabase) => Promise<void>): Promise<TestApp> {
-  const db = await createTestDatabase();
+/** Generous limits: tests that are not about rate limiting never meet them. */
+export const TEST_RATE_LIMITS: RateLimits = { read: { capacity: 10_000, perSecond: 10_000 }, write: { capacity: 10_000, perSecond: 10_000 } };
+
+export async function createTestApp(
+  seed?: (db: TestDatabase) => Promise<void>,
+  options: { rateLimits?: RateLimits; redisUrl?: string; redisPrefix?: string; database?: TestDatabase } = {},
+): Promise<TestApp> {
+  const db = options.database ?? (await createTestDatabase());
   if (seed) await seed(db);
+  const rateLimiter = createRateLimiter(options.rateLimits ?? TEST_RATE_LIMITS, options.redisUrl, options.redisPrefix);
   const services = {
     prisma: db.prisma,
     pool: db.pool,
     authenticate: createAuthenticator(db.prisma),
+    rateLimiter,
     publicBaseUrl: 'http://api.test',
     startedAt: new Date(),
   };
@@ -69,6 +79,9 @@ export async function createTestApp(seed?: (db: TestDatabase) => Promise<void>):
       const key = await createKey(db.prisma, { workspace: slug, name: 'Test key', access, user: userId, expiresAt: options.expiresAt });
       return { ...key, userId, slug };
     },
-    close: () => db.dispose(),
+    async close() {
+      await rateLimiter.close();
+      if (!options.database) await db.dispose();
+    },
   };
 }

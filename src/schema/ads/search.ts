@@ -57,7 +57,7 @@ function tsQuery(search: NonNullable<AdFilter['search']>): Prisma.Sql {
   return Prisma.join(parts, search.keywordMode === 'all' ? ' && ' : ' || ');
 }
 
-const hostOf = (value: string) => value.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#]/)[0];
+export const hostOf = (value: string) => value.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#]/)[0];
 
 function searchCondition(search: NonNullable<AdFilter['search']>): Prisma.Sql {
   const terms = search.terms ?? (search.websearch !== undefined ? [search.websearch] : []);

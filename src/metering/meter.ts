@@ -1,0 +1,63 @@
+import type { Principal } from '../auth/principal.js';
+import type { PrismaClient } from '../db/client.js';
+import { apiError } from '../errors.js';
+import { reserve, settle, type Settlement } from './ledger.js';
+import { costOf, reserveFor, type Price } from './prices.js';
+
+export type UsageSummary = { cost: number; recurring: number; topup: number; remaining: number | null; fields: { field: string; rows: number; cost: number }[] };
+
+/**
+ * Charges the priced fields of one request. Each field occurrence (an alias included) holds its maximum
+ * before its resolver runs, is refused with 402 when the workspace cannot pay (before any data work),
+ * and is settled to the rows it returned; a failed resolver releases its hold.
+ */
+export class Meter {
+  private readonly charged: Settlement[] = [];
+  private readonly fields: UsageSummary['fields'] = [];
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly principal: () => Promise<Principal>,
+    private readonly requestId: string,
+    private readonly headers: Map<string, string>,
+  ) {}
+
+  async run<T>(field: string, price: Price, args: Record<string, unknown>, execute: () => Promise<T> | T): Promise<T> {
+    const { workspace, credential } = await this.principal();
+    const amount = reserveFor(price, args);
+    const hold = await reserve(this.prisma, workspace.id, amount);
+    if (!hold) {
+      throw apiError('insufficient_credits', `This call needs ${amount} credits and the workspace has fewer left. Read GET /v1/usage before retrying.`, {
+        details: { required: amount },
+      });
+    }
+    let result: T;
+    try {
+      result = await execute();
+    } catch (error) {
+      await settle(this.prisma, hold, 0, null);
+      throw error;
+    }
+    const { rows, cost } = costOf(price, result);
+    const settled = await settle(this.prisma, hold, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
+    this.charged.push(settled);
+    this.fields.push({ field, rows, cost: settled.cost });
+    this.writeHeaders();
+    return result;
+  }
+
+  summary(): UsageSummary | null {
+    if (this.charged.length === 0) return null;
+    const sum = (key: 'cost' | 'recurring' | 'topup') => this.charged.reduce((total, s) => total + s[key], 0);
+    return { cost: sum('cost'), recurring: sum('recurring'), topup: sum('topup'), remaining: this.charged.at(-1)!.remaining, fields: this.fields };
+  }
+
+  private writeHeaders() {
+    const usage = this.summary()!;
+    this.headers.set('X-Usage-Cost', String(usage.cost));
+    this.headers.set('X-Credits-Used', String(usage.cost));
+    this.headers.set('X-Credits-Remaining', String(usage.remaining));
+    const source = usage.recurring > 0 && usage.topup > 0 ? 'hybrid' : usage.topup > 0 ? 'topup' : 'recurring';
+    this.headers.set('X-Credits-Source', source);
+  }
+}

@@ -1,0 +1,34 @@
+import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
+import type { GraphQLFieldResolver } from 'graphql';
+import type { Context } from '../context.js';
+import { priceOf } from './prices.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  export namespace PothosSchemaTypes {
+    interface Plugins<Types extends SchemaTypes> {
+      metering: MeteringPlugin<Types>;
+    }
+  }
+}
+
+/**
+ * Puts the price table into the resolvers: every root field with a price other than free is charged
+ * through the request's meter, on GraphQL and REST alike. Listed last among the plugins, so access rules
+ * and argument validation have passed before anything is held.
+ */
+export class MeteringPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>) {
+    if (fieldConfig.kind !== 'Query' && fieldConfig.kind !== 'Mutation') return resolver;
+    const field = `${fieldConfig.parentType}.${fieldConfig.name}`;
+    const price = priceOf(field);
+    if (!price || price.kind === 'free') return resolver;
+    return (parent: unknown, args: object, context: Types['Context'], info: Parameters<typeof resolver>[3]) =>
+      (context as Context).meter.run(field, price, args as Record<string, unknown>, () => resolver(parent, args, context, info));
+  }
+}
+
+SchemaBuilder.registerPlugin('metering', MeteringPlugin);
+
+const pluginName = 'metering' as const;
+export default pluginName;

@@ -1,0 +1,116 @@
+import type { Redis } from 'ioredis';
+import { apiError } from '../errors.js';
+
+// Token buckets per credential: `capacity` requests at once (the burst), refilled at `perSecond`.
+// Writes (mutations) draw from a separate, stricter bucket.
+
+export type Bucket = { capacity: number; perSecond: number };
+export type BucketState = { allowed: boolean; tokens: number };
+export type Decision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number; retryAfterSeconds: number };
+
+export interface RateLimitStore {
+  /** Refills the bucket, then takes one token if there is one. Atomic per key. */
+  take(key: string, bucket: Bucket): Promise<BucketState>;
+  close(): Promise<void>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  async take(key: string, bucket: Bucket): Promise<BucketState> {
+    const now = this.now();
+    const previous = this.buckets.get(key) ?? { tokens: bucket.capacity, at: now };
+    const tokens = Math.min(bucket.capacity, previous.tokens + ((now - previous.at) / 1000) * bucket.perSecond);
+    const allowed = tokens >= 1;
+    const left = allowed ? tokens - 1 : tokens;
+    this.buckets.delete(key); // re-insert: the map stays in least-recently-used order
+    this.buckets.set(key, { tokens: left, at: now });
+    if (this.buckets.size > 100_000) this.buckets.delete(this.buckets.keys().next().value!);
+    return { allowed, tokens: left };
+  }
+
+  async close() {}
+}
+
+// Redis keeps one hash per bucket; the script refills and takes in one atomic step, on Redis' clock,
+// so every instance sharing the Redis shares the bucket.
+const TAKE = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil then tokens = capacity; at = now end
+tokens = math.min(capacity, tokens + (now - at) / 1000 * rate)
+local allowed = 0
+if tokens >= 1 then tokens = tokens - 1; allowed = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
+return { allowed, tostring(tokens) }`;
+
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'mi:rl:',
+  ) {
+    redis.defineCommand('miTakeToken', { numberOfKeys: 1, lua: TAKE });
+  }
+
+  async take(key: string, bucket: Bucket): Promise<BucketState> {
+    const run = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<[number, string]>>).miTakeToken;
+    const [allowed, tokens] = await run.call(this.redis, this.prefix + key, bucket.capacity, bucket.perSecond);
+    return { allowed: allowed === 1, tokens: Number(tokens) };
+  }
+
+  async close() {
+    await this.redis.quit();
+  }
+}
+
+export type RateLimits = { read: Bucket; write: Bucket };
+
+export class RateLimiter {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly limits: RateLimits,
+  ) {}
+
+  /**
+   * Takes a token for the credential, writes X-RateLimit-Limit/Remaining/Reset into `headers`, and
+   * throws 429 rate_limited with Retry-After (seconds) when the bucket is empty.
+   */
+  async check(credentialId: string, kind: 'read' | 'write', headers: Map<string, string>): Promise<Decision> {
+    const bucket = this.limits[kind];
+    let state: BucketState;
+    try {
+      state = await this.store.take(`${credentialId}:${kind}`, bucket);
+    } catch {
+      state = { allowed: true, tokens: bucket.capacity - 1 }; // the limiter's store is down: serve rather than fail every call
+    }
+    const decision: Decision = {
+      allowed: state.allowed,
+      limit: bucket.capacity,
+      remaining: Math.max(0, Math.floor(state.tokens)),
+      resetSeconds: Math.ceil((bucket.capacity - state.tokens) / bucket.perSecond),
+      retryAfterSeconds: state.allowed ? 0 : Math.max(1, Math.ceil((1 - state.tokens) / bucket.perSecond)),
+    };
+    headers.set('X-RateLimit-Limit', String(decision.limit));
+    headers.set('X-RateLimit-Remaining', String(decision.remaining));
+    headers.set('X-RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      headers.set('Retry-After', String(decision.retryAfterSeconds));
+      throw apiError('rate_limited', `Too many requests for this API key. Retry after ${decision.retryAfterSeconds} s.`, {
+        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      });
+    }
+    return decision;
+  }
+
+  close() {
+    return this.store.close();
+  }
+}

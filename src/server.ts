@@ -7,6 +7,7 @@ import { createContext, type AppServices, type Context } from './context.js';
 import { apiError, isErrorCode } from './errors.js';
 import { useGraphQLLimits } from './metering/use-graphql-limits.js';
 import { currentRequest, useRequestState } from './request-state.js';
+import { useGraphQLProtection } from './use-graphql-protection.js';
 import { schema } from './schema/index.js';
 
 const DEFAULT_QUERY = `# Send your API key as a header: { "Authorization": "Bearer <key>" }
@@ -61,6 +62,7 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
       useRequestState(),
       useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: services.prisma }),
       useGraphQLLimits(services.rateLimiter),
+      useGraphQLProtection(),
     ],
   });
 }

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
+import { setCredits } from '../../src/auth/admin.js';
+import { createAuthenticator } from '../../src/auth/authenticate.js';
+import { connect, type Db } from '../../src/db/client.js';
+import { createRateLimiter } from '../../src/metering/index.js';
+import { Meter } from '../../src/metering/meter.js';
+import { PRICES } from '../../src/metering/prices.js';
+import { createApp, type App } from '../../src/server.js';
+import { routes } from '../../rest/routes.js';
+import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/database.js';
+import { adsScenario } from '../support/scenarios.js';
+
+// Four more landing pages for Peak Fitness Store, so a call can return 1..4 rows.
+async function scenario(db: TestDatabase) {
+  await adsScenario(db);
+  const base = { platform: 'facebook', status: 'active' as const, mediaType: 'image' as const, collationId: '', advertiserId: '1000000000000002', gender: 'all',
+    createdAt: new Date('2026-11-01T00:00:00Z'), firstSeenAt: new Date('2026-11-01T00:00:00Z'), lastSeenAt: new Date('2026-11-21T00:00:00Z') };
+  await db.prisma.ad.createMany({
+    data: [1, 2, 3, 4].map((n) => ({ ...base, id: `facebook_95${n}`, collationId: `col_95${n}`, landingPageUrl: `https://peakfit.shop/p${n}?utm=x`, landingPageDomain: 'peakfit.shop' })),
+  });
+}
+
+const PAGES = (limit: number) => `/ads/facets/landing-pages?scopeTrackedPages=1000000000000002&limit=${limit}`;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp(scenario);
+});
+afterAll(() => t?.close());
+
+async function account(slug: string) {
+  return t.db.prisma.creditAccount.findFirstOrThrow({ where: { workspace: { slug } } });
+}
+async function usage(workspaceId: string) {
+  return t.db.prisma.usageRecord.findMany({ where: { workspaceId }, orderBy: { id: 'asc' } });
+}
+
+describe('the price table', () => {
+  it('prices every routed field', () => {
+    const unpriced = routes.map((route) => route.field).filter((field) => !(field in PRICES));
+    expect(unpriced).toEqual([]);
+  });
+});
+
+describe('charging', () => {
+  it('charges rows returned, recurring before top-up, and agrees with /v1/usage and the ledger', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 3, recurringUsed: 0, topup: 5 });
+
+    const a = await t.rest('GET', PAGES(2), { key: apiKey });
+    expect(a.status).toBe(200);
+    expect(a.body.data).toHaveLength(2);
+    expect([a.headers.get('x-usage-cost'), a.headers.get('x-credits-used'), a.headers.get('x-credits-remaining'), a.headers.get('x-credits-source')]).toEqual(['2', '2', '6', 'recurring']);
+
+    const b = await t.rest('GET', PAGES(3), { key: apiKey });
+    expect([b.headers.get('x-usage-cost'), b.headers.get('x-credits-remaining'), b.headers.get('x-credits-source')]).toEqual(['3', '3', 'hybrid']);
+
+    // 5 would be reserved and only 3 are left: refused before any data work, nothing charged.
+    const c = await t.rest('GET', PAGES(5), { key: apiKey });
+    expect(c.status).toBe(402);
+    expect(c.body.error).toMatchObject({ code: 'insufficient_credits', requestId: c.headers.get('x-request-id') });
+    expect(c.headers.get('x-usage-cost')).toBeNull();
+
+    const d = await t.rest('GET', PAGES(3), { key: apiKey });
+    expect([d.headers.get('x-usage-cost'), d.headers.get('x-credits-remaining'), d.headers.get('x-credits-source')]).toEqual(['3', '0', 'topup']);
+
+    expect(await account(slug)).toMatchObject({ recurringLimit: 3, recurringUsed: 3, topupBalance: 0 });
+    const records = await usage(workspaceId);
+    expect(records.map((r) => [r.field, r.rows, r.cost, r.recurring, r.topup])).toEqual([
+      ['Query.adLandingPages', 2, 2, 2, 0],
+      ['Query.adLandingPages', 3, 3, 1, 2],
+      ['Query.adLandingPages', 3, 3, 0, 3],
+    ]);
+    expect(records.map((r) => r.requestId)).toEqual([a, b, d].map((res) => res.headers.get('x-request-id')));
+    expect(await t.db.prisma.creditReservation.count()).toBe(0);
+
+    const report = await t.rest('GET', '/usage', { key: apiKey });
+    expect(report.body.credits).toEqual({ balance: 0, recurring: { limit: 3, used: 3, remaining: 0 }, topup: { balance: 0 }, totalRemaining: 0 });
+    expect(report.headers.get('x-credits-remaining')).toBe('0');
+  });
+
+  it('holds the maximum and settles to the rows returned', async () => {
+    const { apiKey, slug } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 0 });
+    const res = await t.rest('GET', PAGES(100), { key: apiKey }); // holds 100? no: 10 left, so refused
+    expect(res.status).toBe(402);
+    const fits = await t.rest('GET', PAGES(9), { key: apiKey }); // holds 9, returns the 4 pages there are
+    expect(fits.body.data).toHaveLength(4);
+    expect(fits.headers.get('x-usage-cost')).toBe('4');
+    expect((await account(slug)).recurringUsed).toBe(4);
+  });
+
+  it('a dry run answers the reservation and charges nothing', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 8, topup: 0 });
+    const rest = await t.rest('GET', `${PAGES(7)}&dryRun=true`, { key: apiKey });
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual({
+      requestId: rest.headers.get('x-request-id'),
+      dryRun: true,
+      reserve: 7,
+      remaining: 2,
+      affordable: false,
+      fields: [{ field: 'Query.adLandingPages', reserve: 7 }],
+    });
+    const free = await t.rest('GET', '/ads?search=summer&dryRun=true', { key: apiKey });
+    expect(free.body).toMatchObject({ dryRun: true, reserve: 0, affordable: true });
+
+    const gql = await fetchGraphQL(t.app, apiKey, '{ adLandingPages(scopeTrackedPages: ["1000000000000002"]) { data { url } } }', { 'x-dry-run': 'true' });
+    expect(gql.body).toEqual({ data: null, extensions: { cost: { dryRun: true, reserve: 25, remaining: 2, affordable: false, fields: [{ field: 'Query.adLandingPages', reserve: 25 }] } } });
+    expect(await usage(workspaceId)).toEqual([]);
+    expect((await account(slug)).recurringUsed).toBe(8);
+  });
+
+  it('charges a GraphQL field once per occurrence: three aliases pay three times', async () => {
+    const { apiKey, workspaceId } = await t.newKey();
+    const one = 'adLandingPages(scopeTrackedPages: ["1000000000000002"], limit: 1) { data { url } }';
+    const res = await fetchGraphQL(t.app, apiKey, `{ a: ${one} b: ${one} c: ${one} }`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data)).toEqual(['a', 'b', 'c']);
+    expect(res.body.extensions.cost).toMatchObject({ credits: 3 });
+    expect(res.headers.get('x-usage-cost')).toBe('3');
+    expect((await usage(workspaceId)).map((r) => r.cost)).toEqual([1, 1, 1]);
+  });
+
+  it('GraphQL pays what REST pays for the same field', async () => {
+    const { apiKey, workspaceId } = await t.newKey();
+    await t.rest('GET', PAGES(2), { key: apiKey });
+    await fetchGraphQL(t.app, apiKey, '{ adLandingPages(scopeTrackedPages: ["1000000000000002"], limit: 2) { data { url } } }');
+    expect((await usage(workspaceId)).map((r) => [r.field, r.cost])).toEqual([['Query.adLandingPages', 2], ['Query.adLandingPages', 2]]);
+  });
+
+  it('refuses an unpayable call before reading any market data', async () => {
+    const { apiKey, slug } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 0, recurringUsed: 0, topup: 0 });
+    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const res = await t.rest('GET', PAGES(1), { key: apiKey });
+      expect(res.status).toBe(402);
+      const statements = spy.mock.calls.map((call) => String(typeof call[0] === 'string' ? call[0] : (call[0] as { text?: string }).text));
+      expect(statements.some((sql) => sql.includes('"ads"'))).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('releases the hold when the resolver fails', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 0 });
+    const principal = createAuthenticator(t.db.prisma)(`Bearer ${apiKey}`);
+    const meter = new Meter(t.db.prisma, () => principal, 'req-fail', new Map());
+    await expect(
+      meter.run('Query.adLandingPages', PRICES['Query.adLandingPages'], { limit: 5 }, () => {
+        throw new Error('the database went away');
+      }),
+    ).rejects.toThrow('the database went away');
+    expect((await account(slug)).recurringUsed).toBe(0);
+    expect(await usage(workspaceId)).toEqual([]);
+    expect(await t.db.prisma.creditReservation.count()).toBe(0);
+  });
+});
+
+describe('concurrency across two instances', () => {
+  let secondDb: Db;
+  let second: App;
+  beforeAll(() => {
+    secondDb = connect(t.db.url);
+    second = createApp(
+      { prisma: secondDb.prisma, pool: secondDb.pool, authenticate: createAuthenticator(secondDb.prisma), rateLimiter: createRateLimiter(TEST_RATE_LIMITS), publicBaseUrl: 'http://api.test', startedAt: new Date() },
+      { logger: { error: () => {} } },
+    );
+  });
+  afterAll(() => secondDb?.close());
+
+  it('200 parallel calls against credits for 100: exactly 100 paid, 100 refused, balance 0, ledger = charges', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 60, recurringUsed: 0, topup: 40 });
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? t.app : second).fetch(`http://api.test/v1${PAGES(1)}`, { headers })),
+    );
+    const statuses = responses.map((res) => res.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(100);
+    for (const res of responses.filter((r) => r.status === 402)) expect((await res.json()).error.code).toBe('insufficient_credits');
+
+    expect(await account(slug)).toMatchObject({ recurringUsed: 60, topupBalance: 0 });
+    const records = await usage(workspaceId);
+    expect(records).toHaveLength(100);
+    expect(records.reduce((sum, r) => sum + r.cost, 0)).toBe(100);
+    expect(records.reduce((sum, r) => sum + r.recurring, 0)).toBe(60);
+    expect(records.reduce((sum, r) => sum + r.topup, 0)).toBe(40);
+    expect(new Set(records.map((r) => r.requestId)).size).toBe(100);
+    expect(await t.db.prisma.creditReservation.count()).toBe(0);
+  }, 120_000);
+});
+
+async function fetchGraphQL(app: App, key: string, query: string, extra: Record<string, string> = {}) {
+  const res = await app.fetch('http://api.test/graphql', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra },
+    body: JSON.stringify({ query }),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}

@@ -1,5 +1,5 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { apiError, isErrorCode } from './errors.js';
 
@@ -30,12 +30,14 @@ function withCode(error: GraphQLError): GraphQLError {
 }
 
 export function useGraphQLProtection(): Plugin {
+  // Rejections are reported as validation errors (armor would otherwise throw out of the validator).
+  const report = { exposeLimits: true, propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(withCode(error))] };
   const armor = EnvelopArmorPlugin({
-    maxDepth: { n: GRAPHQL_LIMITS.maxDepth, exposeLimits: true },
-    maxAliases: { n: GRAPHQL_LIMITS.maxAliases, exposeLimits: true },
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth, ...report },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases, ...report },
     maxTokens: { n: GRAPHQL_LIMITS.maxTokens, exposeLimits: true },
-    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives, exposeLimits: true },
-    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost, exposeLimits: true },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives, ...report },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost, ...report },
     blockFieldSuggestion: { enabled: true },
   });
   return {

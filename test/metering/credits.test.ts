@@ -4,6 +4,7 @@ import { setCredits } from '../../src/auth/admin.js';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { connect, type Db } from '../../src/db/client.js';
 import { createRateLimiter } from '../../src/metering/index.js';
+import { releaseStaleHolds, reserve } from '../../src/metering/ledger.js';
 import { Meter } from '../../src/metering/meter.js';
 import { PRICES } from '../../src/metering/prices.js';
 import { createApp, type App } from '../../src/server.js';
@@ -159,6 +160,34 @@ describe('charging', () => {
     expect((await account(slug)).recurringUsed).toBe(0);
     expect(await usage(workspaceId)).toEqual([]);
     expect(await t.db.prisma.creditReservation.count()).toBe(0);
+  });
+});
+
+describe('periods and stale holds', () => {
+  it('rolls an ended recurring period over on the next charge', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    const start = new Date('2026-09-01T00:00:00Z');
+    const end = new Date('2026-10-01T00:00:00Z');
+    await t.db.prisma.creditAccount.update({ where: { workspaceId }, data: { recurringLimit: 5, recurringUsed: 5, topupBalance: 0, currentPeriodStart: start, currentPeriodEnd: end } });
+    const res = await t.rest('GET', PAGES(2), { key: apiKey });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-credits-remaining')).toBe('3');
+    const after = await account(slug);
+    expect(after.recurringUsed).toBe(2);
+    expect(after.currentPeriodStart?.toISOString()).toBe('2026-10-01T00:00:00.000Z');
+    expect(after.currentPeriodEnd?.toISOString()).toBe('2026-11-01T00:00:00.000Z');
+  });
+
+  it('returns holds left by a dead instance to their pools', async () => {
+    const { slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 4 });
+    const hold = await reserve(t.db.prisma, workspaceId, 12);
+    expect(hold).toMatchObject({ recurring: 10, topup: 2 });
+    expect(await account(slug)).toMatchObject({ recurringUsed: 10, topupBalance: 2 });
+    await t.db.prisma.creditReservation.update({ where: { id: hold!.id }, data: { createdAt: new Date(Date.now() - 3_600_000) } });
+    expect(await releaseStaleHolds(t.db.prisma, 600_000)).toBe(1);
+    expect(await account(slug)).toMatchObject({ recurringUsed: 0, topupBalance: 4 });
+    expect(await usage(workspaceId)).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ import { estimateCost } from '../src/metering/dry-run.js';
 import type { RateLimiter } from '../src/metering/rate-limit.js';
 import { currentRequest, type RequestState } from '../src/request-state.js';
 import { isPublicField } from '../src/schema/access.js';
+import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { matchRoute } from './match.js';
@@ -72,7 +73,10 @@ export function useRestApi(options: {
       const failure = restErrorFrom(errors, state?.requestId ?? '', state ? routeOfRequest.get(state) : undefined);
       return FetsResponse.json(failure.body, { status: failure.status as 400, headers: failure.headers });
     },
-    openAPI: { info: { title: 'Market Intelligence API', version: 'v1' } },
+    openAPI: {
+      info: { title: 'Market Intelligence API', version: 'v1', description: 'REST surface generated from the GraphQL schema. Send `Authorization: Bearer <API key>`.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
   });
 
   return {
@@ -84,6 +88,8 @@ export function useRestApi(options: {
       const state = currentRequest()!;
       const path = url.pathname.slice(BASE_PATH.length) || '/';
       if (request.method === 'GET' && path === '/openapi.json') return sofa.onRequest!(payload);
+      const docs = await docsResponse(request.method, path);
+      if (docs) return endResponse(docs);
 
       const match = matchRoute(routes, request.method, path);
       if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));

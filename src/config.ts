@@ -8,6 +8,7 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  METERING: z.enum(['on', 'off']).default('on'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_WRITE_PER_SECOND: z.coerce.number().positive().default(2),
@@ -22,6 +23,7 @@ export type Config = {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   publicBaseUrl: string;
+  metering: boolean;
   rateLimits: { read: { capacity: number; perSecond: number }; write: { capacity: number; perSecond: number } };
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
 };
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    metering: e.METERING === 'on',
     rateLimits: {
       read: { capacity: e.RATE_LIMIT_BURST, perSecond: e.RATE_LIMIT_PER_SECOND },
       write: { capacity: e.RATE_LIMIT_WRITE_BURST, perSecond: e.RATE_LIMIT_WRITE_PER_SECOND },

@@ -11,6 +11,8 @@ export type AppServices = {
   pool: pg.Pool;
   authenticate: Authenticator;
   rateLimiter: RateLimiter;
+  /** Whether priced fields are charged (the METERING setting; on unless turned off). */
+  metering?: boolean;
   publicBaseUrl: string;
   startedAt: Date;
 };
@@ -37,6 +39,6 @@ export function createContext(
     requestId: request.requestId,
     responseHeaders: request.responseHeaders,
     principal: resolvePrincipal,
-    meter: new Meter(services.prisma, resolvePrincipal, request.requestId, request.responseHeaders),
+    meter: new Meter(services.prisma, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true),
   };
 }

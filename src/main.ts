@@ -33,6 +33,7 @@ const app = createApp({
   pool: db.pool,
   authenticate: createAuthenticator(db.prisma),
   rateLimiter,
+  metering: config.metering,
   publicBaseUrl: config.publicBaseUrl,
   startedAt,
 });

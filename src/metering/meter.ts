@@ -20,9 +20,12 @@ export class Meter {
     private readonly principal: () => Promise<Principal>,
     private readonly requestId: string,
     private readonly headers: Map<string, string>,
+    /** false on servers that do not sell credits (METERING=off): fields run free and nothing is recorded. */
+    private readonly enabled = true,
   ) {}
 
   async run<T>(field: string, price: Price, args: Record<string, unknown>, execute: () => Promise<T> | T): Promise<T> {
+    if (!this.enabled) return execute();
     const { workspace, credential } = await this.principal();
     const amount = reserveFor(price, args);
     const hold = await reserve(this.prisma, workspace.id, amount);

@@ -163,6 +163,23 @@ describe('charging', () => {
   });
 });
 
+describe('METERING=off', () => {
+  it('runs priced fields free: no hold, no record, no credit headers', async () => {
+    const free = await createTestApp(undefined, { database: t.db, metering: false });
+    try {
+      const { apiKey, slug, workspaceId } = await free.newKey();
+      await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 0, recurringUsed: 0, topup: 0 });
+      const res = await free.rest('GET', PAGES(2), { key: apiKey });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(2);
+      expect(res.headers.get('x-usage-cost')).toBeNull();
+      expect(await usage(workspaceId)).toEqual([]);
+    } finally {
+      await free.close();
+    }
+  });
+});
+
 describe('periods and stale holds', () => {
   it('rolls an ended recurring period over on the next charge', async () => {
     const { apiKey, slug, workspaceId } = await t.newKey();

@@ -27,7 +27,7 @@ export const TEST_RATE_LIMITS: RateLimits = { read: { capacity: 10_000, perSecon
 
 export async function createTestApp(
   seed?: (db: TestDatabase) => Promise<void>,
-  options: { rateLimits?: RateLimits; redisUrl?: string; redisPrefix?: string; database?: TestDatabase } = {},
+  options: { rateLimits?: RateLimits; redisUrl?: string; redisPrefix?: string; database?: TestDatabase; metering?: boolean } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
   if (seed) await seed(db);
@@ -37,6 +37,7 @@ export async function createTestApp(
     pool: db.pool,
     authenticate: createAuthenticator(db.prisma),
     rateLimiter,
+    metering: options.metering,
     publicBaseUrl: 'http://api.test',
     startedAt: new Date(),
   };

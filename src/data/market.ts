@@ -5,8 +5,10 @@ import { generateMarket, SCALES, type MarketScale } from './market/generate.js';
 import { MARKET_TABLES, marketTables, type TableRows } from './market/tables.js';
 import { DAY } from './market/time.js';
 
-// The synthetic Meta ads market: pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days
-// of daily snapshots. Everything is drawn from one seeded PRNG, so (scale, seed, asOf) fixes every byte.
+// The synthetic market: Meta pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days of
+// daily snapshots; the TikTok library (accounts, ads and organic videos, music, pins, page snapshots); Google Ads
+// advertisers and ads with the taxonomy categories. Everything is drawn from one seeded PRNG, so (scale, seed,
+// asOf) fixes every byte.
 
 export { MARKET_TABLES, type MarketScale };
 export type SeedProgress = { table: string; done: number; total: number };
@@ -52,7 +54,7 @@ function today(): Date {
 }
 
 /**
- * Fills the market tables with a synthetic, internally consistent Meta ads market, in one transaction.
+ * Fills the market tables with a synthetic, internally consistent market, in one transaction.
  * Refuses when the market tables already hold data unless `replace` is set, which truncates them first
  * (the CASCADE also empties `ad_shares`, whose rows point at the old ads).
  */

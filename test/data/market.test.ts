@@ -31,6 +31,14 @@ const KEYS: Record<string, string> = {
   ad_hooks: '"adId"',
   ad_reach_days: '"adId", date',
   advertiser_metric_days: '"advertiserId", date',
+  categories: 'id',
+  tiktok_music: 'id',
+  tiktok_profiles: 'id',
+  tiktok_items: 'id',
+  tiktok_pins: '"itemId"',
+  tiktok_page_snapshots: '"profileId", date',
+  google_advertisers: 'id',
+  google_ads: 'id',
 };
 
 beforeAll(async () => {
@@ -48,6 +56,8 @@ describe('seedMarket (tiny)', () => {
     expect(counts.ads).toBe(3000);
     expect(counts.advertisers).toBe(600);
     expect(counts.shops).toBe(1000);
+    expect(counts.tiktok_items).toBe(2000);
+    expect(counts.google_ads).toBe(2000);
     for (const table of MARKET_TABLES) {
       expect(counts[table], table).toBeGreaterThan(0);
       const last = progress.filter((event) => event.table === table).at(-1);
@@ -293,5 +303,208 @@ describe('seedMarket (tiny)', () => {
       expect(n, word).toBeGreaterThan(0);
       expect(n, word).toBeLessThan(counts.ads / 2);
     }
+  });
+});
+
+describe('seedMarket (tiny): TikTok library', () => {
+  it('uses 19-digit TikTok ids, above 2^53', async () => {
+    for (const table of ['tiktok_items', 'tiktok_profiles', 'tiktok_music']) {
+      expect(await offenders(a, `SELECT id FROM ${table} WHERE id !~ '^[67][0-9]{18}$' OR id::numeric <= 9007199254740992`), table).toEqual([]);
+    }
+  });
+
+  it('keeps metrics consistent: engagement rate, heavy-tailed views, ranks', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT id, "engagementRate" FROM tiktok_items
+         WHERE views <= 0 OR likes > views OR abs("engagementRate" - (likes + comments + shares)::float8 / views * 100) > 0.006
+            OR "relevanceScore" NOT BETWEEN 0 AND 1 OR reposts > shares`,
+      ),
+    ).toEqual([]);
+    const { p50, p99 } = await one<{ p50: number; p99: number }>(
+      a,
+      `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY views) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY views) AS p99 FROM tiktok_items`,
+    );
+    expect(p99 / p50).toBeGreaterThan(50);
+    expect(
+      await offenders(
+        a,
+        `SELECT "profileId" FROM (
+           SELECT "profileId", rank, "rankPercent", views, count(*) OVER w AS n, lag(views) OVER (w ORDER BY rank) AS better FROM tiktok_items WINDOW w AS (PARTITION BY "profileId")) r
+         GROUP BY 1
+         HAVING min(rank) <> 1 OR max(rank) <> count(*) OR count(DISTINCT rank) <> count(*) OR bool_or(views > better)
+            OR bool_or("rankPercent" <> round((rank * 100.0 / n)::numeric, 1)::float8)`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('orders the dates of every item and derives running days from them', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT id FROM tiktok_items
+         WHERE NOT ("publishedAt" <= "createdAt" AND "createdAt" <= "updatedAt" AND "updatedAt" <= "indexedAt" AND "indexedAt" <= $1::timestamptz)
+            OR "updatedAt" > "lastSeenAt" OR "publishedAt" < timestamptz '2018-01-01'
+            OR (status = 'active') <> ("lastSeenAt" = $1::timestamptz)`,
+        [AS_OF],
+      ),
+    ).toEqual([]);
+  });
+
+  it('uses real language and country codes, lower-case hashtags in the caption', async () => {
+    expect(await offenders(a, `SELECT id, language FROM tiktok_items WHERE language NOT IN ('en', 'fr', 'de', 'es', 'it', 'nl')`)).toEqual([]);
+    expect(await offenders(a, `SELECT id FROM tiktok_items WHERE cardinality(countries) NOT BETWEEN 1 AND 4 OR EXISTS (SELECT 1 FROM unnest(countries) c WHERE c !~ '^[A-Z]{2}$')`)).toEqual([]);
+    expect(
+      await offenders(a, `SELECT id FROM tiktok_items, unnest(hashtags) h WHERE h !~ '^[a-z0-9]+$' OR position('#' || h IN description) = 0`),
+    ).toEqual([]);
+  });
+
+  it('keeps profile figures in line with their items', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT p.handle FROM tiktok_profiles p JOIN tiktok_items i ON i."profileId" = p.id GROUP BY p.id
+         HAVING p."totalTikToks" <> count(*) OR p.views <> sum(i.views) OR p.likes <> sum(i.likes)
+            OR p."percentAds" <> round((count(*) FILTER (WHERE i.type = 'ad') * 100.0 / count(*))::numeric, 1)::float8
+            OR p."newTikToks" <> count(*) FILTER (WHERE i."publishedAt" >= $1::timestamptz - interval '30 days')`,
+        [AS_OF],
+      ),
+    ).toEqual([]);
+    expect(await offenders(a, `SELECT id FROM tiktok_profiles p WHERE NOT EXISTS (SELECT 1 FROM tiktok_items i WHERE i."profileId" = p.id)`)).toEqual([]);
+  });
+
+  it('mixes ads and organic videos, links some to shops and pins some', async () => {
+    const mix = await one<{ ads: number; linked: number; business: number; pinned: number }>(
+      a,
+      `SELECT avg((type = 'ad')::int)::float8 AS ads, avg(("shopId" IS NOT NULL)::int)::float8 AS linked,
+              (SELECT avg(("shopId" IS NOT NULL)::int)::float8 FROM tiktok_profiles) AS business, avg("isPinned"::int)::float8 AS pinned
+       FROM tiktok_items`,
+    );
+    expect(mix.ads).toBeGreaterThan(0.2);
+    expect(mix.ads).toBeLessThan(0.6);
+    expect(mix.linked).toBeGreaterThan(0.2);
+    expect(mix.linked).toBeLessThan(0.8);
+    expect(mix.business).toBeGreaterThan(0.3);
+    expect(mix.pinned).toBeGreaterThan(0);
+    // A brand account's items link to its own shop, if to any.
+    expect(
+      await offenders(
+        a,
+        `SELECT i.id FROM tiktok_items i JOIN tiktok_profiles p ON p.id = i."profileId"
+         WHERE p."shopId" IS NOT NULL AND i."shopId" IS DISTINCT FROM p."shopId" AND i."shopId" IS NOT NULL`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('records pins consistently', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT i.id FROM tiktok_items i LEFT JOIN tiktok_pins p ON p."itemId" = i.id
+         WHERE i."isPinned" <> coalesce(p."isCurrent", false)
+            OR p."firstPinnedAt" > p."lastPinnedAt" OR p."firstPinnedAt" < i."publishedAt"
+            OR (p."isCurrent" AND (i.type <> 'organic' OR i.status <> 'active'))
+            OR (NOT p."isCurrent" AND (p."lastUnpinnedAt" IS NULL OR p."lastUnpinnedAt" < p."lastPinnedAt"))`,
+      ),
+    ).toEqual([]);
+    expect(await offenders(a, `SELECT "profileId" FROM tiktok_items WHERE "isPinned" GROUP BY 1 HAVING count(*) > 3`)).toEqual([]);
+  });
+
+  it('snapshots 30 days of every profile, the last one matching its items', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT s."profileId" FROM tiktok_page_snapshots s GROUP BY 1
+         HAVING count(*) <> 30 OR max(date) <> $1::date OR min(date) <> $1::date - 29`,
+        [AS_OF],
+      ),
+    ).toEqual([]);
+    expect(
+      await offenders(
+        a,
+        `SELECT s."profileId" FROM tiktok_page_snapshots s JOIN tiktok_items i ON i."profileId" = s."profileId"
+         WHERE s.date = $1::date GROUP BY s."profileId", s."adsCount", s."organicCount", s."totalTikToks"
+         HAVING s."adsCount" <> count(*) FILTER (WHERE i.type = 'ad' AND i.status = 'active')
+            OR s."organicCount" <> count(*) FILTER (WHERE i.type = 'organic' AND i.status = 'active')
+            OR s."totalTikToks" <> count(*)`,
+        [AS_OF],
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('seedMarket (tiny): Google Ads and shop figures', () => {
+  it('uses Transparency-shaped ids and consistent reach ranges, dates and audiences', async () => {
+    expect(await offenders(a, `SELECT id FROM google_advertisers WHERE id !~ '^AR[0-9]{20}$'`)).toEqual([]);
+    expect(
+      await offenders(
+        a,
+        `SELECT id FROM google_ads
+         WHERE id <> 'google_' || "googleAdId" OR "googleAdId" !~ '^CR[0-9]{20}$'
+            OR NOT ("reachLowerBound" <= reach AND reach <= "reachUpperBound")
+            OR "firstSeenAt" < timestamptz '2018-01-01' OR "firstSeenAt" > "lastSeenAt"
+            OR (status = 'active') <> ("lastSeenAt" = $1::timestamptz)
+            OR (network = 'youtube') <> ("mediaType" = 'video')`,
+        [AS_OF],
+      ),
+    ).toEqual([]);
+    expect(
+      await offenders(
+        a,
+        `SELECT g.id FROM google_ads g
+         WHERE abs((SELECT sum((c->>'share')::numeric) FROM jsonb_array_elements(g."countryShares") c) - 1) > 0.0001
+            OR g."mainCountry" <> g."countryShares"->0->>'countryCode'
+            OR EXISTS (SELECT 1 FROM jsonb_array_elements(g."countryShares") WITH ORDINALITY e(c, n)
+                       WHERE n > 1 AND (c->>'share')::numeric > (g."countryShares"->(n::int - 2)->>'share')::numeric)`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('counts live ads per advertiser and network', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT v.id FROM google_advertisers v LEFT JOIN google_ads g ON g."advertiserId" = v.id AND g.status = 'active' GROUP BY v.id
+         HAVING v."liveAdsAll" <> count(g.id) OR v."liveAdsSearch" <> count(g.id) FILTER (WHERE g.network = 'search')
+            OR v."liveAdsShopping" <> count(g.id) FILTER (WHERE g.network = 'shopping') OR v."liveAdsMaps" <> count(g.id) FILTER (WHERE g.network = 'maps')
+            OR v."liveAdsYoutube" <> count(g.id) FILTER (WHERE g.network = 'youtube') OR v."liveAdsOther" <> count(g.id) FILTER (WHERE g.network = 'other')`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('links advertisers to shops and to taxonomy categories', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT v.id FROM google_advertisers v LEFT JOIN shops s ON s.id = v."websiteId"
+         WHERE (v."websiteId" IS NOT NULL AND (s.domain <> v.domain OR v."shopName" <> s.name))
+            OR (v."websiteId" IS NULL AND v."shopName" IS NOT NULL)
+            OR cardinality(v."categoryIds") = 0
+            OR EXISTS (SELECT 1 FROM unnest(v."categoryIds") c WHERE NOT EXISTS (SELECT 1 FROM categories k WHERE k.id = c))`,
+      ),
+    ).toEqual([]);
+    const { linked } = await one<{ linked: number }>(a, `SELECT avg(("websiteId" IS NOT NULL)::int)::float8 AS linked FROM google_advertisers`);
+    expect(linked).toBeGreaterThan(0.4);
+    expect(linked).toBeLessThan(0.8);
+    expect(
+      await offenders(
+        a,
+        `SELECT c.id FROM categories c LEFT JOIN categories p ON p.id = c."parentId"
+         WHERE (c."parentId" IS NULL AND c.path <> c.name) OR (c."parentId" IS NOT NULL AND c.path <> p.path || ' > ' || c.name)`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('gives every shop a country, growth, catalogue size and the ids of its categories', async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT s.id FROM shops s
+         WHERE s."countryCode" !~ '^[A-Z]{2}$' OR s."trafficGrowth30d" < -0.9 OR s."productsCount" < 1
+            OR cardinality(s."categoryIds") <> cardinality(s.categories)
+            OR EXISTS (SELECT 1 FROM unnest(s.categories, s."categoryIds") u(name, id) WHERE NOT EXISTS (SELECT 1 FROM categories c WHERE c.id = u.id AND c.name = u.name))`,
+      ),
+    ).toEqual([]);
   });
 });

@@ -28,7 +28,19 @@ export type AdvertiserSeed = {
   domains: string[];
 };
 
-export type ShopSeed = { id: string; domain: string; name: string; monthlyVisits: number; categories: string[]; createdAt: number };
+export type ShopSeed = {
+  id: string;
+  domain: string;
+  name: string;
+  monthlyVisits: number;
+  categories: string[];
+  createdAt: number;
+  // Filled in by describeShops:
+  categoryIds?: number[];
+  countryCode?: string;
+  trafficGrowth30d?: number;
+  productsCount?: number;
+};
 export type LinkSeed = { advertiserId: string; shopId: string; isPrimary: boolean };
 
 const INT_MAX = 2_147_483_647;

@@ -1,14 +1,16 @@
 import { Rng } from '../random.js';
 import { makeAds, type AdSeed } from './ads.js';
 import { makeAdvertisers, makeShops, type AdvertiserSeed, type LinkSeed, type ShopSeed } from './advertisers.js';
+import { describeShops, makeGoogleAds, type GoogleAdSeed, type GoogleAdvertiserSeed } from './google.js';
 import { rankPage, simulateReach, type PageTotals } from './snapshots.js';
+import { makeTikTokLibrary, type TikTokLibrary } from './tiktok.js';
 import { makeWindow, type Window } from './time.js';
 
 export type MarketScale = 'tiny' | 'small';
 
-export const SCALES: Record<MarketScale, { ads: number; advertisers: number; shops: number }> = {
-  tiny: { ads: 3_000, advertisers: 600, shops: 1_000 },
-  small: { ads: 30_000, advertisers: 6_000, shops: 10_000 },
+export const SCALES: Record<MarketScale, { ads: number; advertisers: number; shops: number; tiktokItems: number; googleAds: number }> = {
+  tiny: { ads: 3_000, advertisers: 600, shops: 1_000, tiktokItems: 2_000, googleAds: 2_000 },
+  small: { ads: 30_000, advertisers: 6_000, shops: 10_000, tiktokItems: 20_000, googleAds: 20_000 },
 };
 
 /** The whole generated market, in memory, before it is turned into rows. */
@@ -19,6 +21,8 @@ export type Market = {
   shops: ShopSeed[];
   links: LinkSeed[];
   ads: AdSeed[];
+  tiktok: TikTokLibrary;
+  google: { advertisers: GoogleAdvertiserSeed[]; ads: GoogleAdSeed[] };
   /** Drawn from while the page metric rows stream out. */
   metricsRng: Rng;
 };
@@ -39,5 +43,8 @@ export function generateMarket(scale: MarketScale, seed: number, asOf: Date): Ma
   const pagesRng = root.fork('pages');
   const totals = new Map<AdvertiserSeed, PageTotals>();
   for (const advertiser of advertisers) totals.set(advertiser, rankPage(pagesRng, byAdvertiser.get(advertiser)!));
-  return { window, advertisers, totals, shops, links, ads, metricsRng: root.fork('metrics') };
+  describeShops(root.fork('shop-profiles'), shops, links, advertisers);
+  const tiktok = makeTikTokLibrary(root.fork('tiktok'), size.tiktokItems, shops, window.asOf);
+  const google = makeGoogleAds(root.fork('google'), size.googleAds, shops, window.asOf);
+  return { window, advertisers, totals, shops, links, ads, tiktok, google, metricsRng: root.fork('metrics') };
 }

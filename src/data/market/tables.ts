@@ -3,6 +3,9 @@ import type { AdSeed } from './ads.js';
 import type { AdvertiserSeed, LinkSeed, ShopSeed } from './advertisers.js';
 import type { Market } from './generate.js';
 import type { HookSeed, TranscriptSeed } from './copy.js';
+import type { GoogleAdSeed, GoogleAdvertiserSeed } from './google.js';
+import { GOOGLE_TAXONOMY, taxonomyPath, type TaxonomyEntry } from './taxonomy.js';
+import type { TikTokItemSeed, TikTokMusicSeed, TikTokProfileSeed, TikTokSnapshotSeed } from './tiktok.js';
 import { growthSeries } from './snapshots.js';
 import { isoTimestamp } from './time.js';
 
@@ -10,6 +13,7 @@ import { isoTimestamp } from './time.js';
 // Each column is declared next to the value it takes, so names, types and values cannot drift apart.
 
 export const MARKET_TABLES = [
+  'categories',
   'advertisers',
   'shops',
   'advertiser_shops',
@@ -18,6 +22,13 @@ export const MARKET_TABLES = [
   'ad_hooks',
   'ad_reach_days',
   'advertiser_metric_days',
+  'tiktok_music',
+  'tiktok_profiles',
+  'tiktok_items',
+  'tiktok_pins',
+  'tiktok_page_snapshots',
+  'google_advertisers',
+  'google_ads',
 ] as const;
 
 export type MarketTable = (typeof MARKET_TABLES)[number];
@@ -63,7 +74,15 @@ export function marketTables(market: Market): TableRows[] {
   const hooked = ads.filter((ad) => ad.creative.hook);
   const transcript = (ad: AdSeed) => ad.creative.transcript as TranscriptSeed;
   const hook = (ad: AdSeed) => ad.creative.hook as HookSeed;
+  const { tiktok, google } = market;
+  const pinned = tiktok.items.filter((item) => item.pin);
   return [
+    define<TaxonomyEntry>('categories', GOOGLE_TAXONOMY.length, GOOGLE_TAXONOMY, [
+      ['id', 'int4', (c) => c.id],
+      ['name', 'text', (c) => c.name],
+      ['path', 'text', (c) => taxonomyPath(c.id)],
+      ['parentId', 'int4', (c) => c.parentId],
+    ]),
     define<AdvertiserSeed>('advertisers', advertisers.length, advertisers, [
       ['id', 'text', (a) => a.id],
       ['name', 'text', (a) => a.name],
@@ -84,6 +103,10 @@ export function marketTables(market: Market): TableRows[] {
       ['name', 'text', (s) => s.name],
       ['monthlyVisits', 'int4', (s) => s.monthlyVisits],
       ['categories', 'text[]', (s) => s.categories],
+      ['categoryIds', 'int4[]', (s) => s.categoryIds ?? []],
+      ['countryCode', 'text', (s) => s.countryCode ?? null],
+      ['trafficGrowth30d', 'float8', (s) => s.trafficGrowth30d ?? null],
+      ['productsCount', 'int4', (s) => s.productsCount ?? 0],
       ['createdAt', 'timestamptz', (s) => isoTimestamp(s.createdAt)],
     ]),
     define<LinkSeed>('advertiser_shops', market.links.length, market.links, [
@@ -157,6 +180,121 @@ export function marketTables(market: Market): TableRows[] {
       ['facebookLikes', 'int4', (day) => day.likes],
       ['instagramFollowers', 'int4', (day) => day.followers],
       ['totalImpressions', 'int8', (day) => day.impressions],
+    ]),
+    define<TikTokMusicSeed>('tiktok_music', tiktok.music.length, tiktok.music, [
+      ['id', 'text', (m) => m.id],
+      ['title', 'text', (m) => m.title],
+      ['author', 'text', (m) => m.author],
+    ]),
+    define<TikTokProfileSeed>('tiktok_profiles', tiktok.profiles.length, tiktok.profiles, [
+      ['id', 'text', (p) => p.id],
+      ['handle', 'text', (p) => p.handle],
+      ['name', 'text', (p) => p.name],
+      ['avatarUrl', 'text', (p) => `https://cdn.example.com/tiktok/avatars/${p.id}.jpeg`],
+      ['bio', 'text', (p) => p.bio],
+      ['bioUrl', 'text', (p) => p.bioUrl],
+      ['accountType', 'text', (p) => p.accountType],
+      ['secUid', 'text', (p) => p.secUid],
+      ['followers', 'int8', (p) => p.followers],
+      ['following', 'int4', (p) => p.following],
+      ['totalTikToks', 'int4', (p) => p.totalTikToks],
+      ['newTikToks', 'int4', (p) => p.newTikToks],
+      ['percentAds', 'float8', (p) => p.percentAds],
+      ['views', 'int8', (p) => p.views],
+      ['likes', 'int8', (p) => p.likes],
+      ['pageCreation', 'timestamptz', (p) => isoTimestamp(p.pageCreation)],
+      ['shopId', 'uuid', (p) => p.shop?.id ?? null],
+    ]),
+    define<TikTokItemSeed>('tiktok_items', tiktok.items.length, tiktok.items, [
+      ['id', 'text', (i) => i.id],
+      ['type', '"TikTokItemType"', (i) => i.type],
+      ['status', '"TikTokItemStatus"', (i) => i.status],
+      ['isPinned', 'bool', (i) => i.pin?.isCurrent ?? false],
+      ['publishedAt', 'timestamptz', (i) => isoTimestamp(i.publishedAt)],
+      ['createdAt', 'timestamptz', (i) => isoTimestamp(i.createdAt)],
+      ['updatedAt', 'timestamptz', (i) => isoTimestamp(i.updatedAt)],
+      ['indexedAt', 'timestamptz', (i) => isoTimestamp(i.indexedAt)],
+      ['lastSeenAt', 'timestamptz', (i) => isoTimestamp(i.lastSeenAt)],
+      ['mediaType', '"TikTokMediaType"', (i) => i.mediaType],
+      ['thumbnailUrl', 'text', (i) => i.thumbnailUrl],
+      ['mediaUrl', 'text', (i) => i.mediaUrl],
+      ['videoUrl', 'text', (i) => i.videoUrl],
+      ['imageUrls', 'text[]', (i) => i.imageUrls],
+      ['durationSec', 'float8', (i) => i.durationSec],
+      ['description', 'text', (i) => i.description],
+      ['language', 'text', (i) => i.language],
+      ['category', 'text', (i) => i.category],
+      ['hashtags', 'text[]', (i) => i.hashtags],
+      ['countries', 'text[]', (i) => i.countries],
+      ['views', 'int8', (i) => i.views],
+      ['likes', 'int8', (i) => i.likes],
+      ['comments', 'int4', (i) => i.comments],
+      ['saves', 'int4', (i) => i.saves],
+      ['shares', 'int4', (i) => i.shares],
+      ['reposts', 'int4', (i) => i.reposts],
+      ['engagementRate', 'float8', (i) => i.engagementRate],
+      ['rank', 'int4', (i) => i.rank],
+      ['rankPercent', 'float8', (i) => i.rankPercent],
+      ['relevanceScore', 'float8', (i) => i.relevanceScore],
+      ['deltaRank3d', 'int4', (i) => i.deltaRanks[0]],
+      ['deltaRank7d', 'int4', (i) => i.deltaRanks[1]],
+      ['deltaRank14d', 'int4', (i) => i.deltaRanks[2]],
+      ['deltaRank30d', 'int4', (i) => i.deltaRanks[3]],
+      ['profileId', 'text', (i) => i.profile.id],
+      ['musicId', 'text', (i) => i.music?.id ?? null],
+      ['shopId', 'uuid', (i) => i.shop?.id ?? null],
+    ]),
+    define<TikTokItemSeed>('tiktok_pins', pinned.length, pinned, [
+      ['itemId', 'text', (i) => i.id],
+      ['isCurrent', 'bool', (i) => i.pin!.isCurrent],
+      ['firstPinnedAt', 'timestamptz', (i) => isoTimestamp(i.pin!.firstPinnedAt)],
+      ['lastPinnedAt', 'timestamptz', (i) => isoTimestamp(i.pin!.lastPinnedAt)],
+      ['lastUnpinnedAt', 'timestamptz', (i) => (i.pin!.lastUnpinnedAt === null ? null : isoTimestamp(i.pin!.lastUnpinnedAt))],
+    ]),
+    define<TikTokSnapshotSeed>('tiktok_page_snapshots', tiktok.snapshots.length, tiktok.snapshots, [
+      ['profileId', 'text', (s) => s.profile.id],
+      ['date', 'date', (s) => s.date],
+      ['recordedAt', 'timestamptz', (s) => isoTimestamp(s.recordedAt)],
+      ['adsCount', 'int4', (s) => s.adsCount],
+      ['organicCount', 'int4', (s) => s.organicCount],
+      ['totalTikToks', 'int4', (s) => s.totalTikToks],
+      ['dailyViews', 'int8', (s) => s.dailyViews],
+      ['dailyLikes', 'int8', (s) => s.dailyLikes],
+      ['dailyFollowers', 'int4', (s) => s.dailyFollowers],
+    ]),
+    define<GoogleAdvertiserSeed>('google_advertisers', google.advertisers.length, google.advertisers, [
+      ['id', 'text', (a) => a.id],
+      ['name', 'text', (a) => a.name],
+      ['shopName', 'text', (a) => a.shopName],
+      ['domain', 'text', (a) => a.domain],
+      ['websiteId', 'uuid', (a) => a.shop?.id ?? null],
+      ['logoUrl', 'text', (a) => `https://cdn.example.com/google/advertisers/${a.id}.png`],
+      ['categoryIds', 'int4[]', (a) => a.categoryIds],
+      ['liveAdsAll', 'int4', (a) => a.liveAds.all],
+      ['liveAdsSearch', 'int4', (a) => a.liveAds.search],
+      ['liveAdsShopping', 'int4', (a) => a.liveAds.shopping],
+      ['liveAdsMaps', 'int4', (a) => a.liveAds.maps],
+      ['liveAdsYoutube', 'int4', (a) => a.liveAds.youtube],
+      ['liveAdsOther', 'int4', (a) => a.liveAds.other],
+    ]),
+    define<GoogleAdSeed>('google_ads', google.ads.length, google.ads, [
+      ['id', 'text', (g) => g.id],
+      ['googleAdId', 'text', (g) => g.googleAdId],
+      ['status', '"GoogleAdStatus"', (g) => g.status],
+      ['network', '"GoogleAdNetwork"', (g) => g.network],
+      ['firstSeenAt', 'timestamptz', (g) => isoTimestamp(g.firstSeenAt)],
+      ['lastSeenAt', 'timestamptz', (g) => isoTimestamp(g.lastSeenAt)],
+      ['mediaType', '"GoogleAdMediaType"', (g) => g.mediaType],
+      ['mediaUrl', 'text', (g) => g.mediaUrl],
+      ['format', 'text', (g) => g.format],
+      ['reach', 'int8', (g) => g.reach],
+      ['reachLowerBound', 'int8', (g) => g.reachLowerBound],
+      ['reachUpperBound', 'int8', (g) => g.reachUpperBound],
+      ['mainCountry', 'text', (g) => g.countryShares[0]?.countryCode ?? null],
+      ['countryShares', 'jsonb', (g) => g.countryShares],
+      ['remarketing', 'bool', (g) => g.remarketing],
+      ['interest', 'bool', (g) => g.interest],
+      ['advertiserId', 'text', (g) => g.advertiser.id],
     ]),
   ];
 }

@@ -53,9 +53,13 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  log(`${signal}: shutting down`);
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  log(`${signal}: draining requests in flight, then shutting down`);
+  // Stop accepting, let requests in flight finish (idle keep-alive sockets close now), force after 10 s.
+  const drained = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), 10_000);
+  await drained;
+  clearTimeout(force);
   clearInterval(sweep);
   await rateLimiter.close();
   await db.close();

@@ -1,5 +1,6 @@
 import { apiError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { findCredential } from './credential-store.js';
 import { keyMatches, keyPrefix } from './keys.js';
 import type { Principal } from './principal.js';
 import { LastUsedRecorder } from './last-used.js';
@@ -23,10 +24,7 @@ export function createAuthenticator(prisma: PrismaClient, options: { lastUsedInt
 
     let credential;
     try {
-      credential = await prisma.credential.findUnique({
-        where: { keyPrefix: prefix },
-        include: { workspace: { include: { apiAccess: true } }, delegatedUser: true },
-      });
+      credential = await findCredential(prisma, prefix);
     } catch {
       throw apiError('auth_provider_unavailable', 'The credential store is temporarily unavailable. Retry with backoff.');
     }
@@ -36,7 +34,7 @@ export function createAuthenticator(prisma: PrismaClient, options: { lastUsedInt
     const now = new Date();
     if (credential.expiresAt && credential.expiresAt <= now) throw apiError('credential_expired', 'This API key has expired.');
 
-    const access = credential.workspace.apiAccess?.status ?? 'disabled';
+    const access = credential.access ?? 'disabled';
     if (access === 'disabled') throw apiError('workspace_public_api_disabled', 'The public API is not enabled for this workspace.');
     if (access === 'suspended') throw apiError('workspace_public_api_suspended', 'The public API is suspended for this workspace.');
 

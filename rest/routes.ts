@@ -36,4 +36,14 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/ads/:adId/reach-history', field: 'Query.adReachHistory', envelope: 'single', tags: ['Ads'] },
   { method: 'GET', path: '/ads/:adId/media-url', field: 'Query.adMediaUrl', envelope: 'single', tags: ['Ads'] },
   { method: 'POST', path: '/ads/:adId/share', field: 'Mutation.adShare', envelope: 'single', tags: ['Ads'] },
+
+  { method: 'GET', path: '/tiktok/library', field: 'Query.tiktokLibrary', envelope: 'spread', tags: ['TikTok'] },
+  { method: 'POST', path: '/tiktok/library/query', field: 'Query.tiktokLibraryQuery', envelope: 'spread', tags: ['TikTok'] },
+  { method: 'GET', path: '/tiktok/library/:itemId', field: 'Query.tiktokLibraryItem', envelope: 'single', tags: ['TikTok'] },
+  { method: 'GET', path: '/shops/:shopId/tiktok/library', field: 'Query.shopTiktokLibrary', envelope: 'spread', tags: ['TikTok'] },
+
+  { method: 'POST', path: '/google-ads/query', field: 'Query.googleAdsQuery', envelope: 'spread', tags: ['Google Ads'] },
+  { method: 'GET', path: '/google-ads/facets/networks', field: 'Query.googleAdsNetworkFacets', envelope: 'spread', tags: ['Google Ads'] },
+  { method: 'GET', path: '/google-ads/facets/countries', field: 'Query.googleAdsCountryFacets', envelope: 'spread', tags: ['Google Ads'] },
+  { method: 'GET', path: '/google-ads/facets/categories', field: 'Query.googleAdsCategoryFacets', envelope: 'spread', tags: ['Google Ads'] },
 ];

@@ -30,6 +30,14 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.adReachHistory': free,
   'Query.adMediaUrl': free,
   'Query.adLandingPages': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.tiktokLibrary': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.tiktokLibraryQuery': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.tiktokLibraryItem': { kind: 'perItem' },
+  'Query.shopTiktokLibrary': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.googleAdsQuery': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.googleAdsNetworkFacets': free,
+  'Query.googleAdsCountryFacets': free,
+  'Query.googleAdsCategoryFacets': free,
   'Mutation.adShare': free,
 };
 

@@ -4,9 +4,10 @@ import { setCredits } from '../../src/auth/admin.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { adsScenario } from '../support/scenarios.js';
 import {
-  AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ERROR, keyPaths, keysOf, ME, PAGE_PAGINATION, USAGE,
-  VALIDATION_ERROR, WORKSPACE,
+  AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ERROR, GOOGLE_AD, GOOGLE_CATEGORY_FACET, GOOGLE_FACET_VALUE, keyPaths,
+  keysOf, ME, OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
 } from '../support/shapes.js';
+import { P_GLOW, SHOP_GLOW, T1, tiktokGoogleScenario } from '../support/tiktok-google-scenarios.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -19,7 +20,10 @@ let key: string;
 let ws: { credentialId: string; workspaceId: string; slug: string };
 
 beforeAll(async () => {
-  t = await createTestApp(adsScenario);
+  t = await createTestApp(async (db) => {
+    await adsScenario(db);
+    await tiktokGoogleScenario(db);
+  });
   const created = await t.newKey();
   key = created.apiKey;
   ws = created;
@@ -173,6 +177,81 @@ const cases: Record<string, Case> = {
       expect(keysOf(body.data)).toEqual(keysOf({ adId: 1, id: 1, slug: 1, shareUrl: 1, sharePath: 1, createdAt: 1 }));
       expect(body.data.adId).toBe('facebook_9001');
       expect(body.data.id).toMatch(UUID);
+    },
+  },
+  'GET /tiktok/library': {
+    path: `/tiktok/library?limit=1&tiktokPageId=${P_GLOW}`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ page: 1, limit: 1, total: 2, totalPages: 2 });
+      expect(body.data).toHaveLength(1);
+      for (const item of body.data) {
+        expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
+        expect(Object.keys(item)).toEqual(Object.keys(TIKTOK_ITEM)); // the specification's key order
+      }
+    },
+  },
+  'POST /tiktok/library/query': {
+    path: '/tiktok/library/query',
+    body: { tiktokPageIds: [P_GLOW], sortBy: 'views' },
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
+      for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
+    },
+  },
+  'GET /tiktok/library/:itemId': {
+    path: `/tiktok/library/tiktok_${T1}`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths(TIKTOK_ITEM_DETAIL));
+      expect(Object.keys(body.data)).toEqual(Object.keys(TIKTOK_ITEM_DETAIL));
+      expect(body.data.id).toBe(`tiktok_${T1}`);
+    },
+  },
+  'GET /shops/:shopId/tiktok/library': {
+    path: `/shops/${SHOP_GLOW}/tiktok/library`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
+      for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
+    },
+  },
+  'POST /google-ads/query': {
+    path: '/google-ads/query',
+    body: { status: 'active' },
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 3, totalPages: 1 });
+      for (const ad of body.data) {
+        expect(keyPaths(ad)).toEqual(keyPaths(GOOGLE_AD));
+        expect(Object.keys(ad)).toEqual(Object.keys(GOOGLE_AD));
+      }
+    },
+  },
+  'GET /google-ads/facets/networks': {
+    path: '/google-ads/facets/networks',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(body.data).toHaveLength(5);
+      expect(keyPaths(body.data)).toEqual(keyPaths([GOOGLE_FACET_VALUE]));
+    },
+  },
+  'GET /google-ads/facets/countries': {
+    path: '/google-ads/facets/countries?limit=2',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([GOOGLE_FACET_VALUE]));
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
+      expect(body.pagination).toEqual({ limit: 2, offset: 0, total: 4 });
+    },
+  },
+  'GET /google-ads/facets/categories': {
+    path: '/google-ads/facets/categories?offset=1',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([GOOGLE_CATEGORY_FACET]));
+      expect(body.pagination).toEqual({ limit: 100, offset: 1, total: 4 });
     },
   },
 };

@@ -100,3 +100,54 @@ export const ERROR = { error: { code: 1, message: 1, requestId: 1 } };
 export const VALIDATION_ERROR = {
   error: { code: 1, message: 1, requestId: 1, details: { validationErrors: [{ field: 1, location: 1, expected: [''] }] } },
 };
+
+export const OFFSET_PAGINATION = { limit: 1, offset: 1, total: 1 };
+
+// --- Specification: "TikTok library item"; the detail adds links and source.
+export const TIKTOK_ITEM = {
+  id: 1,
+  tiktokId: 1,
+  type: 1,
+  status: 1,
+  isPinned: 1,
+  publishedAt: 1,
+  createdAt: 1,
+  updatedAt: 1,
+  indexedAt: 1,
+  daysRunning: 1,
+  media: { type: 1, thumbnailUrl: 1, mediaUrl: 1, videoUrl: 1, imageUrls: [''], medias: [{ type: 1, url: 1, order: 1 }], durationSec: 1, mediaCount: 1, imageCount: 1 },
+  content: { description: 1, language: 1, category: 1, hashtags: [''], music: { id: 1, title: 1, author: 1 } },
+  metrics: {
+    views: 1, likes: 1, comments: 1, saves: 1, shares: 1, reposts: 1, engagementRate: 1, rank: 1, rankPercent: 1, relevanceScore: 1,
+    deltaRank3d: 1, deltaRank7d: 1, deltaRank14d: 1, deltaRank30d: 1,
+  },
+  profile: {
+    id: 1, handle: 1, name: 1, avatarUrl: 1, bio: 1, bioUrl: 1, accountType: 1, secUid: 1, followers: 1, following: 1, totalTikToks: 1,
+    newTikToks: 1, percentAds: 1, views: 1, likes: 1, pageCreation: 1,
+  },
+  shop: { id: 1, domain: 1, name: 1, logoUrl: 1, faviconUrl: 1, countryCode: 1, monthlyVisits: 1, trafficGrowth30d: 1, productsCount: 1, googleCategoryIds: [1] },
+  pin: { isCurrent: 1, firstPinnedAt: 1, lastPinnedAt: 1, lastUnpinnedAt: 1 },
+  pageSnapshot: { recordedAt: 1, adsCount: 1, organicCount: 1, totalTikToks: 1, dailyViews: 1, dailyLikes: 1, dailyFollowers: 1 },
+};
+export const TIKTOK_ITEM_DETAIL = {
+  ...TIKTOK_ITEM,
+  links: { tiktokUrl: 1, profileUrl: 1 },
+  source: { network: 1, sourceType: 1, tiktokPageId: 1, websiteId: 1, domain: 1 },
+};
+
+// --- gaps-filled "Google Ads": the row, the network/country facet value and the category facet item.
+export const GOOGLE_AD = {
+  id: 1,
+  googleAdId: 1,
+  status: 1,
+  network: 1,
+  firstSeenAt: 1,
+  lastSeenAt: 1,
+  daysRunning: 1,
+  media: { type: 1, url: 1, format: 1 },
+  advertiser: { id: 1, name: 1, shopName: 1, domain: 1, websiteId: 1, logoUrl: 1, liveAds: { all: 1, search: 1, shopping: 1, maps: 1, youtube: 1, other: 1 } },
+  reach: { value: 1, lowerBound: 1, upperBound: 1 },
+  audience: { mainCountry: 1, countries: [{ countryCode: 1, share: 1 }], remarketing: 1, interest: 1 },
+};
+export const GOOGLE_FACET_VALUE = { value: 1, label: 1, adsCount: 1 };
+export const GOOGLE_CATEGORY_FACET = { id: 1, name: 1, path: 1, parentId: 1, advertiserUsageCount: 1 };

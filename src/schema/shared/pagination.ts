@@ -34,3 +34,32 @@ export function offsetOf({ page, limit }: PageRequest): number {
 export function pagePagination({ page, limit }: PageRequest, total: number): PagePagination {
   return { page, limit, total, totalPages: Math.ceil(total / limit) };
 }
+
+export type OffsetPagination = { limit: number; offset: number; total: number };
+
+export const OffsetPaginationRef = builder.objectRef<OffsetPagination>('OffsetPagination').implement({
+  description: 'Offset-style pagination: `offset` rows were skipped; `total` counts every match.',
+  fields: (t) => ({
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+    total: t.exposeInt('total'),
+  }),
+});
+
+export type OffsetRequest = { limit: number; offset: number };
+
+/** `limit` (1..max) and `offset` (>= 0, default 0) arguments of an offset-style list. */
+export function offsetArgs(limits: { defaultLimit: number; maxLimit: number }) {
+  return builder.args((t) => ({
+    limit: t.int({
+      defaultValue: limits.defaultLimit,
+      description: `Rows to return, 1..${limits.maxLimit} (default ${limits.defaultLimit}).`,
+      validate: z.number().int().min(1).max(limits.maxLimit),
+    }),
+    offset: t.int({ defaultValue: 0, description: 'Rows to skip, from 0.', validate: z.number().int().min(0) }),
+  }));
+}
+
+export function offsetPagination({ limit, offset }: OffsetRequest, total: number): OffsetPagination {
+  return { limit, offset, total };
+}

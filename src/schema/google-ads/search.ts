@@ -1,0 +1,62 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { offsetOf, type PageRequest } from '../shared/pagination.js';
+
+// The Google Ads engine: one statement finds the page of ad ids and one counts the matches.
+
+type Range<T> = { min?: T | null; max?: T | null };
+
+export type GoogleAdsFilter = {
+  search?: string[];
+  status?: 'active' | 'inactive' | 'all' | null;
+  networks?: string[] | null;
+  categoryIds?: number[] | null;
+  audienceCountries?: { include?: string[] | null; exclude?: string[] | null } | null;
+  firstSeen?: Range<Date>;
+  daysRunning?: Range<number>;
+  reach?: Range<number>;
+};
+export type GoogleAdsSortValue = 'newest' | 'reach' | 'longestRunning';
+export type GoogleAdsSort = { sortBy: GoogleAdsSortValue; order: 'asc' | 'desc' };
+
+const sql = Prisma.sql;
+const DAYS_RUNNING = Prisma.raw(
+  `floor(extract(epoch FROM (CASE WHEN g."status" = 'active' THEN now() ELSE g."lastSeenAt" END) - greatest(g."firstSeenAt", timestamptz '2018-01-01')) / 86400)`,
+);
+const SORT_KEYS: Record<GoogleAdsSortValue, Prisma.Sql> = {
+  newest: sql`g."firstSeenAt"`,
+  reach: sql`g."reach"`,
+  longestRunning: DAYS_RUNNING,
+};
+
+function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
+  if (bounds?.min !== undefined && bounds.min !== null) out.push(sql`${column} >= ${bounds.min}`);
+  if (bounds?.max !== undefined && bounds.max !== null) out.push(sql`${column} <= ${bounds.max}`);
+}
+
+function conditions(filter: GoogleAdsFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (filter.search?.length) {
+    // Any of the terms, against the advertiser name, shop name and domain.
+    out.push(sql`v."searchName" @@ (${Prisma.join(filter.search.map((term) => sql`plainto_tsquery('simple', ${term})`), ' || ')})`);
+  }
+  if (filter.status && filter.status !== 'all') out.push(sql`g."status" = ${filter.status}::"GoogleAdStatus"`);
+  if (filter.networks?.length) out.push(sql`g."network"::text = ANY(${filter.networks}::text[])`);
+  if (filter.categoryIds?.length) out.push(sql`v."categoryIds" && ${filter.categoryIds}::int[]`);
+  if (filter.audienceCountries?.include?.length) out.push(sql`g."mainCountry" = ANY(${filter.audienceCountries.include}::text[])`);
+  if (filter.audienceCountries?.exclude?.length) out.push(sql`(g."mainCountry" IS NULL OR NOT (g."mainCountry" = ANY(${filter.audienceCountries.exclude}::text[])))`);
+  range(sql`g."firstSeenAt"`, filter.firstSeen, out);
+  range(DAYS_RUNNING, filter.daysRunning, out);
+  range(sql`g."reach"`, filter.reach, out);
+  return out.length ? out : [sql`TRUE`];
+}
+
+export async function searchGoogleAdIds(prisma: PrismaClient, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: PageRequest) {
+  const where = Prisma.join(conditions(filter), ' AND ');
+  const from = sql`FROM "google_ads" g JOIN "google_advertisers" v ON v."id" = g."advertiserId" WHERE ${where}`;
+  const direction = Prisma.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
+  const [rows, [{ total }]] = await Promise.all([
+    prisma.$queryRaw<{ id: string }[]>`SELECT g."id" ${from} ORDER BY ${SORT_KEYS[sort.sortBy]} ${direction}, g."id" ASC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
+  ]);
+  return { ids: rows.map((row) => row.id), total };
+}

@@ -1,0 +1,78 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { z } from 'zod';
+import { notFound } from '../../errors.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import { builder } from '../builder.js';
+import { PagePaginationRef, pagePagination, type PagePagination } from '../shared/pagination.js';
+import { tiktokIdOf } from './figures.js';
+import { filterFromLibraryArgs, filterFromQueryArgs, libraryArgs, libraryQueryArgs } from './query-args.js';
+import { searchTikTokIds, type TikTokFilter, type TikTokSort } from './search.js';
+import { TikTokLibraryItem, TikTokLibraryItemDetail } from './types.js';
+
+type ItemRow = { id: string };
+type ItemPage = { data: ItemRow[]; pagination: PagePagination };
+
+const TikTokLibraryPage = builder.objectRef<ItemPage>('TikTokLibraryPage').implement({
+  description: 'A page of TikTok library items.',
+  fields: (t) => ({
+    data: t.field({ type: [TikTokLibraryItem], resolve: (page) => page.data as never }),
+    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
+  }),
+});
+
+/** Finds the page of ids, then loads the selected fields for them in the same order. */
+async function itemPage(prisma: PrismaClient, select: object, filter: TikTokFilter, sort: TikTokSort, page: { page: number; limit: number }): Promise<ItemPage> {
+  const { ids, total } = await searchTikTokIds(prisma, filter, sort, page);
+  const rows = ids.length ? await prisma.tikTokItem.findMany({ ...select, where: { id: { in: ids } } }) : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return { data: ids.map((id) => byId.get(id)!).filter(Boolean), pagination: pagePagination(page, total) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+builder.queryFields((t) => ({
+  tiktokLibrary: t.field({
+    type: TikTokLibraryPage,
+    authScopes: { workspace: true },
+    description: 'TikTok ads and organic videos (GET /v1/tiktok/library). One credit per returned item.',
+    args: libraryArgs(),
+    resolve: (_root, args, context, info) => {
+      const { filter, sort, page } = filterFromLibraryArgs(args);
+      return itemPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
+    },
+  }),
+  tiktokLibraryQuery: t.field({
+    type: TikTokLibraryPage,
+    authScopes: { workspace: true },
+    description: 'TikTok library with the full filter set (POST /v1/tiktok/library/query). One credit per returned item.',
+    args: libraryQueryArgs(),
+    resolve: (_root, args, context, info) => {
+      const { filter, sort, page } = filterFromQueryArgs(args);
+      return itemPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
+    },
+  }),
+  tiktokLibraryItem: t.prismaField({
+    type: TikTokLibraryItemDetail,
+    authScopes: { workspace: true },
+    description: 'One TikTok library item by its composite id `tiktok_<number>` or its raw TikTok id. One credit when found.',
+    args: { itemId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
+    resolve: async (query, _root, args, context) => {
+      const id = tiktokIdOf(args.itemId);
+      const item = id ? await context.prisma.tikTokItem.findUnique({ ...query, where: { id } }) : null;
+      if (!item) throw notFound(`TikTok item "${args.itemId}"`);
+      return item;
+    },
+  }),
+  shopTiktokLibrary: t.field({
+    type: TikTokLibraryPage,
+    authScopes: { workspace: true },
+    description: "A shop's TikTok library items (GET /v1/shops/{shopId}/tiktok/library), with the library filters. One credit per returned item.",
+    args: { shopId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }), ...libraryArgs() },
+    resolve: async (_root, args, context, info) => {
+      const shop = UUID.test(args.shopId) ? await context.prisma.shop.findUnique({ where: { id: args.shopId.toLowerCase() }, select: { id: true } }) : null;
+      if (!shop) throw notFound(`Shop "${args.shopId}"`);
+      const { filter, sort, page } = filterFromLibraryArgs(args);
+      return itemPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), { ...filter, shopId: shop.id }, sort, page);
+    },
+  }),
+}));

@@ -1,0 +1,139 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { offsetOf, type PageRequest } from '../shared/pagination.js';
+
+// The TikTok library engine: one statement finds the page of item ids and one counts the matches;
+// Prisma then loads exactly the fields the request selected for those ids.
+
+type Range<T> = { min?: T | null; max?: T | null };
+export type SearchArea = 'all' | 'caption' | 'profile' | 'hashtag' | 'music';
+export type TikTokSortValue =
+  | 'relevance' | 'newest' | 'updatedAt' | 'views' | 'likes' | 'comments' | 'shares' | 'saves' | 'engagementRate' | 'daysRunning' | 'followers';
+
+export type TikTokFilter = {
+  /** `websearch` is a user query string (GET); `terms` are keywords combined by `keywordMode` (POST). */
+  search?: { websearch?: string; terms?: string[]; keywordMode?: 'any' | 'all'; area: SearchArea };
+  type?: 'all' | 'ad' | 'organic' | null;
+  status?: 'all' | 'active' | 'inactive' | null;
+  mediaTypes?: ('image' | 'video' | 'carousel')[] | null;
+  languages?: string[] | null;
+  countries?: string[] | null;
+  categories?: string[] | null;
+  hashtags?: string[] | null;
+  profileId?: string;
+  profileIds?: string[] | null;
+  shopId?: string;
+  domain?: string;
+  handle?: string;
+  hasShopLinked?: 'yes' | 'no' | null;
+  published?: Range<Date>;
+  updated?: Range<Date>;
+  daysRunning?: Range<number>;
+  views?: Range<number>;
+  likes?: Range<number>;
+  shares?: Range<number>;
+  engagementRate?: Range<number>;
+  followers?: Range<number>;
+  profileViews?: Range<number>;
+  isPinned?: boolean | null;
+};
+
+export type TikTokSort = { sortBy: TikTokSortValue; order: 'asc' | 'desc' };
+
+const sql = Prisma.sql;
+const DAYS_RUNNING = Prisma.raw(
+  `floor(extract(epoch FROM (CASE WHEN i."status" = 'active' THEN now() ELSE i."lastSeenAt" END) - i."publishedAt") / 86400)`,
+);
+const VECTORS: Record<Exclude<SearchArea, 'all'>, Prisma.Sql> = {
+  caption: Prisma.raw('i."searchCaption"'),
+  hashtag: Prisma.raw('i."searchHashtags"'),
+  profile: Prisma.raw('p."searchProfile"'),
+  music: Prisma.raw('m."searchMusic"'),
+};
+const AREAS = Object.keys(VECTORS) as Exclude<SearchArea, 'all'>[];
+
+function tsQuery(search: NonNullable<TikTokFilter['search']>): Prisma.Sql {
+  if (search.websearch !== undefined) return sql`websearch_to_tsquery('simple', ${search.websearch})`;
+  const parts = (search.terms ?? []).map((term) => sql`plainto_tsquery('simple', ${term})`);
+  return sql`(${Prisma.join(parts, search.keywordMode === 'all' ? ' && ' : ' || ')})`;
+}
+
+const areasOf = (search: NonNullable<TikTokFilter['search']>) => (search.area === 'all' ? AREAS : [search.area]);
+
+function searchCondition(search: NonNullable<TikTokFilter['search']>): Prisma.Sql {
+  const query = tsQuery(search);
+  return sql`(${Prisma.join(areasOf(search).map((area) => sql`coalesce(${VECTORS[area]} @@ ${query}, false)`), ' OR ')})`;
+}
+
+function relevance(search: NonNullable<TikTokFilter['search']>): Prisma.Sql {
+  const query = tsQuery(search);
+  return Prisma.join(areasOf(search).map((area) => sql`coalesce(ts_rank(${VECTORS[area]}, ${query}), 0)`), ' + ');
+}
+
+function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
+  if (bounds?.min !== undefined && bounds.min !== null) out.push(sql`${column} >= ${bounds.min}`);
+  if (bounds?.max !== undefined && bounds.max !== null) out.push(sql`${column} <= ${bounds.max}`);
+}
+
+function conditions(filter: TikTokFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (filter.search) out.push(searchCondition(filter.search));
+  if (filter.type && filter.type !== 'all') out.push(sql`i."type" = ${filter.type}::"TikTokItemType"`);
+  if (filter.status && filter.status !== 'all') out.push(sql`i."status" = ${filter.status}::"TikTokItemStatus"`);
+  if (filter.mediaTypes?.length) out.push(sql`i."mediaType"::text = ANY(${filter.mediaTypes}::text[])`);
+  if (filter.languages?.length) out.push(sql`i."language" = ANY(${filter.languages}::text[])`);
+  if (filter.countries?.length) out.push(sql`i."countries" && ${filter.countries}::text[]`);
+  if (filter.categories?.length) out.push(sql`lower(i."category") = ANY(${filter.categories}::text[])`);
+  if (filter.hashtags?.length) out.push(sql`i."hashtags" && ${filter.hashtags}::text[]`);
+  if (filter.profileId) out.push(sql`i."profileId" = ${filter.profileId}`);
+  if (filter.profileIds?.length) out.push(sql`i."profileId" = ANY(${filter.profileIds}::text[])`);
+  if (filter.shopId) out.push(sql`i."shopId"::text = ${filter.shopId.toLowerCase()}`);
+  if (filter.domain) out.push(sql`(s."domain" = ${filter.domain} OR s."domain" LIKE ${'%.' + filter.domain})`);
+  if (filter.handle) out.push(sql`lower(p."handle") = ${filter.handle}`);
+  if (filter.hasShopLinked) out.push(filter.hasShopLinked === 'yes' ? sql`i."shopId" IS NOT NULL` : sql`i."shopId" IS NULL`);
+  range(sql`i."publishedAt"`, filter.published, out);
+  range(sql`i."updatedAt"`, filter.updated, out);
+  range(DAYS_RUNNING, filter.daysRunning, out);
+  range(sql`i."views"`, filter.views, out);
+  range(sql`i."likes"`, filter.likes, out);
+  range(sql`i."shares"`, filter.shares, out);
+  range(sql`i."engagementRate"`, filter.engagementRate, out);
+  range(sql`p."followers"`, filter.followers, out);
+  range(sql`p."views"`, filter.profileViews, out);
+  if (filter.isPinned != null) out.push(sql`i."isPinned" = ${filter.isPinned}`);
+  return out.length ? out : [sql`TRUE`];
+}
+
+const SORT_KEYS: Record<Exclude<TikTokSortValue, 'relevance' | 'daysRunning'>, string> = {
+  newest: 'i."publishedAt"',
+  updatedAt: 'i."updatedAt"',
+  views: 'i."views"',
+  likes: 'i."likes"',
+  comments: 'i."comments"',
+  shares: 'i."shares"',
+  saves: 'i."saves"',
+  engagementRate: 'i."engagementRate"',
+  followers: 'p."followers"',
+};
+
+function orderBy(filter: TikTokFilter, sort: TikTokSort): Prisma.Sql {
+  if (sort.sortBy === 'relevance') {
+    // Always descending; without search terms the stored relevance score ranks.
+    return filter.search ? sql`${relevance(filter.search)} DESC, i."relevanceScore" DESC, i."id" ASC` : sql`i."relevanceScore" DESC, i."id" ASC`;
+  }
+  const key = sort.sortBy === 'daysRunning' ? DAYS_RUNNING : Prisma.raw(SORT_KEYS[sort.sortBy]);
+  return sql`${key} ${Prisma.raw(sort.order === 'asc' ? 'ASC' : 'DESC')}, i."id" ASC`;
+}
+
+export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter, sort: TikTokSort, page: PageRequest) {
+  const where = Prisma.join(conditions(filter), ' AND ');
+  const from = sql`FROM "tiktok_items" i
+    JOIN "tiktok_profiles" p ON p."id" = i."profileId"
+    LEFT JOIN "tiktok_music" m ON m."id" = i."musicId"
+    LEFT JOIN "shops" s ON s."id" = i."shopId"
+    WHERE ${where}`;
+  const [rows, [{ total }]] = await Promise.all([
+    prisma.$queryRaw<{ id: string }[]>`SELECT i."id" ${from} ORDER BY ${orderBy(filter, sort)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
+  ]);
+  return { ids: rows.map((row) => row.id), total };
+}

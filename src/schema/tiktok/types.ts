@@ -1,0 +1,210 @@
+import type { TikTokItem, TikTokMusic, TikTokPageSnapshot, TikTokPin } from '../../generated/prisma/client.js';
+import { builder } from '../builder.js';
+import { TikTokItemStatusEnum, TikTokItemTypeEnum, TikTokMediaItemTypeEnum, TikTokMediaTypeEnum } from './enums.js';
+import { compositeId, daysRunning, shopFaviconUrl, shopLogoUrl } from './figures.js';
+
+type MediaItem = { type: 'image' | 'video'; url: string; order: number };
+
+function mediasOf(item: TikTokItem): MediaItem[] {
+  if (item.videoUrl) return [{ type: 'video', url: item.videoUrl, order: 0 }];
+  return item.imageUrls.map((url, order) => ({ type: 'image', url, order }));
+}
+
+const TikTokMediaItem = builder.objectRef<MediaItem>('TikTokMediaItem').implement({
+  fields: (t) => ({ type: t.expose('type', { type: TikTokMediaItemTypeEnum }), url: t.exposeString('url'), order: t.exposeInt('order') }),
+});
+
+export const TikTokMedia = builder.objectRef<TikTokItem>('TikTokMedia').implement({
+  fields: (t) => ({
+    type: t.expose('mediaType', { type: TikTokMediaTypeEnum, description: 'carousel is a photo post of several images.' }),
+    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
+    videoUrl: t.exposeString('videoUrl', { nullable: true }),
+    imageUrls: t.exposeStringList('imageUrls'),
+    medias: t.field({ type: [TikTokMediaItem], description: 'Every asset in display order.', resolve: mediasOf }),
+    durationSec: t.exposeFloat('durationSec', { nullable: true }),
+    mediaCount: t.int({ resolve: (item) => mediasOf(item).length }),
+    imageCount: t.int({ resolve: (item) => item.imageUrls.length }),
+  }),
+});
+
+const TikTokMusicRef = builder.objectRef<TikTokMusic>('TikTokMusic').implement({
+  fields: (t) => ({ id: t.exposeString('id'), title: t.exposeString('title'), author: t.exposeString('author') }),
+});
+
+type ItemWithMusic = TikTokItem & { music: TikTokMusic | null };
+
+export const TikTokContent = builder.objectRef<ItemWithMusic>('TikTokContent').implement({
+  fields: (t) => ({
+    description: t.exposeString('description', { description: 'The caption, hashtags included.' }),
+    language: t.exposeString('language', { nullable: true, description: 'ISO 639-1 code.' }),
+    category: t.exposeString('category', { nullable: true }),
+    hashtags: t.exposeStringList('hashtags', { description: 'Lower case, without #.' }),
+    music: t.field({ type: TikTokMusicRef, nullable: true, resolve: (item) => item.music }),
+  }),
+});
+
+export const TikTokMetrics = builder.objectRef<TikTokItem>('TikTokMetrics').implement({
+  fields: (t) => ({
+    views: t.expose('views', { type: 'SafeInt' }),
+    likes: t.expose('likes', { type: 'SafeInt' }),
+    comments: t.exposeInt('comments'),
+    saves: t.exposeInt('saves'),
+    shares: t.exposeInt('shares'),
+    reposts: t.exposeInt('reposts'),
+    engagementRate: t.exposeFloat('engagementRate', { description: 'Percentage, not fraction: (likes + comments + shares) / views * 100.' }),
+    rank: t.exposeInt('rank', { nullable: true, description: "Rank by views among the profile's items (1 = most viewed)." }),
+    rankPercent: t.exposeFloat('rankPercent', { nullable: true, description: 'rank as a percentage of the profile items (lower is better).' }),
+    relevanceScore: t.exposeFloat('relevanceScore', { description: '0..1, from engagement and reach.' }),
+    deltaRank3d: t.exposeInt('deltaRank3d', { nullable: true, description: 'Rank change over 3 days; positive = climbed.' }),
+    deltaRank7d: t.exposeInt('deltaRank7d', { nullable: true }),
+    deltaRank14d: t.exposeInt('deltaRank14d', { nullable: true }),
+    deltaRank30d: t.exposeInt('deltaRank30d', { nullable: true }),
+  }),
+});
+
+export const TikTokProfile = builder.prismaObject('TikTokProfile', {
+  description: 'The TikTok account that posted the item; `id` is the tiktokPageId.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    handle: t.exposeString('handle'),
+    name: t.exposeString('name'),
+    avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
+    bio: t.exposeString('bio', { nullable: true }),
+    bioUrl: t.exposeString('bioUrl', { nullable: true }),
+    accountType: t.exposeString('accountType', { description: 'business, creator or personal.' }),
+    secUid: t.exposeString('secUid'),
+    followers: t.expose('followers', { type: 'SafeInt' }),
+    following: t.exposeInt('following'),
+    totalTikToks: t.exposeInt('totalTikToks'),
+    newTikToks: t.exposeInt('newTikToks', { description: 'Published in the last 30 days.' }),
+    percentAds: t.exposeFloat('percentAds'),
+    views: t.expose('views', { type: 'SafeInt' }),
+    likes: t.expose('likes', { type: 'SafeInt' }),
+    pageCreation: t.expose('pageCreation', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const TikTokShop = builder.prismaObject('Shop', {
+  variant: 'TikTokShop',
+  description: 'The shop the item promotes or belongs to.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    domain: t.exposeString('domain'),
+    name: t.exposeString('name'),
+    logoUrl: t.string({ resolve: (shop) => shopLogoUrl(shop.id) }),
+    faviconUrl: t.string({ resolve: (shop) => shopFaviconUrl(shop.domain) }),
+    countryCode: t.exposeString('countryCode', { nullable: true }),
+    monthlyVisits: t.exposeInt('monthlyVisits'),
+    trafficGrowth30d: t.exposeFloat('trafficGrowth30d', { nullable: true, description: 'Fraction: 0.18 = +18%.' }),
+    productsCount: t.exposeInt('productsCount'),
+    googleCategoryIds: t.exposeIntList('categoryIds'),
+  }),
+});
+
+type Pin = Pick<TikTokPin, 'isCurrent' | 'firstPinnedAt' | 'lastPinnedAt' | 'lastUnpinnedAt'>;
+const NEVER_PINNED: Pin = { isCurrent: false, firstPinnedAt: null as never, lastPinnedAt: null as never, lastUnpinnedAt: null };
+
+export const TikTokPinRef = builder.objectRef<Pin>('TikTokPin').implement({
+  description: 'Pin history on the profile; the dates are null for an item never pinned.',
+  fields: (t) => ({
+    isCurrent: t.exposeBoolean('isCurrent'),
+    firstPinnedAt: t.expose('firstPinnedAt', { type: 'DateTime', nullable: true }),
+    lastPinnedAt: t.expose('lastPinnedAt', { type: 'DateTime', nullable: true }),
+    lastUnpinnedAt: t.expose('lastUnpinnedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const TikTokPageSnapshotRef = builder.objectRef<TikTokPageSnapshot>('TikTokPageSnapshot').implement({
+  description: "The profile's latest daily snapshot: live ads and organic items, and the day's gains.",
+  fields: (t) => ({
+    recordedAt: t.expose('recordedAt', { type: 'DateTime' }),
+    adsCount: t.exposeInt('adsCount'),
+    organicCount: t.exposeInt('organicCount'),
+    totalTikToks: t.exposeInt('totalTikToks'),
+    dailyViews: t.expose('dailyViews', { type: 'SafeInt' }),
+    dailyLikes: t.expose('dailyLikes', { type: 'SafeInt' }),
+    dailyFollowers: t.exposeInt('dailyFollowers'),
+  }),
+});
+
+/** The fields of every TikTok library item, in list rows and in the detail alike. */
+export const TikTokItemFields = builder.prismaInterface('TikTokItem', {
+  name: 'TikTokItemFields',
+  fields: (t) => ({
+    id: t.string({ description: 'Composite id `tiktok_<number>`.', resolve: (item) => compositeId(item.id) }),
+    tiktokId: t.exposeString('id', { description: "TikTok's 64-bit id as decimal text." }),
+    type: t.expose('type', { type: TikTokItemTypeEnum }),
+    status: t.expose('status', { type: TikTokItemStatusEnum }),
+    isPinned: t.exposeBoolean('isPinned'),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    indexedAt: t.expose('indexedAt', { type: 'DateTime' }),
+    daysRunning: t.int({ description: 'Days from publication to today while active, else to when it was last seen.', resolve: (item) => daysRunning(item) }),
+    media: t.field({ type: TikTokMedia, resolve: (item) => item }),
+    content: t.field({ type: TikTokContent, select: { music: true }, resolve: (item) => item }),
+    metrics: t.field({ type: TikTokMetrics, resolve: (item) => item }),
+    profile: t.relation('profile', { type: TikTokProfile }),
+    shop: t.relation('shop', { type: TikTokShop, nullable: true }),
+    pin: t.field({ type: TikTokPinRef, select: { pin: true }, resolve: (item) => item.pin ?? NEVER_PINNED }),
+    pageSnapshot: t.field({
+      type: TikTokPageSnapshotRef,
+      nullable: true,
+      select: { profile: { select: { snapshots: { orderBy: { date: 'desc' }, take: 1 } } } },
+      resolve: (item) => item.profile.snapshots[0] ?? null,
+    }),
+  }),
+});
+
+export const TikTokLibraryItem = builder.prismaObject('TikTokItem', {
+  variant: 'TikTokLibraryItem',
+  interfaces: [TikTokItemFields],
+  description: 'A TikTok ad or organic video of the library.',
+  fields: () => ({}),
+});
+
+type Links = { tiktokUrl: string; profileUrl: string };
+type Source = { network: string; sourceType: string; tiktokPageId: string; websiteId: string | null; domain: string | null };
+
+const TikTokLinks = builder.objectRef<Links>('TikTokLinks').implement({
+  fields: (t) => ({ tiktokUrl: t.exposeString('tiktokUrl'), profileUrl: t.exposeString('profileUrl') }),
+});
+
+const TikTokSource = builder.objectRef<Source>('TikTokSource').implement({
+  fields: (t) => ({
+    network: t.exposeString('network'),
+    sourceType: t.exposeString('sourceType', { description: 'commercial_content_library for ads, profile for organic videos.' }),
+    tiktokPageId: t.exposeString('tiktokPageId'),
+    websiteId: t.exposeString('websiteId', { nullable: true }),
+    domain: t.exposeString('domain', { nullable: true }),
+  }),
+});
+
+export const TikTokLibraryItemDetail = builder.prismaObject('TikTokItem', {
+  variant: 'TikTokLibraryItemDetail',
+  interfaces: [TikTokItemFields],
+  description: 'A TikTok library item with its links and source.',
+  fields: (t) => ({
+    links: t.field({
+      type: TikTokLinks,
+      select: { profile: { select: { handle: true } } },
+      resolve: (item) => {
+        const profileUrl = `https://www.tiktok.com/@${item.profile.handle}`;
+        const kind = item.mediaType === 'video' || item.mediaType === 'unknown' ? 'video' : 'photo';
+        return { tiktokUrl: `${profileUrl}/${kind}/${item.id}`, profileUrl };
+      },
+    }),
+    source: t.field({
+      type: TikTokSource,
+      select: { shop: { select: { domain: true } } },
+      resolve: (item) => ({
+        network: 'tiktok',
+        sourceType: item.type === 'ad' ? 'commercial_content_library' : 'profile',
+        tiktokPageId: item.profileId,
+        websiteId: item.shopId,
+        domain: item.shop?.domain ?? null,
+      }),
+    }),
+  }),
+});

@@ -24,6 +24,13 @@ export function notFoundFailure(message: string, requestId: string): RestError {
 /** The specification's error envelope for errors raised while running a field (or building its context). */
 export function restErrorFrom(errors: readonly unknown[], requestId: string, route: RestRoute | undefined): RestError {
   const known = errors.find((e): e is GraphQLError => e instanceof GraphQLError && isErrorCode(e.extensions?.code));
+  // A value the schema-driven coercion let through but GraphQL refused: still the client's input, never a 500.
+  const variable = errors.map((e) => /^Variable "\$(\w+)" (got invalid value|of required type)/.exec(e instanceof Error ? e.message : '')).find(Boolean);
+  if (!known && variable && route) {
+    const argument = variable[1];
+    const message = (errors.find((e) => e instanceof Error && e.message.startsWith(`Variable "$${argument}"`)) as Error).message;
+    return validationFailure([{ argument, location: locationOf(route, argument), expected: [message.replace(/^Variable "\$\w+" /, `${argument}: `)] }], requestId);
+  }
   if (!known) {
     return { status: 500, headers: {}, body: errorBody('internal_error', 'An unexpected error occurred. Retry with backoff and report the requestId.', requestId) };
   }

@@ -59,7 +59,10 @@ function coerceScalar(name: string, type: GraphQLInputType, raw: unknown, fromTe
     const out: Record<string, unknown> = {};
     for (const field of Object.values(named.getFields())) {
       const value = (raw as Record<string, unknown>)[field.name];
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) {
+        if (isNonNullType(field.type) && field.defaultValue === undefined) return { error: `${name}.${field.name} should not be empty` };
+        continue;
+      }
       const coerced = coerce(`${name}.${field.name}`, field.type, value, false);
       if ('error' in coerced) return coerced;
       out[field.name] = coerced.value;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { AdMediaTypeFilter, AdQueryPlatform, AdQuerySearchType, AdQuerySort, AdStatusFilter, AdsTimePeriod, AudienceSex, KeywordMode, ReachPeriod, SortOrder } from './enums.js';
 import { DEFAULT_CPM } from './figures.js';
-import type { AdFilter, AdSort } from './search.js';
+import type { AdFilter, AdSort, RankFilter } from './search.js';
 
 const country = z.string().regex(/^[A-Za-z]{2}$/, '{name} must be ISO 3166-1 alpha-2 country codes').transform((code) => code.toUpperCase());
 const countries = z.array(country).max(250);
@@ -17,6 +17,34 @@ export const CountryFilterInput = builder.inputType('CountryFilterInput', {
     include: t.stringList({ validate: countries }),
     exclude: t.stringList({ validate: countries }),
   }),
+});
+
+export const MarketFilterInput = builder.inputType('MarketFilterInput', {
+  fields: (t) => ({
+    main: t.stringList({ description: 'Countries that must be the primary market (EU/UK transparency data).', validate: countries }),
+    among: t.stringList({ description: 'Countries that may appear among the markets.', validate: countries }),
+    exclude: t.stringList({ description: 'Countries to exclude from the markets.', validate: countries }),
+  }),
+});
+
+const RankDirection = builder.enumType('RankDirection', { values: ['rising', 'falling', 'stable'] as const });
+const AdRankMode = builder.enumType('AdRankMode', { values: ['percentile', 'rank'] as const });
+const AdRankBasis = builder.enumType('AdRankBasis', { values: ['current', 'alltime'] as const });
+
+const GrowthRankRuleInput = builder.inputType('GrowthRankRuleInput', {
+  fields: (t) => ({
+    direction: t.field({ type: RankDirection, required: true }),
+    period: t.string({ description: 'A rank-delta window (7d, 14d, 30d); used when every rule names the same one.' }),
+    minChange: t.float({ description: 'Accepted for forward compatibility; use minRankDelta.' }),
+    unit: t.string({ description: 'Accepted for forward compatibility.' }),
+  }),
+});
+const GrowthRankGroupInput = builder.inputType('GrowthRankGroupInput', {
+  fields: (t) => ({ all: t.field({ type: [GrowthRankRuleInput], required: true }) }),
+});
+export const GrowthRankFilterInput = builder.inputType('GrowthRankFilterInput', {
+  description: 'Rank trend: every direction named in any rule is accepted (ORed); grouping, minChange and unit are ignored.',
+  fields: (t) => ({ anyOf: t.field({ type: [GrowthRankGroupInput], required: true }) }),
 });
 
 const DAY_MS = 86_400_000;
@@ -65,6 +93,31 @@ export const adsQueryArgs = () =>
     sex: t.field({ type: AudienceSex }),
     adCountries: t.field({ type: CountryFilterInput }),
     mainCountries: t.stringList({ validate: countries }),
+    minDescriptionLength: t.int({ validate: count }),
+    maxDescriptionLength: t.int({ validate: count }),
+    adCopyHashes: t.stringList({ description: '12-character MD5 prefixes of ad copy.', validate: z.array(z.string().regex(/^[0-9a-fA-F]{12}$/, '{name} must be 12-character hexadecimal MD5 prefixes')).max(100) }),
+    market: t.field({ type: MarketFilterInput }),
+    minReachPerPage: t.float({ validate: nonNegative }),
+    maxReachPerPage: t.float({ validate: nonNegative }),
+    reachPerPagePeriod: t.field({ type: ReachPeriod, description: 'Window of minReachPerPage/maxReachPerPage; filters nothing alone.' }),
+    minSpendPerPage: t.float({ validate: nonNegative }),
+    maxSpendPerPage: t.float({ validate: nonNegative }),
+    spendPerPagePeriod: t.field({ type: ReachPeriod, description: 'Window of minSpendPerPage/maxSpendPerPage; filters nothing alone.' }),
+    minAds: t.int({ description: "The advertiser's ads: launched within adsTimePeriod when it is set, else live.", validate: count }),
+    maxAds: t.int({ validate: count }),
+    maxAdsPerBrand: t.int({ validate: z.number().int().min(1).max(100) }),
+    minTraffic: t.int({ description: "Monthly visits of the advertiser's primary shop.", validate: count }),
+    maxTraffic: t.int({ validate: count }),
+    minProducts: t.int({ validate: count }),
+    maxProducts: t.int({ validate: count }),
+    categoryIds: t.intList({ description: 'Google product taxonomy ids of the primary shop.', validate: z.array(z.number().int().min(1)).max(50) }),
+    adRankMode: t.field({ type: AdRankMode, defaultValue: 'rank' }),
+    adRankBasis: t.field({ type: AdRankBasis, defaultValue: 'current' }),
+    maxAdRankValue: t.float({ description: 'Best rank (or percentile, with adRankMode percentile) to keep.', validate: z.number().min(0) }),
+    rankDeltaWindow: t.string({ description: 'Rank-delta window of minRankDelta and growthRank: 7d, 14d or 30d.', validate: z.enum(['7d', '14d', '30d'], { message: '{name} must be one of the following values: 7d, 14d, 30d' }) }),
+    minRankDelta: t.int({ description: 'Minimum rank improvement over the rank-delta window.' }),
+    growthRank: t.field({ type: GrowthRankFilterInput }),
+    hideDecliningRankAds: t.boolean(),
     minFacebookLikes: t.int({ validate: count }),
     maxFacebookLikes: t.int({ validate: count }),
     minInstagramFollowers: t.int({ validate: count }),
@@ -78,6 +131,23 @@ const endOfDay = (date: Date | null | undefined) => (date ? new Date(date.getTim
 function startOfPeriod(period: keyof typeof PERIOD_DAYS, now = new Date()): Date {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return new Date(today - PERIOD_DAYS[period] * DAY_MS);
+}
+
+const WINDOWS = { '7d': 7, '14d': 14, '30d': 30 } as const;
+
+function rankFilter(args: Args): RankFilter {
+  const rules = (args.growthRank?.anyOf ?? []).flatMap((group) => group.all);
+  const periods = new Set(rules.map((rule) => rule.period));
+  const rulePeriod = periods.size === 1 ? [...periods][0] : undefined;
+  const requested = args.rankDeltaWindow ?? rulePeriod;
+  const window = requested && requested in WINDOWS ? (requested as keyof typeof WINDOWS) : '7d';
+  return {
+    window: WINDOWS[window],
+    minDelta: args.minRankDelta,
+    directions: rules.length ? [...new Set(rules.map((rule) => rule.direction))] : null,
+    hideDeclining: args.hideDecliningRankAds,
+    max: args.maxAdRankValue != null ? { value: args.maxAdRankValue, mode: args.adRankMode ?? 'rank', basis: args.adRankBasis ?? 'current' } : null,
+  };
 }
 
 /** Turns the POST /v1/ads/query body into the list engine's filter, sort and page. */
@@ -112,6 +182,17 @@ export function filterFromQueryArgs(args: Args) {
     landingPages: args.landingPages,
     advertiserIds: args.trackedPages,
     languages: args.adLanguage,
+    descriptionLength: { min: args.minDescriptionLength, max: args.maxDescriptionLength },
+    adCopyHashes: args.adCopyHashes,
+    market: args.market,
+    page: {
+      reach: { min: args.minReachPerPage, max: args.maxReachPerPage, period: args.reachPerPagePeriod ?? 'total' },
+      spend: { min: args.minSpendPerPage, max: args.maxSpendPerPage, period: args.spendPerPagePeriod ?? 'total', cpm },
+      ads: { min: args.minAds, max: args.maxAds, since: args.adsTimePeriod ? startOfPeriod(args.adsTimePeriod) : null },
+    },
+    shop: { traffic: { min: args.minTraffic, max: args.maxTraffic }, products: { min: args.minProducts, max: args.maxProducts }, categoryIds: args.categoryIds },
+    rank: rankFilter(args),
+    maxAdsPerBrand: args.maxAdsPerBrand,
   };
   const sort: AdSort = { sortBy: args.sortBy ?? (filter.search ? 'relevance' : 'newest'), order: args.order, reachPeriod: args.reachPeriod };
   return { filter, sort, page: { page: args.page ?? 1, limit: args.limit ?? 25 }, cpm };

@@ -36,6 +36,24 @@ export type AdFilter = {
   landingPages?: string[] | null;
   advertiserIds?: string[] | null;
   languages?: string[] | null;
+  descriptionLength?: Range<number>;
+  adCopyHashes?: string[] | null;
+  market?: { main?: string[] | null; among?: string[] | null; exclude?: string[] | null } | null;
+  /** The advertiser's page: reach and spend over a period, and how many ads it runs. */
+  page?: { reach?: Range<number> & { period: ReachPeriodValue }; spend?: Range<number> & { period: ReachPeriodValue; cpm: number }; ads?: Range<number> & { since: Date | null } };
+  /** The advertiser's primary shop. */
+  shop?: { traffic?: Range<number>; products?: Range<number>; categoryIds?: number[] | null };
+  rank?: RankFilter;
+  /** At most this many rows per advertiser (its best ones by the requested sort). */
+  maxAdsPerBrand?: number | null;
+};
+
+export type RankFilter = {
+  window: 7 | 14 | 30;
+  minDelta?: number | null;
+  directions?: ('rising' | 'falling' | 'stable')[] | null;
+  hideDeclining?: boolean | null;
+  max?: { value: number; mode: 'rank' | 'percentile'; basis: 'current' | 'alltime' } | null;
 };
 
 export type AdSort = { sortBy: AdSortValue; order?: 'asc' | 'desc' | null; reachPeriod?: ReachPeriodValue | null };
@@ -112,6 +130,64 @@ function conditions(filter: AdFilter): Prisma.Sql[] {
   if (filter.languages?.length) {
     out.push(sql`EXISTS (SELECT 1 FROM "ad_transcripts" t WHERE t."adId" = a."id" AND t."language" = ANY(${filter.languages.map((l) => l.toLowerCase())}::text[]))`);
   }
+  out.push(...pageConditions(filter));
+  return out;
+}
+
+const LATEST_PAGE_DAY = sql`(SELECT max("date") FROM "advertiser_metric_days")`;
+
+/** Page impressions over a period: stored totals, or summed daily snapshots for the short windows. */
+function pageReach(period: ReachPeriodValue): Prisma.Sql {
+  if (period === 'total') return sql`v."totalReach"`;
+  if (period === 'last30d') return sql`v."reach30d"`;
+  const days = period === 'last24h' ? 1 : 7;
+  return sql`(SELECT coalesce(sum(m."totalImpressions"), 0) FROM "advertiser_metric_days" m WHERE m."advertiserId" = a."advertiserId" AND m."date" > ${LATEST_PAGE_DAY} - ${days}::int)`;
+}
+
+function rankDeltaFor(window: 7 | 14 | 30): Prisma.Sql {
+  return window === 7 ? sql`a."rankDelta"` : rankDeltaOver(window);
+}
+
+function pageConditions(filter: AdFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  range(sql`length(coalesce(a."body", ''))`, filter.descriptionLength, out);
+  if (filter.adCopyHashes?.length) out.push(sql`left(md5(coalesce(a."body", '')), 12) = ANY(${filter.adCopyHashes.map((h) => h.toLowerCase())}::text[])`);
+  if (filter.market?.main?.length) out.push(sql`a."mainCountry" = ANY(${filter.market.main}::text[])`);
+  if (filter.market?.among?.length) out.push(sql`a."targetedCountries" && ${filter.market.among}::text[]`);
+  if (filter.market?.exclude?.length) out.push(sql`NOT (a."targetedCountries" && ${filter.market.exclude}::text[])`);
+  const page = filter.page;
+  if (page?.reach) range(pageReach(page.reach.period), page.reach, out);
+  if (page?.spend) range(sql`round(${pageReach(page.spend.period)} * ${page.spend.cpm}::float8 / 1000)`, page.spend, out);
+  if (page?.ads) {
+    const ads = page.ads.since
+      ? sql`(SELECT count(*) FROM "ads" o WHERE o."advertiserId" = a."advertiserId" AND o."firstSeenAt" >= ${page.ads.since})`
+      : sql`v."liveAdsCount"`;
+    range(ads, page.ads, out);
+  }
+  const shop = filter.shop;
+  if (shop && (shop.traffic?.min != null || shop.traffic?.max != null || shop.products?.min != null || shop.products?.max != null || shop.categoryIds?.length)) {
+    const inner: Prisma.Sql[] = [sql`l."advertiserId" = a."advertiserId"`, sql`l."isPrimary"`];
+    range(sql`s."monthlyVisits"`, shop.traffic, inner);
+    range(sql`s."productsCount"`, shop.products, inner);
+    if (shop.categoryIds?.length) inner.push(sql`s."categoryIds" && ${shop.categoryIds}::int[]`);
+    out.push(sql`EXISTS (SELECT 1 FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId" WHERE ${Prisma.join(inner, ' AND ')})`);
+  }
+  const rank = filter.rank;
+  if (rank) {
+    const delta = rankDeltaFor(rank.window);
+    if (rank.minDelta != null) out.push(sql`${delta} >= ${rank.minDelta}`);
+    if (rank.hideDeclining) out.push(sql`coalesce(${delta}, 0) >= 0`);
+    if (rank.directions?.length) {
+      const byDirection = { rising: sql`${delta} > 0`, falling: sql`${delta} < 0`, stable: sql`${delta} = 0` };
+      out.push(sql`(${Prisma.join(rank.directions.map((d) => byDirection[d]), ' OR ')})`);
+    }
+    if (rank.max) {
+      const value = rank.max.basis === 'alltime' ? sql`(SELECT min(r."rank") FROM "ad_reach_days" r WHERE r."adId" = a."id")` : sql`a."currentRank"`;
+      out.push(rank.max.mode === 'percentile'
+        ? sql`${value} * 100.0 / greatest(v."liveAdsCount", 1) <= ${rank.max.value}`
+        : sql`${value} <= ${rank.max.value}`);
+    }
+  }
   return out;
 }
 
@@ -148,7 +224,13 @@ function orderBy(filter: AdFilter, sort: AdSort): Prisma.Sql {
 }
 
 export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: AdSort, page: PageRequest) {
-  const where = Prisma.join(conditions(filter), ' AND ');
+  let where = Prisma.join(conditions(filter), ' AND ');
+  if (filter.maxAdsPerBrand != null) {
+    // Keep each advertiser's best rows by the requested order, then page over what is left.
+    where = sql`a."id" IN (SELECT ranked."id" FROM (
+      SELECT a."id", row_number() OVER (PARTITION BY a."advertiserId" ORDER BY ${orderBy(filter, sort)}) AS n
+      FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}) ranked WHERE ranked.n <= ${filter.maxAdsPerBrand})`;
+  }
   const from = sql`FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}`;
   const [rows, [{ total }]] = await Promise.all([
     prisma.$queryRaw<{ id: string }[]>`SELECT a."id" ${from} ORDER BY ${orderBy(filter, sort)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,

@@ -205,7 +205,7 @@ function hashtagsFor(rng: Rng, profile: TikTokProfileSeed): string[] {
   return [...tags];
 }
 
-function makeItem(rng: Rng, profile: TikTokProfileSeed, ids: Set<string>, music: readonly (readonly [TikTokMusicSeed, number])[], originals: Map<TikTokProfileSeed, TikTokMusicSeed>, brandShops: ShopSeed[], asOf: number): TikTokItemSeed {
+function makeItem(rng: Rng, profile: TikTokProfileSeed, ids: Set<string>, music: readonly (readonly [TikTokMusicSeed, number])[], originals: Map<TikTokProfileSeed, TikTokMusicSeed>, brandShops: Map<Category, ShopSeed[]>, asOf: number): TikTokItemSeed {
   const id = tiktokId(rng, ids);
   const type = rng.chance(profile.shop ? 0.55 : 0.12) ? 'ad' : 'organic';
   const status = type === 'ad' ? rng.weighted([['active', 40], ['inactive', 59], ['unknown', 1]] as const) : rng.weighted([['active', 94], ['inactive', 5], ['unknown', 1]] as const);
@@ -243,7 +243,7 @@ function makeItem(rng: Rng, profile: TikTokProfileSeed, ids: Set<string>, music:
     : [profile.home];
   const shop = profile.shop
     ? (rng.chance(type === 'ad' ? 0.92 : 0.6) ? profile.shop : null)
-    : rng.chance(type === 'ad' ? 0.3 : 0.04) && brandShops.length ? rng.pick(brandShops) : null;
+    : rng.chance(type === 'ad' ? 0.3 : 0.04) && brandShops.get(profile.category)?.length ? rng.pick(brandShops.get(profile.category)!) : null;
 
   const reachFactor = Math.sqrt(profile.followers / 15000) * (type === 'ad' ? 1.6 : 1);
   const drawn = rng.logNormal(5000, 2.1) * reachFactor;
@@ -352,7 +352,9 @@ export function makeTikTokLibrary(rng: Rng, itemCount: number, shops: ShopSeed[]
   const itemRng = rng.fork('items');
   const ids = new Set<string>([...profiles.map((p) => p.id), ...music.map((m) => m.id)]);
   const originals = new Map<TikTokProfileSeed, TikTokMusicSeed>();
-  const brandShops = profiles.flatMap((p) => (p.shop ? [p.shop] : []));
+  // Creators promote (partnership ads) the brands of their own niche.
+  const brandShops = new Map<Category, ShopSeed[]>();
+  for (const p of profiles) if (p.shop) brandShops.set(p.category, [...(brandShops.get(p.category) ?? []), p.shop]);
   const counts = allocateAdCounts(itemRng, profiles.length, itemCount);
   const weightedMusic = music.map((track) => [track, track.weight] as const);
   const items: TikTokItemSeed[] = [];

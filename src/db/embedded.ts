@@ -1,29 +1,27 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { servePGlite } from './pglite-server.js';
 
-// The embedded PostgreSQL (PGlite, in WASM) is served on a loopback socket, so the server, its pool and a
-// second process (the operator CLI) all reach it as an ordinary PostgreSQL through one queue.
+// The embedded PostgreSQL (PGlite, in WASM) is served on a loopback port (src/db/pglite-server.ts), so the
+// server, its pool and a second process (the operator CLI) all reach it as an ordinary PostgreSQL.
 // Only one process may open a data directory: the one that does records its address in `embedded.json`.
 
 export type EmbeddedDatabase = { url: string; close(): Promise<void> };
 
-const MAX_CONNECTIONS = 32;
 const lockFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
 
 /** Starts PGlite on `dataDir` (or in memory when null) and serves it on 127.0.0.1 at an ephemeral port. */
 export async function startEmbedded(dataDir: string | null): Promise<EmbeddedDatabase> {
   if (dataDir) await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
   const db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
-  await server.start();
-  const url = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  const server = await servePGlite(db);
+  const url = `postgresql://postgres@127.0.0.1:${server.port}/postgres?sslmode=disable`;
   if (dataDir) await writeFile(lockFile(dataDir), JSON.stringify({ pid: process.pid, url }));
   return {
     url,
     async close() {
-      await server.stop();
+      await server.close();
       await db.close();
       if (dataDir) await rm(lockFile(dataDir), { force: true });
     },

@@ -6,7 +6,8 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { adsScenario } from '../support/scenarios.js';
 
-const LIMITS = { read: { capacity: 3, perSecond: 1 }, write: { capacity: 1, perSecond: 0.5 } };
+// Slow refills (a token every 2 s, every 5 s for writes), so a loaded machine cannot refill a bucket mid-test.
+const LIMITS = { read: { capacity: 3, perSecond: 0.5 }, write: { capacity: 1, perSecond: 0.2 } };
 const redisUrl = process.env.TEST_REDIS_URL;
 const prefix = `mi:test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 

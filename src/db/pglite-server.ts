@@ -1,0 +1,130 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+
+// Serves one PGlite database to ordinary PostgreSQL clients on a loopback port.
+//
+// PGlite has ONE backend. A client's extended-protocol exchange (Parse, Bind, Describe, Execute … Sync)
+// and a client's open transaction must therefore run without another client's messages in between,
+// or one client's Bind meets another's statement. Each connection's messages are grouped up to a
+// synchronisation point and run while holding the database; a connection inside a transaction keeps
+// holding it until the transaction ends (or the connection closes, which rolls it back).
+
+const SSL_REQUEST = 80877103;
+const CANCEL_REQUEST = 80877102;
+/** Messages after which the client waits for the server: Sync, Query, Terminate, Flush, CopyDone, CopyFail, FunctionCall. */
+const UNIT_ENDS = new Set(['S', 'Q', 'X', 'H', 'c', 'f', 'F'].map((c) => c.charCodeAt(0)));
+
+class Turn {
+  private tail: Promise<void> = Promise.resolve();
+  owner: object | null = null;
+
+  /** Waits for the database; resolves with the function that hands it on. */
+  async acquire(who: object): Promise<() => void> {
+    let release!: () => void;
+    const previous = this.tail;
+    this.tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    this.owner = who;
+    return () => {
+      this.owner = null;
+      release();
+    };
+  }
+}
+
+export type PGliteServer = { port: number; close(): Promise<void> };
+
+export async function servePGlite(db: PGlite, options: { host?: string; port?: number } = {}): Promise<PGliteServer> {
+  const turn = new Turn();
+  const sockets = new Set<Socket>();
+
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    const connection = {};
+    let started = false;
+    let buffer = Buffer.alloc(0);
+    let unit: Buffer[] = [];
+    let held: (() => void) | null = null; // the database, kept across this connection's transaction
+    let chain = Promise.resolve();
+
+    const write = (data: Uint8Array) => {
+      if (!socket.destroyed) socket.write(data);
+    };
+
+    const run = (messages: Buffer[]) =>
+      (chain = chain.then(async () => {
+        const release = held ?? (await turn.acquire(connection));
+        held = null;
+        try {
+          for (const message of messages) await db.execProtocolRawStream(new Uint8Array(message), { onRawData: write });
+        } finally {
+          if (db.isInTransaction() && !socket.destroyed) held = release;
+          else release();
+        }
+      }).catch(() => {
+        socket.destroy();
+      }));
+
+    socket.on('data', (chunk) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        if (!started) {
+          if (buffer.length < 8) return;
+          const length = buffer.readInt32BE(0);
+          if (buffer.length < length) return;
+          const code = buffer.readInt32BE(4);
+          const message = buffer.subarray(0, length);
+          buffer = buffer.subarray(length);
+          if (code === SSL_REQUEST) write(Buffer.from('N'));
+          else if (code === CANCEL_REQUEST) socket.end();
+          else {
+            started = true;
+            void run([Buffer.from(message)]);
+          }
+          continue;
+        }
+        if (buffer.length < 5) return;
+        const length = 1 + buffer.readInt32BE(1);
+        if (buffer.length < length) return;
+        const message = Buffer.from(buffer.subarray(0, length));
+        buffer = buffer.subarray(length);
+        unit.push(message);
+        if (UNIT_ENDS.has(message[0])) {
+          const messages = unit;
+          unit = [];
+          void run(messages);
+        }
+      }
+    });
+
+    const closed = () => {
+      sockets.delete(socket);
+      chain = chain.then(async () => {
+        if (!held) return;
+        // The connection went away inside its transaction: undo it before anyone else runs.
+        try {
+          await db.exec('ROLLBACK');
+        } finally {
+          held();
+          held = null;
+        }
+      });
+    };
+    socket.on('close', closed);
+    socket.on('error', () => socket.destroy());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

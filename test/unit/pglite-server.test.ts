@@ -1,0 +1,74 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePGlite, type PGliteServer } from '../../src/db/pglite-server.js';
+
+let db: PGlite;
+let server: PGliteServer;
+let url: string;
+beforeAll(async () => {
+  db = await PGlite.create();
+  server = await servePGlite(db);
+  url = `postgresql://postgres@127.0.0.1:${server.port}/postgres`;
+  await db.exec('CREATE TABLE t (id int PRIMARY KEY, label text)');
+});
+afterAll(async () => {
+  await server?.close();
+  await db?.close();
+});
+
+describe('the embedded database served on loopback', () => {
+  it('keeps each connection\'s parameterised statements apart under concurrency', async () => {
+    const pool = new pg.Pool({ connectionString: url, max: 8 });
+    try {
+      // Different statements with different parameter counts, many at once on 8 connections.
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          i % 2
+            ? pool.query('SELECT $1::int AS n', [i]).then((r) => r.rows[0].n)
+            : pool.query('SELECT $1::int + $2::int + $3::int AS n', [i, 0, 0]).then((r) => r.rows[0].n),
+        ),
+      );
+      expect(results).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("runs one connection's transaction without another connection's statements inside it", async () => {
+    const a = new pg.Client({ connectionString: url });
+    const b = new pg.Client({ connectionString: url });
+    await a.connect();
+    await b.connect();
+    try {
+      await a.query('BEGIN');
+      await a.query('INSERT INTO t VALUES (1, $1)', ['inside']);
+      let seen: string[] | null = null;
+      const reader = b.query('SELECT label FROM t ORDER BY id').then((r) => (seen = r.rows.map((row) => row.label)));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(seen).toBeNull(); // b waits while a's transaction is open
+      await a.query('ROLLBACK');
+      await reader;
+      expect(seen).toEqual([]);
+    } finally {
+      await a.end();
+      await b.end();
+    }
+  });
+
+  it('rolls back the transaction of a connection that goes away, and serves the others', async () => {
+    const a = new pg.Client({ connectionString: url });
+    await a.connect();
+    await a.query('BEGIN');
+    await a.query('INSERT INTO t VALUES (2, $1)', ['orphan']);
+    a.on('error', () => {});
+    (a as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    const b = new pg.Client({ connectionString: url });
+    await b.connect();
+    try {
+      expect((await b.query('SELECT count(*)::int AS n FROM t WHERE id = 2')).rows[0].n).toBe(0);
+    } finally {
+      await b.end();
+    }
+  });
+});

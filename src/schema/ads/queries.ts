@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, pageArgs, pagePagination, type PagePagination } from '../shared/pagination.js';
+import { pageArgs, pageInIdOrder, pageListRef, type RowPage } from '../shared/pagination.js';
 import { AdDetail, resolvedFromMember } from './detail.js';
 import { AdListSort, AdMediaTypeFilter, AdPlatform, AdSearchType, AdStatusFilter } from './enums.js';
 import { withCpm, DEFAULT_CPM } from './figures.js';
@@ -11,16 +11,7 @@ import { adsQueryArgs, filterFromQueryArgs } from './query-args.js';
 import { searchAdIds, type AdFilter, type AdSort } from './search.js';
 import { PublicAd } from './types.js';
 
-type AdRow = { id: string };
-type AdPage = { data: AdRow[]; pagination: PagePagination };
-
-const AdPageRef = builder.objectRef<AdPage>('AdPage').implement({
-  description: 'A page of ad summaries, one per duplicate group.',
-  fields: (t) => ({
-    data: t.field({ type: [PublicAd], resolve: (page) => page.data as never }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-  }),
-});
+const AdPageRef = pageListRef('AdPage', PublicAd, 'A page of ad summaries, one per duplicate group.');
 
 /** Finds the page of ids, then loads the selected fields for them in the same order. */
 async function adPage(
@@ -30,11 +21,10 @@ async function adPage(
   sort: AdSort,
   page: { page: number; limit: number },
   cpm: number,
-): Promise<AdPage> {
-  const { ids, total } = await searchAdIds(prisma, filter, sort, page);
-  const rows = ids.length ? await prisma.ad.findMany({ ...select, where: { id: { in: ids } } }) : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { data: withCpm(ids.map((id) => byId.get(id)!).filter(Boolean), cpm), pagination: pagePagination(page, total) };
+): Promise<RowPage> {
+  const found = await searchAdIds(prisma, filter, sort, page);
+  const rows = found.ids.length ? await prisma.ad.findMany({ ...select, where: { id: { in: found.ids } } }) : [];
+  return pageInIdOrder(found, withCpm(rows, cpm), page);
 }
 
 const searchText = z.string().trim().min(1).max(500);

@@ -1,3 +1,4 @@
+import type { ObjectRef } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
 
@@ -62,4 +63,25 @@ export function offsetArgs(limits: { defaultLimit: number; maxLimit: number }) {
 
 export function offsetPagination({ limit, offset }: OffsetRequest, total: number): OffsetPagination {
   return { limit, offset, total };
+}
+
+/** A page found by SQL (ids in order, and the total) whose rows were loaded separately. */
+export type IdPage = { ids: string[]; total: number };
+export type RowPage = { data: { id: string }[]; pagination: PagePagination };
+
+/** The loaded rows in the order the SQL found them, with the page's pagination. */
+export function pageInIdOrder<T extends { id: string }>(found: IdPage, rows: readonly T[], page: PageRequest): { data: T[]; pagination: PagePagination } {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return { data: found.ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total) };
+}
+
+/** A page-style list type `{ data[], pagination }` of the given item type. */
+export function pageListRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>, description: string) {
+  return builder.objectRef<RowPage>(name).implement({
+    description,
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (page) => page.data as never }),
+      pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
+    }),
+  });
 }

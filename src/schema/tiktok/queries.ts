@@ -3,29 +3,19 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, pagePagination, type PagePagination } from '../shared/pagination.js';
+import { pageInIdOrder, pageListRef, type RowPage } from '../shared/pagination.js';
 import { tiktokIdOf } from './figures.js';
 import { filterFromLibraryArgs, filterFromQueryArgs, libraryArgs, libraryQueryArgs } from './query-args.js';
 import { searchTikTokIds, type TikTokFilter, type TikTokSort } from './search.js';
 import { TikTokLibraryItem, TikTokLibraryItemDetail } from './types.js';
 
-type ItemRow = { id: string };
-type ItemPage = { data: ItemRow[]; pagination: PagePagination };
-
-const TikTokLibraryPage = builder.objectRef<ItemPage>('TikTokLibraryPage').implement({
-  description: 'A page of TikTok library items.',
-  fields: (t) => ({
-    data: t.field({ type: [TikTokLibraryItem], resolve: (page) => page.data as never }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-  }),
-});
+const TikTokLibraryPage = pageListRef('TikTokLibraryPage', TikTokLibraryItem, 'A page of TikTok library items.');
 
 /** Finds the page of ids, then loads the selected fields for them in the same order. */
-async function itemPage(prisma: PrismaClient, select: object, filter: TikTokFilter, sort: TikTokSort, page: { page: number; limit: number }): Promise<ItemPage> {
-  const { ids, total } = await searchTikTokIds(prisma, filter, sort, page);
-  const rows = ids.length ? await prisma.tikTokItem.findMany({ ...select, where: { id: { in: ids } } }) : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { data: ids.map((id) => byId.get(id)!).filter(Boolean), pagination: pagePagination(page, total) };
+async function itemPage(prisma: PrismaClient, select: object, filter: TikTokFilter, sort: TikTokSort, page: { page: number; limit: number }): Promise<RowPage> {
+  const found = await searchTikTokIds(prisma, filter, sort, page);
+  const rows = found.ids.length ? await prisma.tikTokItem.findMany({ ...select, where: { id: { in: found.ids } } }) : [];
+  return pageInIdOrder(found, rows, page);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -8,7 +8,8 @@ export type Db = { pool: pg.Pool; prisma: PrismaClient; close(): Promise<void> }
 
 /** One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. */
 export function connect(url: string, options: { max?: number } = {}): Db {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 5000 });
+  // Generous connect timeout: on the embedded database a new connection waits its turn behind a long transaction (a seed).
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000 });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {

@@ -14,6 +14,8 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   AuthScopes: { public: boolean; workspace: boolean; writer: boolean };
+  // Fields are non-null unless declared nullable: clients can rely on what the schema promises.
+  DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     Date: { Input: Date; Output: Date | string };
@@ -22,6 +24,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin, MeteringPlugin],
+  defaultFieldNullability: false,
   scopeAuth: {
     // Deny by default: every root field names one of these scopes (a test enforces it).
     authScopes: (context) => ({

@@ -39,6 +39,7 @@ const NORMALISED_URL = Prisma.raw(`rtrim(lower(split_part(split_part(a."landingP
 builder.queryFields((t) => ({
   adLandingPages: t.field({
     type: LandingPagesRef,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'Distinct landing pages of the ads of some Facebook pages or of one shop domain. One credit per URL returned; never returns ads.',
     args: {

@@ -37,6 +37,7 @@ export function normaliseAdId(adId: string): string {
 builder.queryFields((t) => ({
   ads: t.field({
     type: AdPageRef,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'Search Meta ads by ad copy or brand (GET /v1/ads). `search` is required; `query` is its deprecated alias.',
     args: {
@@ -71,6 +72,7 @@ builder.queryFields((t) => ({
   }),
   adsQuery: t.field({
     type: AdPageRef,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'Query Meta ads with the full filter set (POST /v1/ads/query). Every field is optional.',
     args: adsQueryArgs(),
@@ -81,6 +83,7 @@ builder.queryFields((t) => ({
   }),
   ad: t.prismaField({
     type: AdDetail,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'One ad with its detail. A member of a duplicate group is answered with the group lead and `resolvedFrom`.',
     args: { adId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },

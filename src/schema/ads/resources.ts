@@ -68,6 +68,7 @@ function describeMedia(ad: { id: string; mediaType: MediaUrl['mediaType']; media
 builder.queryFields((t) => ({
   adReachHistory: t.field({
     type: [ReachHistoryPoint],
+    nullable: true,
     authScopes: { workspace: true },
     description: 'Daily reach of one ad, oldest first: the most recent `limit` days.',
     args: {
@@ -86,6 +87,7 @@ builder.queryFields((t) => ({
   }),
   adMediaUrl: t.field({
     type: AdMediaUrl,
+    nullable: true,
     authScopes: { workspace: true },
     args: { adId: t.arg.string({ required: true, validate: adIdArg }) },
     resolve: async (_root, args, context) => {

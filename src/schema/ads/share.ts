@@ -21,6 +21,7 @@ const AdShare = builder.prismaObject('AdShare', {
 builder.mutationFields((t) => ({
   adShare: t.prismaField({
     type: AdShare,
+    nullable: true,
     authScopes: { writer: true },
     description: 'Creates the share link of an ad, or returns the one the workspace already has (POST /v1/ads/{adId}/share).',
     args: { adId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },

@@ -56,6 +56,7 @@ const byCount = (a: FacetValue, b: FacetValue) => b.adsCount - a.adsCount || (a.
 builder.queryFields((t) => ({
   googleAdsNetworkFacets: t.field({
     type: GoogleAdsFacetList,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'The delivery networks accepted by googleAdsQuery, with their active ads (GET /v1/google-ads/facets/networks).',
     resolve: async (_root, _args, context) => {
@@ -66,6 +67,7 @@ builder.queryFields((t) => ({
   }),
   googleAdsCountryFacets: t.field({
     type: GoogleAdsFacetPage,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'Audience countries observed in the Google Ads library, with their active ads (GET /v1/google-ads/facets/countries). `search` matches the code or the English name.',
     args: { search: t.arg.string({ validate: facetSearch }), ...offsetArgs(FACET_LIMITS) },
@@ -83,6 +85,7 @@ builder.queryFields((t) => ({
   }),
   googleAdsCategoryFacets: t.field({
     type: GoogleAdsCategoryFacetPage,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'Google categories accepted by categoryIds on googleAdsQuery, with advertiser counts (GET /v1/google-ads/facets/categories). `search` matches the name or path.',
     args: { search: t.arg.string({ validate: facetSearch }), ...offsetArgs(FACET_LIMITS) },

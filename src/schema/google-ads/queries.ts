@@ -17,6 +17,7 @@ async function googleAdPage(prisma: PrismaClient, select: object, filter: Google
 builder.queryFields((t) => ({
   googleAdsQuery: t.field({
     type: GoogleAdPageRef,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'Query the Google Ads library (POST /v1/google-ads/query). One credit per returned ad.',
     args: googleAdsQueryArgs(),

@@ -34,12 +34,14 @@ const DAY_MS = 86_400_000;
 builder.queryFields((t) => ({
   apiInfo: t.field({
     type: ApiInfo,
+    nullable: true,
     authScopes: { public: true },
     description: 'API name, version and status (GET /v1).',
     resolve: () => ({ name: API_NAME, version: 'v1', status: 'ok' }),
   }),
   health: t.field({
     type: Health,
+    nullable: true,
     authScopes: { public: true },
     resolve: (_root, _args, context) => ({
       status: 'ok',
@@ -49,6 +51,7 @@ builder.queryFields((t) => ({
   }),
   systemFreshness: t.field({
     type: Freshness,
+    nullable: true,
     authScopes: { public: true },
     description: 'The global reach-history snapshot dates actually stored.',
     resolve: async (_root, _args, context) => {

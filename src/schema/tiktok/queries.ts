@@ -23,6 +23,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 builder.queryFields((t) => ({
   tiktokLibrary: t.field({
     type: TikTokLibraryPage,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'TikTok ads and organic videos (GET /v1/tiktok/library). One credit per returned item.',
     args: libraryArgs(),
@@ -33,6 +34,7 @@ builder.queryFields((t) => ({
   }),
   tiktokLibraryQuery: t.field({
     type: TikTokLibraryPage,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'TikTok library with the full filter set (POST /v1/tiktok/library/query). One credit per returned item.',
     args: libraryQueryArgs(),
@@ -43,6 +45,7 @@ builder.queryFields((t) => ({
   }),
   tiktokLibraryItem: t.prismaField({
     type: TikTokLibraryItemDetail,
+    nullable: true,
     authScopes: { workspace: true },
     description: 'One TikTok library item by its composite id `tiktok_<number>` or its raw TikTok id. One credit when found.',
     args: { itemId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
@@ -55,6 +58,7 @@ builder.queryFields((t) => ({
   }),
   shopTiktokLibrary: t.field({
     type: TikTokLibraryPage,
+    nullable: true,
     authScopes: { workspace: true },
     description: "A shop's TikTok library items (GET /v1/shops/{shopId}/tiktok/library), with the library filters. One credit per returned item.",
     args: { shopId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }), ...libraryArgs() },

@@ -6,6 +6,7 @@ import { connect, type Db } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { seedMarket } from './data/market.js';
+import { importData, IMPORT_FORMATS } from './data/import/index.js';
 import { apiError, isErrorCode } from './errors.js';
 
 // Operator CLI: `npm run --silent cli -- <command>`. Prints exactly one JSON object on stdout
@@ -13,7 +14,13 @@ import { apiError, isErrorCode } from './errors.js';
 // With the server running on the embedded database, it uses that server's loopback socket.
 
 type Options = Record<string, string | boolean | undefined>;
-type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run(db: Db, o: Options): Promise<object> };
+type Command = {
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  /** The command takes positional arguments (after its name). */
+  positionals?: boolean;
+  run(db: Db, o: Options, args: string[]): Promise<object>;
+};
 
 const uuid = (name: string) => z.string().uuid({ message: `--${name} must be a uuid` });
 const count = (name: string) => z.coerce.number({ message: `--${name} must be a number` }).int(`--${name} must be a whole number`).min(0, `--${name} must not be negative`);
@@ -112,6 +119,18 @@ const commands: Record<string, Command> = {
       return { scale, seed: seed ?? 42, ...result };
     },
   },
+  import: {
+    usage: `import ${IMPORT_FORMATS.join('|')} <file|dir> [...] [--as-of ISO]`,
+    options: { 'as-of': text },
+    positionals: true,
+    async run({ pool }, o, args) {
+      const [format, ...paths] = args;
+      const chosen = parse(oneOf('format', IMPORT_FORMATS), format);
+      if (paths.length === 0) throw apiError('validation_error', 'import needs at least one file or directory');
+      const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date or date-time' }), o['as-of']);
+      return importData(pool, chosen, paths, { asOf });
+    },
+  },
   migrate: {
     usage: 'migrate',
     options: {},
@@ -128,8 +147,9 @@ async function main(argv: string[]): Promise<object> {
   const command = commands[name ?? ''];
   if (!command) throw apiError('validation_error', `unknown command "${argv.slice(0, 2).join(' ')}"\n${usage()}`);
   let values: Options;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args: argv.slice(name.split(' ').length), options: command.options, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ args: argv.slice(name.split(' ').length), options: command.options, strict: true, allowPositionals: command.positionals === true }));
   } catch (error) {
     throw apiError('validation_error', `${(error as Error).message}\nusage: ${command.usage}`);
   }
@@ -137,7 +157,7 @@ async function main(argv: string[]): Promise<object> {
   const db = connect(location.url, { max: 2 });
   try {
     if (name !== 'migrate') await migrate(db.pool);
-    return await command.run(db, values);
+    return await command.run(db, values, positionals);
   } finally {
     await db.close();
     await location.close();

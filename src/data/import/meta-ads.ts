@@ -1,0 +1,403 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import type { Format, ImportContext, Outcome } from './run.js';
+import { upsert } from './sql.js';
+import {
+  BadRecord, countryCode, EU_UK, idOf, isObject, optionalCount, optionalDateTime, optionalString, stringList,
+} from './values.js';
+
+// Meta Ad Library API `ads_archive` pages: `{ data: [ad, …], paging: { cursors: { after }, next } }`.
+//
+// Mapping (one record = one ad):
+//   page_id/page_name            → advertisers (id, name); the page figures are recomputed from its ads
+//   id                           → ads.id `facebook_<id>`, platform facebook
+//   ad_creation_time             → createdAt (else the delivery start)
+//   ad_delivery_start_time       → firstSeenAt (else the creation time)
+//   ad_delivery_stop_time        → status inactive and lastSeenAt when it is before the import time; else active,
+//                                  lastSeenAt = the import day
+//   ad_creative_link_titles[0]   → title;  ad_creative_bodies[0] → body
+//   ad_creative_link_descriptions[0] → ctaDescription;  ad_creative_link_captions[0] → ctaLinkDescription, and
+//                                  landingPageDomain when the caption is a host name (the landing URL is not in the API)
+//   eu_total_reach               → reach (else the sum of the breakdown, else 0); isLowReach = reach < 1000
+//   age_country_gender_reach_breakdown → ad_demography rows (country, age range, gender, reach); mainCountry = the
+//                                  EU/UK country with the largest reach
+//   target_locations + breakdown countries → targetedCountries (ISO codes; names are resolved, unknown places dropped)
+//   target_gender                → gender (all/men/women);  target_ages → ageMin/ageMax (`65+` → 65)
+//   isEuAd                       → the ad has EU/UK transparency data or targets an EU/UK country
+//   languages, publisher_platforms, beneficiary_payers (the current pair) → their own columns
+//   ads with the same page and the same non-empty creative text share a duplicate group (collationId
+//   `col_<hash>`); the group figures (duplicates, aggregatedReach, lead = most reach) are recomputed
+//   reach on the import day      → ad_reach_days; reachDelta1d/7d/30d = reach - the latest snapshot at least 1/7/30
+//                                  days older (0 before the ad started; no change when no older snapshot is known)
+// ad_snapshot_url is not stored: the public Ad Library link is derived from the id, and the API's snapshot URL
+// carries the caller's access token.
+
+type Demography = { country: string; ageRange: string; gender: string; reach: bigint };
+
+export type MetaAd = {
+  id: string;
+  pageId: string;
+  pageName: string | null;
+  createdAt: Date;
+  firstSeenAt: Date;
+  stoppedAt: Date | null;
+  title: string | null;
+  body: string | null;
+  ctaDescription: string | null;
+  ctaLinkDescription: string | null;
+  landingPageDomain: string | null;
+  reach: bigint;
+  targetedCountries: string[];
+  mainCountry: string | null;
+  gender: 'all' | 'men' | 'women';
+  ageMin: number | null;
+  ageMax: number | null;
+  isEuAd: boolean;
+  languages: string[];
+  publisherPlatforms: string[];
+  beneficiary: string | null;
+  payer: string | null;
+  collationId: string;
+  /** Null when the file does not carry the breakdown (the stored one is then kept). */
+  demography: Demography[] | null;
+};
+
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+function hostOf(caption: string | null): string | null {
+  if (!caption) return null;
+  const host = caption.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#\s]/)[0];
+  return HOST.test(host) ? host : null;
+}
+
+function gender(value: unknown): MetaAd['gender'] {
+  const text = optionalString(value, 'target_gender');
+  if (text === null) return 'all';
+  const known: Record<string, MetaAd['gender']> = { all: 'all', men: 'men', male: 'men', women: 'women', female: 'women' };
+  const mapped = known[text.toLowerCase()];
+  if (!mapped) throw new BadRecord(`target_gender must be All, Men or Women, got ${JSON.stringify(text)}`);
+  return mapped;
+}
+
+function ages(value: unknown): { ageMin: number | null; ageMax: number | null } {
+  if (value === undefined || value === null) return { ageMin: null, ageMax: null };
+  const parts = typeof value === 'string' ? value.split(/\s*-\s*/) : Array.isArray(value) ? value : null;
+  if (!parts || parts.length === 0) throw new BadRecord('target_ages must be an array of ages like ["18", "65+"]');
+  const numbers = parts.map((part, i) => {
+    const text = typeof part === 'number' ? String(part) : part;
+    const match = typeof text === 'string' ? /^\s*(\d{1,3})\+?\s*$/.exec(text) : null;
+    if (!match) throw new BadRecord(`target_ages[${i}] is not an age: ${JSON.stringify(part)}`);
+    return Number(match[1]);
+  });
+  return { ageMin: Math.min(...numbers), ageMax: Math.max(...numbers) };
+}
+
+function targetLocations(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new BadRecord('target_locations must be an array');
+  const codes: string[] = [];
+  value.forEach((location, i) => {
+    if (!isObject(location)) throw new BadRecord(`target_locations[${i}] must be an object`);
+    if (location.excluded === true) return;
+    const name = optionalString(location.name, `target_locations[${i}].name`);
+    if (!name) return;
+    // A country by name; a region, city or zip as "…, <country>".
+    const type = optionalString(location.type, `target_locations[${i}].type`);
+    const isCountry = type === null || type === 'countries' || type === 'country';
+    const code = isCountry ? countryCode(name) : name.includes(',') ? countryCode(name.split(',').pop()!) : null;
+    if (code) codes.push(code);
+  });
+  return codes;
+}
+
+function breakdown(value: unknown): Demography[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) throw new BadRecord('age_country_gender_reach_breakdown must be an array');
+  const cells = new Map<string, Demography>();
+  value.forEach((entry, i) => {
+    const field = `age_country_gender_reach_breakdown[${i}]`;
+    if (!isObject(entry)) throw new BadRecord(`${field} must be an object`);
+    const country = typeof entry.country === 'string' ? countryCode(entry.country) : null;
+    if (!country) throw new BadRecord(`${field}.country must be a country code, got ${JSON.stringify(entry.country)}`);
+    const rows = entry.age_gender_breakdowns ?? [];
+    if (!Array.isArray(rows)) throw new BadRecord(`${field}.age_gender_breakdowns must be an array`);
+    rows.forEach((row, j) => {
+      const at = `${field}.age_gender_breakdowns[${j}]`;
+      if (!isObject(row)) throw new BadRecord(`${at} must be an object`);
+      const ageRange = optionalString(row.age_range, `${at}.age_range`);
+      if (!ageRange) throw new BadRecord(`${at}.age_range is missing`);
+      for (const sex of ['male', 'female', 'unknown']) {
+        const reach = optionalCount(row[sex], `${at}.${sex}`);
+        if (reach === null) continue;
+        const key = `${country}\u0000${ageRange}\u0000${sex}`;
+        const cell = cells.get(key);
+        if (cell) cell.reach += reach;
+        else cells.set(key, { country, ageRange, gender: sex, reach });
+      }
+    });
+  });
+  return [...cells.values()].sort((a, b) => (a.country + a.ageRange + a.gender < b.country + b.ageRange + b.gender ? -1 : 1));
+}
+
+function mainCountryOf(demography: Demography[] | null): string | null {
+  if (!demography) return null;
+  const totals = new Map<string, bigint>();
+  for (const cell of demography) if (EU_UK.has(cell.country)) totals.set(cell.country, (totals.get(cell.country) ?? 0n) + cell.reach);
+  let best: string | null = null;
+  for (const [country, reach] of [...totals].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (best === null || reach > totals.get(best)!) best = country;
+  }
+  return best;
+}
+
+function payers(value: unknown): { beneficiary: string | null; payer: string | null } {
+  if (value === undefined || value === null) return { beneficiary: null, payer: null };
+  if (!Array.isArray(value)) throw new BadRecord('beneficiary_payers must be an array');
+  const entries = value.map((entry, i) => {
+    if (!isObject(entry)) throw new BadRecord(`beneficiary_payers[${i}] must be an object`);
+    return {
+      beneficiary: optionalString(entry.beneficiary, `beneficiary_payers[${i}].beneficiary`),
+      payer: optionalString(entry.payer, `beneficiary_payers[${i}].payer`),
+      current: entry.current === true,
+    };
+  });
+  const chosen = entries.find((entry) => entry.current) ?? entries[0];
+  return { beneficiary: chosen?.beneficiary ?? null, payer: chosen?.payer ?? null };
+}
+
+const first = (list: string[]) => list.map((item) => item.trim()).find((item) => item !== '') ?? null;
+
+export function parseMetaAd(raw: unknown, context: ImportContext): MetaAd {
+  if (!isObject(raw)) throw new BadRecord('the record is not an object');
+  const id = idOf(raw.id, 'id');
+  const pageId = idOf(raw.page_id, 'page_id');
+  const created = optionalDateTime(raw.ad_creation_time, 'ad_creation_time');
+  const started = optionalDateTime(raw.ad_delivery_start_time, 'ad_delivery_start_time');
+  const stoppedAt = optionalDateTime(raw.ad_delivery_stop_time, 'ad_delivery_stop_time');
+  if (!created && !started) throw new BadRecord('ad_delivery_start_time and ad_creation_time are both missing');
+  const bodies = stringList(raw.ad_creative_bodies, 'ad_creative_bodies');
+  const titles = stringList(raw.ad_creative_link_titles, 'ad_creative_link_titles');
+  const descriptions = stringList(raw.ad_creative_link_descriptions, 'ad_creative_link_descriptions');
+  const captions = stringList(raw.ad_creative_link_captions, 'ad_creative_link_captions');
+  const demography = breakdown(raw.age_country_gender_reach_breakdown);
+  const euReach = optionalCount(raw.eu_total_reach, 'eu_total_reach');
+  const reach = euReach ?? demography?.reduce((sum, cell) => sum + cell.reach, 0n) ?? 0n;
+  const targeted = new Set([...targetLocations(raw.target_locations), ...(demography ?? []).map((cell) => cell.country)]);
+  const targetedCountries = [...targeted].sort();
+  const creative = [bodies, titles, descriptions, captions].map((list) => list.map((item) => item.trim()));
+  const hasCreative = creative.some((list) => list.some((item) => item !== ''));
+  const identity = hasCreative ? JSON.stringify([pageId, ...creative]) : `ad:${id}`;
+  void context;
+  return {
+    id: `facebook_${id}`,
+    pageId,
+    pageName: optionalString(raw.page_name, 'page_name'),
+    createdAt: created ?? started!,
+    firstSeenAt: started ?? created!,
+    stoppedAt,
+    title: first(titles),
+    body: first(bodies),
+    ctaDescription: first(descriptions),
+    ctaLinkDescription: first(captions),
+    landingPageDomain: hostOf(first(captions)),
+    reach,
+    targetedCountries,
+    mainCountry: mainCountryOf(demography),
+    gender: gender(raw.target_gender),
+    ...ages(raw.target_ages),
+    isEuAd: euReach !== null || (demography?.length ?? 0) > 0 || targetedCountries.some((code) => EU_UK.has(code)),
+    languages: stringList(raw.languages, 'languages').map((code) => code.trim().toLowerCase()).filter(Boolean),
+    publisherPlatforms: stringList(raw.publisher_platforms, 'publisher_platforms').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    ...payers(raw.beneficiary_payers),
+    collationId: `col_${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`,
+    demography,
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: ImportContext): Promise<Map<string, Outcome>> {
+  const outcomes = new Map<string, Outcome>();
+  const changed = (id: string) => {
+    if (!outcomes.has(id)) outcomes.set(id, 'updated');
+  };
+  const ids = ads.map((ad) => ad.id);
+  const ours = new Set(ids);
+  const day = context.day;
+
+  // What the ads were before: a moved ad leaves its old group and page to recompute.
+  const before = await client.query<{ collationId: string; advertiserId: string }>(
+    `SELECT "collationId", "advertiserId" FROM "ads" WHERE "id" = ANY($1::text[])`,
+    [ids],
+  );
+
+  // Pages: one row per page, the last name in the file wins.
+  const pages = new Map<string, string | null>();
+  for (const ad of ads) pages.set(ad.pageId, ad.pageName ?? pages.get(ad.pageId) ?? null);
+  const pageSpec = (update: string[]) => ({
+    table: 'advertisers',
+    columns: [{ name: 'id', type: 'text' }, { name: 'name', type: 'text' }],
+    key: ['id'],
+    update,
+    returning: 'id, (xmax = 0) AS inserted',
+  });
+  const entries = [...pages];
+  // A record without page_name names a new page after its id and leaves a stored name alone.
+  const renamed = await upsert<{ id: string; inserted: boolean }>(client, pageSpec(['name']), entries.filter(([, name]) => name !== null));
+  await upsert(client, pageSpec([]), entries.filter(([, name]) => name === null).map(([id]) => [id, `Facebook page ${id}`]));
+  const renamedPages = new Set(renamed.filter((row) => !row.inserted).map((row) => row.id));
+  for (const ad of ads) if (renamedPages.has(ad.pageId)) changed(ad.id);
+
+  const running = (ad: MetaAd) => ad.stoppedAt === null || ad.stoppedAt.getTime() > context.asOf.getTime();
+  const content = [
+    'collationId', 'status', 'createdAt', 'firstSeenAt', 'lastSeenAt', 'title', 'body', 'ctaDescription', 'ctaLinkDescription',
+    'landingPageDomain', 'reach', 'targetedCountries', 'mainCountry', 'gender', 'ageMin', 'ageMax', 'isEuAd', 'isLowReach',
+    'languages', 'publisherPlatforms', 'beneficiary', 'payer', 'advertiserId',
+  ];
+  const written = await upsert<{ id: string; inserted: boolean }>(
+    client,
+    {
+      table: 'ads',
+      columns: [
+        { name: 'id', type: 'text' }, { name: 'collationId', type: 'text' }, { name: 'status', type: '"AdStatus"' },
+        { name: 'createdAt', type: 'timestamptz' }, { name: 'firstSeenAt', type: 'timestamptz' }, { name: 'lastSeenAt', type: 'timestamptz' },
+        { name: 'title', type: 'text' }, { name: 'body', type: 'text' }, { name: 'ctaDescription', type: 'text' },
+        { name: 'ctaLinkDescription', type: 'text' }, { name: 'landingPageDomain', type: 'text' }, { name: 'reach', type: 'int8' },
+        { name: 'targetedCountries', type: 'text[]' }, { name: 'mainCountry', type: 'text' }, { name: 'gender', type: 'text' },
+        { name: 'ageMin', type: 'int4' }, { name: 'ageMax', type: 'int4' }, { name: 'isEuAd', type: 'bool' }, { name: 'isLowReach', type: 'bool' },
+        { name: 'languages', type: 'text[]' }, { name: 'publisherPlatforms', type: 'text[]' }, { name: 'beneficiary', type: 'text' },
+        { name: 'payer', type: 'text' }, { name: 'advertiserId', type: 'text' },
+        // Insert-only: a new ad is its own group until the groups are recomputed below.
+        { name: 'platform', type: 'text' }, { name: 'mediaType', type: '"AdMediaType"' }, { name: 'aggregatedReach', type: 'int8' },
+      ],
+      key: ['id'],
+      update: content,
+      returning: 'id, (xmax = 0) AS inserted',
+    },
+    ads.map((ad) => {
+      const active = running(ad);
+      const lastSeenAt = active ? new Date(Math.max(day.getTime(), ad.firstSeenAt.getTime())) : ad.stoppedAt!;
+      return [
+        ad.id, ad.collationId, active ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenAt, ad.title, ad.body, ad.ctaDescription,
+        ad.ctaLinkDescription, ad.landingPageDomain, ad.reach, ad.targetedCountries, ad.mainCountry, ad.gender, ad.ageMin, ad.ageMax,
+        ad.isEuAd, ad.reach < 1000n, ad.languages, ad.publisherPlatforms, ad.beneficiary, ad.payer, ad.pageId,
+        'facebook', 'unknown', ad.reach,
+      ];
+    }),
+  );
+  for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
+
+  // Demography: the file's breakdown replaces the stored one (ads whose record has no breakdown keep theirs).
+  const withBreakdown = ads.filter((ad) => ad.demography !== null);
+  if (withBreakdown.length) {
+    const cells = withBreakdown.flatMap((ad) => ad.demography!.map((cell) => [ad.id, cell.country, cell.ageRange, cell.gender, cell.reach]));
+    const column = (i: number) => cells.map((cell) => (typeof cell[i] === 'bigint' ? cell[i].toString() : cell[i]));
+    const removed = await client.query<{ adId: string }>(
+      `DELETE FROM "ad_demography" d WHERE d."adId" = ANY($1::text[])
+         AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(a, c, r, g)
+                         WHERE u.a = d."adId" AND u.c = d."country" AND u.r = d."ageRange" AND u.g = d."gender")
+       RETURNING d."adId"`,
+      [withBreakdown.map((ad) => ad.id), column(0), column(1), column(2), column(3)],
+    );
+    const upserted = await upsert<{ adId: string }>(
+      client,
+      {
+        table: 'ad_demography',
+        columns: [
+          { name: 'adId', type: 'text' }, { name: 'country', type: 'text' }, { name: 'ageRange', type: 'text' },
+          { name: 'gender', type: 'text' }, { name: 'reach', type: 'int8' },
+        ],
+        key: ['adId', 'country', 'ageRange', 'gender'],
+        update: ['reach'],
+        returning: '"adId"',
+      },
+      cells,
+    );
+    for (const row of [...removed.rows, ...upserted]) changed(row.adId);
+  }
+
+  // The day's reach snapshot.
+  const snapshots = await upsert<{ adId: string }>(
+    client,
+    {
+      table: 'ad_reach_days',
+      columns: [{ name: 'adId', type: 'text' }, { name: 'date', type: 'date' }, { name: 'reach', type: 'int8' }],
+      key: ['adId', 'date'],
+      update: ['reach'],
+      returning: '"adId"',
+    },
+    ads.map((ad) => [ad.id, day, ad.reach]),
+  );
+  for (const row of snapshots) changed(row.adId);
+
+  // Reach gains from the stored snapshots.
+  const delta = (days: number) => {
+    const date = new Date(day.getTime() - days * DAY_MS).toISOString().slice(0, 10);
+    return `a."reach" - coalesce(
+      (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" <= '${date}'::date ORDER BY r."date" DESC LIMIT 1),
+      CASE WHEN a."firstSeenAt" >= '${date}T00:00:00Z'::timestamptz THEN 0 ELSE a."reach" END)`;
+  };
+  const deltas = await client.query<{ id: string }>(
+    `WITH d AS (SELECT a."id", ${delta(1)} AS d1, ${delta(7)} AS d7, ${delta(30)} AS d30 FROM "ads" a WHERE a."id" = ANY($1::text[]))
+     UPDATE "ads" a SET "reachDelta1d" = d.d1, "reachDelta7d" = d.d7, "reachDelta30d" = d.d30 FROM d
+     WHERE a."id" = d."id" AND (a."reachDelta1d", a."reachDelta7d", a."reachDelta30d") IS DISTINCT FROM (d.d1, d.d7, d.d30)
+     RETURNING a."id"`,
+    [ids],
+  );
+  for (const row of deltas.rows) changed(row.id);
+
+  // Duplicate groups: every member carries the group size and reach; the lead has media, then the most reach.
+  const groups = [...new Set([...ads.map((ad) => ad.collationId), ...before.rows.map((row) => row.collationId)])];
+  const regrouped = await client.query<{ id: string }>(
+    `WITH g AS (
+       SELECT "id", count(*) OVER w AS n, sum("reach") OVER w AS total,
+              row_number() OVER (w ORDER BY ("mediaUrl" IS NOT NULL) DESC, "reach" DESC, "id" COLLATE "C") = 1 AS lead
+       FROM "ads" WHERE "collationId" = ANY($1::text[]) WINDOW w AS (PARTITION BY "collationId"))
+     UPDATE "ads" a SET "duplicates" = g.n, "aggregatedReach" = g.total, "isGroupLead" = g.lead FROM g
+     WHERE a."id" = g."id" AND (a."duplicates", a."aggregatedReach", a."isGroupLead") IS DISTINCT FROM (g.n::int, g.total::int8, g.lead)
+     RETURNING a."id"`,
+    [groups],
+  );
+
+  // Pages: position (newest first) and current rank (active ads by 7-day gain) of their ads, and the page figures.
+  const touchedPages = [...new Set([...pages.keys(), ...before.rows.map((row) => row.advertiserId)])];
+  const ranked = await client.query<{ id: string }>(
+    `WITH p AS (
+       SELECT "id",
+              row_number() OVER (PARTITION BY "advertiserId" ORDER BY "firstSeenAt" DESC, "id" COLLATE "C")::int AS position,
+              CASE WHEN "status" = 'active' THEN row_number() OVER (
+                PARTITION BY "advertiserId", "status" = 'active' ORDER BY "reachDelta7d" DESC, "reach" DESC, "id" COLLATE "C")::int END AS rank
+       FROM "ads" WHERE "advertiserId" = ANY($1::text[]))
+     UPDATE "ads" a SET "positionInPage" = p.position, "currentRank" = p.rank FROM p
+     WHERE a."id" = p."id" AND (a."positionInPage", a."currentRank") IS DISTINCT FROM (p.position, p.rank)
+     RETURNING a."id"`,
+    [touchedPages],
+  );
+  for (const row of [...regrouped.rows, ...ranked.rows]) if (ours.has(row.id)) changed(row.id);
+
+  await client.query(
+    `WITH s AS (
+       SELECT v."id",
+              (SELECT count(*) FROM "ads" a WHERE a."advertiserId" = v."id" AND a."status" = 'active')::int AS live,
+              (SELECT coalesce(sum(a."reach"), 0) FROM "ads" a WHERE a."advertiserId" = v."id")::int8 AS total,
+              (SELECT coalesce(sum(a."reachDelta30d"), 0) FROM "ads" a WHERE a."advertiserId" = v."id")::int8 AS r30,
+              (SELECT count(DISTINCT c) FROM "ads" a, unnest(a."targetedCountries") c WHERE a."advertiserId" = v."id")::int AS countries
+       FROM "advertisers" v WHERE v."id" = ANY($1::text[]))
+     UPDATE "advertisers" v SET "liveAdsCount" = s.live, "totalReach" = s.total, "reach30d" = s.r30, "countriesCount" = s.countries FROM s
+     WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
+    [touchedPages],
+  );
+  return outcomes;
+}
+
+export const metaAds: Format<MetaAd> = {
+  records(document) {
+    if (Array.isArray(document)) return document;
+    if (isObject(document) && Array.isArray(document.data)) return document.data;
+    if (isObject(document) && isObject(document.error)) return `the file is an API error response: ${String(document.error.message ?? 'no message')}`;
+    return 'not an ads_archive page: expected { "data": [ … ] }';
+  },
+  parse: parseMetaAd,
+  key: (ad) => ad.id,
+  apply: applyMetaAds,
+};

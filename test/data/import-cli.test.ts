@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Db } from '../../src/db/client.js';
+import { startEmbedded } from '../../src/db/embedded.js';
+import { migrate } from '../../src/db/migrate.js';
+import { parseJson } from '../../src/data/import/json.js';
+import { optionalAudience, optionalDateTime, optionalYmd } from '../../src/data/import/values.js';
+import { createTestDatabase } from '../support/database.js';
+
+// `npm run --silent cli -- import …` as a child process: one JSON summary on stdout. On PGlite this test process
+// plays the running server and the CLI shares its embedded database through the loopback socket.
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const fixtures = path.join(root, 'test/fixtures');
+
+let env: NodeJS.ProcessEnv;
+let db: Db;
+let scratch: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'mi-import-cli-'));
+  if (process.env.TEST_DB === 'postgres') {
+    const database = await createTestDatabase();
+    db = database;
+    env = { ...process.env, DATABASE_URL: database.url };
+    cleanup = () => database.dispose();
+  } else {
+    const dataDir = path.join(scratch, 'data');
+    const embedded = await startEmbedded(dataDir);
+    db = connect(embedded.url);
+    await migrate(db.pool);
+    env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
+    cleanup = async () => {
+      await db.close();
+      await embedded.close();
+    };
+  }
+});
+afterAll(async () => {
+  await cleanup?.();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]): Promise<{ code: number; json: any; stdout: string }> {
+  try {
+    const { stdout } = await run(tsx, ['src/cli.ts', ...args], { cwd: root, env });
+    return { code: 0, json: JSON.parse(stdout), stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, json: JSON.parse(failed.stdout), stdout: failed.stdout };
+  }
+}
+
+describe('cli import', () => {
+  it('imports both formats and prints exactly one JSON summary', async () => {
+    const meta = await cli('import', 'meta-ads', path.join(fixtures, 'meta-ads'), '--as-of', '2026-11-22T10:00:00Z');
+    expect(meta.code).toBe(0);
+    expect(meta.stdout.trim().split('\n')).toHaveLength(1);
+    expect(Object.keys(meta.json)).toEqual(['read', 'inserted', 'updated', 'skipped', 'errors']);
+    expect(meta.json).toMatchObject({ read: 8, inserted: 5, updated: 0, skipped: 3 });
+    expect(meta.json.errors.map((e: { position: number }) => e.position)).toEqual([3, 4, 5]);
+
+    const tiktok = await cli('import', 'tiktok-ads', path.join(fixtures, 'tiktok-ads/query-1.json'), '--as-of', '2026-11-22T10:00:00Z');
+    expect(tiktok.json).toMatchObject({ read: 5, inserted: 3, updated: 0, skipped: 2 });
+    const { rows } = await db.pool.query(`SELECT id FROM tiktok_items ORDER BY id`);
+    expect(rows.map((r) => r.id)).toEqual(['7301234567890123456', '7301234567890123457', '7309999999999999999']);
+
+    const again = await cli('import', 'meta-ads', path.join(fixtures, 'meta-ads'), '--as-of', '2026-11-22T10:00:00Z');
+    expect(again.json).toMatchObject({ read: 8, inserted: 0, updated: 0, skipped: 3 });
+  });
+
+  it('reports an unreadable file in the summary, and bad arguments as a validation error', async () => {
+    const broken = path.join(scratch, 'broken.json');
+    await writeFile(broken, 'not json');
+    const summary = await cli('import', 'meta-ads', broken);
+    expect(summary.code).toBe(0);
+    expect(summary.json).toEqual({ read: 0, inserted: 0, updated: 0, skipped: 0, errors: [{ file: broken, position: null, reason: expect.stringMatching(/^not JSON/) }] });
+
+    for (const args of [['import', 'shopify-products', broken], ['import', 'meta-ads'], ['import'], ['import', 'meta-ads', broken, '--as-of', 'yesterday']]) {
+      const res = await cli(...args);
+      expect(res.code, res.stdout).toBe(1);
+      expect(res.json.error.code).toBe('validation_error');
+    }
+  });
+});
+
+describe('import readers', () => {
+  it('keeps integers of 16 or more digits exact, outside strings only', () => {
+    expect(parseJson('{"id": 7301234567890123456, "n": 12, "s": "12345678901234567890", "f": 1.5, "e": 1e21, "neg": -7301234567890123456}')).toEqual({
+      id: '7301234567890123456', n: 12, s: '12345678901234567890', f: 1.5, e: 1e21, neg: '-7301234567890123456',
+    });
+    expect(parseJson('["a \\" 1234567890123456789", 1234567890123456789]')).toEqual(['a " 1234567890123456789', '1234567890123456789']);
+  });
+
+  it('reads Ad Library times, TikTok dates and rounded audience figures', () => {
+    expect(optionalDateTime('2019-05-03T11:00:00+0000', 'x')?.toISOString()).toBe('2019-05-03T11:00:00.000Z');
+    expect(optionalDateTime('2019-05-03T11:00:00-0230', 'x')?.toISOString()).toBe('2019-05-03T13:30:00.000Z');
+    expect(optionalDateTime('2024-02-29', 'x')?.toISOString()).toBe('2024-02-29T00:00:00.000Z');
+    expect(() => optionalDateTime('2023-02-29', 'x')).toThrow(/not a valid date/);
+    expect(() => optionalDateTime(20230101, 'x')).toThrow(/must be a date string/);
+    expect(optionalYmd(20210101, 'x')?.toISOString()).toBe('2021-01-01T00:00:00.000Z');
+    expect(() => optionalYmd('2021-01-01', 'x')).toThrow(/YYYYMMDD/);
+    expect([optionalAudience('30K', 'x'), optionalAudience('1.2M', 'x'), optionalAudience('100K-1M', 'x'), optionalAudience('<1K', 'x'), optionalAudience('10M+', 'x')])
+      .toEqual([30000n, 1200000n, 100000n, 0n, 10000000n]);
+    expect(() => optionalAudience('lots', 'x')).toThrow(/not an audience figure/);
+  });
+});

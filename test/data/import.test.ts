@@ -267,6 +267,22 @@ describe('import tiktok-ads', () => {
   });
 });
 
+describe('import: the same record twice in one file', () => {
+  it('imports the later one and reports the earlier one as replaced', async () => {
+    const page = JSON.parse(await readFile(PAGE_2, 'utf8'));
+    const newer = { ...page.data[0], id: '120210000000010', ad_creative_bodies: ['Twice in one page'], eu_total_reach: 700 };
+    const older = { ...newer, eu_total_reach: 600 };
+    const file = path.join(scratch, 'twice.json');
+    await writeFile(file, JSON.stringify({ data: [older, newer] }));
+    const summary = await run('meta-ads', file);
+    expect(summary).toEqual({
+      read: 2, inserted: 1, updated: 0, skipped: 1,
+      errors: [{ file, position: 0, reason: 'duplicate of the record at position 1, which replaces it' }],
+    });
+    expect((await get('/ads/facebook_120210000000010')).body.data.metrics.reach).toBe(700);
+  });
+});
+
 describe('import: unreadable files', () => {
   it('reports a missing path, a file that is not JSON and a JSON file of another shape, each for its file', async () => {
     const dir = path.join(scratch, 'broken');

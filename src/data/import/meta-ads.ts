@@ -376,13 +376,16 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   for (const row of [...regrouped.rows, ...ranked.rows]) if (ours.has(row.id)) changed(row.id);
 
   await client.query(
-    `WITH s AS (
-       SELECT v."id",
-              (SELECT count(*) FROM "ads" a WHERE a."advertiserId" = v."id" AND a."status" = 'active')::int AS live,
-              (SELECT coalesce(sum(a."reach"), 0) FROM "ads" a WHERE a."advertiserId" = v."id")::int8 AS total,
-              (SELECT coalesce(sum(a."reachDelta30d"), 0) FROM "ads" a WHERE a."advertiserId" = v."id")::int8 AS r30,
-              (SELECT count(DISTINCT c) FROM "ads" a, unnest(a."targetedCountries") c WHERE a."advertiserId" = v."id")::int AS countries
-       FROM "advertisers" v WHERE v."id" = ANY($1::text[]))
+    `WITH f AS (
+       SELECT "advertiserId" AS id, count(*) FILTER (WHERE "status" = 'active') AS live, sum("reach") AS total, sum("reachDelta30d") AS r30
+       FROM "ads" WHERE "advertiserId" = ANY($1::text[]) GROUP BY 1),
+     c AS (
+       SELECT a."advertiserId" AS id, count(DISTINCT code) AS n
+       FROM "ads" a CROSS JOIN LATERAL unnest(a."targetedCountries") AS code WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1),
+     s AS (
+       SELECT v."id", coalesce(f.live, 0)::int AS live, coalesce(f.total, 0)::int8 AS total, coalesce(f.r30, 0)::int8 AS r30,
+              coalesce(c.n, 0)::int AS countries
+       FROM "advertisers" v LEFT JOIN f ON f.id = v."id" LEFT JOIN c ON c.id = v."id" WHERE v."id" = ANY($1::text[]))
      UPDATE "advertisers" v SET "liveAdsCount" = s.live, "totalReach" = s.total, "reach30d" = s.r30, "countriesCount" = s.countries FROM s
      WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
     [touchedPages],

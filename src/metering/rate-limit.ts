@@ -11,6 +11,8 @@ export type Decision = { allowed: boolean; limit: number; remaining: number; res
 export interface RateLimitStore {
   /** Refills the bucket, then takes one token if there is one. Atomic per key. */
   take(key: string, bucket: Bucket): Promise<BucketState>;
+  /** Resolves once the store can answer (a Redis connection is up). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (this.buckets.size > 100_000) this.buckets.delete(this.buckets.keys().next().value!);
     return { allowed, tokens: left };
   }
+
+  async ready() {}
 
   async close() {}
 }
@@ -64,6 +68,14 @@ export class RedisRateLimitStore implements RateLimitStore {
     const run = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<[number, string]>>).miTakeToken;
     const [allowed, tokens] = await run.call(this.redis, this.prefix + key, bucket.capacity, bucket.perSecond);
     return { allowed: allowed === 1, tokens: Number(tokens) };
+  }
+
+  ready(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.redis.once('ready', () => resolve());
+      this.redis.once('end', () => reject(new Error('Redis connection closed before it was ready')));
+    });
   }
 
   async close() {
@@ -108,6 +120,11 @@ export class RateLimiter {
       });
     }
     return decision;
+  }
+
+  /** Resolves once the store can answer; serve only after it, or early calls would be let through unmetered. */
+  ready() {
+    return this.store.ready();
   }
 
   close() {

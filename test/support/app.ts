@@ -32,6 +32,7 @@ export async function createTestApp(
   const db = options.database ?? (await createTestDatabase());
   if (seed) await seed(db);
   const rateLimiter = createRateLimiter(options.rateLimits ?? TEST_RATE_LIMITS, options.redisUrl, options.redisPrefix);
+  await rateLimiter.ready();
   const services = {
     prisma: db.prisma,
     pool: db.pool,

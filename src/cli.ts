@@ -96,26 +96,19 @@ const commands: Record<string, Command> = {
       }),
   },
   seed: {
-    usage: 'seed [--scale tiny|small] [--seed N] [--replace]',
+    usage: 'seed [--scale tiny|small|medium|large] [--seed N] [--replace]',
     options: { scale: text, seed: text, replace: { type: 'boolean' } },
     async run({ pool }, o) {
-      const scale = opt(oneOf('scale', ['tiny', 'small']), o.scale) ?? 'tiny';
+      const scale = opt(oneOf('scale', ['tiny', 'small', 'medium', 'large']), o.scale) ?? 'tiny';
       const seed = opt(count('seed'), o.seed);
-      let last = '';
-      const result = await seedMarket(pool, {
-        scale,
-        seed,
-        replace: o.replace === true,
-        onProgress: ({ table, done, total }) => {
-          const line = `${table} ${done}/${total}`;
-          if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K  ${line}`);
-          else if (done === total && line !== last) process.stderr.write(`  ${line}\n`);
-          last = line;
-        },
-      }).catch((error: Error) => {
-        throw /already hold/.test(error.message) ? apiError('conflict', 'The market tables already hold data; add --replace to reseed them.') : error;
-      });
-      if (process.stderr.isTTY) process.stderr.write('\n');
+      // Progress goes to stderr: a bar per table on a terminal, plain lines otherwise.
+      const { seedProgressPrinter } = await import('./data/market/progress.js');
+      const progress = seedProgressPrinter(process.stderr);
+      const result = await seedMarket(pool, { scale, seed, replace: o.replace === true, onProgress: progress.onProgress })
+        .catch((error: Error) => {
+          throw /already hold/.test(error.message) ? apiError('conflict', 'The market tables already hold data; add --replace to reseed them.') : error;
+        })
+        .finally(() => progress.finish());
       return { scale, seed: seed ?? 42, ...result };
     },
   },

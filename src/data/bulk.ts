@@ -61,6 +61,11 @@ export function bulkInsertSql(table: string, columns: readonly BulkColumn[]): st
   );
 }
 
+/** The parameters of one batch statement: one array per column, each value encoded for its column type. */
+export function bulkInsertParams(columns: readonly BulkColumn[], rows: readonly (readonly unknown[])[]): unknown[][] {
+  return columns.map((column, c) => rows.map((row) => encode(row[c], column.type)));
+}
+
 /**
  * Inserts `rows` (each in `columns` order) into `table`, `batchSize` rows per statement.
  * Array columns take JS arrays (or ready-made literals), JSON columns take any JSON-serialisable value.
@@ -78,8 +83,7 @@ export async function bulkInsert(
   let done = 0;
   for (let start = 0; start < rows.length; start += batchSize) {
     const batch = rows.slice(start, start + batchSize);
-    const params = columns.map((column, c) => batch.map((row) => encode(row[c], column.type)));
-    await pool.query(sql, params);
+    await pool.query(sql, bulkInsertParams(columns, batch));
     done += batch.length;
     onBatch?.(done);
   }

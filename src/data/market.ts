@@ -1,17 +1,21 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { bulkInsert, type Queryable } from './bulk.js';
-import { generateMarket, SCALES, type MarketScale } from './market/generate.js';
-import { MARKET_TABLES, marketTables, type TableRows } from './market/tables.js';
+import { bulkInsertParams, bulkInsertSql, type Queryable } from './bulk.js';
+import { planMarket, SCALES, type MarketScale } from './market/generate.js';
+import { MARKET_TABLES, sliceTables, type MarketTable, type TableRows } from './market/tables.js';
 import { DAY } from './market/time.js';
 
 // The synthetic market: Meta pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days of
 // daily snapshots; the TikTok library (accounts, ads and organic videos, music, pins, page snapshots); Google Ads
 // advertisers and ads with the taxonomy categories. Everything is drawn from one seeded PRNG, so (scale, seed,
-// asOf) fixes every byte.
+// asOf) fixes every byte. The market is generated and inserted slice by slice (a few thousand ads and their
+// rows at a time), so memory stays flat at every scale and the next slice is generated while the database
+// inserts the previous statement.
 
-export { MARKET_TABLES, type MarketScale };
-export type SeedProgress = { table: string; done: number; total: number };
+export { MARKET_TABLES, SCALES, type MarketScale };
+/** `estimated`: `total` is extrapolated from the part generated so far (the table's size is only known at the end). */
+export type SeedProgress = { table: string; done: number; total: number; estimated?: true };
 export type SeedMarketOptions = {
   scale: MarketScale;
   /** Default 42. */
@@ -21,30 +25,102 @@ export type SeedMarketOptions = {
   /** Truncate the market tables first instead of refusing to seed over existing data. */
   replace?: boolean;
   onProgress?: (event: SeedProgress) => void;
+  /** Ads (TikTok items, Google rows) per generated slice and rows per insert statement; default 5000. The data does not depend on it. */
+  batchSize?: number;
+  /**
+   * Drop the market tables' secondary (non-unique) indexes before loading and recreate them, with the same
+   * definitions, once the rows are in: faster for large loads. Default: on from the medium scale up.
+   */
+  deferIndexes?: boolean;
 };
 
 const BATCH_SIZE = 5000;
+const SCALE_NAMES = Object.keys(SCALES).join(', ');
 
-/** Inserts a table's row stream batch by batch, so only one batch of rows exists at a time. */
-async function insertTable(client: Queryable, { table, columns, total, rows }: TableRows, onProgress?: (event: SeedProgress) => void) {
-  let done = 0;
-  let batch: unknown[][] = [];
-  const flush = async () => {
-    done += await bulkInsert(client, table, columns, batch, BATCH_SIZE);
-    batch = [];
-    onProgress?.({ table, done, total });
-  };
-  for (const row of rows) {
-    batch.push(row);
-    if (batch.length === BATCH_SIZE) await flush();
+/**
+ * Sends batch statements one at a time on one connection, keeping one in flight: the caller generates and
+ * encodes the next batch while the database runs the previous one. A failure surfaces on the next call.
+ */
+class Loader {
+  private pending: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | null = null;
+  readonly done = new Map<MarketTable, number>();
+  private readonly last = new Map<MarketTable, SeedProgress>();
+
+  constructor(
+    private readonly client: Queryable,
+    private readonly onProgress: ((event: SeedProgress) => void) | undefined,
+  ) {}
+
+  private async send(table: MarketTable, sql: string, params: unknown[][], rows: number, total: number, estimated: boolean) {
+    await this.pending;
+    if (this.failure) throw this.failure.error;
+    this.pending = this.client.query(sql, params).then(
+      () => {
+        const done = (this.done.get(table) ?? 0) + rows;
+        this.done.set(table, done);
+        this.report({ table, done, total: Math.max(total, done), ...(estimated ? { estimated: true as const } : {}) });
+      },
+      (error: unknown) => {
+        this.failure = { error };
+      },
+    );
   }
-  if (batch.length > 0 || done === 0) await flush();
-  return done;
+
+  private report(event: SeedProgress) {
+    this.last.set(event.table as MarketTable, event);
+    this.onProgress?.(event);
+  }
+
+  /** Inserts one table's rows of a slice, `statementRows` rows per statement. */
+  async insert({ table, columns, rows }: TableRows, statementRows: number, total: number, estimated: boolean) {
+    const sql = bulkInsertSql(table, columns);
+    let batch: unknown[][] = [];
+    for (const row of rows) {
+      batch.push(row);
+      if (batch.length === statementRows) {
+        await this.send(table, sql, bulkInsertParams(columns, batch), batch.length, total, estimated);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await this.send(table, sql, bulkInsertParams(columns, batch), batch.length, total, estimated);
+  }
+
+  /** Waits for the last statement; then reports every table's final count (0 for a table that got no rows). */
+  async finish(): Promise<Record<string, number>> {
+    await this.pending;
+    if (this.failure) throw this.failure.error;
+    const counts: Record<string, number> = {};
+    for (const table of MARKET_TABLES) {
+      const done = this.done.get(table) ?? 0;
+      counts[table] = done;
+      const last = this.last.get(table);
+      if (!last || last.estimated || last.total !== done) this.report({ table, done, total: done });
+    }
+    return counts;
+  }
 }
 
 async function nonEmptyTables(client: Queryable): Promise<string[]> {
   const sql = MARKET_TABLES.map((table) => `SELECT '${table}' AS name WHERE EXISTS (SELECT 1 FROM "${table}")`).join(' UNION ALL ');
   return (await client.query<{ name: string }>(sql)).rows.map((row) => row.name);
+}
+
+/** The market tables' indexes that no constraint or uniqueness depends on, with their definitions. */
+async function secondaryIndexes(client: Queryable): Promise<{ name: string; definition: string }[]> {
+  const { rows } = await client.query<{ name: string; definition: string }>(
+    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name, pg_get_indexdef(i.indexrelid) AS definition
+     FROM pg_index i
+     JOIN pg_class c ON c.oid = i.indexrelid
+     JOIN pg_class t ON t.oid = i.indrelid
+     JOIN pg_namespace n ON n.oid = t.relnamespace
+     WHERE n.nspname = current_schema() AND t.relname = ANY($1::text[])
+       AND NOT i.indisunique AND NOT i.indisprimary
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+     ORDER BY t.relname, c.relname`,
+    [[...MARKET_TABLES]],
+  );
+  return rows;
 }
 
 /** Today's date (UTC) at 00:00. */
@@ -53,6 +129,22 @@ function today(): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+function check(options: SeedMarketOptions): { seed: number; asOf: Date; batchSize: number } {
+  const seed = options.seed ?? 42;
+  const asOf = options.asOf ?? today();
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  if (!Object.hasOwn(SCALES, options.scale)) throw new Error(`seedMarket: unknown scale "${String(options.scale)}" (expected ${SCALE_NAMES})`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error('seedMarket: seed must be an integer in 0..4294967295');
+  if (Number.isNaN(asOf.getTime()) || asOf.getTime() < Date.UTC(2019, 0, 1) + 90 * DAY) {
+    throw new Error('seedMarket: asOf must be a valid date after April 2019');
+  }
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error('seedMarket: batchSize must be a positive integer');
+  return { seed, asOf, batchSize };
+}
+
+/** Rows per statement: twice the batch for narrow tables (the daily snapshot tables). */
+const statementRows = (part: TableRows, batchSize: number) => (part.columns.length <= 6 ? batchSize * 2 : batchSize);
+
 /**
  * Fills the market tables with a synthetic, internally consistent market, in one transaction.
  * Refuses when the market tables already hold data unless `replace` is set, which truncates them first
@@ -60,16 +152,10 @@ function today(): Date {
  */
 export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Promise<{ counts: Record<string, number>; ms: number }> {
   const started = performance.now();
-  const seed = options.seed ?? 42;
-  const asOf = options.asOf ?? today();
-  if (!Object.hasOwn(SCALES, options.scale)) throw new Error(`seedMarket: unknown scale "${String(options.scale)}" (expected tiny or small)`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error('seedMarket: seed must be an integer in 0..4294967295');
-  if (Number.isNaN(asOf.getTime()) || asOf.getTime() < Date.UTC(2019, 0, 1) + 90 * DAY) {
-    throw new Error('seedMarket: asOf must be a valid date after April 2019');
-  }
+  const { seed, asOf, batchSize } = check(options);
+  const deferIndexes = options.deferIndexes ?? SCALES[options.scale].ads >= SCALES.medium.ads;
 
   const client = await pool.connect();
-  const counts: Record<string, number> = {};
   try {
     await client.query('BEGIN');
     const filled = await nonEmptyTables(client);
@@ -77,15 +163,59 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
       throw new Error(`seedMarket: the market tables already hold data (${filled.join(', ')}); pass replace: true to truncate and reseed them`);
     }
     if (options.replace) await client.query(`TRUNCATE ${MARKET_TABLES.map((table) => `"${table}"`).join(', ')} CASCADE`);
-    for (const table of marketTables(generateMarket(options.scale, seed, asOf))) {
-      counts[table.table] = await insertTable(client, table, options.onProgress);
+    const indexes = deferIndexes ? await secondaryIndexes(client) : [];
+    for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
+
+    const plan = planMarket(options.scale, seed, asOf, batchSize);
+    const loader = new Loader(client, options.onProgress);
+    const generated = new Map<MarketTable, number>();
+    for (const slice of plan.slices) {
+      for (const part of sliceTables(slice)) {
+        const sofar = (generated.get(part.table) ?? 0) + part.count;
+        generated.set(part.table, sofar);
+        const known = plan.totals[part.table];
+        const estimated = known === undefined && slice.fraction < 1;
+        const total = known ?? Math.round(sofar / slice.fraction);
+        await loader.insert(part, statementRows(part, batchSize), total, estimated);
+      }
+    }
+    const counts = await loader.finish();
+
+    if (indexes.length > 0) {
+      await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
+      for (const index of indexes) await client.query(index.definition);
     }
     await client.query('COMMIT');
+    return { counts, ms: Math.round(performance.now() - started) };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
     client.release();
   }
-  return { counts, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * A SHA-256 per table of the rows `seedMarket` would insert (in insertion order), computed in memory without a
+ * database; `slices` stops after that many slices (to check a large scale's first slices cheaply).
+ */
+export function marketChecksums(
+  options: Pick<SeedMarketOptions, 'scale' | 'seed' | 'asOf' | 'batchSize'> & { slices?: number },
+): Record<string, { rows: number; sha256: string }> {
+  const { seed, asOf, batchSize } = check(options);
+  const hashes = new Map<string, { rows: number; hash: ReturnType<typeof createHash> }>();
+  let sliceCount = 0;
+  for (const slice of planMarket(options.scale, seed, asOf, batchSize).slices) {
+    if (options.slices !== undefined && sliceCount++ >= options.slices) break;
+    for (const part of sliceTables(slice)) {
+      let entry = hashes.get(part.table);
+      if (!entry) hashes.set(part.table, (entry = { rows: 0, hash: createHash('sha256') }));
+      for (const row of part.rows) {
+        entry.hash.update(JSON.stringify(row));
+        entry.hash.update('\n');
+        entry.rows++;
+      }
+    }
+  }
+  return Object.fromEntries([...hashes].map(([table, { rows, hash }]) => [table, { rows, sha256: hash.digest('hex') }]));
 }

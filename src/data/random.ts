@@ -21,6 +21,17 @@ function hashLabel(label: string): number {
 
 const HEX = '0123456789abcdef';
 
+/** `[item, weight]` pairs with their running sums, for `Rng.weightedFrom`. */
+export type CumulativeWeights<T> = { items: T[]; sums: Float64Array; total: number };
+
+export function cumulativeWeights<T>(entries: readonly (readonly [T, number])[]): CumulativeWeights<T> {
+  if (entries.length === 0) throw new Error('cumulativeWeights of an empty list');
+  const sums = new Float64Array(entries.length);
+  let total = 0;
+  entries.forEach(([, weight], i) => (sums[i] = total += weight));
+  return { items: entries.map(([item]) => item), sums, total };
+}
+
 export class Rng {
   private a: number;
   private b: number;
@@ -87,6 +98,21 @@ export class Rng {
       if (r < 0) return item;
     }
     return entries[entries.length - 1][0];
+  }
+
+  /** Like `weighted`, for a long list prepared once with `cumulativeWeights`: a binary search instead of a scan. */
+  weightedFrom<T>(table: CumulativeWeights<T>): T {
+    const r = this.next() * table.total;
+    const { sums } = table;
+    let low = 0;
+    let high = sums.length - 1;
+    // The first entry whose running sum exceeds r (the scan in `weighted` stops at the same entry).
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (sums[mid] > r) high = mid;
+      else low = mid + 1;
+    }
+    return table.items[low];
   }
 
   /** `count` distinct items drawn by weight, in draw order. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MARKET_TABLES, seedMarket } from '../../src/data/market.js';
+import { MARKET_TABLES, marketChecksums, seedMarket, type SeedProgress } from '../../src/data/market.js';
+import { seedProgressPrinter } from '../../src/data/market/progress.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const AS_OF = '2025-06-01';
@@ -8,7 +9,13 @@ const options = { scale: 'tiny' as const, seed: 42, asOf: new Date(`${AS_OF}T00:
 let a: TestDatabase;
 let b: TestDatabase;
 let counts: Record<string, number>;
-const progress: { table: string; done: number; total: number }[] = [];
+const progress: SeedProgress[] = [];
+/** Database b is loaded through the streaming path in small slices (250 ads or items per slice and statement), with its secondary indexes dropped and rebuilt. */
+const streamed: SeedProgress[] = [];
+const indexes = (db: TestDatabase) =>
+  db.pool
+    .query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname`)
+    .then((result) => result.rows.map((row) => row.indexdef));
 
 /** Rows of a query that should return none; returned so a failure shows the offenders. */
 async function offenders(db: TestDatabase, sql: string, params: unknown[] = []): Promise<unknown[]> {
@@ -44,7 +51,7 @@ const KEYS: Record<string, string> = {
 beforeAll(async () => {
   [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   ({ counts } = await seedMarket(a.pool, { ...options, onProgress: (event) => progress.push(event) }));
-  await seedMarket(b.pool, options);
+  await seedMarket(b.pool, { ...options, batchSize: 250, deferIndexes: true, onProgress: (event) => streamed.push(event) });
 }, 120_000);
 
 afterAll(async () => {
@@ -65,11 +72,47 @@ describe('seedMarket (tiny)', () => {
     }
   });
 
-  it('is deterministic for the same scale, seed and asOf', async () => {
+  it('is deterministic for the same scale, seed and asOf, whatever the slice size', async () => {
     for (const table of MARKET_TABLES) {
       expect(await fingerprint(b, table, KEYS[table]), table).toBe(await fingerprint(a, table, KEYS[table]));
     }
   });
+
+  it('streams small slices, estimating the totals it cannot know in advance, and rebuilds the indexes it dropped', async () => {
+    const ads = streamed.filter((event) => event.table === 'ads');
+    expect(ads.length).toBeGreaterThanOrEqual(3000 / 250);
+    expect(ads.every((event, i) => event.total === 3000 && !event.estimated && event.done > (ads[i - 1]?.done ?? 0))).toBe(true);
+    expect(ads.at(-1)?.done).toBe(3000);
+    // Reach days arrive with every ad slice; their total is extrapolated until the last slice.
+    const days = streamed.filter((event) => event.table === 'ad_reach_days');
+    expect(days.at(0)?.estimated).toBe(true);
+    expect(days.at(-1)).toEqual({ table: 'ad_reach_days', done: counts.ad_reach_days, total: counts.ad_reach_days });
+    for (const [i, event] of days.entries()) {
+      expect(event.done).toBeLessThanOrEqual(event.total);
+      if (i > 0) expect(event.done).toBeGreaterThan(days[i - 1].done);
+    }
+    // Tables interleave: a page's ads follow its advertiser rows, before the next pages.
+    const tables = streamed.map((event) => event.table);
+    expect(tables.indexOf('ads')).toBeLessThan(tables.lastIndexOf('advertisers'));
+    expect(await indexes(b)).toEqual(await indexes(a));
+  });
+
+  it('generates the same rows in memory for the same seed, whatever the slice size', () => {
+    const once = marketChecksums(options);
+    expect(Object.keys(once).sort()).toEqual([...MARKET_TABLES].sort());
+    for (const table of MARKET_TABLES) expect(once[table].rows, table).toBe(counts[table]);
+    expect(marketChecksums({ ...options, batchSize: 700 })).toEqual(once);
+    expect(marketChecksums({ ...options, seed: 43 }).ads.sha256).not.toBe(once.ads.sha256);
+  });
+
+  it('generates the first slices of the medium market identically without loading it', () => {
+    const medium = { scale: 'medium' as const, seed: 42, asOf: options.asOf, slices: 2 };
+    const first = marketChecksums(medium);
+    expect(first.shops.rows).toBe(100_000);
+    expect(first.ads.rows).toBeGreaterThanOrEqual(5000);
+    expect(first.ads.rows).toBeLessThan(6000);
+    expect(marketChecksums(medium)).toEqual(first);
+  }, 60_000);
 
   it('refuses to seed over existing ads unless replace is set', async () => {
     await expect(seedMarket(b.pool, options)).rejects.toThrow(/already hold data.*replace/);
@@ -506,5 +549,51 @@ describe('seedMarket (tiny): Google Ads and shop figures', () => {
             OR EXISTS (SELECT 1 FROM unnest(s.categories, s."categoryIds") u(name, id) WHERE NOT EXISTS (SELECT 1 FROM categories c WHERE c.id = u.id AND c.name = u.name))`,
       ),
     ).toEqual([]);
+  });
+});
+
+describe('seed progress output', () => {
+  const capture = (isTTY: boolean) => {
+    let clock = 0;
+    const out: string[] = [];
+    const printer = seedProgressPrinter({ isTTY, columns: 200, write: (text: string) => out.push(text) }, () => clock);
+    return { out, printer, tick: (ms: number) => (clock += ms) };
+  };
+
+  it('prints plain lines off a terminal: on completion and at most every few seconds', () => {
+    const { out, printer, tick } = capture(false);
+    tick(1000);
+    printer.onProgress({ table: 'ads', done: 5000, total: 300_000 });
+    tick(1000);
+    printer.onProgress({ table: 'ads', done: 10_000, total: 300_000 });
+    expect(out).toEqual([]);
+    tick(5000);
+    printer.onProgress({ table: 'ad_reach_days', done: 10_000, total: 5_800_000, estimated: true });
+    printer.onProgress({ table: 'ads', done: 15_000, total: 300_000 });
+    expect(out).toEqual([expect.stringMatching(/^ {2}ads +\[#?-+\] +5% {2}15,000\/300,000 {2}2,143 rows\/s\n$/)]);
+    printer.onProgress({ table: 'ads', done: 300_000, total: 300_000 });
+    printer.onProgress({ table: 'ad_reach_days', done: 5_811_975, total: 5_811_975 });
+    printer.finish();
+    expect(out.slice(1)).toEqual([
+      expect.stringMatching(/^ {2}ads +\[#{20}\] 100% {2}300,000\/300,000 /),
+      expect.stringMatching(/^ {2}ad_reach_days +\[#{20}\] 100% {2}5,811,975\/5,811,975 /),
+    ]);
+  });
+
+  it('redraws one line per table in place on a terminal, marking estimated totals', () => {
+    const { out, printer, tick } = capture(true);
+    printer.onProgress({ table: 'ads', done: 5000, total: 10_000 });
+    tick(50);
+    printer.onProgress({ table: 'ad_reach_days', done: 10_000, total: 200_000, estimated: true });
+    tick(100);
+    printer.onProgress({ table: 'ads', done: 10_000, total: 10_000 });
+    printer.finish();
+    expect(out[0]).toMatch(/^\x1b\[2K {2}ads +\[#{10}-{10}\] {2}50% {2}5,000\/10,000 /);
+    const last = out.at(-1)!;
+    expect(last.startsWith('\x1b[2F')).toBe(true);
+    expect(last.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/ads +\[#{20}\] 100% {2}10,000\/10,000/),
+      expect.stringMatching(/ad_reach_days +\[#-{19}\] {3}5% {2}10,000\/~200,000/),
+    ]);
   });
 });

@@ -125,66 +125,65 @@ function mediaUrls(rng: Rng, id: string, mediaType: Creative['mediaType']): { th
   return { thumbnailUrl: `${base}-thumb.jpg`, mediaUrl };
 }
 
-/** The ads of every page, as duplicate groups (a singleton is a group of one). */
-export function makeAds(rng: Rng, advertisers: AdvertiserSeed[], asOf: number): AdSeed[][] {
-  const adIds = new Set<string>();
-  const collationIds = new Set<string>();
+/**
+ * The ads of one page, as duplicate groups (a singleton is a group of one). Pages are drawn one after the other on
+ * the same stream; `adIds` and `collationIds` hold the ids already taken in the market.
+ */
+export function makeAdsOf(rng: Rng, advertiser: AdvertiserSeed, asOf: number, adIds: Set<string>, collationIds: Set<string>): AdSeed[][] {
   const groups: AdSeed[][] = [];
-  for (const advertiser of advertisers) {
-    for (const size of groupSizes(rng, advertiser.adCount)) {
-      let collationId: string;
-      do collationId = `col_${rng.hex(16)}`;
-      while (collationIds.has(collationId));
-      collationIds.add(collationId);
-      const creative = makeCreative(rng, advertiser);
-      const base = rng.weighted(STATUSES);
-      const anchor = anchorStart(rng, base, asOf);
-      const group: AdSeed[] = [];
-      for (let member = 0; member < size; member++) {
-        let id: string;
-        do id = `facebook_${rng.digits(rng.weighted([[15, 20], [16, 60], [17, 20]] as const))}`;
-        while (adIds.has(id));
-        adIds.add(id);
-        const status = member === 0 || rng.chance(0.75) ? base : rng.weighted(STATUSES);
-        let firstSeenAt = anchor + (member === 0 ? 0 : rng.float(0, 7 * DAY));
-        let lastSeenAt = asOf;
-        if (status === 'active') {
-          firstSeenAt = Math.min(firstSeenAt, asOf - 12 * HOUR);
-        } else {
-          firstSeenAt = Math.min(firstSeenAt, asOf - 2 * DAY);
-          const runDays = Math.max(1, rng.logNormal(18, 1));
-          lastSeenAt = Math.min(firstSeenAt + runDays * DAY, asOf - rng.float(HOUR, 23 * HOUR));
-        }
-        firstSeenAt = Math.round(firstSeenAt);
-        group.push({
-          id,
-          advertiser,
-          collationId,
-          creative,
-          status,
-          firstSeenAt,
-          createdAt: firstSeenAt + Math.round(rng.float(20 * 60_000, 8 * HOUR)),
-          lastSeenAt: Math.round(lastSeenAt),
-          ...mediaUrls(rng, id, creative.mediaType),
-          ...audience(rng, advertiser),
-          isMediaChanged: rng.chance(0.05),
-          hasPartnerBadge: rng.chance(0.04),
-          reach: 0,
-          series: null,
-          reachDelta1d: 0,
-          reachDelta7d: 0,
-          reachDelta30d: 0,
-          duplicates: size,
-          aggregatedReach: 0,
-          isGroupLead: false,
-          positionInPage: 0,
-          currentRank: null,
-          rankDelta: null,
-          improvementPct: null,
-        });
+  for (const size of groupSizes(rng, advertiser.adCount)) {
+    let collationId: string;
+    do collationId = `col_${rng.hex(16)}`;
+    while (collationIds.has(collationId));
+    collationIds.add(collationId);
+    const creative = makeCreative(rng, advertiser);
+    const base = rng.weighted(STATUSES);
+    const anchor = anchorStart(rng, base, asOf);
+    const group: AdSeed[] = [];
+    for (let member = 0; member < size; member++) {
+      let id: string;
+      do id = `facebook_${rng.digits(rng.weighted([[15, 20], [16, 60], [17, 20]] as const))}`;
+      while (adIds.has(id));
+      adIds.add(id);
+      const status = member === 0 || rng.chance(0.75) ? base : rng.weighted(STATUSES);
+      let firstSeenAt = anchor + (member === 0 ? 0 : rng.float(0, 7 * DAY));
+      let lastSeenAt = asOf;
+      if (status === 'active') {
+        firstSeenAt = Math.min(firstSeenAt, asOf - 12 * HOUR);
+      } else {
+        firstSeenAt = Math.min(firstSeenAt, asOf - 2 * DAY);
+        const runDays = Math.max(1, rng.logNormal(18, 1));
+        lastSeenAt = Math.min(firstSeenAt + runDays * DAY, asOf - rng.float(HOUR, 23 * HOUR));
       }
-      groups.push(group);
+      firstSeenAt = Math.round(firstSeenAt);
+      group.push({
+        id,
+        advertiser,
+        collationId,
+        creative,
+        status,
+        firstSeenAt,
+        createdAt: firstSeenAt + Math.round(rng.float(20 * 60_000, 8 * HOUR)),
+        lastSeenAt: Math.round(lastSeenAt),
+        ...mediaUrls(rng, id, creative.mediaType),
+        ...audience(rng, advertiser),
+        isMediaChanged: rng.chance(0.05),
+        hasPartnerBadge: rng.chance(0.04),
+        reach: 0,
+        series: null,
+        reachDelta1d: 0,
+        reachDelta7d: 0,
+        reachDelta30d: 0,
+        duplicates: size,
+        aggregatedReach: 0,
+        isGroupLead: false,
+        positionInPage: 0,
+        currentRank: null,
+        rankDelta: null,
+        improvementPct: null,
+      });
     }
+    groups.push(group);
   }
   return groups;
 }

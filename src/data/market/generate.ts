@@ -1,50 +1,149 @@
 import { Rng } from '../random.js';
-import { makeAds, type AdSeed } from './ads.js';
+import { makeAdsOf, type AdSeed } from './ads.js';
 import { makeAdvertisers, makeShops, type AdvertiserSeed, type LinkSeed, type ShopSeed } from './advertisers.js';
-import { describeShops, makeGoogleAds, type GoogleAdSeed, type GoogleAdvertiserSeed } from './google.js';
-import { rankPage, simulateReach, type PageTotals } from './snapshots.js';
-import { makeTikTokLibrary, type TikTokLibrary } from './tiktok.js';
-import { makeWindow, type Window } from './time.js';
+import { describeShops, startGoogleAds, type GoogleAdSeed, type GoogleAdvertiserSeed } from './google.js';
+import { growthSeries, rankPage, simulateGroup, type PageTotals } from './snapshots.js';
+import { GOOGLE_TAXONOMY } from './taxonomy.js';
+import { startTikTokLibrary, type TikTokItemSeed, type TikTokMusicSeed, type TikTokProfileSeed, type TikTokSnapshotSeed } from './tiktok.js';
+import { makeWindow, WINDOW_DAYS, type Window } from './time.js';
+import type { MarketTable } from './tables.js';
 
-export type MarketScale = 'tiny' | 'small';
+export type MarketScale = 'tiny' | 'small' | 'medium' | 'large';
 
-export const SCALES: Record<MarketScale, { ads: number; advertisers: number; shops: number; tiktokItems: number; googleAds: number }> = {
+export type ScaleSize = { ads: number; advertisers: number; shops: number; tiktokItems: number; googleAds: number };
+
+/** large: 1M ads, the rest in medium's proportions. */
+export const SCALES: Record<MarketScale, ScaleSize> = {
   tiny: { ads: 3_000, advertisers: 600, shops: 1_000, tiktokItems: 2_000, googleAds: 2_000 },
   small: { ads: 30_000, advertisers: 6_000, shops: 10_000, tiktokItems: 20_000, googleAds: 20_000 },
+  medium: { ads: 300_000, advertisers: 60_000, shops: 100_000, tiktokItems: 200_000, googleAds: 200_000 },
+  large: { ads: 1_000_000, advertisers: 200_000, shops: 333_000, tiktokItems: 667_000, googleAds: 667_000 },
 };
 
-/** The whole generated market, in memory, before it is turned into rows. */
-export type Market = {
+/** The ads of a run of consecutive pages, with everything derived from them. */
+export type AdSlice = {
+  kind: 'ads';
   window: Window;
   advertisers: AdvertiserSeed[];
-  totals: Map<AdvertiserSeed, PageTotals>;
-  shops: ShopSeed[];
   links: LinkSeed[];
+  totals: Map<AdvertiserSeed, PageTotals>;
   ads: AdSeed[];
-  tiktok: TikTokLibrary;
-  google: { advertisers: GoogleAdvertiserSeed[]; ads: GoogleAdSeed[] };
-  /** Drawn from while the page metric rows stream out. */
-  metricsRng: Rng;
+  /** Per advertiser of the slice, in order: daily likes, followers (WINDOW_DAYS values each). */
+  metrics: { likes: number[]; followers: number[] }[];
 };
 
-/** Each concern draws from its own stream of the seed, in a fixed order. */
-export function generateMarket(scale: MarketScale, seed: number, asOf: Date): Market {
+/** A run of consecutive TikTok profiles with their items, pins and snapshots; `music` is the tracks first used here. */
+export type TikTokSlice = { kind: 'tiktok'; music: TikTokMusicSeed[]; profiles: TikTokProfileSeed[]; items: TikTokItemSeed[]; snapshots: TikTokSnapshotSeed[] };
+export type GoogleSlice = { kind: 'google'; advertisers: GoogleAdvertiserSeed[]; ads: GoogleAdSeed[] };
+export type SetupSlice = { kind: 'setup'; shops: ShopSeed[] };
+
+/** `fraction`: the share of its section (ads, TikTok items, Google rows) generated once this slice is done. */
+export type MarketSlice = (SetupSlice | AdSlice | TikTokSlice | GoogleSlice) & { fraction: number };
+
+export type MarketPlan = {
+  /** Row counts known before generating; the others (transcripts, hooks, reach days, music, pins) are estimated as slices arrive. */
+  totals: Partial<Record<MarketTable, number>>;
+  /** The market in slices of about `sliceSize` ads (or items, or rows), in foreign-key order; each slice is generated when pulled. */
+  slices: Generator<MarketSlice>;
+};
+
+/** Cuts `weights` (in order) into consecutive runs whose sum reaches `size` (the last run may be smaller). */
+function* runs(weights: readonly number[], size: number): Generator<[start: number, end: number]> {
+  let start = 0;
+  let sum = 0;
+  for (let i = 0; i < weights.length; i++) {
+    sum += weights[i];
+    if (sum >= size) {
+      yield [start, i + 1];
+      start = i + 1;
+      sum = 0;
+    }
+  }
+  if (start < weights.length) yield [start, weights.length];
+}
+
+/**
+ * Plans the market of (scale, seed, asOf). Each concern draws from its own stream of the seed, in a fixed order,
+ * so the data does not depend on `sliceSize` (only the memory held at once does): the pages, shops, TikTok
+ * profiles and Google advertisers are drawn up front (they are few); ads, reach series, items and Google ads
+ * are drawn slice by slice and can be dropped once inserted.
+ */
+export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSize = 5000): MarketPlan {
   const size = SCALES[scale];
   const root = new Rng(seed);
   const window = makeWindow(asOf);
   const advertisers = makeAdvertisers(root.fork('advertisers'), size.advertisers, size.ads);
   const { shops, links } = makeShops(root.fork('shops'), advertisers, size.shops, window.asOf);
-  const groups = makeAds(root.fork('ads'), advertisers, window.asOf);
-  simulateReach(root.fork('reach'), groups, window);
-  const ads = groups.flat();
-
-  const byAdvertiser = new Map<AdvertiserSeed, AdSeed[]>(advertisers.map((advertiser) => [advertiser, []]));
-  for (const ad of ads) byAdvertiser.get(ad.advertiser)!.push(ad);
+  const adsRng = root.fork('ads');
+  const reachRng = root.fork('reach');
   const pagesRng = root.fork('pages');
-  const totals = new Map<AdvertiserSeed, PageTotals>();
-  for (const advertiser of advertisers) totals.set(advertiser, rankPage(pagesRng, byAdvertiser.get(advertiser)!));
   describeShops(root.fork('shop-profiles'), shops, links, advertisers);
-  const tiktok = makeTikTokLibrary(root.fork('tiktok'), size.tiktokItems, shops, window.asOf);
-  const google = makeGoogleAds(root.fork('google'), size.googleAds, shops, window.asOf);
-  return { window, advertisers, totals, shops, links, ads, tiktok, google, metricsRng: root.fork('metrics') };
+  const tiktok = startTikTokLibrary(root.fork('tiktok'), size.tiktokItems, shops, window.asOf);
+  const google = startGoogleAds(root.fork('google'), size.googleAds, shops, window.asOf);
+  const metricsRng = root.fork('metrics');
+
+  const totals: Partial<Record<MarketTable, number>> = {
+    categories: GOOGLE_TAXONOMY.length,
+    shops: shops.length,
+    advertisers: advertisers.length,
+    advertiser_shops: links.length,
+    ads: size.ads,
+    advertiser_metric_days: advertisers.length * WINDOW_DAYS,
+    tiktok_profiles: tiktok.profiles.length,
+    tiktok_items: size.tiktokItems,
+    tiktok_page_snapshots: tiktok.snapshotCount,
+    google_advertisers: google.advertisers.length,
+    google_ads: size.googleAds,
+  };
+
+  function* slices(): Generator<MarketSlice> {
+    yield { kind: 'setup', shops, fraction: 1 };
+
+    const linksOf = new Map<string, LinkSeed[]>();
+    for (const link of links) linksOf.set(link.advertiserId, [...(linksOf.get(link.advertiserId) ?? []), link]);
+    const adIds = new Set<string>();
+    const collationIds = new Set<string>();
+    let adsDone = 0;
+    for (const [start, end] of runs(advertisers.map((a) => a.adCount), sliceSize)) {
+      const pages = advertisers.slice(start, end);
+      const ads: AdSeed[] = [];
+      const totalsOf = new Map<AdvertiserSeed, PageTotals>();
+      for (const advertiser of pages) {
+        const groups = makeAdsOf(adsRng, advertiser, window.asOf, adIds, collationIds);
+        for (const group of groups) simulateGroup(reachRng, group, window);
+        const own = groups.flat();
+        totalsOf.set(advertiser, rankPage(pagesRng, own));
+        for (const ad of own) ads.push(ad);
+      }
+      adsDone += ads.length;
+      yield {
+        kind: 'ads',
+        window,
+        advertisers: pages,
+        links: pages.flatMap((advertiser) => linksOf.get(advertiser.id) ?? []),
+        totals: totalsOf,
+        ads,
+        metrics: pages.map((advertiser) => ({ likes: growth(advertiser.facebookLikes), followers: growth(advertiser.instagramFollowers) })),
+        fraction: adsDone / size.ads,
+      };
+    }
+
+    let itemsDone = 0;
+    for (const [start, end] of runs(tiktok.itemCounts, sliceSize)) {
+      const slice = tiktok.profilesBetween(start, end);
+      itemsDone += slice.items.length;
+      yield { kind: 'tiktok', ...slice, fraction: itemsDone / size.tiktokItems };
+    }
+
+    let googleDone = 0;
+    for (const [start, end] of runs(google.adCounts, sliceSize)) {
+      const slice = google.advertisersBetween(start, end);
+      googleDone += slice.ads.length;
+      yield { kind: 'google', ...slice, fraction: googleDone / size.googleAds };
+    }
+  }
+
+  // The metric series are drawn advertiser by advertiser (likes, then followers).
+  const growth = (current: number) => growthSeries(metricsRng, current);
+  return { totals, slices: slices() };
 }

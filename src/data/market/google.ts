@@ -77,7 +77,16 @@ function reachRange(value: number): [number, number] {
   return [lower, lower + magnitude];
 }
 
-export function makeGoogleAds(rng: Rng, rowCount: number, shops: ShopSeed[], asOf: number): { advertisers: GoogleAdvertiserSeed[]; ads: GoogleAdSeed[] } {
+export type GoogleAdsPlan = {
+  advertisers: GoogleAdvertiserSeed[];
+  /** Ads per advertiser, in advertiser order. */
+  adCounts: number[];
+  /** Draws the ads of advertisers `start`..`end - 1` (and completes their live-ad counts); call it on consecutive runs from 0. */
+  advertisersBetween(start: number, end: number): { advertisers: GoogleAdvertiserSeed[]; ads: GoogleAdSeed[] };
+};
+
+/** Draws the Transparency Center advertisers; their ads follow advertiser run by advertiser run. */
+export function startGoogleAds(rng: Rng, rowCount: number, shops: ShopSeed[], asOf: number): GoogleAdsPlan {
   const advertiserCount = Math.max(1, Math.round(rowCount / 7));
   const ids = new Set<string>();
   const newId = (prefix: string) => {
@@ -117,9 +126,8 @@ export function makeGoogleAds(rng: Rng, rowCount: number, shops: ShopSeed[], asO
   });
 
   const counts = allocateAdCounts(rng, advertisers.length, rowCount);
-  const ads: GoogleAdSeed[] = [];
-  advertisers.forEach((advertiser, i) => {
-    for (let n = 0; n < counts[i]; n++) {
+  const adsOf = (advertiser: GoogleAdvertiserSeed, count: number, ads: GoogleAdSeed[]) => {
+    for (let n = 0; n < count; n++) {
       const googleAdId = newId('CR');
       const network = rng.weighted(NETWORK_WEIGHTS);
       const status = rng.chance(0.4) ? 'active' : 'inactive';
@@ -160,6 +168,17 @@ export function makeGoogleAds(rng: Rng, rowCount: number, shops: ShopSeed[], asO
         interest: rng.chance(0.45),
       });
     }
-  });
-  return { advertisers, ads };
+  };
+  let next = 0;
+  return {
+    advertisers,
+    adCounts: counts,
+    advertisersBetween(start, end) {
+      if (start !== next || end < start || end > advertisers.length) throw new Error(`Google advertisers must be drawn in order (expected ${next}, got ${start}..${end})`);
+      next = end;
+      const ads: GoogleAdSeed[] = [];
+      for (let i = start; i < end; i++) adsOf(advertisers[i], counts[i], ads);
+      return { advertisers: advertisers.slice(start, end), ads };
+    },
+  };
 }

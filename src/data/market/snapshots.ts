@@ -57,28 +57,27 @@ function incrementAt(series: ReachSeries, index: number): number {
   return series.values[offset] - (offset > 0 ? series.values[offset - 1] : series.before);
 }
 
-export function simulateReach(rng: Rng, groups: AdSeed[][], window: Window): void {
-  for (const group of groups) {
-    for (const ad of group) {
-      simulateAd(rng, ad, window);
-      const now = reachAt(ad, LAST);
-      ad.reachDelta1d = now - reachAt(ad, LAST - 1);
-      ad.reachDelta7d = now - reachAt(ad, LAST - 7);
-      ad.reachDelta30d = now - reachAt(ad, LAST - 30);
-    }
-    const total = group.reduce((sum, ad) => sum + ad.reach, 0);
-    let lead = group[0];
-    for (const ad of group) {
-      ad.aggregatedReach = total;
-      const hasMedia = ad.mediaUrl !== null;
-      if (hasMedia !== (lead.mediaUrl !== null)) {
-        if (hasMedia) lead = ad;
-      } else if (ad.reach > lead.reach || (ad.reach === lead.reach && ad.id < lead.id)) {
-        lead = ad;
-      }
-    }
-    lead.isGroupLead = true;
+/** The reach series, deltas and group figures (aggregated reach, lead) of one duplicate group. */
+export function simulateGroup(rng: Rng, group: AdSeed[], window: Window): void {
+  for (const ad of group) {
+    simulateAd(rng, ad, window);
+    const now = reachAt(ad, LAST);
+    ad.reachDelta1d = now - reachAt(ad, LAST - 1);
+    ad.reachDelta7d = now - reachAt(ad, LAST - 7);
+    ad.reachDelta30d = now - reachAt(ad, LAST - 30);
   }
+  const total = group.reduce((sum, ad) => sum + ad.reach, 0);
+  let lead = group[0];
+  for (const ad of group) {
+    ad.aggregatedReach = total;
+    const hasMedia = ad.mediaUrl !== null;
+    if (hasMedia !== (lead.mediaUrl !== null)) {
+      if (hasMedia) lead = ad;
+    } else if (ad.reach > lead.reach || (ad.reach === lead.reach && ad.id < lead.id)) {
+      lead = ad;
+    }
+  }
+  lead.isGroupLead = true;
 }
 
 const byId = (a: AdSeed, b: AdSeed) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

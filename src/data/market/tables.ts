@@ -1,7 +1,7 @@
 import type { BulkColumn } from '../bulk.js';
 import type { AdSeed } from './ads.js';
 import type { AdvertiserSeed, LinkSeed, ShopSeed } from './advertisers.js';
-import type { Market } from './generate.js';
+import type { AdSlice, MarketSlice } from './generate.js';
 import type { HookSeed, TranscriptSeed } from './copy.js';
 import type { GoogleAdSeed, GoogleAdvertiserSeed } from './google.js';
 import { GOOGLE_TAXONOMY, taxonomyPath, type TaxonomyEntry } from './taxonomy.js';
@@ -9,7 +9,7 @@ import type { TikTokItemSeed, TikTokMusicSeed, TikTokProfileSeed, TikTokSnapshot
 import { growthSeries } from './snapshots.js';
 import { isoTimestamp } from './time.js';
 
-// The market tables, in foreign-key order, as column lists and row streams for bulkInsert.
+// The market tables, in foreign-key order, as column lists and row streams for bulkInsert, slice by slice.
 // Each column is declared next to the value it takes, so names, types and values cannot drift apart.
 
 export const MARKET_TABLES = [
@@ -32,50 +32,56 @@ export const MARKET_TABLES = [
 ] as const;
 
 export type MarketTable = (typeof MARKET_TABLES)[number];
-export type TableRows = { table: MarketTable; columns: BulkColumn[]; total: number; rows: Iterable<unknown[]> };
+/** The rows of one table from one slice of the market: `count` rows, produced lazily by `rows`. */
+export type TableRows = { table: MarketTable; columns: BulkColumn[]; count: number; rows: Iterable<unknown[]> };
 
 type Column<T> = readonly [name: string, type: string, value: (item: T) => unknown];
 
-function define<T>(table: MarketTable, total: number, items: Iterable<T>, columns: readonly Column<T>[]): TableRows {
+function define<T>(table: MarketTable, count: number, items: Iterable<T>, columns: readonly Column<T>[]): TableRows {
   function* rows() {
     for (const item of items) yield columns.map(([, , value]) => value(item));
   }
-  return { table, columns: columns.map(([name, type]) => ({ name, type })), total, rows: rows() };
+  return { table, columns: columns.map(([name, type]) => ({ name, type })), count, rows: rows() };
 }
 
 type ReachDay = { ad: AdSeed; date: string; reach: number; rank: number };
 type MetricDay = { advertiser: AdvertiserSeed; date: string; likes: number; followers: number; impressions: number };
 
-function* reachDays(market: Market): Generator<ReachDay> {
-  for (const ad of market.ads) {
+function* reachDays(slice: AdSlice): Generator<ReachDay> {
+  for (const ad of slice.ads) {
     const series = ad.series;
     if (!series) continue;
     for (let i = 0; i < series.values.length; i++) {
-      yield { ad, date: market.window.dates[series.start + i], reach: series.values[i], rank: series.ranks[i] };
+      yield { ad, date: slice.window.dates[series.start + i], reach: series.values[i], rank: series.ranks[i] };
     }
   }
 }
 
-function* metricDays(market: Market): Generator<MetricDay> {
-  for (const advertiser of market.advertisers) {
-    const likes = growthSeries(market.metricsRng, advertiser.facebookLikes);
-    const followers = growthSeries(market.metricsRng, advertiser.instagramFollowers);
-    const impressions = market.totals.get(advertiser)!.impressions;
-    for (const [i, date] of market.window.dates.entries()) {
+function* metricDays(slice: AdSlice): Generator<MetricDay> {
+  for (const [n, advertiser] of slice.advertisers.entries()) {
+    const { likes, followers } = slice.metrics[n];
+    const impressions = slice.totals.get(advertiser)!.impressions;
+    for (const [i, date] of slice.window.dates.entries()) {
       yield { advertiser, date, likes: likes[i], followers: followers[i], impressions: impressions[i] };
     }
   }
 }
 
-export function marketTables(market: Market): TableRows[] {
-  const { ads, advertisers, totals } = market;
-  const page = (advertiser: AdvertiserSeed) => totals.get(advertiser)!;
-  const transcribed = ads.filter((ad) => ad.creative.transcript);
-  const hooked = ads.filter((ad) => ad.creative.hook);
-  const transcript = (ad: AdSeed) => ad.creative.transcript as TranscriptSeed;
-  const hook = (ad: AdSeed) => ad.creative.hook as HookSeed;
-  const { tiktok, google } = market;
-  const pinned = tiktok.items.filter((item) => item.pin);
+/** The rows of one slice of the market, table by table in foreign-key order. */
+export function sliceTables(slice: MarketSlice): TableRows[] {
+  switch (slice.kind) {
+    case 'setup':
+      return setupTables(slice.shops);
+    case 'ads':
+      return adTables(slice);
+    case 'tiktok':
+      return tiktokTables(slice);
+    case 'google':
+      return googleTables(slice);
+  }
+}
+
+function setupTables(shops: ShopSeed[]): TableRows[] {
   return [
     define<TaxonomyEntry>('categories', GOOGLE_TAXONOMY.length, GOOGLE_TAXONOMY, [
       ['id', 'int4', (c) => c.id],
@@ -83,6 +89,29 @@ export function marketTables(market: Market): TableRows[] {
       ['path', 'text', (c) => taxonomyPath(c.id)],
       ['parentId', 'int4', (c) => c.parentId],
     ]),
+    define<ShopSeed>('shops', shops.length, shops, [
+      ['id', 'uuid', (s) => s.id],
+      ['domain', 'text', (s) => s.domain],
+      ['name', 'text', (s) => s.name],
+      ['monthlyVisits', 'int4', (s) => s.monthlyVisits],
+      ['categories', 'text[]', (s) => s.categories],
+      ['categoryIds', 'int4[]', (s) => s.categoryIds ?? []],
+      ['countryCode', 'text', (s) => s.countryCode ?? null],
+      ['trafficGrowth30d', 'float8', (s) => s.trafficGrowth30d ?? null],
+      ['productsCount', 'int4', (s) => s.productsCount ?? 0],
+      ['createdAt', 'timestamptz', (s) => isoTimestamp(s.createdAt)],
+    ]),
+  ];
+}
+
+function adTables(slice: AdSlice): TableRows[] {
+  const { ads, advertisers, totals } = slice;
+  const page = (advertiser: AdvertiserSeed) => totals.get(advertiser)!;
+  const transcribed = ads.filter((ad) => ad.creative.transcript);
+  const hooked = ads.filter((ad) => ad.creative.hook);
+  const transcript = (ad: AdSeed) => ad.creative.transcript as TranscriptSeed;
+  const hook = (ad: AdSeed) => ad.creative.hook as HookSeed;
+  return [
     define<AdvertiserSeed>('advertisers', advertisers.length, advertisers, [
       ['id', 'text', (a) => a.id],
       ['name', 'text', (a) => a.name],
@@ -97,19 +126,7 @@ export function marketTables(market: Market): TableRows[] {
       ['totalReach', 'int8', (a) => page(a).totalReach],
       ['countriesCount', 'int4', (a) => page(a).countriesCount],
     ]),
-    define<ShopSeed>('shops', market.shops.length, market.shops, [
-      ['id', 'uuid', (s) => s.id],
-      ['domain', 'text', (s) => s.domain],
-      ['name', 'text', (s) => s.name],
-      ['monthlyVisits', 'int4', (s) => s.monthlyVisits],
-      ['categories', 'text[]', (s) => s.categories],
-      ['categoryIds', 'int4[]', (s) => s.categoryIds ?? []],
-      ['countryCode', 'text', (s) => s.countryCode ?? null],
-      ['trafficGrowth30d', 'float8', (s) => s.trafficGrowth30d ?? null],
-      ['productsCount', 'int4', (s) => s.productsCount ?? 0],
-      ['createdAt', 'timestamptz', (s) => isoTimestamp(s.createdAt)],
-    ]),
-    define<LinkSeed>('advertiser_shops', market.links.length, market.links, [
+    define<LinkSeed>('advertiser_shops', slice.links.length, slice.links, [
       ['advertiserId', 'text', (l) => l.advertiserId],
       ['shopId', 'uuid', (l) => l.shopId],
       ['isPrimary', 'bool', (l) => l.isPrimary],
@@ -168,25 +185,31 @@ export function marketTables(market: Market): TableRows[] {
       ['sourceDescription', 'text', (ad) => hook(ad).sourceDescription],
       ['isFallback', 'bool', (ad) => hook(ad).isFallback],
     ]),
-    define<ReachDay>('ad_reach_days', ads.reduce((sum, ad) => sum + (ad.series?.values.length ?? 0), 0), reachDays(market), [
+    define<ReachDay>('ad_reach_days', ads.reduce((sum, ad) => sum + (ad.series?.values.length ?? 0), 0), reachDays(slice), [
       ['adId', 'text', (day) => day.ad.id],
       ['date', 'date', (day) => day.date],
       ['reach', 'int8', (day) => day.reach],
       ['rank', 'int4', (day) => day.rank],
     ]),
-    define<MetricDay>('advertiser_metric_days', advertisers.length * market.window.dates.length, metricDays(market), [
+    define<MetricDay>('advertiser_metric_days', advertisers.length * slice.window.dates.length, metricDays(slice), [
       ['advertiserId', 'text', (day) => day.advertiser.id],
       ['date', 'date', (day) => day.date],
       ['facebookLikes', 'int4', (day) => day.likes],
       ['instagramFollowers', 'int4', (day) => day.followers],
       ['totalImpressions', 'int8', (day) => day.impressions],
     ]),
-    define<TikTokMusicSeed>('tiktok_music', tiktok.music.length, tiktok.music, [
+  ];
+}
+
+function tiktokTables(slice: Extract<MarketSlice, { kind: 'tiktok' }>): TableRows[] {
+  const pinned = slice.items.filter((item) => item.pin);
+  return [
+    define<TikTokMusicSeed>('tiktok_music', slice.music.length, slice.music, [
       ['id', 'text', (m) => m.id],
       ['title', 'text', (m) => m.title],
       ['author', 'text', (m) => m.author],
     ]),
-    define<TikTokProfileSeed>('tiktok_profiles', tiktok.profiles.length, tiktok.profiles, [
+    define<TikTokProfileSeed>('tiktok_profiles', slice.profiles.length, slice.profiles, [
       ['id', 'text', (p) => p.id],
       ['handle', 'text', (p) => p.handle],
       ['name', 'text', (p) => p.name],
@@ -205,7 +228,7 @@ export function marketTables(market: Market): TableRows[] {
       ['pageCreation', 'timestamptz', (p) => isoTimestamp(p.pageCreation)],
       ['shopId', 'uuid', (p) => p.shop?.id ?? null],
     ]),
-    define<TikTokItemSeed>('tiktok_items', tiktok.items.length, tiktok.items, [
+    define<TikTokItemSeed>('tiktok_items', slice.items.length, slice.items, [
       ['id', 'text', (i) => i.id],
       ['type', '"TikTokItemType"', (i) => i.type],
       ['status', '"TikTokItemStatus"', (i) => i.status],
@@ -251,7 +274,7 @@ export function marketTables(market: Market): TableRows[] {
       ['lastPinnedAt', 'timestamptz', (i) => isoTimestamp(i.pin!.lastPinnedAt)],
       ['lastUnpinnedAt', 'timestamptz', (i) => (i.pin!.lastUnpinnedAt === null ? null : isoTimestamp(i.pin!.lastUnpinnedAt))],
     ]),
-    define<TikTokSnapshotSeed>('tiktok_page_snapshots', tiktok.snapshots.length, tiktok.snapshots, [
+    define<TikTokSnapshotSeed>('tiktok_page_snapshots', slice.snapshots.length, slice.snapshots, [
       ['profileId', 'text', (s) => s.profile.id],
       ['date', 'date', (s) => s.date],
       ['recordedAt', 'timestamptz', (s) => isoTimestamp(s.recordedAt)],
@@ -262,7 +285,12 @@ export function marketTables(market: Market): TableRows[] {
       ['dailyLikes', 'int8', (s) => s.dailyLikes],
       ['dailyFollowers', 'int4', (s) => s.dailyFollowers],
     ]),
-    define<GoogleAdvertiserSeed>('google_advertisers', google.advertisers.length, google.advertisers, [
+  ];
+}
+
+function googleTables(slice: Extract<MarketSlice, { kind: 'google' }>): TableRows[] {
+  return [
+    define<GoogleAdvertiserSeed>('google_advertisers', slice.advertisers.length, slice.advertisers, [
       ['id', 'text', (a) => a.id],
       ['name', 'text', (a) => a.name],
       ['shopName', 'text', (a) => a.shopName],
@@ -277,7 +305,7 @@ export function marketTables(market: Market): TableRows[] {
       ['liveAdsYoutube', 'int4', (a) => a.liveAds.youtube],
       ['liveAdsOther', 'int4', (a) => a.liveAds.other],
     ]),
-    define<GoogleAdSeed>('google_ads', google.ads.length, google.ads, [
+    define<GoogleAdSeed>('google_ads', slice.ads.length, slice.ads, [
       ['id', 'text', (g) => g.id],
       ['googleAdId', 'text', (g) => g.googleAdId],
       ['status', '"GoogleAdStatus"', (g) => g.status],

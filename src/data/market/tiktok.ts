@@ -1,4 +1,4 @@
-import type { Rng } from '../random.js';
+import { cumulativeWeights, type CumulativeWeights, type Rng } from '../random.js';
 import { allocateAdCounts, type ShopSeed } from './advertisers.js';
 import { compactSlug, fill } from './names.js';
 import { DAY, EARLIEST_AD, HOUR, isoDate } from './time.js';
@@ -83,8 +83,6 @@ export type TikTokSnapshotSeed = {
   dailyLikes: number;
   dailyFollowers: number;
 };
-
-export type TikTokLibrary = { profiles: TikTokProfileSeed[]; music: TikTokMusicSeed[]; items: TikTokItemSeed[]; snapshots: TikTokSnapshotSeed[] };
 
 const INT_MAX = 2_147_483_647;
 const SNAPSHOT_DAYS = 30;
@@ -205,7 +203,7 @@ function hashtagsFor(rng: Rng, profile: TikTokProfileSeed): string[] {
   return [...tags];
 }
 
-function makeItem(rng: Rng, profile: TikTokProfileSeed, ids: Set<string>, music: readonly (readonly [TikTokMusicSeed, number])[], originals: Map<TikTokProfileSeed, TikTokMusicSeed>, brandShops: Map<Category, ShopSeed[]>, asOf: number): TikTokItemSeed {
+function makeItem(rng: Rng, profile: TikTokProfileSeed, ids: Set<string>, music: CumulativeWeights<TikTokMusicSeed>, originals: Map<TikTokProfileSeed, TikTokMusicSeed>, brandShops: Map<Category, ShopSeed[]>, asOf: number): TikTokItemSeed {
   const id = tiktokId(rng, ids);
   const type = rng.chance(profile.shop ? 0.55 : 0.12) ? 'ad' : 'organic';
   const status = type === 'ad' ? rng.weighted([['active', 40], ['inactive', 59], ['unknown', 1]] as const) : rng.weighted([['active', 94], ['inactive', 5], ['unknown', 1]] as const);
@@ -234,7 +232,7 @@ function makeItem(rng: Rng, profile: TikTokProfileSeed, ids: Set<string>, music:
         originals.set(profile, track);
       }
     } else {
-      track = rng.weighted(music);
+      track = rng.weightedFrom(music);
     }
   }
 
@@ -345,7 +343,20 @@ function snapshots(rng: Rng, profile: TikTokProfileSeed, items: TikTokItemSeed[]
   return out;
 }
 
-export function makeTikTokLibrary(rng: Rng, itemCount: number, shops: ShopSeed[], asOf: number): TikTokLibrary {
+export type TikTokLibraryPlan = {
+  profiles: TikTokProfileSeed[];
+  /** Items per profile, in profile order. */
+  itemCounts: number[];
+  snapshotCount: number;
+  /**
+   * Draws the items, pins and snapshots of profiles `start`..`end - 1`; call it on consecutive runs from 0.
+   * `music` lists the tracks first used by the run: the whole catalogue with the first run, then the run's original sounds.
+   */
+  profilesBetween(start: number, end: number): { music: TikTokMusicSeed[]; profiles: TikTokProfileSeed[]; items: TikTokItemSeed[]; snapshots: TikTokSnapshotSeed[] };
+};
+
+/** Draws the profiles and the music catalogue; the items follow profile run by profile run. */
+export function startTikTokLibrary(rng: Rng, itemCount: number, shops: ShopSeed[], asOf: number): TikTokLibraryPlan {
   const profileCount = Math.max(1, Math.round(itemCount / 10));
   const profiles = makeProfiles(rng.fork('profiles'), profileCount, shops, asOf);
   const music = makeTracks(rng.fork('music'), Math.max(1, Math.round(itemCount / 8)));
@@ -354,18 +365,36 @@ export function makeTikTokLibrary(rng: Rng, itemCount: number, shops: ShopSeed[]
   const originals = new Map<TikTokProfileSeed, TikTokMusicSeed>();
   // Creators promote (partnership ads) the brands of their own niche.
   const brandShops = new Map<Category, ShopSeed[]>();
-  for (const p of profiles) if (p.shop) brandShops.set(p.category, [...(brandShops.get(p.category) ?? []), p.shop]);
+  for (const p of profiles) {
+    if (!p.shop) continue;
+    const list = brandShops.get(p.category);
+    if (list) list.push(p.shop);
+    else brandShops.set(p.category, [p.shop]);
+  }
   const counts = allocateAdCounts(itemRng, profiles.length, itemCount);
-  const weightedMusic = music.map((track) => [track, track.weight] as const);
-  const items: TikTokItemSeed[] = [];
-  const snapshotRows: TikTokSnapshotSeed[] = [];
+  const weightedMusic = cumulativeWeights(music.map((track) => [track, track.weight] as const));
   const finishRng = rng.fork('pins');
   const snapshotRng = rng.fork('snapshots');
-  profiles.forEach((profile, i) => {
-    const own = Array.from({ length: counts[i] }, () => makeItem(itemRng, profile, ids, weightedMusic, originals, brandShops, asOf));
-    finishProfile(finishRng, profile, own, asOf);
-    snapshotRows.push(...snapshots(snapshotRng, profile, own, asOf));
-    items.push(...own);
-  });
-  return { profiles, music: [...music, ...originals.values()], items, snapshots: snapshotRows };
+  let next = 0;
+  return {
+    profiles,
+    itemCounts: counts,
+    snapshotCount: profiles.length * SNAPSHOT_DAYS,
+    profilesBetween(start, end) {
+      if (start !== next || end < start || end > profiles.length) throw new Error(`TikTok profiles must be drawn in order (expected ${next}, got ${start}..${end})`);
+      next = end;
+      const run = profiles.slice(start, end);
+      const firstOriginal = originals.size;
+      const items: TikTokItemSeed[] = [];
+      const snapshotRows: TikTokSnapshotSeed[] = [];
+      run.forEach((profile, i) => {
+        const own = Array.from({ length: counts[start + i] }, () => makeItem(itemRng, profile, ids, weightedMusic, originals, brandShops, asOf));
+        finishProfile(finishRng, profile, own, asOf);
+        for (const row of snapshots(snapshotRng, profile, own, asOf)) snapshotRows.push(row);
+        for (const item of own) items.push(item);
+      });
+      const newOriginals = [...originals.values()].slice(firstOriginal);
+      return { music: start === 0 ? [...music, ...newOriginals] : newOriginals, profiles: run, items, snapshots: snapshotRows };
+    },
+  };
 }

@@ -1,55 +1,20 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
-import { connect, type Db } from '../../src/db/client.js';
-import { startEmbedded, type EmbeddedDatabase } from '../../src/db/embedded.js';
-import { migrate } from '../../src/db/migrate.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
+import type { Db } from '../../src/db/client.js';
+import { createCliHarness, type CliHarness } from '../support/cli.js';
 
 // The CLI runs as a child process. On PGlite this test process plays the running server: it serves the
-// embedded database of a data directory, and the CLI must use it through the loopback socket.
-let env: NodeJS.ProcessEnv;
+// embedded database of a data directory, and the CLI must use it through the loopback port.
+let harness: CliHarness;
 let db: Db;
-let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  if (process.env.TEST_DB === 'postgres') {
-    const database: TestDatabase = await createTestDatabase();
-    db = database;
-    env = { ...process.env, DATABASE_URL: database.url };
-    cleanup = () => database.dispose();
-  } else {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'mi-cli-'));
-    const embedded: EmbeddedDatabase = await startEmbedded(dataDir);
-    db = connect(embedded.url);
-    await migrate(db.pool);
-    env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
-    cleanup = async () => {
-      await db.close();
-      await embedded.close();
-      await rm(dataDir, { recursive: true, force: true });
-    };
-  }
+  harness = await createCliHarness();
+  db = harness.db;
 });
-afterAll(() => cleanup?.());
+afterAll(() => harness?.close());
 
-async function cli(...args: string[]): Promise<{ code: number; json: any; stdout: string }> {
-  try {
-    const { stdout } = await run(tsx, ['src/cli.ts', ...args], { cwd: root, env });
-    return { code: 0, json: JSON.parse(stdout), stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, json: JSON.parse(failed.stdout), stdout: failed.stdout };
-  }
-}
+const cli = (...args: string[]) => harness.cli(...args);
 
 describe('operator CLI', () => {
   it('creates a workspace, a delegated user and keys that authenticate, then revokes and deletes them', async () => {

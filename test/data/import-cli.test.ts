@@ -1,62 +1,33 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Db } from '../../src/db/client.js';
-import { startEmbedded } from '../../src/db/embedded.js';
-import { migrate } from '../../src/db/migrate.js';
+import type { Db } from '../../src/db/client.js';
 import { parseJson } from '../../src/data/import/json.js';
 import { optionalAudience, optionalDateTime, optionalYmd } from '../../src/data/import/values.js';
-import { createTestDatabase } from '../support/database.js';
+import { createCliHarness, type CliHarness } from '../support/cli.js';
 
 // `npm run --silent cli -- import …` as a child process: one JSON summary on stdout. On PGlite this test process
-// plays the running server and the CLI shares its embedded database through the loopback socket.
+// plays the running server and the CLI shares its embedded database through the loopback port.
 
-const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 const fixtures = path.join(root, 'test/fixtures');
 
-let env: NodeJS.ProcessEnv;
+let harness: CliHarness;
 let db: Db;
 let scratch: string;
-let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'mi-import-cli-'));
-  if (process.env.TEST_DB === 'postgres') {
-    const database = await createTestDatabase();
-    db = database;
-    env = { ...process.env, DATABASE_URL: database.url };
-    cleanup = () => database.dispose();
-  } else {
-    const dataDir = path.join(scratch, 'data');
-    const embedded = await startEmbedded(dataDir);
-    db = connect(embedded.url);
-    await migrate(db.pool);
-    env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
-    cleanup = async () => {
-      await db.close();
-      await embedded.close();
-    };
-  }
+  harness = await createCliHarness();
+  db = harness.db;
 });
 afterAll(async () => {
-  await cleanup?.();
+  await harness?.close();
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; json: any; stdout: string }> {
-  try {
-    const { stdout } = await run(tsx, ['src/cli.ts', ...args], { cwd: root, env });
-    return { code: 0, json: JSON.parse(stdout), stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, json: JSON.parse(failed.stdout), stdout: failed.stdout };
-  }
-}
+const cli = (...args: string[]) => harness.cli(...args);
 
 describe('cli import', () => {
   it('imports both formats and prints exactly one JSON summary', async () => {

@@ -175,7 +175,8 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
         generated.set(part.table, sofar);
         const known = plan.totals[part.table];
         const estimated = known === undefined && slice.fraction < 1;
-        const total = known ?? Math.round(sofar / slice.fraction);
+        const upfront = Math.min(sofar, plan.upfront[part.table] ?? 0);
+        const total = known ?? upfront + Math.round((sofar - upfront) / slice.fraction);
         await loader.insert(part, statementRows(part, batchSize), total, estimated);
       }
     }

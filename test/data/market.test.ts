@@ -91,6 +91,10 @@ describe('seedMarket (tiny)', () => {
       expect(event.done).toBeLessThanOrEqual(event.total);
       if (i > 0) expect(event.done).toBeGreaterThan(days[i - 1].done);
     }
+    // The music catalogue comes whole with the first TikTok slice; only the original sounds are extrapolated.
+    const music = streamed.filter((event) => event.table === 'tiktok_music');
+    expect(music.length).toBeGreaterThan(1);
+    for (const event of music) expect(Math.abs(event.total - counts.tiktok_music)).toBeLessThan(counts.tiktok_music * 0.25);
     // Tables interleave: a page's ads follow its advertiser rows, before the next pages.
     const tables = streamed.map((event) => event.table);
     expect(tables.indexOf('ads')).toBeLessThan(tables.lastIndexOf('advertisers'));

@@ -43,6 +43,8 @@ export type MarketSlice = (SetupSlice | AdSlice | TikTokSlice | GoogleSlice) & {
 export type MarketPlan = {
   /** Row counts known before generating; the others (transcripts, hooks, reach days, music, pins) are estimated as slices arrive. */
   totals: Partial<Record<MarketTable, number>>;
+  /** Of the tables estimated, rows that come in full with their section's first slice (the music catalogue), not in proportion. */
+  upfront: Partial<Record<MarketTable, number>>;
   /** The market in slices of about `sliceSize` ads (or items, or rows), in foreign-key order; each slice is generated when pulled. */
   slices: Generator<MarketSlice>;
 };
@@ -81,6 +83,8 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
   const tiktok = startTikTokLibrary(root.fork('tiktok'), size.tiktokItems, shops, window.asOf);
   const google = startGoogleAds(root.fork('google'), size.googleAds, shops, window.asOf);
   const metricsRng = root.fork('metrics');
+  // The metric series are drawn page by page (likes, then followers).
+  const growth = (current: number) => growthSeries(metricsRng, current);
 
   const totals: Partial<Record<MarketTable, number>> = {
     categories: GOOGLE_TAXONOMY.length,
@@ -100,7 +104,11 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     yield { kind: 'setup', shops, fraction: 1 };
 
     const linksOf = new Map<string, LinkSeed[]>();
-    for (const link of links) linksOf.set(link.advertiserId, [...(linksOf.get(link.advertiserId) ?? []), link]);
+    for (const link of links) {
+      const own = linksOf.get(link.advertiserId);
+      if (own) own.push(link);
+      else linksOf.set(link.advertiserId, [link]);
+    }
     const adIds = new Set<string>();
     const collationIds = new Set<string>();
     let adsDone = 0;
@@ -143,7 +151,5 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     }
   }
 
-  // The metric series are drawn advertiser by advertiser (likes, then followers).
-  const growth = (current: number) => growthSeries(metricsRng, current);
-  return { totals, slices: slices() };
+  return { totals, upfront: { tiktok_music: tiktok.trackCount }, slices: slices() };
 }

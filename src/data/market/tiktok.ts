@@ -348,6 +348,8 @@ export type TikTokLibraryPlan = {
   /** Items per profile, in profile order. */
   itemCounts: number[];
   snapshotCount: number;
+  /** The music catalogue's size (before the original sounds, which appear with the items). */
+  trackCount: number;
   /**
    * Draws the items, pins and snapshots of profiles `start`..`end - 1`; call it on consecutive runs from 0.
    * `music` lists the tracks first used by the run: the whole catalogue with the first run, then the run's original sounds.
@@ -380,6 +382,7 @@ export function startTikTokLibrary(rng: Rng, itemCount: number, shops: ShopSeed[
     profiles,
     itemCounts: counts,
     snapshotCount: profiles.length * SNAPSHOT_DAYS,
+    trackCount: music.length,
     profilesBetween(start, end) {
       if (start !== next || end < start || end > profiles.length) throw new Error(`TikTok profiles must be drawn in order (expected ${next}, got ${start}..${end})`);
       next = end;

@@ -59,16 +59,11 @@ function withoutNullKeys<T>(value: T, keys: string[]): T {
   return copy as T;
 }
 
-type GraphQLErrorJson = { extensions?: { violations?: { argument: string; expected: string[] }[]; details?: { validationErrors?: { field: string; expected: string[] }[] } } };
+type GraphQLErrorJson = { extensions?: { details?: { validationErrors?: { field: string; expected: string[] }[] } } };
 
-/**
- * The argument violations of a GraphQL validation_error, whichever way the extensions carry them
- * (`violations[{ argument }]`, or `details.validationErrors[{ field }]` like the REST envelope).
- */
+/** The argument violations of a GraphQL validation_error: `details.validationErrors[{ field }]`, like the REST envelope. */
 function violationsOf(error: GraphQLErrorJson): { name: string; expected: string[] }[] {
-  const fromDetails = error.extensions?.details?.validationErrors?.map((v) => ({ name: v.field, expected: v.expected }));
-  const fromViolations = error.extensions?.violations?.map((v) => ({ name: v.argument, expected: v.expected }));
-  return fromDetails ?? fromViolations ?? [];
+  return error.extensions?.details?.validationErrors?.map((v) => ({ name: v.field, expected: v.expected })) ?? [];
 }
 
 let t: TestApp;

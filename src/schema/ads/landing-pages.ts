@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { AdStatusFilter } from './enums.js';
-import { hostOf } from './search.js';
+import { hostOf } from '../shared/codes.js';
 
 type LandingPage = { url: string; usageCount: number; activeAdsCount: number };
 type Meta = { scopeType: 'trackedPages' | 'domain'; scopeValueCount: number; status: 'active' | 'inactive' | 'all'; limit: number; isTruncated: boolean };

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { hostOf } from '../shared/codes.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 
 // The ads list engine: one SQL statement finds the page of group-lead ids and one counts the matches;
@@ -75,7 +76,6 @@ function tsQuery(search: NonNullable<AdFilter['search']>): Prisma.Sql {
   return Prisma.join(parts, search.keywordMode === 'all' ? ' && ' : ' || ');
 }
 
-export const hostOf = (value: string) => value.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#]/)[0];
 
 function searchCondition(search: NonNullable<AdFilter['search']>): Prisma.Sql {
   const terms = search.terms ?? (search.websearch !== undefined ? [search.websearch] : []);

@@ -5,6 +5,7 @@ import { bulkInsertParams, bulkInsertSql, type Queryable } from './bulk.js';
 import { planMarket, SCALES, type MarketScale } from './market/generate.js';
 import { MARKET_TABLES, sliceTables, type MarketTable, type TableRows } from './market/tables.js';
 import { DAY } from './market/time.js';
+import { refreshFacetUsage } from './facet-usage.js';
 
 // The synthetic market: Meta pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days of
 // daily snapshots; the TikTok library (accounts, ads and organic videos, music, pins, page snapshots); Google Ads
@@ -186,6 +187,9 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
       await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
       for (const index of indexes) await client.query(index.definition);
     }
+    // Rows were inserted with explicit ids: the next id a user or an importer gets follows them.
+    await client.query(`SELECT setval(pg_get_serial_sequence('emails', 'id'), coalesce(max(id), 0) + 1, false) FROM emails`);
+    await refreshFacetUsage(client);
     await client.query('COMMIT');
     return { counts, ms: Math.round(performance.now() - started) };
   } catch (error) {

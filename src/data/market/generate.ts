@@ -6,18 +6,38 @@ import { growthSeries, rankPage, simulateGroup, type PageTotals } from './snapsh
 import { GOOGLE_TAXONOMY } from './taxonomy.js';
 import { startTikTokLibrary, type TikTokItemSeed, type TikTokMusicSeed, type TikTokProfileSeed, type TikTokSnapshotSeed } from './tiktok.js';
 import { makeWindow, WINDOW_DAYS, type Window } from './time.js';
-import type { MarketTable } from './tables.js';
+import type { MarketTable } from './define.js';
+import { makeBrandtrackers, type BrandtrackerSlice } from './brandtrackers.js';
+import { startEmails, type EmailSlice } from './emails.js';
+import { startProducts, type ProductSlice } from './products.js';
+import { describeShopProfiles, startShopHistory, type ShopHistorySlice } from './shop-profiles.js';
 
 export type MarketScale = 'tiny' | 'small' | 'medium' | 'large';
 
-export type ScaleSize = { ads: number; advertisers: number; shops: number; tiktokItems: number; googleAds: number };
+export type ScaleSize = {
+  ads: number;
+  advertisers: number;
+  shops: number;
+  products: number;
+  tiktokItems: number;
+  googleAds: number;
+  emails: number;
+};
 
 /** large: 1M ads, the rest in medium's proportions. */
 export const SCALES: Record<MarketScale, ScaleSize> = {
-  tiny: { ads: 3_000, advertisers: 600, shops: 1_000, tiktokItems: 2_000, googleAds: 2_000 },
-  small: { ads: 30_000, advertisers: 6_000, shops: 10_000, tiktokItems: 20_000, googleAds: 20_000 },
-  medium: { ads: 300_000, advertisers: 60_000, shops: 100_000, tiktokItems: 200_000, googleAds: 200_000 },
-  large: { ads: 1_000_000, advertisers: 200_000, shops: 333_000, tiktokItems: 667_000, googleAds: 667_000 },
+  tiny: { ads: 3_000, advertisers: 600, shops: 1_000, products: 10_000, tiktokItems: 2_000, googleAds: 2_000, emails: 1_000 },
+  small: { ads: 30_000, advertisers: 6_000, shops: 10_000, products: 100_000, tiktokItems: 20_000, googleAds: 20_000, emails: 10_000 },
+  medium: { ads: 300_000, advertisers: 60_000, shops: 100_000, products: 1_000_000, tiktokItems: 200_000, googleAds: 200_000, emails: 100_000 },
+  large: {
+    ads: 1_000_000,
+    advertisers: 200_000,
+    shops: 333_000,
+    products: 3_333_000,
+    tiktokItems: 667_000,
+    googleAds: 667_000,
+    emails: 333_000,
+  },
 };
 
 /** The ads of a run of consecutive pages, with everything derived from them. */
@@ -37,8 +57,17 @@ export type TikTokSlice = { kind: 'tiktok'; music: TikTokMusicSeed[]; profiles: 
 export type GoogleSlice = { kind: 'google'; advertisers: GoogleAdvertiserSeed[]; ads: GoogleAdSeed[] };
 export type SetupSlice = { kind: 'setup'; shops: ShopSeed[] };
 
-/** `fraction`: the share of its section (ads, TikTok items, Google rows) generated once this slice is done. */
-export type MarketSlice = (SetupSlice | AdSlice | TikTokSlice | GoogleSlice) & { fraction: number };
+/** `fraction`: the share of its section (ads, shop histories, products, emails, TikTok items, Google rows) generated once this slice is done. */
+export type MarketSlice = (
+  | SetupSlice
+  | AdSlice
+  | BrandtrackerSlice
+  | ShopHistorySlice
+  | ProductSlice
+  | EmailSlice
+  | TikTokSlice
+  | GoogleSlice
+) & { fraction: number };
 
 export type MarketPlan = {
   /** Row counts known before generating; the others (transcripts, hooks, reach days, music, pins) are estimated as slices arrive. */
@@ -80,6 +109,12 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
   const reachRng = root.fork('reach');
   const pagesRng = root.fork('pages');
   describeShops(root.fork('shop-profiles'), shops, links, advertisers);
+  // The catalogues first: a shop's profile and sales readings follow from its products' figures.
+  const products = startProducts(root.fork('products'), shops, size.products, window);
+  describeShopProfiles(root.fork('shop-details'), shops, links, advertisers, window);
+  const histories = startShopHistory(root.fork('shop-history'), shops, window);
+  const emails = startEmails(root.fork('emails'), shops, size.emails, window);
+  const brandtrackers = makeBrandtrackers(root.fork('brandtrackers'), advertisers, links, shops, window);
   const tiktok = startTikTokLibrary(root.fork('tiktok'), size.tiktokItems, shops, window.asOf);
   const google = startGoogleAds(root.fork('google'), size.googleAds, shops, window.asOf);
   const metricsRng = root.fork('metrics');
@@ -99,6 +134,16 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     google_advertisers: google.advertisers.length,
     google_ads: size.googleAds,
   };
+
+  /** Slices of shops by a per-shop weight (rows, products, emails), each with the fraction of the section it completes. */
+  function* shopRuns<S>(weights: number[], shopsBetween: (start: number, end: number) => S): Generator<S & { fraction: number }> {
+    const total = weights.reduce((sum, n) => sum + n, 0);
+    let done = 0;
+    for (const [start, end] of runs(weights, sliceSize)) {
+      for (let i = start; i < end; i++) done += weights[i];
+      yield { ...shopsBetween(start, end), fraction: total === 0 ? 1 : done / total };
+    }
+  }
 
   function* slices(): Generator<MarketSlice> {
     yield { kind: 'setup', shops, fraction: 1 };
@@ -135,6 +180,11 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
         fraction: adsDone / size.ads,
       };
     }
+
+    yield { kind: 'brandtrackers', ...brandtrackers, fraction: 1 };
+    for (const slice of shopRuns(histories.rowCounts, histories.shopsBetween)) yield { kind: 'shop-history', ...slice };
+    for (const slice of shopRuns(products.productCounts, products.shopsBetween)) yield { kind: 'products', ...slice };
+    for (const slice of shopRuns(emails.emailCounts, emails.shopsBetween)) yield { kind: 'emails', ...slice };
 
     let itemsDone = 0;
     for (const [start, end] of runs(tiktok.itemCounts, sliceSize)) {

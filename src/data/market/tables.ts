@@ -1,48 +1,22 @@
-import type { BulkColumn } from '../bulk.js';
 import type { AdSeed } from './ads.js';
 import type { AdvertiserSeed, LinkSeed, ShopSeed } from './advertisers.js';
 import type { AdSlice, MarketSlice } from './generate.js';
 import type { HookSeed, TranscriptSeed } from './copy.js';
+import { define } from './define.js';
 import type { GoogleAdSeed, GoogleAdvertiserSeed } from './google.js';
+import { brandtrackerTables } from './brandtrackers.js';
+import { emailTables } from './emails.js';
+import { productTables } from './products.js';
+import { facetTables, shopHistoryTables, shopProfileTables } from './shop-profiles.js';
 import { GOOGLE_TAXONOMY, taxonomyPath, type TaxonomyEntry } from './taxonomy.js';
 import type { TikTokItemSeed, TikTokMusicSeed, TikTokProfileSeed, TikTokSnapshotSeed } from './tiktok.js';
-import { growthSeries } from './snapshots.js';
 import { isoTimestamp } from './time.js';
+export { MARKET_TABLES, type MarketTable, type TableRows } from './define.js';
+import type { TableRows } from './define.js';
 
-// The market tables, in foreign-key order, as column lists and row streams for bulkInsert, slice by slice.
-// Each column is declared next to the value it takes, so names, types and values cannot drift apart.
-
-export const MARKET_TABLES = [
-  'categories',
-  'advertisers',
-  'shops',
-  'advertiser_shops',
-  'ads',
-  'ad_transcripts',
-  'ad_hooks',
-  'ad_reach_days',
-  'advertiser_metric_days',
-  'tiktok_music',
-  'tiktok_profiles',
-  'tiktok_items',
-  'tiktok_pins',
-  'tiktok_page_snapshots',
-  'google_advertisers',
-  'google_ads',
-] as const;
-
-export type MarketTable = (typeof MARKET_TABLES)[number];
-/** The rows of one table from one slice of the market: `count` rows, produced lazily by `rows`. */
-export type TableRows = { table: MarketTable; columns: BulkColumn[]; count: number; rows: Iterable<unknown[]> };
-
-type Column<T> = readonly [name: string, type: string, value: (item: T) => unknown];
-
-function define<T>(table: MarketTable, count: number, items: Iterable<T>, columns: readonly Column<T>[]): TableRows {
-  function* rows() {
-    for (const item of items) yield columns.map(([, , value]) => value(item));
-  }
-  return { table, columns: columns.map(([name, type]) => ({ name, type })), count, rows: rows() };
-}
+// The market tables' rows, slice by slice, for bulkInsert. Each column is declared next to the value it takes
+// (see define.ts), so names, types and values cannot drift apart. The shop profiles, products, emails and
+// brandtrackers declare theirs in their own modules.
 
 type ReachDay = { ad: AdSeed; date: string; reach: number; rank: number };
 type MetricDay = { advertiser: AdvertiserSeed; date: string; likes: number; followers: number; impressions: number };
@@ -71,7 +45,19 @@ function* metricDays(slice: AdSlice): Generator<MetricDay> {
 export function sliceTables(slice: MarketSlice): TableRows[] {
   switch (slice.kind) {
     case 'setup':
-      return setupTables(slice.shops);
+    {
+      // The facets before the shops (theme), the shops' own rows after them.
+      const [categories, shops] = setupTables(slice.shops);
+      return [categories, ...facetTables(), shops, ...shopProfileTables(slice.shops)];
+    }
+    case 'brandtrackers':
+      return brandtrackerTables(slice);
+    case 'shop-history':
+      return shopHistoryTables(slice);
+    case 'products':
+      return productTables(slice);
+    case 'emails':
+      return emailTables(slice);
     case 'ads':
       return adTables(slice);
     case 'tiktok':

@@ -1,3 +1,5 @@
+import type { ShopCatalogSeed } from './products.js';
+import type { ShopProfileSeed } from './shop-profiles.js';
 import type { Rng } from '../random.js';
 import { brandName, compactSlug, shopDomain } from './names.js';
 import { DAY } from './time.js';
@@ -40,6 +42,10 @@ export type ShopSeed = {
   countryCode?: string;
   trafficGrowth30d?: number;
   productsCount?: number;
+  // Filled in by startProducts (products.ts), before the profiles:
+  catalog?: ShopCatalogSeed;
+  // Filled in by describeShopProfiles (shop-profiles.ts):
+  profile?: ShopProfileSeed;
 };
 export type LinkSeed = { advertiserId: string; shopId: string; isPrimary: boolean };
 

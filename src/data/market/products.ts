@@ -5,8 +5,18 @@ import type { Window } from './time.js';
 
 // Products of the shops with variants, images and weekly history. OWNED BY: products work (scaffold).
 
-/** Fields of a shop set by startProducts (catalogue size, best seller, revenue). */
-export type ShopCatalogSeed = Record<string, never>;
+/**
+ * Fields of a shop set by startProducts. `currency` is the storefront currency (ISO 4217) every price of the
+ * shop is in; `monthlyRevenueUsd` and `monthlyUnitsSold` are the sums over its products (the latest sales reading
+ * of the shop equals them); `bestSellerPriceUsd` is the price of its best-selling product (null without products).
+ */
+export type ShopCatalogSeed = {
+  currency: string;
+  productsCount: number;
+  monthlyRevenueUsd: number;
+  monthlyUnitsSold: number;
+  bestSellerPriceUsd: number | null;
+};
 
 export type ProductSlice = { kind: 'products'; shops: ShopSeed[] };
 

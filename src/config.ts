@@ -13,6 +13,7 @@ const schema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_WRITE_PER_SECOND: z.coerce.number().positive().default(2),
   RATE_LIMIT_WRITE_BURST: z.coerce.number().int().min(1).default(20),
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -25,6 +26,8 @@ export type Config = {
   publicBaseUrl: string;
   metering: boolean;
   rateLimits: { read: { capacity: number; perSecond: number }; write: { capacity: number; perSecond: number } };
+  /** How long a credential lookup is reused (revocations take effect within it); 0 turns the cache off. */
+  authCacheMs: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
 };
 
@@ -48,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       read: { capacity: e.RATE_LIMIT_BURST, perSecond: e.RATE_LIMIT_PER_SECOND },
       write: { capacity: e.RATE_LIMIT_WRITE_BURST, perSecond: e.RATE_LIMIT_WRITE_PER_SECOND },
     },
+    authCacheMs: e.AUTH_CACHE_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

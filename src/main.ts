@@ -34,7 +34,7 @@ sweep.unref();
 const app = createApp({
   prisma: db.prisma,
   pool: db.pool,
-  authenticate: createAuthenticator(db.prisma),
+  authenticate: createAuthenticator(db.prisma, { cacheMs: config.authCacheMs }),
   rateLimiter,
   metering: config.metering,
   publicBaseUrl: config.publicBaseUrl,

@@ -1,5 +1,6 @@
 import { apiError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { cachedLookup } from './credential-cache.js';
 import { findCredential } from './credential-store.js';
 import { keyMatches, keyPrefix } from './keys.js';
 import type { Principal } from './principal.js';
@@ -14,8 +15,12 @@ export type Authenticator = (authorization: string | null) => Promise<Principal>
  * key present, known, not deleted, not revoked, not expired; workspace API access; delegated user.
  * Keys in any other header (x-api-key, …) are never read.
  */
-export function createAuthenticator(prisma: PrismaClient, options: { lastUsedIntervalMs?: number } = {}): Authenticator {
+export function createAuthenticator(
+  prisma: PrismaClient,
+  options: { lastUsedIntervalMs?: number; /** Keep credential lookups this long (0: never); see cachedLookup. */ cacheMs?: number } = {},
+): Authenticator {
   const lastUsed = new LastUsedRecorder(prisma, options.lastUsedIntervalMs ?? 5000);
+  const lookup = cachedLookup((prefix) => findCredential(prisma, prefix), options.cacheMs ?? 0);
   return async (authorization) => {
     const key = authorization ? BEARER.exec(authorization)?.[1] : undefined;
     if (!key) throw apiError('missing_api_key', 'Provide an API key using Authorization: Bearer <api_key>.');
@@ -24,7 +29,7 @@ export function createAuthenticator(prisma: PrismaClient, options: { lastUsedInt
 
     let credential;
     try {
-      credential = await findCredential(prisma, prefix);
+      credential = await lookup(prefix);
     } catch {
       throw apiError('auth_provider_unavailable', 'The credential store is temporarily unavailable. Retry with backoff.');
     }

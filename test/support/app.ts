@@ -27,7 +27,15 @@ export const TEST_RATE_LIMITS: RateLimits = { read: { capacity: 10_000, perSecon
 
 export async function createTestApp(
   seed?: (db: TestDatabase) => Promise<void>,
-  options: { rateLimits?: RateLimits; redisUrl?: string; redisPrefix?: string; database?: TestDatabase; metering?: boolean } = {},
+  options: {
+    rateLimits?: RateLimits;
+    redisUrl?: string;
+    redisPrefix?: string;
+    database?: TestDatabase;
+    metering?: boolean;
+    /** Credential lookup cache (0, the default here, looks every key up on every request). */
+    authCacheMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
   if (seed) await seed(db);
@@ -36,7 +44,7 @@ export async function createTestApp(
   const services = {
     prisma: db.prisma,
     pool: db.pool,
-    authenticate: createAuthenticator(db.prisma),
+    authenticate: createAuthenticator(db.prisma, { cacheMs: options.authCacheMs ?? 0 }),
     rateLimiter,
     metering: options.metering,
     publicBaseUrl: 'http://api.test',

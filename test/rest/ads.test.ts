@@ -506,18 +506,21 @@ describe('SQL statements per list request', () => {
     const count = async (path: string, rows: number) => {
       spy.mockClear();
       expect(ids(await get(path))).toHaveLength(rows);
-      return spy.mock.calls.length;
+      // The key's lookup is left out: it is cached per key in production (AUTH_CACHE_MS).
+      return spy.mock.calls.filter(([sql]) => !/FROM "credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length;
     };
     try {
       const one = await count('/ads?search=summer&limit=1', 1);
       const two = await count('/ads?search=summer&limit=4', 2);
       const three = await count(`${ALL}&limit=4`, 3);
       expect(one).toBeGreaterThan(0);
+      // The page of ids, its total and the rows with their advertisers.
+      expect(one).toBeLessThanOrEqual(3);
       expect(two).toBe(one);
       expect(three).toBe(one);
       spy.mockClear();
       expect(ids(await query({ limit: 3 }))).toHaveLength(3);
-      expect(spy.mock.calls.length).toBe(one);
+      expect(spy.mock.calls.filter(([sql]) => !/FROM "credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length).toBe(one);
     } finally {
       spy.mockRestore();
     }

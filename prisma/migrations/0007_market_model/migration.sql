@@ -48,6 +48,10 @@ ADD COLUMN     "twitterHandle" TEXT,
 ADD COLUMN     "youtubeHandle" TEXT;
 
 -- AlterTable
+ALTER TABLE "advertiser_shops" ADD COLUMN     "isMain" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "rank" INTEGER;
+
+-- AlterTable
 ALTER TABLE "ads" ADD COLUMN     "bestRank" INTEGER,
 ADD COLUMN     "landingPageId" UUID,
 ADD COLUMN     "partnerPageId" TEXT,
@@ -515,6 +519,9 @@ CREATE INDEX "products_monthlyRevenueUsd_idx" ON "products"("monthlyRevenueUsd")
 CREATE INDEX "products_activeAds_idx" ON "products"("activeAds");
 
 -- CreateIndex
+CREATE INDEX "products_euSpendUsd_idx" ON "products"("euSpendUsd");
+
+-- CreateIndex
 CREATE INDEX "products_priceUsd_idx" ON "products"("priceUsd");
 
 -- CreateIndex
@@ -611,7 +618,22 @@ CREATE INDEX "audit_events_workspaceId_createdAt_idx" ON "audit_events"("workspa
 CREATE INDEX "audit_events_entityType_entityId_idx" ON "audit_events"("entityType", "entityId");
 
 -- CreateIndex
+CREATE INDEX "advertisers_reach30d_idx" ON "advertisers"("reach30d");
+
+-- CreateIndex
+CREATE INDEX "advertisers_liveAdsCount_idx" ON "advertisers"("liveAdsCount");
+
+-- CreateIndex
+CREATE INDEX "advertisers_pageCreatedAt_idx" ON "advertisers"("pageCreatedAt");
+
+-- CreateIndex
 CREATE INDEX "shops_monthlyVisits_idx" ON "shops"("monthlyVisits");
+
+-- CreateIndex
+CREATE INDEX "shops_productsCount_idx" ON "shops"("productsCount");
+
+-- CreateIndex
+CREATE INDEX "shops_trafficGrowth30d_idx" ON "shops"("trafficGrowth30d");
 
 -- CreateIndex
 CREATE INDEX "shops_createdAt_idx" ON "shops"("createdAt");

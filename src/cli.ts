@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { seedMarket } from './data/market.js';
 import { importData, IMPORT_FORMATS } from './data/import/index.js';
+import { shopDomain } from './data/import/shopify-products.js';
 import { apiError, isErrorCode } from './errors.js';
 
 // Operator CLI: `npm run --silent cli -- <command>`. Prints exactly one JSON object on stdout
@@ -113,15 +114,18 @@ const commands: Record<string, Command> = {
     },
   },
   import: {
-    usage: `import ${IMPORT_FORMATS.join('|')} <file|dir> [...] [--as-of ISO]`,
-    options: { 'as-of': text },
+    usage: `import ${IMPORT_FORMATS.join('|')} <file|dir> [...] [--as-of ISO] [--domain D (shopify-products, required)]`,
+    options: { 'as-of': text, domain: text },
     positionals: true,
     async run({ pool }, o, args) {
       const [format, ...paths] = args;
       const chosen = parse(oneOf('format', IMPORT_FORMATS), format);
       if (paths.length === 0) throw apiError('validation_error', 'import needs at least one file or directory');
       const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date or date-time' }), o['as-of']);
-      return importData(pool, chosen, paths, { asOf });
+      if (chosen !== 'shopify-products' && o.domain !== undefined) throw apiError('validation_error', '--domain applies to shopify-products only');
+      const domain = chosen === 'shopify-products' ? parse(required('domain'), o.domain) : undefined;
+      if (domain !== undefined && !shopDomain(domain)) throw apiError('validation_error', "--domain must be the shop's domain, like example.com");
+      return importData(pool, chosen, paths, { asOf, domain });
     },
   },
   migrate: {

@@ -1,18 +1,29 @@
 import type pg from 'pg';
 import { metaAds } from './meta-ads.js';
-import { importFiles, type ImportSummary } from './run.js';
+import { importFiles, type Format, type ImportSummary } from './run.js';
+import { shopDomain, shopifyProducts } from './shopify-products.js';
 import { tiktokAds } from './tiktok-ads.js';
 
 export type { ImportError, ImportSummary } from './run.js';
 
-// `npm run --silent cli -- import <format> <file|dir> [...]`. Shopify products.json is not importable yet:
-// the product tables it maps to do not exist.
-export const IMPORT_FORMATS = ['meta-ads', 'tiktok-ads'] as const;
+// `npm run --silent cli -- import <format> <file|dir> [...]`.
+export const IMPORT_FORMATS = ['meta-ads', 'tiktok-ads', 'shopify-products'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-const formats = { 'meta-ads': metaAds, 'tiktok-ads': tiktokAds } as const;
+/** `domain`: the shop whose `products.json` pages are imported (shopify-products only). */
+export type ImportOptions = { asOf?: Date; domain?: string };
+
+const formats: Record<ImportFormat, (options: ImportOptions) => Format<unknown>> = {
+  'meta-ads': () => metaAds as Format<unknown>,
+  'tiktok-ads': () => tiktokAds as Format<unknown>,
+  'shopify-products': ({ domain }) => {
+    const host = domain === undefined ? null : shopDomain(domain);
+    if (!host) throw new Error(`shopify-products needs the shop's domain, got ${JSON.stringify(domain ?? null)}`);
+    return shopifyProducts(host) as Format<unknown>;
+  },
+};
 
 /** Imports `paths` (files, or directories of `*.json` taken in name order), one transaction per file. */
-export function importData(pool: pg.Pool, format: ImportFormat, paths: string[], options: { asOf?: Date } = {}): Promise<ImportSummary> {
-  return importFiles(pool, formats[format] as Parameters<typeof importFiles>[1], paths, options);
+export async function importData(pool: pg.Pool, format: ImportFormat, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+  return await importFiles(pool, formats[format](options), paths, { asOf: options.asOf });
 }

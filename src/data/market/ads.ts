@@ -1,6 +1,7 @@
 import type { Rng } from '../random.js';
 import type { AdvertiserSeed } from './advertisers.js';
 import { makeCreative, type Creative } from './copy.js';
+import type { LandingPageSeed } from './landing-pages.js';
 import { DAY, EARLIEST_AD, HOUR } from './time.js';
 import { COUNTRY_WEIGHTS, EU_UK, type Category } from './words.js';
 
@@ -28,6 +29,11 @@ export type AdSeed = {
   ageMax: number;
   isMediaChanged: boolean;
   hasPartnerBadge: boolean;
+  // Filled in by describeAds and the landing pages:
+  videoDurationSec: number | null;
+  /** The creator page of a partnership ad (`hasPartnerBadge`). */
+  partner: AdvertiserSeed | null;
+  landingPage: LandingPageSeed | null;
   // Filled in by the snapshot simulation:
   reach: number;
   series: ReachSeries | null;
@@ -41,6 +47,12 @@ export type AdSeed = {
   currentRank: number | null;
   rankDelta: number | null;
   improvementPct: number | null;
+  /** Daily rank 7, 14 and 30 days ago minus the daily rank at asOf (positive = climbed); null unless the ad ran on both days. */
+  rankDelta7d: number | null;
+  rankDelta14d: number | null;
+  rankDelta30d: number | null;
+  /** The best (lowest) daily rank in the window; null without a series. */
+  bestRank: number | null;
 };
 
 const STATUSES: readonly (readonly [AdStatus, number])[] = [
@@ -169,6 +181,9 @@ export function makeAdsOf(rng: Rng, advertiser: AdvertiserSeed, asOf: number, ad
         ...audience(rng, advertiser),
         isMediaChanged: rng.chance(0.05),
         hasPartnerBadge: rng.chance(0.04),
+        videoDurationSec: null,
+        partner: null,
+        landingPage: null,
         reach: 0,
         series: null,
         reachDelta1d: 0,
@@ -181,9 +196,52 @@ export function makeAdsOf(rng: Rng, advertiser: AdvertiserSeed, asOf: number, ad
         currentRank: null,
         rankDelta: null,
         improvementPct: null,
+        rankDelta7d: null,
+        rankDelta14d: null,
+        rankDelta30d: null,
+        bestRank: null,
       });
     }
     groups.push(group);
   }
   return groups;
+}
+
+/** The pages partnership ads name as their partner: mostly creators, sometimes any other page. */
+export type PartnerPool = { influencers: AdvertiserSeed[]; all: AdvertiserSeed[] };
+
+export function partnerPool(advertisers: AdvertiserSeed[]): PartnerPool {
+  return { influencers: advertisers.filter((a) => a.pageType === 'influencer'), all: advertisers };
+}
+
+function pickPartner(rng: Rng, advertiser: AdvertiserSeed, pool: PartnerPool): AdvertiserSeed | null {
+  const from = pool.influencers.length > 1 && rng.chance(0.85) ? pool.influencers : pool.all;
+  if (from.length < 2) return null;
+  for (;;) {
+    const partner = rng.pick(from);
+    if (partner !== advertiser) return partner;
+  }
+}
+
+/** Seconds of video: mostly 15–60 s, from 5 s to 3 min, never shorter than the transcript. */
+function videoDuration(rng: Rng, creative: Creative): number {
+  const spoken = creative.transcript?.segments.at(-1)?.end ?? 0;
+  const drawn = Math.min(180, Math.max(5, rng.logNormal(30, 0.55)));
+  return Math.round(Math.max(drawn, Math.min(180, spoken + rng.float(0.5, 6))) * 10) / 10;
+}
+
+/**
+ * What the ads stream leaves out, drawn from a stream of its own so the rest of the market does not move: the
+ * length of each video creative and, per duplicate group, the partner page its partnership ads name.
+ */
+export function describeAds(rng: Rng, groups: AdSeed[][], partners: PartnerPool): void {
+  for (const group of groups) {
+    const creative = group[0].creative;
+    const duration = creative.mediaType === 'video' ? videoDuration(rng, creative) : null;
+    const partner = group.some((ad) => ad.hasPartnerBadge) ? pickPartner(rng, group[0].advertiser, partners) : null;
+    for (const ad of group) {
+      ad.videoDurationSec = duration;
+      ad.partner = ad.hasPartnerBadge ? partner : null;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import type { ShopCatalogSeed } from './products.js';
 import type { ShopProfileSeed } from './shop-profiles.js';
 import type { Rng } from '../random.js';
-import { brandName, compactSlug, shopDomain } from './names.js';
+import { brandName, compactSlug, fill, shopDomain } from './names.js';
 import { DAY } from './time.js';
 import {
   CATEGORY_WEIGHTS,
@@ -28,6 +28,10 @@ export type AdvertiserSeed = {
   adCount: number;
   /** Domains of the linked shops, the primary one first. */
   domains: string[];
+  /** Creators' pages are `influencer`, the rest `brand`. */
+  pageType: 'brand' | 'influencer';
+  /** The page's one-line description. */
+  about: string;
 };
 
 export type ShopSeed = {
@@ -79,9 +83,69 @@ function homeLanguage(rng: Rng, home: string): Language {
   return 'en';
 }
 
+/** What a page is about, per category, for its description. */
+const TOPICS: Record<Category, string> = {
+  Clothing: 'fashion',
+  Beauty: 'skincare and beauty',
+  'Health & wellness': 'wellness',
+  'Home decor': 'home and interiors',
+  Electronics: 'tech and gadgets',
+  'Pet supplies': 'pets',
+  Jewelry: 'jewelry and accessories',
+  Sports: 'fitness and outdoor',
+  'Food & beverage': 'food and drinks',
+  Toys: 'toys and family',
+};
+
+const BRAND_ABOUT = [
+  '{name}: {topic} essentials, {benefit}, shipped from {country}.',
+  'Official page of {name}. {Topic}, {benefit}, designed in {country}.',
+  'Home of the {product} everyone is talking about.',
+  '{name} | {Topic} | Free shipping on your first order.',
+  'Discover our {collection}: {benefit} and made to be loved.',
+  '{Topic} brand from {country}. Shop the {collection} online.',
+];
+
+const CREATOR_ABOUT = [
+  'Sharing my favourite {topic} finds | Collabs via DM',
+  '{Topic} creator from {country}. Honest reviews, daily.',
+  'Everyday {topic} inspiration · Partnerships: DM',
+  'Your go-to for {topic} tips and try-ons 💬 Business inquiries via DM',
+  'Content creator · {topic} · {country}',
+];
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const countryNames = new Map(
+  COUNTRY_WEIGHTS.map(([code]) => {
+    const name = regionNames.of(code) ?? code;
+    return [code, /^(United|Netherlands)/.test(name) ? `the ${name}` : name];
+  }),
+);
+
+/** Creators are small pages more often than big ones: about 12% of pages overall. */
+function pageTypeFor(rng: Rng, adCount: number): AdvertiserSeed['pageType'] {
+  const share = adCount <= 2 ? 0.15 : adCount <= 10 ? 0.09 : 0.04;
+  return rng.chance(share) ? 'influencer' : 'brand';
+}
+
+function aboutPage(rng: Rng, name: string, category: Category, home: string, pageType: AdvertiserSeed['pageType']): string {
+  const { products, collections, benefits } = VOCABULARY[category];
+  const values = {
+    name,
+    topic: TOPICS[category],
+    country: countryNames.get(home) ?? home,
+    product: rng.pick(products),
+    collection: rng.pick(collections),
+    benefit: rng.pick(benefits),
+  };
+  return fill(rng.pick(pageType === 'influencer' ? CREATOR_ABOUT : BRAND_ABOUT), values);
+}
+
 export function makeAdvertisers(rng: Rng, count: number, totalAds: number): AdvertiserSeed[] {
   const ids = new Set<string>();
   const names = new Set<string>();
+  // Page types and descriptions come from a stream of their own, so the pages' other draws do not move.
+  const profiles = rng.fork('page-profiles');
   const adCounts = allocateAdCounts(rng, count, totalAds);
   return adCounts.map((adCount) => {
     let id: string;
@@ -100,7 +164,9 @@ export function makeAdvertisers(rng: Rng, count: number, totalAds: number): Adve
     const handles = [[handle, 6], [`${handle}_official`, 2], [`${handle}.${home.toLowerCase()}`, 1]] as const;
     const instagramUsername = hasInstagram ? rng.weighted(handles) : null;
     const language = homeLanguage(rng, home);
-    return { id, name, category, home, language, facebookLikes, instagramFollowers, instagramUsername, popularity, adCount, domains: [] };
+    const pageType = pageTypeFor(profiles, adCount);
+    const about = aboutPage(profiles, name, category, home, pageType);
+    return { id, name, category, home, language, facebookLikes, instagramFollowers, instagramUsername, popularity, adCount, domains: [], pageType, about };
   });
 }
 

@@ -1,6 +1,7 @@
 import { Rng } from '../random.js';
-import { makeAdsOf, type AdSeed } from './ads.js';
+import { describeAds, makeAdsOf, partnerPool, type AdSeed } from './ads.js';
 import { makeAdvertisers, makeShops, type AdvertiserSeed, type LinkSeed, type ShopSeed } from './advertisers.js';
+import { startLandingPages, type LandingPageSeed } from './landing-pages.js';
 import { describeShops, startGoogleAds, type GoogleAdSeed, type GoogleAdvertiserSeed } from './google.js';
 import { growthSeries, rankPage, simulateGroup, type PageTotals } from './snapshots.js';
 import { GOOGLE_TAXONOMY } from './taxonomy.js';
@@ -47,6 +48,8 @@ export type AdSlice = {
   advertisers: AdvertiserSeed[];
   links: LinkSeed[];
   totals: Map<AdvertiserSeed, PageTotals>;
+  /** The landing pages these pages' ads introduce (each URL belongs to one page). */
+  landingPages: LandingPageSeed[];
   ads: AdSeed[];
   /** Per advertiser of the slice, in order: daily likes, followers (WINDOW_DAYS values each). */
   metrics: { likes: number[]; followers: number[] }[];
@@ -108,6 +111,9 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
   const adsRng = root.fork('ads');
   const reachRng = root.fork('reach');
   const pagesRng = root.fork('pages');
+  const adDetailsRng = root.fork('ad-details');
+  const partners = partnerPool(advertisers);
+  const landing = startLandingPages(root.fork('landing-pages'), shops, links);
   describeShops(root.fork('shop-profiles'), shops, links, advertisers);
   // The catalogues first: a shop's profile and sales readings follow from its products' figures.
   const products = startProducts(root.fork('products'), shops, size.products, window);
@@ -160,9 +166,12 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     for (const [start, end] of runs(advertisers.map((a) => a.adCount), sliceSize)) {
       const pages = advertisers.slice(start, end);
       const ads: AdSeed[] = [];
+      const landingPages: LandingPageSeed[] = [];
       const totalsOf = new Map<AdvertiserSeed, PageTotals>();
       for (const advertiser of pages) {
         const groups = makeAdsOf(adsRng, advertiser, window.asOf, adIds, collationIds);
+        describeAds(adDetailsRng, groups, partners);
+        for (const page of landing.pagesOf(advertiser, groups)) landingPages.push(page);
         for (const group of groups) simulateGroup(reachRng, group, window);
         const own = groups.flat();
         totalsOf.set(advertiser, rankPage(pagesRng, own));
@@ -175,6 +184,7 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
         advertisers: pages,
         links: pages.flatMap((advertiser) => linksOf.get(advertiser.id) ?? []),
         totals: totalsOf,
+        landingPages,
         ads,
         metrics: pages.map((advertiser) => ({ likes: growth(advertiser.facebookLikes), followers: growth(advertiser.instagramFollowers) })),
         fraction: adsDone / size.ads,

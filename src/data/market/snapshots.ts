@@ -88,6 +88,8 @@ function rankBy(ads: AdSeed[], score: (ad: AdSeed) => number, tie: (ad: AdSeed) 
   return new Map(sorted.map((ad, i) => [ad, i + 1]));
 }
 
+export type SpenderSegment = 'big-spender' | 'rising-star';
+
 export type PageTotals = {
   liveAdsCount: number;
   reach30d: number;
@@ -96,7 +98,51 @@ export type PageTotals = {
   pageCreatedAt: number;
   /** Per window day: the sum of the page's ads' reach increments. */
   impressions: number[];
+  audienceGender: 'female' | 'male' | 'all';
+  spenderSegment: SpenderSegment | null;
 };
+
+/** 30-day reach from which a page is a big spender (about the top 5% of pages). */
+export const BIG_SPENDER_REACH30D = 750_000;
+/** A page below that is a rising star when its last 7 days bring at least half its 30-day reach of at least this. */
+export const RISING_STAR_REACH30D = 20_000;
+
+/**
+ * Big spenders by 30-day reach; rising stars by the share of it the last 7 days bring (a quarter of the month
+ * would be flat).
+ */
+function spenderSegment(reach30d: number, impressions: number[]): SpenderSegment | null {
+  if (reach30d >= BIG_SPENDER_REACH30D) return 'big-spender';
+  if (reach30d < RISING_STAR_REACH30D) return null;
+  const last7d = impressions.slice(-7).reduce((sum, n) => sum + n, 0);
+  return 2 * last7d >= reach30d ? 'rising-star' : null;
+}
+
+/** The gender a page's ads lean to: at least 30% of them target it, and more than target the other. */
+function audienceGender(ads: AdSeed[]): PageTotals['audienceGender'] {
+  let women = 0;
+  let men = 0;
+  for (const ad of ads) {
+    if (ad.gender === 'women') women++;
+    else if (ad.gender === 'men') men++;
+  }
+  if (women > men && women >= 0.3 * ads.length) return 'female';
+  if (men > women && men >= 0.3 * ads.length) return 'male';
+  return 'all';
+}
+
+/** The rank on window day `index`, when the ad ran that day. */
+function rankAt(series: ReachSeries, index: number): number | null {
+  const offset = index - series.start;
+  return offset >= 0 && offset < series.ranks.length ? series.ranks[offset] : null;
+}
+
+/** Rank `days` ago minus the rank at asOf, when the ad ran on both days. */
+function rankDelta(series: ReachSeries, days: number): number | null {
+  const now = rankAt(series, LAST);
+  const before = rankAt(series, LAST - days);
+  return now === null || before === null ? null : before - now;
+}
 
 /** Positions, ranks (current, 7 days ago and per snapshot day) and the page totals of one advertiser's ads. */
 export function rankPage(rng: Rng, ads: AdSeed[]): PageTotals {
@@ -138,6 +184,15 @@ export function rankPage(rng: Rng, ads: AdSeed[]): PageTotals {
     });
   });
 
+  for (const ad of ads) {
+    const series = ad.series;
+    if (!series) continue;
+    ad.rankDelta7d = rankDelta(series, 7);
+    ad.rankDelta14d = rankDelta(series, 14);
+    ad.rankDelta30d = rankDelta(series, 30);
+    ad.bestRank = Math.min(...series.ranks);
+  }
+
   const countries = new Set<string>();
   let earliest = Infinity;
   for (const ad of ads) {
@@ -145,13 +200,16 @@ export function rankPage(rng: Rng, ads: AdSeed[]): PageTotals {
     earliest = Math.min(earliest, ad.firstSeenAt);
   }
   const latestCreation = Math.min(Date.UTC(2024, 11, 31), earliest - 30 * DAY);
+  const reach30d = ads.reduce((sum, ad) => sum + ad.reachDelta30d, 0);
   return {
     liveAdsCount: ads.filter((ad) => ad.status === 'active').length,
-    reach30d: ads.reduce((sum, ad) => sum + ad.reachDelta30d, 0),
+    reach30d,
     totalReach: ads.reduce((sum, ad) => sum + ad.reach, 0),
     countriesCount: countries.size,
     pageCreatedAt: Math.round(rng.float(Date.UTC(2010, 0, 1), latestCreation)),
     impressions,
+    audienceGender: audienceGender(ads),
+    spenderSegment: spenderSegment(reach30d, impressions),
   };
 }
 

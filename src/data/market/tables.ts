@@ -4,6 +4,8 @@ import type { AdSlice, MarketSlice } from './generate.js';
 import type { HookSeed, TranscriptSeed } from './copy.js';
 import { define } from './define.js';
 import type { GoogleAdSeed, GoogleAdvertiserSeed } from './google.js';
+import type { LandingPageSeed } from './landing-pages.js';
+import type { TechnologyFacet } from './facets.js';
 import { brandtrackerTables } from './brandtrackers.js';
 import { emailTables } from './emails.js';
 import { productTables } from './products.js';
@@ -20,6 +22,11 @@ import type { TableRows } from './define.js';
 
 type ReachDay = { ad: AdSeed; date: string; reach: number; rank: number };
 type MetricDay = { advertiser: AdvertiserSeed; date: string; likes: number; followers: number; impressions: number };
+type LandingTechnology = { page: LandingPageSeed; technology: TechnologyFacet };
+
+function* landingTechnologies(pages: LandingPageSeed[]): Generator<LandingTechnology> {
+  for (const page of pages) for (const technology of page.technologies) yield { page, technology };
+}
 
 function* reachDays(slice: AdSlice): Generator<ReachDay> {
   for (const ad of slice.ads) {
@@ -123,6 +130,9 @@ function adTables(slice: AdSlice): TableRows[] {
   const hooked = ads.filter((ad) => ad.creative.hook);
   const transcript = (ad: AdSeed) => ad.creative.transcript as TranscriptSeed;
   const hook = (ad: AdSeed) => ad.creative.hook as HookSeed;
+  const screenshot = (page: LandingPageSeed, kind: 'desktop' | 'mobile' | 'head') =>
+    (kind === 'head' ? page.hasHeadScreenshot : page.hasScreenshots) ? `https://cdn.example.com/landing-pages/${page.id}/${kind}.jpg` : null;
+  const { landingPages } = slice;
   return [
     define<AdvertiserSeed>('advertisers', advertisers.length, advertisers, [
       ['id', 'text', (a) => a.id],
@@ -137,12 +147,36 @@ function adTables(slice: AdSlice): TableRows[] {
       ['reach30d', 'int8', (a) => page(a).reach30d],
       ['totalReach', 'int8', (a) => page(a).totalReach],
       ['countriesCount', 'int4', (a) => page(a).countriesCount],
+      ['pageType', 'text', (a) => a.pageType],
+      ['about', 'text', (a) => a.about],
+      ['audienceGender', 'text', (a) => page(a).audienceGender],
+      ['spenderSegment', 'text', (a) => page(a).spenderSegment],
     ]),
     define<LinkSeed>('advertiser_shops', slice.links.length, slice.links, [
       ['advertiserId', 'text', (l) => l.advertiserId],
       ['shopId', 'uuid', (l) => l.shopId],
       ['isPrimary', 'bool', (l) => l.isPrimary],
     ]),
+    define<LandingPageSeed>('landing_pages', landingPages.length, landingPages, [
+      ['id', 'uuid', (p) => p.id],
+      ['url', 'text', (p) => p.url],
+      ['normalizedUrl', 'text', (p) => p.normalizedUrl],
+      ['domain', 'text', (p) => p.domain],
+      ['shopId', 'uuid', (p) => p.shop?.id ?? null],
+      ['screenshotDesktopUrl', 'text', (p) => screenshot(p, 'desktop')],
+      ['screenshotMobileUrl', 'text', (p) => screenshot(p, 'mobile')],
+      ['screenshotHeadUrl', 'text', (p) => screenshot(p, 'head')],
+      ['firstSeenAt', 'timestamptz', (p) => isoTimestamp(p.firstSeenAt)],
+    ]),
+    define<LandingTechnology>(
+      'landing_page_technologies',
+      landingPages.reduce((sum, p) => sum + p.technologies.length, 0),
+      landingTechnologies(landingPages),
+      [
+        ['landingPageId', 'uuid', (l) => l.page.id],
+        ['technologyId', 'uuid', (l) => l.technology.id],
+      ],
+    ),
     define<AdSeed>('ads', ads.length, ads, [
       ['id', 'text', (ad) => ad.id],
       ['collationId', 'text', (ad) => ad.collationId],
@@ -181,6 +215,14 @@ function adTables(slice: AdSlice): TableRows[] {
       ['isLowReach', 'bool', (ad) => ad.reach < 1000],
       ['isMediaChanged', 'bool', (ad) => ad.isMediaChanged],
       ['hasPartnerBadge', 'bool', (ad) => ad.hasPartnerBadge],
+      ['videoDurationSec', 'float8', (ad) => ad.videoDurationSec],
+      ['partnerPageId', 'text', (ad) => ad.partner?.id ?? null],
+      ['partnerPageName', 'text', (ad) => ad.partner?.name ?? null],
+      ['rankDelta7d', 'int4', (ad) => ad.rankDelta7d],
+      ['rankDelta14d', 'int4', (ad) => ad.rankDelta14d],
+      ['rankDelta30d', 'int4', (ad) => ad.rankDelta30d],
+      ['bestRank', 'int4', (ad) => ad.bestRank],
+      ['landingPageId', 'uuid', (ad) => ad.landingPage?.id ?? null],
       ['advertiserId', 'text', (ad) => ad.advertiser.id],
     ]),
     define<AdSeed>('ad_transcripts', transcribed.length, transcribed, [

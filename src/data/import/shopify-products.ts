@@ -30,6 +30,7 @@ import { BadRecord, idOf, isObject, optionalDateTime, optionalString, stringList
 //                                 unknown currency (or one without a reference rate) is priced as USD: priceUsd = price.
 //   requires_selling_plan or selling_plan_groups → isSubscription
 // Sales, ads, EU figures, reviews, categories and the best-seller rank are not in the file and keep their values.
+// `--as-of` changes nothing here: every date comes from the record.
 
 type Variant = {
   id: string;

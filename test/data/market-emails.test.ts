@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { marketChecksums, seedMarket } from '../../src/data/market.js';
+import { marketChecksums, seedMarket, type SeedProgress } from '../../src/data/market.js';
 import { EMAIL_CATEGORIES, EMAIL_EVENTS, PROMOTION_TYPES } from '../../src/data/market/email-calendar.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -8,6 +8,7 @@ const options = { scale: 'tiny' as const, seed: 42, asOf: new Date(AS_OF) };
 
 let db: TestDatabase;
 let counts: Record<string, number>;
+const progress: SeedProgress[] = [];
 
 /** Rows of a query that should return none; returned so a failure shows the offenders. */
 async function offenders(sql: string, params: unknown[] = []): Promise<unknown[]> {
@@ -20,7 +21,7 @@ async function one<T = Record<string, unknown>>(sql: string, params: unknown[] =
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ({ counts } = await seedMarket(db.pool, options));
+  ({ counts } = await seedMarket(db.pool, { ...options, batchSize: 300, onProgress: (event) => progress.push(event) }));
 }, 120_000);
 
 afterAll(async () => {
@@ -33,6 +34,13 @@ describe('market emails (tiny)', () => {
     expect(counts.email_categories).toBe(EMAIL_CATEGORIES.length);
     expect(counts.email_events).toBe(EMAIL_EVENTS.length);
     expect(counts.emails).toBe(1000);
+    // Known before the first slice: progress never estimates them.
+    for (const table of ['email_promotion_types', 'email_categories', 'email_events', 'emails']) {
+      const events = progress.filter((event) => event.table === table);
+      expect(events.length, table).toBeGreaterThan(0);
+      expect(events.every((event) => event.total === counts[table] && !event.estimated), table).toBe(true);
+    }
+    expect(progress.filter((event) => event.table === 'emails').length).toBeGreaterThan(2);
   });
 
   it('numbers the emails 1..N, and the next email inserted gets N + 1', async () => {

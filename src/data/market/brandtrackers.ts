@@ -37,7 +37,7 @@ function sampleByWeight(rng: Rng, weights: number[], count: number): number[] {
 }
 
 /** Draws the tracked brands up front; they are inserted after the ads (their pages' figures come from the ads). */
-export function makeBrandtrackers(rng: Rng, advertisers: AdvertiserSeed[], links: LinkSeed[], shops: ShopSeed[], window: Window): Omit<BrandtrackerSlice, 'kind'> & { count: number } {
+export function makeBrandtrackers(rng: Rng, advertisers: AdvertiserSeed[], links: LinkSeed[], shops: ShopSeed[], window: Window): Omit<BrandtrackerSlice, 'kind'> {
   const linksOf = new Map<string, LinkSeed[]>();
   const primaryPageOf = new Map<string, string>();
   for (const link of links) {
@@ -90,7 +90,7 @@ export function makeBrandtrackers(rng: Rng, advertisers: AdvertiserSeed[], links
       websites: [shop.id],
     });
   }
-  return { brandtrackers, count: brandtrackers.length };
+  return { brandtrackers };
 }
 
 type WebsiteRow = { brandtrackerId: string; shopId: string; position: number };

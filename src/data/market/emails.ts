@@ -1,6 +1,6 @@
 import type { Rng } from '../random.js';
 import type { ShopSeed } from './advertisers.js';
-import { define, type TableRows } from './define.js';
+import { define, type MarketTable, type TableRows } from './define.js';
 import {
   AUTOMATED_CATEGORIES,
   CAMPAIGN_CATEGORIES,
@@ -48,6 +48,8 @@ export type EmailSlice = { kind: 'emails'; first: boolean; shops: ShopSeed[]; em
 export type EmailsPlan = {
   /** Emails per shop, in shop order. */
   emailCounts: number[];
+  /** Rows of the email tables, known up front. */
+  totals: Partial<Record<MarketTable, number>>;
   shopsBetween(start: number, end: number): Omit<EmailSlice, 'kind'>;
 };
 
@@ -257,6 +259,12 @@ export function startEmails(rng: Rng, shops: ShopSeed[], total: number, window: 
 
   return {
     emailCounts,
+    totals: {
+      email_promotion_types: PROMOTION_TYPES.length,
+      email_categories: EMAIL_CATEGORIES.length,
+      email_events: EMAIL_EVENTS.length,
+      emails: emailCounts.reduce((a, b) => a + b, 0),
+    },
     shopsBetween(start, end) {
       const emails: EmailSeed[] = [];
       for (let i = start; i < end; i++) {

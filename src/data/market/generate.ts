@@ -139,6 +139,7 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     tiktok_page_snapshots: tiktok.snapshotCount,
     google_advertisers: google.advertisers.length,
     google_ads: size.googleAds,
+    ...emails.totals,
   };
 
   /** Slices of shops by a per-shop weight (rows, products, emails), each with the fraction of the section it completes. */

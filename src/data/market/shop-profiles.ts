@@ -1,49 +1,53 @@
-import { cumulativeWeights, type Rng } from '../random.js';
+import { cumulativeWeights, Rng } from '../random.js';
 import type { AdvertiserSeed, LinkSeed, ShopSeed } from './advertisers.js';
 import { define, type TableRows } from './define.js';
-import { PIXELS, PLATFORM_SLUGS, SHOPIFY_APPS, TECHNOLOGIES, THEMES, type ShopifyAppFacet, type TechnologyFacet, type ThemeFacet } from './facets.js';
+import { PIXELS, SHOPIFY_APPS, TECHNOLOGIES, THEMES, type ShopifyAppFacet, type TechnologyFacet, type ThemeFacet } from './facets.js';
 import { currencyOf, languageOf } from './locale.js';
 import { compactSlug } from './names.js';
-import { TRAFFIC_MONTHS, trafficCountries, trafficHistory, type CountryShare } from './shop-traffic.js';
+import { drawApps, drawPixels, drawTechnologies } from './shop-stack.js';
+import { TRAFFIC_MONTHS, trafficCountries, trafficHistory, type CountryShare, type TrafficHistory } from './shop-traffic.js';
 import type { Window } from './time.js';
 import { COUNTRY_WEIGHTS, HOME_LANGUAGE } from './words.js';
 
 export { startShopHistory, shopHistoryTables, type ShopHistoryPlan, type ShopHistorySlice } from './shop-history.js';
 
-// Shop profiles (storefront, Trustpilot, socials, technology) and the facet rows they point at; the shops'
-// traffic months and countries. Each shop is drawn from its own fork of the stream, so slicing cannot change it.
+// Shop profiles (storefront, Trustpilot, socials, theme, technologies) and the facet rows they point at; the
+// shops' apps, pixels and traffic months and countries. Each shop is drawn from its own fork of the stream, so
+// slicing cannot change it; the profile keeps the shop-level summary, and the longer per-shop lists (apps,
+// pixels, traffic) are drawn again from the same forks when their rows are written.
 
 export const SOCIAL_NETWORKS = ['facebook', 'instagram', 'tiktok', 'youtube', 'pinterest', 'linkedin', 'twitter'] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 
 /** Fields of a shop set by describeShopProfiles. */
 export type ShopProfileSeed = {
+  /** The seed of the shop's own stream (its apps, pixels and traffic breakdown come from forks of it). */
+  seed: number;
   /** The technology slug of the storefront platform (`shopify` for most). */
   platform: string;
+  /** Linked to a Facebook page. */
+  linked: boolean;
   currency: string;
   defaultLanguage: string;
   isShopifyPlus: boolean;
   myShopifyDomain: string | null;
   relatedDomains: string[];
-  /** The largest traffic country, `topCountries[0]`. */
+  /** The largest traffic country. */
   mainMarket: string;
   isDtc: boolean;
   displayInTrending: boolean;
-  /** Visits per month, oldest first; the last (asOf's month) is `monthlyVisits`. */
-  visits: Int32Array;
-  /** The first days of those months (one array shared by all shops). */
+  /** The first days of the traffic months, oldest first, the last being asOf's (one array shared by all shops). */
   months: readonly string[];
   trafficGrowth90d: number;
   trafficGrowth180d: number;
-  topCountries: CountryShare[];
-  trustpilot: { rating: number; reviewCount: number; url: string } | null;
+  trustpilot: { rating: number; reviewCount: number } | null;
   handles: Record<SocialNetwork, string | null>;
   /** Followers on asOf of the networks with a daily history (null without a profile there). */
   followers: { facebook: number | null; instagram: number | null; youtube: number | null };
   themeId: string | null;
-  appIds: number[];
   technologyIds: string[];
-  pixelIds: string[];
+  /** How many apps, pixels and traffic countries `shopApps`, `shopPixels` and `shopCountries` give. */
+  counts: { apps: number; pixels: number; countries: number };
 };
 
 const INT_MAX = 2_147_483_647;
@@ -54,32 +58,10 @@ const PLATFORMS: readonly (readonly [string, number])[] = [
   ['shopify', 88], ['woocommerce', 5], ['wix', 1.4], ['squarespace', 1.1], ['magento', 1], ['prestashop', 0.8], ['bigcommerce', 0.8],
   ['shopline', 0.4], ['shoplazza', 0.4], ['webflow', 0.3], ['clickfunnels', 0.4], ['odoo', 0.2],
 ];
+const THEME_DRAW = cumulativeWeights(THEMES.map((theme, i) => [theme.id, 1 / Math.pow(i + 1, 1.15)] as const));
 
-/** Zipf-like popularity by position in a catalogue (the catalogues are listed most popular first). */
-const zipf = <T>(items: readonly T[], exponent: number) => cumulativeWeights(items.map((item, i) => [item, 1 / Math.pow(i + 1, exponent)] as const));
-const APP_DRAW = zipf(SHOPIFY_APPS, 1);
-const THEME_DRAW = zipf(THEMES, 1.15);
-
-const techBySlug = new Map(TECHNOLOGIES.map((t) => [t.slug, t]));
-const pixelBySlug = new Map(PIXELS.map((p) => [p.slug, p]));
-const tech = (slug: string) => techBySlug.get(slug)!;
-const pixel = (slug: string) => pixelBySlug.get(slug)!;
-
-/** The technology an app's script shows up as (Klaviyo app → klaviyo), when the catalogue has one. */
-const APP_TECHNOLOGY = new Map<number, TechnologyFacet>();
-for (const app of SHOPIFY_APPS) {
-  const slug = app.slug === 'smile' ? 'smile-io' : app.slug;
-  const found = TECHNOLOGIES.find((t) => !(PLATFORM_SLUGS as readonly string[]).includes(t.slug) && (slug === t.slug || slug.startsWith(`${t.slug}-`)));
-  if (found) APP_TECHNOLOGY.set(app.id, found);
-}
-
-/** Technologies any storefront may show beside its platform and apps, by how common they are. */
-const COMMON_TECHNOLOGIES = cumulativeWeights(
-  TECHNOLOGIES.filter((t) => !(PLATFORM_SLUGS as readonly string[]).includes(t.slug) && !t.categories.includes('Shopify apps')).map(
-    (t) => [t, { 'google-analytics': 12, 'google-tag-manager': 9, jquery: 9, 'google-fonts': 8, 'shop-pay': 10, paypal: 8, 'apple-pay': 7, 'google-pay': 6, cloudflare: 5, swiper: 4, 'core-js': 4 }[t.slug] ?? 1] as const,
-  ),
-);
-const SHOPIFY_ONLY = new Set(['shop-pay', 'hydrogen']);
+/** 1 for a median shop, about 2 for one with 100 times its visits. */
+const sizeOf = (shop: ShopSeed) => Math.pow(Math.max(1, shop.monthlyVisits) / 9000, 0.15);
 
 /** The page a shop is linked to: the one whose home country describeShops gave it (its last primary link's, else its first link's). */
 function pagesOfShops(links: LinkSeed[], advertisers: AdvertiserSeed[]): Map<string, AdvertiserSeed> {
@@ -89,18 +71,11 @@ function pagesOfShops(links: LinkSeed[], advertisers: AdvertiserSeed[]): Map<str
   return pages;
 }
 
-function drawDistinct<T>(rng: Rng, count: number, draw: () => T): T[] {
-  const out = new Set<T>();
-  for (let attempt = 0; out.size < count && attempt < count * 6; attempt++) out.add(draw());
-  return [...out];
-}
-
-function handles(rng: Rng, shop: ShopSeed, page: AdvertiserSeed | undefined, size: number): Record<SocialNetwork, string | null> {
-  const base = compactSlug(shop.name);
+function handles(rng: Rng, shop: ShopSeed, base: string, page: AdvertiserSeed | undefined, pageHandle: string | null, size: number): Record<SocialNetwork, string | null> {
   const own = () => rng.weighted([[base, 6], [`${base}official`, 1], [`${base}_${(shop.countryCode ?? 'us').toLowerCase()}`, 1], [`the${base}`, 1]] as const);
   // Social presence grows with the shop; pages' shops show their page (most do).
   const p = (base: number) => Math.min(0.95, base * size);
-  const facebook = page ? (rng.chance(0.68) ? compactSlug(page.name) : null) : rng.chance(p(0.15)) ? own() : null;
+  const facebook = page ? (rng.chance(0.68) ? pageHandle : null) : rng.chance(p(0.15)) ? own() : null;
   const pageInstagram = page?.instagramUsername ?? null;
   const instagram = pageInstagram && rng.chance(facebook ? 0.8 : 0.15) ? pageInstagram : !page && rng.chance(p(facebook ? 0.7 : 0.08)) ? own() : null;
   return {
@@ -114,122 +89,97 @@ function handles(rng: Rng, shop: ShopSeed, page: AdvertiserSeed | undefined, siz
   };
 }
 
-function technologyIds(rng: Rng, platform: string, appIds: number[]): string[] {
-  const ids = new Set<string>([tech(platform).id]);
-  if (platform === 'woocommerce') ids.add(tech('wordpress').id);
-  for (const id of appIds) {
-    const implied = APP_TECHNOLOGY.get(id);
-    if (implied) ids.add(implied.id);
-  }
-  const others = rng.int(2, 8);
-  for (let added = 0, attempt = 0; added < others && attempt < 40; attempt++) {
-    const drawn = rng.weightedFrom(COMMON_TECHNOLOGIES);
-    if (ids.has(drawn.id) || (platform !== 'shopify' && SHOPIFY_ONLY.has(drawn.slug))) continue;
-    ids.add(drawn.id);
-    added++;
-  }
-  return [...ids];
-}
-
-/** Pixels, from what the shop runs: Meta on most shops with a page, a network's tag where it has a profile. */
-function pixelIds(rng: Rng, linked: boolean, profile: Pick<ShopProfileSeed, 'handles' | 'technologyIds'>): string[] {
-  const uses = (slug: string) => profile.technologyIds.includes(tech(slug).id);
-  const has = (network: SocialNetwork) => profile.handles[network] !== null;
-  const odds: [string, number][] = [
-    ['meta-pixel', linked ? 0.93 : 0.5],
-    ['google-analytics-4', uses('google-analytics') ? 0.95 : 0.35],
-    ['google-ads', 0.4],
-    ['tiktok-pixel', has('tiktok') ? 0.65 : 0.15],
-    ['google-tag-manager', uses('google-tag-manager') ? 0.95 : 0.1],
-    ['klaviyo', uses('klaviyo') ? 0.9 : 0.02],
-    ['pinterest-tag', has('pinterest') ? 0.6 : 0.05],
-    ['snap-pixel', 0.07],
-    ['hotjar', uses('hotjar') ? 0.9 : 0.03],
-    ['microsoft-clarity', uses('microsoft-clarity') ? 0.9 : 0.05],
-    ['microsoft-uet', 0.07],
-    ['x-pixel', has('twitter') ? 0.3 : 0.02],
-    ['reddit-pixel', 0.03],
-    ['triple-pixel', uses('triple-whale') ? 0.95 : 0.01],
-    ['linkedin-insight-tag', has('linkedin') ? 0.3 : 0.01],
-    ['criteo', 0.03],
-    ['elevar', uses('elevar') ? 0.9 : 0.01],
-    ['northbeam', uses('northbeam') ? 0.9 : 0.005],
-    ['taboola', 0.02],
-    ['outbrain', 0.015],
-    ['amazon-ads', 0.02],
-    ['applovin', 0.03],
-    ['the-trade-desk', 0.01],
-    ['quora-pixel', 0.008],
-    ['segment', uses('segment') ? 0.9 : 0.005],
-    ['attentive', uses('attentive') ? 0.9 : 0.01],
-  ];
-  return odds.filter(([, p]) => rng.chance(p)).map(([slug]) => pixel(slug).id);
-}
-
 function relatedDomains(rng: Rng, shop: ShopSeed, page: AdvertiserSeed | undefined): string[] {
   const siblings = page ? page.domains.filter((domain) => domain !== shop.domain) : [];
   if (siblings.length > 0) return siblings.slice(0, 2);
   const count = rng.weighted([[0, 75], [1, 18], [2, 7]] as const);
+  if (count === 0) return [];
   const stem = shop.domain.replace(/\.[a-z]+$/, '');
   return rng.shuffle(['co.uk', 'de', 'fr', 'ca', 'com.au', 'eu', 'nl']).slice(0, count).map((tld) => `${stem}.${tld}`);
 }
 
-/** Draws every shop's profile, technology and traffic breakdown; call after describeShops and startProducts. */
+const calendarMonth = (profile: ShopProfileSeed) => Number(profile.months[TRAFFIC_MONTHS - 1].slice(5, 7)) - 1;
+
+/** A shop's monthly visits (oldest first, the last = monthlyVisits) and its 90/180-day growth. */
+export function shopTraffic(shop: ShopSeed): TrafficHistory {
+  const profile = shop.profile!;
+  return trafficHistory(new Rng(profile.seed).fork('traffic'), shop.monthlyVisits, shop.trafficGrowth30d ?? 0, calendarMonth(profile));
+}
+
+/** A shop's visitor countries, largest (its main market) first. */
+export function shopCountries(shop: ShopSeed): CountryShare[] {
+  return trafficCountries(new Rng(shop.profile!.seed).fork('countries'), shop.profile!.mainMarket, shop.monthlyVisits);
+}
+
+export function shopApps(shop: ShopSeed): number[] {
+  return drawApps(new Rng(shop.profile!.seed).fork('apps'), shop.profile!.platform, sizeOf(shop));
+}
+
+export function shopPixels(shop: ShopSeed): string[] {
+  const profile = shop.profile!;
+  const inputs = { linked: profile.linked, has: (network: SocialNetwork) => profile.handles[network] !== null };
+  return drawPixels(new Rng(profile.seed).fork('pixels'), inputs, profile.technologyIds);
+}
+
+/** Draws every shop's profile; call after describeShops and startProducts. */
 export function describeShopProfiles(rng: Rng, shops: ShopSeed[], links: LinkSeed[], advertisers: AdvertiserSeed[], window: Window): void {
   const pages = pagesOfShops(links, advertisers);
   const asOf = new Date(window.asOf);
-  const month = asOf.getUTCMonth();
   const months = Array.from({ length: TRAFFIC_MONTHS }, (_, i) =>
-    new Date(Date.UTC(asOf.getUTCFullYear(), month - (TRAFFIC_MONTHS - 1 - i), 1)).toISOString().slice(0, 10),
+    new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth() - (TRAFFIC_MONTHS - 1 - i), 1)).toISOString().slice(0, 10),
   );
+  const abroad = COUNTRY_WEIGHTS.filter(([code]) => code !== 'US');
   for (const shop of shops) {
     const r = rng.fork(shop.id);
     const page = pages.get(shop.id);
     const country = shop.countryCode ?? 'US';
     const growth30d = shop.trafficGrowth30d ?? 0;
-    // 1 for a median shop, about 2 for one with 100 times its visits.
-    const size = Math.pow(Math.max(1, shop.monthlyVisits) / 9000, 0.15);
+    const size = sizeOf(shop);
+    const base = compactSlug(shop.name);
+    const pageHandle = page ? compactSlug(page.name) : null;
     const platform = r.weighted(PLATFORMS);
     const shopify = platform === 'shopify';
     const language = page && HOME_LANGUAGE[country] ? page.language : r.chance(0.85) ? languageOf(country) : 'en';
-    const traffic = trafficHistory(r, shop.monthlyVisits, growth30d, month);
-    const mainMarket = r.chance(0.85) ? country : r.weighted(country === 'US' ? COUNTRY_WEIGHTS.filter(([c]) => c !== 'US') : [['US', 1]]);
-    const topCountries = trafficCountries(r, mainMarket, shop.monthlyVisits);
-    const appIds = shopify ? drawDistinct(r, Math.min(15, Math.floor(r.logNormal(4.5, 0.7) * size) - (r.chance(0.08) ? 99 : 0)), () => r.weightedFrom(APP_DRAW).id) : [];
-    const socials = handles(r, shop, page, size);
-    const technologies = technologyIds(r, platform, appIds);
+    const mainMarket = r.chance(0.85) ? country : country === 'US' ? r.weighted(abroad) : 'US';
+    const socials = handles(r, shop, base, page, pageHandle, size);
     const ownFollowers = (median: number) => clampInt(r.logNormal(median, 1.5) * Math.pow(size, 6), 10);
+    const shopifyName = r.weighted([[0, 7], [1, 2], [2, 1]] as const);
     const profile: ShopProfileSeed = {
+      seed: r.seed,
       platform,
+      linked: page !== undefined,
       currency: shop.catalog?.currency ?? currencyOf(country),
       defaultLanguage: language,
-      isShopifyPlus: shopify && r.chance(Math.min(0.6, 0.045 * Math.pow(size, 6))),
-      myShopifyDomain: shopify ? `${r.weighted([[compactSlug(shop.name), 7], [`${compactSlug(shop.name)}-${r.digits(4)}`, 2], [`${compactSlug(shop.name)}-store`, 1]] as const)}.myshopify.com` : null,
+      isShopifyPlus: shopify && r.chance(Math.min(0.6, 0.035 * Math.pow(size, 6))),
+      myShopifyDomain: shopify ? `${base}${shopifyName === 1 ? `-${r.digits(4)}` : shopifyName === 2 ? '-store' : ''}.myshopify.com` : null,
       relatedDomains: relatedDomains(r, shop, page),
-      mainMarket: topCountries[0].countryCode,
+      mainMarket,
       isDtc: r.chance(0.9),
-      displayInTrending: growth30d >= 0.3 && shop.monthlyVisits >= 3000 && traffic.growth90d > 0,
-      visits: traffic.visits,
+      displayInTrending: false,
       months,
-      trafficGrowth90d: traffic.growth90d,
-      trafficGrowth180d: traffic.growth180d,
-      topCountries,
-      trustpilot: r.chance(Math.min(0.9, 0.45 * size))
-        ? { rating: Math.min(5, Math.max(1, round1(4.2 + 0.7 * r.normal()))), reviewCount: clampInt(r.logNormal(60, 1.6) * Math.pow(size, 5), 1), url: `https://www.trustpilot.com/review/${shop.domain}` }
+      trafficGrowth90d: 0,
+      trafficGrowth180d: 0,
+      trustpilot: r.chance(Math.min(0.9, 0.42 * size))
+        ? { rating: Math.min(5, Math.max(1, round1(4.2 + 0.7 * r.normal()))), reviewCount: clampInt(r.logNormal(60, 1.6) * Math.pow(size, 5), 1) }
         : null,
       handles: socials,
       followers: {
-        facebook: socials.facebook === null ? null : page && socials.facebook === compactSlug(page.name) ? page.facebookLikes : ownFollowers(1500),
+        facebook: socials.facebook === null ? null : socials.facebook === pageHandle ? page!.facebookLikes : ownFollowers(1500),
         instagram: socials.instagram === null ? null : page && socials.instagram === page.instagramUsername ? page.instagramFollowers : ownFollowers(2000),
         youtube: socials.youtube === null ? null : ownFollowers(400),
       },
-      themeId: shopify ? r.weightedFrom(THEME_DRAW).id : null,
-      appIds,
-      technologyIds: technologies,
-      pixelIds: [],
+      themeId: shopify ? r.weightedFrom(THEME_DRAW) : null,
+      technologyIds: [],
+      counts: { apps: 0, pixels: 0, countries: 0 },
     };
-    profile.pixelIds = pixelIds(r, page !== undefined, profile);
     shop.profile = profile;
+    const apps = shopApps(shop);
+    profile.technologyIds = drawTechnologies(r.fork('technologies'), platform, apps);
+    profile.counts = { apps: apps.length, pixels: shopPixels(shop).length, countries: shopCountries(shop).length };
+    const traffic = shopTraffic(shop);
+    profile.trafficGrowth90d = traffic.growth90d;
+    profile.trafficGrowth180d = traffic.growth180d;
+    profile.displayInTrending = growth30d >= 0.3 && shop.monthlyVisits >= 3000 && traffic.growth90d > 0;
   }
 }
 
@@ -268,30 +218,28 @@ function* pairs<T>(shops: ShopSeed[], values: (shop: ShopSeed) => readonly T[]):
 
 function* trafficMonths(shops: ShopSeed[]): Generator<TrafficMonth> {
   for (const shop of shops) {
-    const { visits, months } = shop.profile!;
+    const { visits } = shopTraffic(shop);
+    const { months } = shop.profile!;
     for (let i = 0; i < TRAFFIC_MONTHS; i++) yield { shop, month: months[i], visits: visits[i] };
   }
 }
 
-const countOf = (shops: ShopSeed[], values: (shop: ShopSeed) => readonly unknown[]) => shops.reduce((sum, shop) => sum + values(shop).length, 0);
+const total = (shops: ShopSeed[], count: (shop: ShopSeed) => number) => shops.reduce((sum, shop) => sum + count(shop), 0);
 
-/** The rows that hang off each shop and are drawn up front (apps, technologies, pixels, traffic months and countries). */
+/** The rows that hang off each shop (apps, technologies, pixels, traffic months and countries), drawn as they are written. */
 export function shopProfileTables(shops: ShopSeed[]): TableRows[] {
-  const profile = (shop: ShopSeed) => shop.profile!;
-  const apps = (shop: ShopSeed) => profile(shop).appIds;
-  const technologies = (shop: ShopSeed) => profile(shop).technologyIds;
-  const pixels = (shop: ShopSeed) => profile(shop).pixelIds;
-  const countries = (shop: ShopSeed) => profile(shop).topCountries;
+  const counts = (shop: ShopSeed) => shop.profile!.counts;
+  const technologies = (shop: ShopSeed) => shop.profile!.technologyIds;
   return [
-    define<Pair<number>>('shop_apps', countOf(shops, apps), pairs(shops, apps), [
+    define<Pair<number>>('shop_apps', total(shops, (s) => counts(s).apps), pairs(shops, shopApps), [
       ['shopId', 'uuid', (p) => p.shop.id],
       ['appId', 'int4', (p) => p.value],
     ]),
-    define<Pair<string>>('shop_technologies', countOf(shops, technologies), pairs(shops, technologies), [
+    define<Pair<string>>('shop_technologies', total(shops, (s) => technologies(s).length), pairs(shops, technologies), [
       ['shopId', 'uuid', (p) => p.shop.id],
       ['technologyId', 'uuid', (p) => p.value],
     ]),
-    define<Pair<string>>('shop_pixels', countOf(shops, pixels), pairs(shops, pixels), [
+    define<Pair<string>>('shop_pixels', total(shops, (s) => counts(s).pixels), pairs(shops, shopPixels), [
       ['shopId', 'uuid', (p) => p.shop.id],
       ['pixelId', 'uuid', (p) => p.value],
     ]),
@@ -300,7 +248,7 @@ export function shopProfileTables(shops: ShopSeed[]): TableRows[] {
       ['month', 'date', (m) => m.month],
       ['visits', 'int4', (m) => m.visits],
     ]),
-    define<Pair<CountryShare>>('shop_traffic_countries', countOf(shops, countries), pairs(shops, countries), [
+    define<Pair<CountryShare>>('shop_traffic_countries', total(shops, (s) => counts(s).countries), pairs(shops, shopCountries), [
       ['shopId', 'uuid', (p) => p.shop.id],
       ['countryCode', 'text', (p) => p.value.countryCode],
       ['share', 'float8', (p) => p.value.share],

@@ -110,7 +110,7 @@ function setupTables(shops: ShopSeed[]): TableRows[] {
       ['bestSellerPriceUsd', 'float8', (s) => s.catalog?.bestSellerPriceUsd ?? null],
       ['trustpilotRating', 'float8', (s) => s.profile!.trustpilot?.rating ?? null],
       ['trustpilotReviews', 'int4', (s) => s.profile!.trustpilot?.reviewCount ?? null],
-      ['trustpilotUrl', 'text', (s) => s.profile!.trustpilot?.url ?? null],
+      ['trustpilotUrl', 'text', (s) => (s.profile!.trustpilot ? `https://www.trustpilot.com/review/${s.domain}` : null)],
       ['facebookHandle', 'text', (s) => s.profile!.handles.facebook],
       ['instagramHandle', 'text', (s) => s.profile!.handles.instagram],
       ['tiktokHandle', 'text', (s) => s.profile!.handles.tiktok],

@@ -74,6 +74,8 @@ const PATHS: Record<EmailCategory, (product: string) => string> = {
   giveaway: () => 'pages/giveaway',
   'gift-guide': () => 'collections/gifts',
 };
+const STORYTELLING = new Set<EmailCategory>(['product-launch', 'gift-guide', 'welcome', 'loyalty']);
+const FLOWS = new Set<EmailCategory>(['abandoned-cart', 'back-in-stock', 'post-purchase', 'review-request', 'win-back', 'birthday']);
 const SHOWS_PRODUCTS = new Set<EmailCategory>(['newsletter', 'product-launch', 'sale', 'abandoned-cart', 'back-in-stock', 'welcome', 'win-back', 'gift-guide']);
 
 function offerValues(rng: Rng, brief: EmailBrief): Record<string, string> {
@@ -118,6 +120,8 @@ export function writeEmail(rng: Rng, brief: EmailBrief): EmailContent {
   const intro = brief.event ? say(words.eventIntros) : say(words.intros[brief.category]);
   const blocks: Block[] = [{ kind: 'text', text: rng.pick(words.greetings) }, { kind: 'text', text: intro }];
   if (brief.event && rng.chance(0.5)) blocks.push({ kind: 'text', text: say(words.intros[brief.category]) });
+  const stories = brief.category === 'newsletter' ? rng.int(1, 2) : STORYTELLING.has(brief.category) && rng.chance(0.5) ? 1 : 0;
+  for (const story of rng.shuffle(words.stories.slice()).slice(0, stories)) blocks.push({ kind: 'text', text: fill(story, values) });
   let offerLine: string | null = null;
   if (promoted) {
     offerLine = say(words.offerLines);
@@ -131,6 +135,7 @@ export function writeEmail(rng: Rng, brief: EmailBrief): EmailContent {
   const url = `https://${brief.domain}/${PATHS[brief.category](slugify(hero.product))}`;
   blocks.push({ kind: 'cta', label: words.ctas[CALL_TO_ACTION[brief.category]], url });
   blocks.push({ kind: 'text', text: `${rng.pick(words.signoffs)}\n${rng.chance(0.5) && !brief.brand.startsWith('The ') ? fill(words.team, values) : brief.brand}` });
+  if (!FLOWS.has(brief.category) && rng.chance(0.2)) blocks.push({ kind: 'text', text: words.postscript });
   blocks.push({ kind: 'footer', text: fill(words.footer, values) });
 
   const preheader = rng.chance(0.05) ? null : (offerLine ?? intro);

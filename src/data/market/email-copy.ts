@@ -18,6 +18,9 @@ export type Phrasebook = {
   greetings: readonly string[];
   intros: ByCategory;
   eventIntros: readonly string[];
+  /** Longer paragraphs about the brand, for newsletters and launches. */
+  stories: readonly string[];
+  postscript: string;
   offerLines: readonly string[];
   codeLine: string;
   deadlines: readonly string[];
@@ -81,6 +84,8 @@ const EN: Phrasebook = {
     'gift-guide': ['Finding the right gift is hard. We made it easy with our favourite picks.', 'Our gift guide is here, with something for everyone on your list.'],
   },
   eventIntros: ['{Event} is almost here, and we have something special for you.', 'Our {event} event is live, for a few days only.', 'Celebrate {event} with {brand}.'],
+  stories: ['We started {brand} with a simple idea: make things we would love to use ourselves. Every piece is designed in small batches and tested by our team before it reaches you.', 'This season we focused on quality over quantity: fewer products, made better, with materials chosen to last. We think you will notice the difference.', 'A big thank you to everyone who sent us photos and reviews this month. Your feedback shapes every new product we make.'],
+  postscript: 'P.S. Questions? Just reply to this email, a real person reads every message.',
   offerLines: ['Right now: {offer}.', 'For a limited time, enjoy {offer}.', 'Enjoy {offer}.'],
   codeLine: 'Use code {code} at checkout.',
   deadlines: ['Offer ends Sunday at midnight.', 'Only 48 hours left.', 'Ends tonight.', 'While stocks last.'],
@@ -164,6 +169,8 @@ const FR: Phrasebook = {
     'gift-guide': ['Trouver le bon cadeau n’est pas facile. Voici notre sélection.'],
   },
   eventIntros: ['{Event} approche et nous avons préparé quelque chose de spécial.', "C'est parti pour {event}, pour quelques jours seulement."],
+  stories: ['Nous avons créé {brand} avec une idée simple : fabriquer des produits que nous aimerions utiliser nous-mêmes. Chaque pièce est conçue en petites séries et testée par notre équipe.', 'Cette saison, nous avons privilégié la qualité à la quantité : moins de produits, mais mieux faits, avec des matières choisies pour durer.', 'Un grand merci pour vos photos et vos avis ce mois-ci. Vos retours inspirent chacun de nos nouveaux produits.'],
+  postscript: 'P.S. Une question ? Répondez simplement à cet e-mail, nous lisons tous les messages.',
   offerLines: ['En ce moment : {offer}.', 'Pour une durée limitée : {offer}.'],
   codeLine: 'Utilisez le code {code} au moment du paiement.',
   deadlines: ['Offre valable jusqu’à dimanche minuit.', 'Plus que 48 heures.', 'Dans la limite des stocks disponibles.'],
@@ -247,6 +254,8 @@ const DE: Phrasebook = {
     'gift-guide': ['Das richtige Geschenk zu finden ist schwer. Hier ist unsere Auswahl.'],
   },
   eventIntros: ['{Event} steht vor der Tür, und wir haben etwas Besonderes für dich.', 'Unsere Aktion läuft nur wenige Tage: {Event}!'],
+  stories: ['Wir haben {brand} mit einer einfachen Idee gegründet: Dinge zu machen, die wir selbst gerne benutzen. Jedes Stück wird in kleinen Serien entworfen und von unserem Team getestet.', 'Diese Saison setzen wir auf Qualität statt Quantität: weniger Produkte, dafür besser gemacht, aus Materialien, die lange halten.', 'Danke für all eure Fotos und Bewertungen in diesem Monat. Euer Feedback fließt in jedes neue Produkt ein.'],
+  postscript: 'P.S. Fragen? Antworte einfach auf diese E-Mail, wir lesen jede Nachricht.',
   offerLines: ['Jetzt: {offer}.', 'Nur für kurze Zeit: {offer}.'],
   codeLine: 'Gib an der Kasse den Code {code} ein.',
   deadlines: ['Das Angebot endet Sonntag um Mitternacht.', 'Nur noch 48 Stunden.', 'Nur solange der Vorrat reicht.'],
@@ -330,6 +339,8 @@ const ES: Phrasebook = {
     'gift-guide': ['Encontrar el regalo perfecto no es fácil. Aquí tienes nuestra selección.'],
   },
   eventIntros: ['{Event} está a la vuelta de la esquina y tenemos algo especial para ti.', 'Ya empezó {event}, solo por unos días.'],
+  stories: ['Creamos {brand} con una idea sencilla: hacer productos que nos encantaría usar a nosotros mismos. Cada pieza se diseña en pequeñas series y la prueba nuestro equipo.', 'Esta temporada apostamos por la calidad antes que la cantidad: menos productos, mejor hechos, con materiales pensados para durar.', 'Gracias por todas vuestras fotos y opiniones este mes. Vuestros comentarios inspiran cada nuevo producto.'],
+  postscript: 'P. D. ¿Tienes alguna pregunta? Responde a este correo, leemos todos los mensajes.',
   offerLines: ['Ahora mismo: {offer}.', 'Por tiempo limitado: {offer}.'],
   codeLine: 'Usa el código {code} al finalizar la compra.',
   deadlines: ['La oferta termina el domingo a medianoche.', 'Solo quedan 48 horas.', 'Hasta agotar existencias.'],
@@ -413,6 +424,8 @@ const IT: Phrasebook = {
     'gift-guide': ['Trovare il regalo giusto non è facile. Ecco la nostra selezione.'],
   },
   eventIntros: ['{Event} si avvicina e abbiamo preparato qualcosa di speciale.', 'Le offerte per {event} sono iniziate, solo per pochi giorni.'],
+  stories: ['Abbiamo creato {brand} con un’idea semplice: realizzare prodotti che ameremmo usare noi stessi. Ogni pezzo è progettato in piccole serie e testato dal nostro team.', 'Questa stagione abbiamo scelto la qualità invece della quantità: meno prodotti, fatti meglio, con materiali scelti per durare.', 'Grazie per tutte le foto e le recensioni di questo mese. I vostri commenti ispirano ogni nuovo prodotto.'],
+  postscript: 'P.S. Hai domande? Rispondi a questa email, leggiamo ogni messaggio.',
   offerLines: ['Adesso: {offer}.', 'Per un periodo limitato: {offer}.'],
   codeLine: 'Usa il codice {code} al momento del pagamento.',
   deadlines: ['L’offerta termina domenica a mezzanotte.', 'Mancano solo 48 ore.', 'Fino a esaurimento scorte.'],
@@ -495,6 +508,8 @@ const NL: Phrasebook = {
     'gift-guide': ['Het perfecte cadeau vinden is lastig. Dit is onze selectie.'],
   },
   eventIntros: ['{Event} komt eraan en we hebben iets speciaals voor je.', '{Event} is begonnen, maar een paar dagen.'],
+  stories: ['We zijn {brand} begonnen met een simpel idee: dingen maken die we zelf graag gebruiken. Elk stuk wordt in kleine series ontworpen en door ons team getest.', 'Dit seizoen kiezen we voor kwaliteit boven kwantiteit: minder producten, beter gemaakt, van materialen die lang meegaan.', 'Bedankt voor al jullie foto’s en reviews deze maand. Jullie feedback inspireert elk nieuw product.'],
+  postscript: 'P.S. Vragen? Beantwoord gewoon deze e-mail, we lezen elk bericht.',
   offerLines: ['Nu: {offer}.', 'Voor korte tijd: {offer}.'],
   codeLine: 'Gebruik code {code} bij het afrekenen.',
   deadlines: ['De actie eindigt zondag om middernacht.', 'Nog maar 48 uur.', 'Zolang de voorraad strekt.'],

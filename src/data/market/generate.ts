@@ -140,6 +140,7 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     google_advertisers: google.advertisers.length,
     google_ads: size.googleAds,
     ...emails.totals,
+    ...histories.totals,
   };
 
   /** Slices of shops by a per-shop weight (rows, products, emails), each with the fraction of the section it completes. */

@@ -1,11 +1,14 @@
 import type { Rng } from '../random.js';
 import type { ShopSeed } from './advertisers.js';
-import { define, type TableRows } from './define.js';
+import { define, type MarketTable, type TableRows } from './define.js';
 import { growthSeries } from './snapshots.js';
+import { TRAFFIC_MONTHS } from './shop-traffic.js';
 import { isoDate, WINDOW_DAYS, type Window } from './time.js';
 
-// The shop-history slices: daily social followers over the snapshot window (shops with a Facebook or Instagram
-// profile) and weekly sales readings. A shop's history is drawn from its own fork when its slice is pulled.
+// The shop-history slices: each run of shops brings its per-shop rows (apps, technologies, pixels, traffic
+// months and countries, see shop-profiles.ts), daily social followers over the snapshot window (shops with a
+// Facebook or Instagram profile) and weekly sales readings. A shop's history is drawn from its own fork when its
+// slice is pulled.
 
 /** Readings every 7 days back from asOf, within the window: 13 of them. */
 export const READING_EVERY = 7;
@@ -19,13 +22,29 @@ export type SalesReading = { shop: ShopSeed; date: string; revenueUsd: number; r
 export type ShopHistorySlice = { kind: 'shop-history'; window: Window; shops: ShopSeed[]; socials: SocialHistory[]; readings: SalesReading[] };
 
 export type ShopHistoryPlan = {
-  /** History rows (socials days + sales readings) per shop, in shop order: the slicing weights. */
+  /** Rows per shop (its profile rows, socials days and sales readings), in shop order: the slicing weights. */
   rowCounts: number[];
+  /** The section's rows per table. */
+  totals: Partial<Record<MarketTable, number>>;
   /** The history of shops `start`..`end - 1`; call on consecutive runs from 0. */
   shopsBetween(start: number, end: number): Omit<ShopHistorySlice, 'kind'>;
 };
 
 const hasSocialDays = (shop: ShopSeed) => shop.profile!.followers.facebook !== null || shop.profile!.followers.instagram !== null;
+
+/** A shop's rows per table of its shop-history slice. */
+function rowsOf(shop: ShopSeed): [MarketTable, number][] {
+  const { counts, technologyIds } = shop.profile!;
+  return [
+    ['shop_apps', counts.apps],
+    ['shop_technologies', technologyIds.length],
+    ['shop_pixels', counts.pixels],
+    ['shop_traffic_months', TRAFFIC_MONTHS],
+    ['shop_traffic_countries', counts.countries],
+    ['shop_social_days', hasSocialDays(shop) ? WINDOW_DAYS : 0],
+    ['shop_sales_readings', READINGS],
+  ];
+}
 
 /** Revenue and units over the 30 days before asOf: the catalogue's figures, or an estimate from traffic without one. */
 function latestSales(rng: Rng, shop: ShopSeed): { revenue: number; units: number; unitsPerOrder: number } {
@@ -65,8 +84,18 @@ function salesReadings(rng: Rng, shop: ShopSeed, window: Window): SalesReading[]
 }
 
 export function startShopHistory(rng: Rng, shops: ShopSeed[], window: Window): ShopHistoryPlan {
+  const totals: Partial<Record<MarketTable, number>> = {};
+  const rowCounts = shops.map((shop) => {
+    let sum = 0;
+    for (const [table, count] of rowsOf(shop)) {
+      totals[table] = (totals[table] ?? 0) + count;
+      sum += count;
+    }
+    return sum;
+  });
   return {
-    rowCounts: shops.map((shop) => (hasSocialDays(shop) ? WINDOW_DAYS : 0) + READINGS),
+    rowCounts,
+    totals,
     shopsBetween(start, end) {
       const run = shops.slice(start, end);
       const socials: SocialHistory[] = [];
@@ -95,7 +124,8 @@ function* socialDays(slice: ShopHistorySlice): Generator<SocialDay> {
   }
 }
 
-export function shopHistoryTables(slice: ShopHistorySlice): TableRows[] {
+/** The social days and sales readings of a shop-history slice. */
+export function socialAndSalesTables(slice: ShopHistorySlice): TableRows[] {
   return [
     // TikTok followers stay null here: a shop's TikTok account (tiktok_profiles.shopId) carries its own figures.
     define<SocialDay>('shop_social_days', slice.socials.length * WINDOW_DAYS, socialDays(slice), [

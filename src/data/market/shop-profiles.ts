@@ -9,7 +9,9 @@ import { TRAFFIC_MONTHS, trafficCountries, trafficHistory, type CountryShare, ty
 import type { Window } from './time.js';
 import { COUNTRY_WEIGHTS, HOME_LANGUAGE } from './words.js';
 
-export { startShopHistory, shopHistoryTables, type ShopHistoryPlan, type ShopHistorySlice } from './shop-history.js';
+import { socialAndSalesTables, type ShopHistorySlice } from './shop-history.js';
+
+export { startShopHistory, type ShopHistoryPlan, type ShopHistorySlice } from './shop-history.js';
 
 // Shop profiles (storefront, Trustpilot, socials, theme, technologies) and the facet rows they point at; the
 // shops' apps, pixels and traffic months and countries. Each shop is drawn from its own fork of the stream, so
@@ -227,7 +229,7 @@ function* trafficMonths(shops: ShopSeed[]): Generator<TrafficMonth> {
 const total = (shops: ShopSeed[], count: (shop: ShopSeed) => number) => shops.reduce((sum, shop) => sum + count(shop), 0);
 
 /** The rows that hang off each shop (apps, technologies, pixels, traffic months and countries), drawn as they are written. */
-export function shopProfileTables(shops: ShopSeed[]): TableRows[] {
+function shopProfileTables(shops: ShopSeed[]): TableRows[] {
   const counts = (shop: ShopSeed) => shop.profile!.counts;
   const technologies = (shop: ShopSeed) => shop.profile!.technologyIds;
   return [
@@ -254,4 +256,9 @@ export function shopProfileTables(shops: ShopSeed[]): TableRows[] {
       ['share', 'float8', (p) => p.value.share],
     ]),
   ];
+}
+
+/** A run of shops' profile rows, social days and sales readings. */
+export function shopHistoryTables(slice: ShopHistorySlice): TableRows[] {
+  return [...shopProfileTables(slice.shops), ...socialAndSalesTables(slice)];
 }

@@ -9,7 +9,7 @@ import type { TechnologyFacet } from './facets.js';
 import { brandtrackerTables } from './brandtrackers.js';
 import { emailTables } from './emails.js';
 import { productTables } from './products.js';
-import { facetTables, shopHistoryTables, shopProfileTables } from './shop-profiles.js';
+import { facetTables, shopHistoryTables } from './shop-profiles.js';
 import { GOOGLE_TAXONOMY, taxonomyPath, type TaxonomyEntry } from './taxonomy.js';
 import type { TikTokItemSeed, TikTokMusicSeed, TikTokProfileSeed, TikTokSnapshotSeed } from './tiktok.js';
 import { isoTimestamp } from './time.js';
@@ -53,9 +53,9 @@ export function sliceTables(slice: MarketSlice): TableRows[] {
   switch (slice.kind) {
     case 'setup':
     {
-      // The facets before the shops (theme), the shops' own rows after them.
+      // The facets before the shops (theme); the shops' own rows come with the shop-history slices.
       const [categories, shops] = setupTables(slice.shops);
-      return [categories, ...facetTables(), shops, ...shopProfileTables(slice.shops)];
+      return [categories, ...facetTables(), shops];
     }
     case 'brandtrackers':
       return brandtrackerTables(slice);

@@ -129,11 +129,12 @@ export function drawProductRows(rng: Rng, ctx: ProductRowsContext) {
     position: i + 1,
   }));
 
-  const tags = [slug(line.productType), slug(named.modifier)];
+  const tags = [slug(line.productType)];
+  if (named.title.includes(named.modifier)) tags.push(slug(named.modifier));
   if (discount > 0) tags.push('sale');
   if (ctx.position <= Math.max(1, Math.round(ctx.count * 0.1))) tags.push('bestseller');
   if (ctx.updatedAt - ctx.createdAt < 30 * DAY && rng.chance(0.6)) tags.push('new-arrival');
-  const lead = rng.pick([`Meet the ${named.title}.`, `Our ${named.modifier.toLowerCase()} take on the ${named.noun.toLowerCase()}.`, `${named.title}, made for every day.`]);
+  const lead = rng.pick([`Meet the ${named.title.replace(/^The /, '')}.`, `Our ${named.modifier.toLowerCase()} take on the ${named.noun.toLowerCase()}.`, `${named.title}, made for every day.`]);
   const description = [lead, `${rng.pick(words.benefits)}.`, rng.pick(DESCRIPTION_ENDINGS)].filter(Boolean).join(' ');
 
   return {

@@ -253,6 +253,8 @@ export function productTables(slice: ProductSlice): TableRows[] {
   const { products } = slice;
   const ads = (p: ProductSeed) => p.ads;
   const firstMonday = mondayOf(slice.window.last) - 7 * (PRODUCT_WEEKS - 1);
+  const weekStarts = Array.from({ length: PRODUCT_WEEKS }, (_, k) => isoDate(firstMonday + 7 * k));
+  const weekEnds = Array.from({ length: PRODUCT_WEEKS }, (_, k) => isoDate(firstMonday + 7 * k + 6));
   const week = (w: Week) => w.product.ads!.weeks[w.k];
   const variants = products.flatMap((p) => p.variants.map((variant) => ({ product: p, variant })));
   const images = products.flatMap((p) => p.images.map((image) => ({ product: p, image })));
@@ -334,8 +336,8 @@ export function productTables(slice: ProductSlice): TableRows[] {
     ]),
     define<Week>('product_weeks', withAds * PRODUCT_WEEKS, weeksOf(products), [
       ['productId', 'text', (w) => w.product.id],
-      ['weekStart', 'date', (w) => isoDate(firstMonday + 7 * w.k)],
-      ['weekEnd', 'date', (w) => isoDate(firstMonday + 7 * w.k + 6)],
+      ['weekStart', 'date', (w) => weekStarts[w.k]],
+      ['weekEnd', 'date', (w) => weekEnds[w.k]],
       ['activeAds', 'int4', (w) => week(w).activeAds],
       ['euDailySpendUsd', 'float8', (w) => week(w).euDailySpendUsd],
       ['euDailyReach', 'int4', (w) => week(w).euDailyReach],

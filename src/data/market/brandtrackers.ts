@@ -28,12 +28,9 @@ const SHOP_SHARE = 0.01;
 
 /** `count` indexes drawn without replacement by weight (Efraimidis–Spirakis keys), heaviest keys first. */
 function sampleByWeight(rng: Rng, weights: number[], count: number): number[] {
-  const keys = weights.map((w, i) => ({ i, key: w > 0 ? Math.log(1 - rng.next()) / w : -Infinity }));
-  keys.sort((a, b) => b.key - a.key || a.i - b.i);
-  return keys
-    .slice(0, count)
-    .filter((k) => k.key > -Infinity)
-    .map((k) => k.i);
+  const keys = Float64Array.from(weights, (w) => (w > 0 ? Math.log(1 - rng.next()) / w : -Infinity));
+  const order = Array.from(keys.keys()).sort((a, b) => keys[b] - keys[a] || a - b);
+  return order.slice(0, count).filter((i) => keys[i] > -Infinity);
 }
 
 /** Draws the tracked brands up front; they are inserted after the ads (their pages' figures come from the ads). */

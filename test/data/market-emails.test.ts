@@ -63,12 +63,12 @@ describe('market emails (tiny)', () => {
         [AS_OF],
       ),
     ).toEqual([]);
-    // The html renders the subject (escaped) and the first paragraph; the screenshot comes with the html.
+    // The html renders the subject and the opening paragraph (escaped); the screenshot comes with the html.
     expect(
       await offenders(
         `SELECT id FROM emails WHERE html IS NOT NULL AND (
            position(replace(replace(subject, '&', '&amp;'), '"', '&quot;') IN html) = 0
-           OR position(replace(split_part(body, E'\\n', 1), '&', '&amp;') IN html) = 0)
+           OR position(replace(replace(split_part(body, E'\\n\\n', 2), '&', '&amp;'), '"', '&quot;') IN html) = 0)
          OR (html IS NULL) <> ("screenshotUrl" IS NULL)`,
       ),
     ).toEqual([]);

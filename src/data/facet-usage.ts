@@ -6,12 +6,14 @@ const USAGE: readonly { table: string; key: string; counts: string }[] = [
   { table: 'technologies', key: 'id', counts: `SELECT "technologyId" AS key, count(*)::int AS n FROM shop_technologies GROUP BY 1` },
   { table: 'pixels', key: 'id', counts: `SELECT "pixelId" AS key, count(*)::int AS n FROM shop_pixels GROUP BY 1` },
   { table: 'themes', key: 'id', counts: `SELECT "themeId" AS key, count(*)::int AS n FROM shops WHERE "themeId" IS NOT NULL GROUP BY 1` },
+  // A shop counts once for each id of its categoryIds (a parent counts only the shops tagged with it).
+  { table: 'categories', key: 'id', counts: `SELECT u.category AS key, count(*)::int AS n FROM shops s, unnest(s."categoryIds") AS u(category) GROUP BY 1` },
 ];
 
 /**
- * Recounts the facets' `usageCount` (shops using each Shopify app, technology, pixel and theme) from the shop
- * tables; rows whose count is unchanged are not written. Run after a market load and after an import that adds
- * shops. Categories have no stored count: `CATEGORY_USAGE` counts them when listed.
+ * Recounts the facets' `usageCount` (shops using each Shopify app, technology, pixel, theme and category) from
+ * the shop tables; rows whose count is unchanged are not written. Run after a market load and after an import
+ * that adds shops.
  */
 export async function refreshFacetUsage(client: Queryable): Promise<void> {
   for (const { table, key, counts } of USAGE) {
@@ -22,6 +24,3 @@ export async function refreshFacetUsage(client: Queryable): Promise<void> {
     );
   }
 }
-
-/** Shops per category id (a shop counts once for each id of its `categoryIds`): `SELECT id, "usageCount"`. */
-export const CATEGORY_USAGE = `SELECT id, count(*)::int AS "usageCount" FROM shops, unnest("categoryIds") AS id GROUP BY id`;

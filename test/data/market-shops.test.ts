@@ -38,7 +38,10 @@ const USAGE_OFFENDERS = `
    WHERE p."usageCount" <> (SELECT count(*) FROM shop_pixels s WHERE s."pixelId" = p.id)
   UNION ALL
   SELECT 'theme', t.name, t."usageCount", (SELECT count(*) FROM shops s WHERE s."themeId" = t.id) FROM themes t
-   WHERE t."usageCount" <> (SELECT count(*) FROM shops s WHERE s."themeId" = t.id)`;
+   WHERE t."usageCount" <> (SELECT count(*) FROM shops s WHERE s."themeId" = t.id)
+  UNION ALL
+  SELECT 'category', c.id::text, c."usageCount", (SELECT count(*) FROM shops s WHERE c.id = ANY(s."categoryIds")) FROM categories c
+   WHERE c."usageCount" <> (SELECT count(*) FROM shops s WHERE c.id = ANY(s."categoryIds"))`;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -279,5 +282,39 @@ describe('shop profiles (tiny)', () => {
          GROUP BY s.id, r."unitsSold" HAVING r."unitsSold" <> sum(p."monthlyUnitsSold")`,
       ),
     ).toEqual([]);
+  });
+
+  it('counts shops per category', async () => {
+    expect((await one<{ n: number }>(`SELECT count(*)::int AS n FROM categories WHERE "usageCount" > 0`)).n).toBeGreaterThan(5);
+  });
+
+  it("ranks each shop's pages by their ads, the main page first", async () => {
+    expect(
+      await offenders(
+        `SELECT "shopId" FROM advertiser_shops GROUP BY "shopId"
+         HAVING count(*) FILTER (WHERE "isMain") <> 1 OR min(rank) <> 1 OR max(rank) <> count(*) OR count(DISTINCT rank) <> count(*)
+             OR bool_or("isMain" AND rank <> 1)`,
+      ),
+    ).toEqual([]);
+    expect(
+      await offenders(
+        `SELECT l."shopId" FROM advertiser_shops l JOIN advertiser_shops m ON m."shopId" = l."shopId" AND m."isMain"
+         JOIN (SELECT "advertiserId", count(*) AS n FROM ads GROUP BY 1) la ON la."advertiserId" = l."advertiserId"
+         JOIN (SELECT "advertiserId", count(*) AS n FROM ads GROUP BY 1) ma ON ma."advertiserId" = m."advertiserId"
+         WHERE la.n > ma.n`,
+      ),
+    ).toEqual([]);
+  });
+
+  it("gives a shop with an account in the TikTok library that account's handle", async () => {
+    expect(
+      await offenders(
+        `SELECT s.id, s."tiktokHandle" FROM shops s
+         WHERE EXISTS (SELECT 1 FROM tiktok_profiles p WHERE p."shopId" = s.id)
+           AND s."tiktokHandle" IS DISTINCT FROM (SELECT p.handle FROM tiktok_profiles p WHERE p."shopId" = s.id ORDER BY p.id LIMIT 1)
+           AND NOT EXISTS (SELECT 1 FROM tiktok_profiles p WHERE p."shopId" = s.id AND p.handle = s."tiktokHandle")`,
+      ),
+    ).toEqual([]);
+    expect((await one<{ n: number }>(`SELECT count(DISTINCT "shopId")::int AS n FROM tiktok_profiles WHERE "shopId" IS NOT NULL`)).n).toBeGreaterThan(0);
   });
 });

@@ -61,6 +61,9 @@ ADD COLUMN     "rankDelta30d" INTEGER,
 ADD COLUMN     "rankDelta7d" INTEGER,
 ADD COLUMN     "videoDurationSec" DOUBLE PRECISION;
 
+-- AlterTable
+ALTER TABLE "categories" ADD COLUMN     "usageCount" INTEGER NOT NULL DEFAULT 0;
+
 -- CreateTable
 CREATE TABLE "shop_traffic_months" (
     "shopId" UUID NOT NULL,

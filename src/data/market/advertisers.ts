@@ -51,7 +51,29 @@ export type ShopSeed = {
   // Filled in by describeShopProfiles (shop-profiles.ts):
   profile?: ShopProfileSeed;
 };
-export type LinkSeed = { advertiserId: string; shopId: string; isPrimary: boolean };
+/** `isPrimary`: the page's primary shop; `isMain` and `rank` (set by rankShopPages): the shop's pages by strength. */
+export type LinkSeed = { advertiserId: string; shopId: string; isPrimary: boolean; isMain?: boolean; rank?: number };
+
+/**
+ * Orders each shop's pages by strength, the page with the most ads first (ties: the lower page id): `rank` 1..n,
+ * and `isMain` on the first. Draws nothing, so it changes no other value.
+ */
+export function rankShopPages(links: LinkSeed[], advertisers: AdvertiserSeed[]): void {
+  const adCount = new Map(advertisers.map((advertiser) => [advertiser.id, advertiser.adCount]));
+  const byShop = new Map<string, LinkSeed[]>();
+  for (const link of links) {
+    const own = byShop.get(link.shopId);
+    if (own) own.push(link);
+    else byShop.set(link.shopId, [link]);
+  }
+  for (const own of byShop.values()) {
+    own.sort((a, b) => adCount.get(b.advertiserId)! - adCount.get(a.advertiserId)! || (a.advertiserId < b.advertiserId ? -1 : 1));
+    own.forEach((link, i) => {
+      link.rank = i + 1;
+      link.isMain = i === 0;
+    });
+  }
+}
 
 const INT_MAX = 2_147_483_647;
 const clampInt = (value: number, min: number) => Math.min(INT_MAX, Math.max(min, Math.round(value)));

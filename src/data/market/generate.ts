@@ -1,6 +1,6 @@
 import { Rng } from '../random.js';
 import { describeAds, makeAdsOf, partnerPool, type AdSeed } from './ads.js';
-import { makeAdvertisers, makeShops, type AdvertiserSeed, type LinkSeed, type ShopSeed } from './advertisers.js';
+import { makeAdvertisers, makeShops, rankShopPages, type AdvertiserSeed, type LinkSeed, type ShopSeed } from './advertisers.js';
 import { startLandingPages, type LandingPageSeed } from './landing-pages.js';
 import { describeShops, startGoogleAds, type GoogleAdSeed, type GoogleAdvertiserSeed } from './google.js';
 import { growthSeries, rankPage, simulateGroup, type PageTotals } from './snapshots.js';
@@ -108,6 +108,7 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
   const window = makeWindow(asOf);
   const advertisers = makeAdvertisers(root.fork('advertisers'), size.advertisers, size.ads);
   const { shops, links } = makeShops(root.fork('shops'), advertisers, size.shops, window.asOf);
+  rankShopPages(links, advertisers);
   const adsRng = root.fork('ads');
   const reachRng = root.fork('reach');
   const pagesRng = root.fork('pages');
@@ -122,6 +123,13 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
   const emails = startEmails(root.fork('emails'), shops, size.emails, window);
   const brandtrackers = makeBrandtrackers(root.fork('brandtrackers'), advertisers, links, shops, window);
   const tiktok = startTikTokLibrary(root.fork('tiktok'), size.tiktokItems, shops, window.asOf);
+  // A shop's TikTok handle is the one of its account in the library, where it has one (the first, by profile order).
+  const tiktokShops = new Set<ShopSeed>();
+  for (const profile of tiktok.profiles) {
+    if (!profile.shop?.profile || tiktokShops.has(profile.shop)) continue;
+    tiktokShops.add(profile.shop);
+    profile.shop.profile.handles.tiktok = profile.handle;
+  }
   const google = startGoogleAds(root.fork('google'), size.googleAds, shops, window.asOf);
   const metricsRng = root.fork('metrics');
   // The metric series are drawn page by page (likes, then followers).

@@ -156,6 +156,8 @@ function adTables(slice: AdSlice): TableRows[] {
       ['advertiserId', 'text', (l) => l.advertiserId],
       ['shopId', 'uuid', (l) => l.shopId],
       ['isPrimary', 'bool', (l) => l.isPrimary],
+      ['isMain', 'bool', (l) => l.isMain ?? false],
+      ['rank', 'int4', (l) => l.rank ?? null],
     ]),
     define<LandingPageSeed>('landing_pages', landingPages.length, landingPages, [
       ['id', 'uuid', (p) => p.id],

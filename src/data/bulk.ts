@@ -89,3 +89,26 @@ export async function bulkInsert(
   }
   return done;
 }
+
+/** One value in COPY's text format: `\N` for null, backslash escapes for the characters that delimit rows and columns. */
+function copyText(value: unknown, type: string): string {
+  const encoded = encode(value, type);
+  if (encoded === null) return '\\N';
+  const text = typeof encoded === 'boolean' ? (encoded ? 't' : 'f') : String(encoded);
+  return /[\\\t\n\r]/.test(text) ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : text;
+}
+
+/** The `COPY … FROM STDIN` statement for `table`'s `columns` (text format). */
+export function copySql(table: string, columns: readonly BulkColumn[]): string {
+  return `COPY ${quoteIdent(table)} (${columns.map((column) => quoteIdent(column.name)).join(', ')}) FROM STDIN`;
+}
+
+/** Rows in COPY's text format, one line per row; each value encoded for its column type as bulkInsertParams does. */
+export function copyRows(columns: readonly BulkColumn[], rows: readonly (readonly unknown[])[]): string {
+  let out = '';
+  for (const row of rows) {
+    for (let c = 0; c < columns.length; c++) out += (c === 0 ? '' : '\t') + copyText(row[c], columns[c].type);
+    out += '\n';
+  }
+  return out;
+}

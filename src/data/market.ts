@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { bulkInsertParams, bulkInsertSql, type Queryable } from './bulk.js';
+import { once } from 'node:events';
+import { from as copyFrom } from 'pg-copy-streams';
+import { bulkInsertParams, bulkInsertSql, copyRows, copySql, type Queryable } from './bulk.js';
 import { planMarket, SCALES, type MarketScale } from './market/generate.js';
 import { MARKET_TABLES, sliceTables, type MarketTable, type TableRows } from './market/tables.js';
 import { DAY } from './market/time.js';
+import { dropStructure, readStructure, restoreStructure } from './market/deferred.js';
 import { refreshFacetUsage } from './facet-usage.js';
 
 // The synthetic market: Meta pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days of
@@ -29,8 +32,9 @@ export type SeedMarketOptions = {
   /** Ads (TikTok items, Google rows) per generated slice and rows per insert statement; default 5000. The data does not depend on it. */
   batchSize?: number;
   /**
-   * Drop the market tables' secondary (non-unique) indexes before loading and recreate them, with the same
-   * definitions, once the rows are in: faster for large loads. Default: on from the medium scale up.
+   * Load the market tables bare: drop their keys, foreign keys and indexes first and re-create them, with the
+   * same definitions, once the rows are in (see market/deferred.ts): faster for large loads. Default: on from
+   * the small scale up.
    */
   deferIndexes?: boolean;
 };
@@ -41,6 +45,8 @@ const SCALE_NAMES = Object.keys(SCALES).join(', ');
 /**
  * Sends batch statements one at a time on one connection, keeping one in flight: the caller generates and
  * encodes the next batch while the database runs the previous one. A failure surfaces on the next call.
+ * With `copy`, each batch is one `COPY … FROM STDIN` (PostgreSQL); otherwise one `INSERT … SELECT FROM unnest`
+ * (PGlite, whose socket bridge does not carry the COPY sub-protocol).
  */
 class Loader {
   private pending: Promise<void> = Promise.resolve();
@@ -49,14 +55,21 @@ class Loader {
   private readonly last = new Map<MarketTable, SeedProgress>();
 
   constructor(
-    private readonly client: Queryable,
+    private readonly client: pg.PoolClient,
     private readonly onProgress: ((event: SeedProgress) => void) | undefined,
+    private readonly copy: boolean,
   ) {}
 
-  private async send(table: MarketTable, sql: string, params: unknown[][], rows: number, total: number, estimated: boolean) {
+  private async copyBatch(sql: string, text: string): Promise<void> {
+    const stream = this.client.query(copyFrom(sql));
+    stream.end(text);
+    await once(stream, 'finish');
+  }
+
+  private async send(table: MarketTable, statement: () => Promise<unknown>, rows: number, total: number, estimated: boolean) {
     await this.pending;
     if (this.failure) throw this.failure.error;
-    this.pending = this.client.query(sql, params).then(
+    this.pending = statement().then(
       () => {
         const done = (this.done.get(table) ?? 0) + rows;
         this.done.set(table, done);
@@ -75,16 +88,24 @@ class Loader {
 
   /** Inserts one table's rows of a slice, `statementRows` rows per statement. */
   async insert({ table, columns, rows }: TableRows, statementRows: number, total: number, estimated: boolean) {
-    const sql = bulkInsertSql(table, columns);
+    const sql = this.copy ? copySql(table, columns) : bulkInsertSql(table, columns);
+    const flush = (batch: unknown[][]) => {
+      if (this.copy) {
+        const text = copyRows(columns, batch);
+        return this.send(table, () => this.copyBatch(sql, text), batch.length, total, estimated);
+      }
+      const params = bulkInsertParams(columns, batch);
+      return this.send(table, () => this.client.query(sql, params), batch.length, total, estimated);
+    };
     let batch: unknown[][] = [];
     for (const row of rows) {
       batch.push(row);
       if (batch.length === statementRows) {
-        await this.send(table, sql, bulkInsertParams(columns, batch), batch.length, total, estimated);
+        await flush(batch);
         batch = [];
       }
     }
-    if (batch.length > 0) await this.send(table, sql, bulkInsertParams(columns, batch), batch.length, total, estimated);
+    if (batch.length > 0) await flush(batch);
   }
 
   /** Waits for the last statement; then reports every table's final count (0 for a table that got no rows). */
@@ -105,23 +126,6 @@ class Loader {
 async function nonEmptyTables(client: Queryable): Promise<string[]> {
   const sql = MARKET_TABLES.map((table) => `SELECT '${table}' AS name WHERE EXISTS (SELECT 1 FROM "${table}")`).join(' UNION ALL ');
   return (await client.query<{ name: string }>(sql)).rows.map((row) => row.name);
-}
-
-/** The market tables' indexes that no constraint or uniqueness depends on, with their definitions. */
-async function secondaryIndexes(client: Queryable): Promise<{ name: string; definition: string }[]> {
-  const { rows } = await client.query<{ name: string; definition: string }>(
-    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name, pg_get_indexdef(i.indexrelid) AS definition
-     FROM pg_index i
-     JOIN pg_class c ON c.oid = i.indexrelid
-     JOIN pg_class t ON t.oid = i.indrelid
-     JOIN pg_namespace n ON n.oid = t.relnamespace
-     WHERE n.nspname = current_schema() AND t.relname = ANY($1::text[])
-       AND NOT i.indisunique AND NOT i.indisprimary
-       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-     ORDER BY t.relname, c.relname`,
-    [[...MARKET_TABLES]],
-  );
-  return rows;
 }
 
 /** Today's date (UTC) at 00:00. */
@@ -154,7 +158,7 @@ const statementRows = (part: TableRows, batchSize: number) => (part.columns.leng
 export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Promise<{ counts: Record<string, number>; ms: number }> {
   const started = performance.now();
   const { seed, asOf, batchSize } = check(options);
-  const deferIndexes = options.deferIndexes ?? SCALES[options.scale].ads >= SCALES.medium.ads;
+  const deferIndexes = options.deferIndexes ?? SCALES[options.scale].ads >= SCALES.small.ads;
 
   const client = await pool.connect();
   try {
@@ -164,11 +168,12 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
       throw new Error(`seedMarket: the market tables already hold data (${filled.join(', ')}); pass replace: true to truncate and reseed them`);
     }
     if (options.replace) await client.query(`TRUNCATE ${MARKET_TABLES.map((table) => `"${table}"`).join(', ')} CASCADE`);
-    const indexes = deferIndexes ? await secondaryIndexes(client) : [];
-    for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
+    const structure = deferIndexes ? await readStructure(client, MARKET_TABLES) : null;
+    if (structure) await dropStructure(client, structure);
 
     const plan = planMarket(options.scale, seed, asOf, batchSize);
-    const loader = new Loader(client, options.onProgress);
+    const { rows: [server] } = await client.query<{ version: string }>('SELECT version()');
+    const loader = new Loader(client, options.onProgress, !/PGlite/.test(server.version));
     const generated = new Map<MarketTable, number>();
     for (const slice of plan.slices) {
       for (const part of sliceTables(slice)) {
@@ -183,10 +188,7 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
     }
     const counts = await loader.finish();
 
-    if (indexes.length > 0) {
-      await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-      for (const index of indexes) await client.query(index.definition);
-    }
+    if (structure) await restoreStructure(client, structure);
     // Rows were inserted with explicit ids: the next id a user or an importer gets follows them.
     await client.query(`SELECT setval(pg_get_serial_sequence('emails', 'id'), coalesce(max(id), 0) + 1, false) FROM emails`);
     await refreshFacetUsage(client);

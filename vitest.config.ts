@@ -17,7 +17,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { ...shared, name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
       ...(postgres
-        ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'], env: { TEST_DB: 'postgres' } } }]
+        ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/unit/**'], env: { TEST_DB: 'postgres' } } }]
         : []),
     ],
   },

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Format, ImportContext, Outcome } from './run.js';
 import { upsert } from './sql.js';
 import {
-  BadRecord, countryCode, EU_UK, idOf, isObject, optionalCount, optionalDateTime, optionalString, stringList,
+  BadRecord, countryCode, EU_UK, idOf, isHostName, isObject, optionalCount, optionalDateTime, optionalString, stringList,
 } from './values.js';
 
 // Meta Ad Library API `ads_archive` pages: `{ data: [ad, …], paging: { cursors: { after }, next } }`.
@@ -62,12 +62,10 @@ export type MetaAd = {
   demography: Demography[] | null;
 };
 
-const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-
 function hostOf(caption: string | null): string | null {
   if (!caption) return null;
   const host = caption.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#\s]/)[0];
-  return HOST.test(host) ? host : null;
+  return isHostName(host) ? host : null;
 }
 
 function gender(value: unknown): MetaAd['gender'] {

@@ -4,7 +4,7 @@ import { refreshFacetUsage } from '../facet-usage.js';
 import { toUsd } from '../usd-rates.js';
 import type { Format, ImportContext, Outcome } from './run.js';
 import { upsert, type UpsertSpec } from './sql.js';
-import { BadRecord, idOf, isObject, optionalDateTime, optionalString, stringList } from './values.js';
+import { BadRecord, idOf, isHostName, isObject, optionalDateTime, optionalString, stringList } from './values.js';
 
 // Shopify storefront `products.json` pages (`https://<domain>/products.json?limit=250&page=N`):
 // `{ products: [product, …] }`; a single product (`/products/<handle>.json`, `{ product }`) and a bare array are
@@ -238,8 +238,6 @@ export function parseShopifyProduct(raw: unknown, context: ImportContext): Shopi
 // The shop
 // ---------------------------------------------------------------------------
 
-const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-
 /** A shop's domain from a host or URL ("https://www.Shop.com/" → "shop.com", IDNs as punycode); null when it is none. */
 export function shopDomain(value: string): string | null {
   const text = value.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
@@ -251,7 +249,7 @@ export function shopDomain(value: string): string | null {
     return null;
   }
   host = host.replace(/\.$/, '').replace(/^www\./, '');
-  return HOST.test(host) ? host : null;
+  return isHostName(host) ? host : null;
 }
 
 const URL_NAMESPACE = Buffer.from('6ba7b8119dad11d180b400c04fd430c8', 'hex');

@@ -10,6 +10,10 @@ const fail = (reason: string): never => {
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A lower-case DNS host name with a real-looking top-level label (letters, or an IDN's punycode). */
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+export const isHostName = (host: string): boolean => HOST_NAME.test(host);
+
 const absent = (value: unknown) => value === undefined || value === null;
 
 /**

@@ -150,14 +150,6 @@ export const DESCRIPTION_ENDINGS = [
 /** Title suffixes that set a product apart from its siblings. */
 export const TITLE_SUFFIXES = ['2.0', 'Pro', 'Bundle', 'Set', 'Mini', 'Limited Edition'];
 
-/** Storefront currency by country (ISO 3166-1 alpha-2 to ISO 4217). */
-export const COUNTRY_CURRENCY: Record<string, string> = {
-  US: 'USD', GB: 'GBP', CA: 'CAD', AU: 'AUD', NZ: 'NZD', SE: 'SEK', DK: 'DKK', NO: 'NOK', PL: 'PLN', CH: 'CHF',
-  JP: 'JPY', BR: 'BRL', MX: 'MXN', AE: 'AED', SG: 'SGD', IN: 'INR', CZ: 'CZK', RO: 'RON', ZA: 'ZAR', HU: 'HUF',
-  FR: 'EUR', DE: 'EUR', ES: 'EUR', IT: 'EUR', NL: 'EUR', BE: 'EUR', AT: 'EUR', IE: 'EUR', FI: 'EUR', PT: 'EUR',
-  GR: 'EUR', LU: 'EUR', SK: 'EUR', SI: 'EUR', EE: 'EUR', LV: 'EUR', LT: 'EUR', HR: 'EUR', MT: 'EUR', CY: 'EUR',
-};
-
 /** Currencies whose prices end in whole units (299 kr, ¥2,980) rather than cents. */
 export const WHOLE_UNIT_CURRENCIES = new Set(['JPY', 'SEK', 'DKK', 'NOK', 'CZK', 'INR', 'HUF', 'MXN', 'ZAR']);
 

@@ -1,4 +1,5 @@
 import type { Rng } from '../random.js';
+import { currencyOf } from './locale.js';
 import { USD_PER_UNIT } from '../usd-rates.js';
 import type { ShopSeed } from './advertisers.js';
 import { define, type TableRows } from './define.js';
@@ -6,7 +7,6 @@ import { drawProductAds, PRODUCT_WEEKS, shareAds, splitInteger, type ProductAdsS
 import { drawProductRows, type ProductImageSeed, type ProductVariantSeed } from './product-rows.js';
 import {
   charmPrice,
-  COUNTRY_CURRENCY,
   GENERAL_WORDS,
   PRODUCT_WORDS,
   type CategoryWords,
@@ -227,7 +227,7 @@ function shopProducts(root: Rng, shop: ShopSeed, count: number, window: Window):
 export function startProducts(rng: Rng, shops: ShopSeed[], total: number, window: Window): ProductsPlan {
   const counts = productCounts(rng.fork('counts'), shops, total);
   for (const [i, shop] of shops.entries()) {
-    const currency = COUNTRY_CURRENCY[shop.countryCode ?? 'US'] ?? 'USD';
+    const currency = currencyOf(shop.countryCode ?? 'US');
     shop.productsCount = counts[i];
     shop.catalog = catalogOf(shopFigures(rng.fork(`figures:${shop.id}`), shop, counts[i], currency), currency);
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketChecksums, seedMarket, type SeedProgress } from '../../src/data/market.js';
 import { EMAIL_CATEGORIES, EMAIL_EVENTS, PROMOTION_TYPES } from '../../src/data/market/email-calendar.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { sqlProbe } from '../support/sql.js';
 
 const AS_OF = '2025-06-01T00:00:00Z';
 const options = { scale: 'tiny' as const, seed: 42, asOf: new Date(AS_OF) };
@@ -10,14 +11,7 @@ let db: TestDatabase;
 let counts: Record<string, number>;
 const progress: SeedProgress[] = [];
 
-/** Rows of a query that should return none; returned so a failure shows the offenders. */
-async function offenders(sql: string, params: unknown[] = []): Promise<unknown[]> {
-  return (await db.pool.query(`${sql} LIMIT 5`, params)).rows;
-}
-
-async function one<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T> {
-  return (await db.pool.query(sql, params)).rows[0] as T;
-}
+const { offenders, one } = sqlProbe(() => db);
 
 beforeAll(async () => {
   db = await createTestDatabase();

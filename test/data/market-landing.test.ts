@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMarket } from '../../src/data/market.js';
 import { BIG_SPENDER_REACH30D, RISING_STAR_REACH30D } from '../../src/data/market/snapshots.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { sqlProbe } from '../support/sql.js';
 
 // Landing pages, the ads' video lengths, partner pages and rank movers, and the pages' type, audience and
 // spender segment in the synthetic market.
@@ -10,14 +11,7 @@ const AS_OF = '2025-06-01';
 
 let db: TestDatabase;
 
-/** Rows of a query that should return none; returned so a failure shows the offenders. */
-async function offenders(sql: string, params: unknown[] = []): Promise<unknown[]> {
-  return (await db.pool.query(`${sql} LIMIT 5`, params)).rows;
-}
-
-async function one<T = Record<string, number>>(sql: string, params: unknown[] = []): Promise<T> {
-  return (await db.pool.query(sql, params)).rows[0] as T;
-}
+const { offenders, one } = sqlProbe(() => db);
 
 beforeAll(async () => {
   db = await createTestDatabase();

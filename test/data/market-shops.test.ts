@@ -4,6 +4,7 @@ import { seedMarket } from '../../src/data/market.js';
 import { PLATFORM_SLUGS, TECHNOLOGIES } from '../../src/data/market/facets.js';
 import { COUNTRY_LANGUAGE } from '../../src/data/market/locale.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { sqlProbe } from '../support/sql.js';
 
 // Shop profiles, their facets and histories in the synthetic market: the rows agree with each other and with
 // the figures the API derives from them.
@@ -17,14 +18,7 @@ const AD_FILTER_SLUGS = [
 let db: TestDatabase;
 let counts: Record<string, number>;
 
-/** Rows of a query that should return none; returned so a failure shows the offenders. */
-async function offenders(sql: string, params: unknown[] = []): Promise<unknown[]> {
-  return (await db.pool.query(`${sql} LIMIT 5`, params)).rows;
-}
-
-async function one<T = Record<string, number>>(sql: string, params: unknown[] = []): Promise<T> {
-  return (await db.pool.query(sql, params)).rows[0] as T;
-}
+const { offenders, one } = sqlProbe(() => db);
 
 /** Facets whose usageCount differs from the shops that use them. */
 const USAGE_OFFENDERS = `

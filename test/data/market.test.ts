@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKET_TABLES, marketChecksums, seedMarket, type SeedProgress } from '../../src/data/market.js';
 import { seedProgressPrinter } from '../../src/data/market/progress.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { offenders, one } from '../support/sql.js';
 
 const AS_OF = '2025-06-01';
 const options = { scale: 'tiny' as const, seed: 42, asOf: new Date(`${AS_OF}T00:00:00Z`) };
@@ -26,15 +27,6 @@ const constraints = (db: TestDatabase) =>
        WHERE n.nspname = current_schema() ORDER BY 1`,
     )
     .then((result) => result.rows.map((row) => row.c));
-
-/** Rows of a query that should return none; returned so a failure shows the offenders. */
-async function offenders(db: TestDatabase, sql: string, params: unknown[] = []): Promise<unknown[]> {
-  return (await db.pool.query(`${sql} LIMIT 5`, params)).rows;
-}
-
-async function one<T = Record<string, unknown>>(db: TestDatabase, sql: string, params: unknown[] = []): Promise<T> {
-  return (await db.pool.query(sql, params)).rows[0] as T;
-}
 
 /** The table's primary key columns, quoted, in key order: the order its rows are fingerprinted in. */
 const primaryKey = (db: TestDatabase, table: string) =>

@@ -151,13 +151,16 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     ...histories.totals,
   };
 
-  /** Slices of shops by a per-shop weight (rows, products, emails), each with the fraction of the section it completes. */
-  function* shopRuns<S>(weights: number[], shopsBetween: (start: number, end: number) => S): Generator<S & { fraction: number }> {
+  /**
+   * A section's slices: runs of its entities (shops, TikTok profiles, Google advertisers) by a per-entity weight
+   * (rows, products, emails, items, ads), each with the fraction of the section it completes.
+   */
+  function* weightedSlices<S>(weights: number[], between: (start: number, end: number) => S): Generator<S & { fraction: number }> {
     const total = weights.reduce((sum, n) => sum + n, 0);
     let done = 0;
     for (const [start, end] of runs(weights, sliceSize)) {
       for (let i = start; i < end; i++) done += weights[i];
-      yield { ...shopsBetween(start, end), fraction: total === 0 ? 1 : done / total };
+      yield { ...between(start, end), fraction: total === 0 ? 1 : done / total };
     }
   }
 
@@ -202,23 +205,12 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
     }
 
     yield { kind: 'brandtrackers', ...brandtrackers, fraction: 1 };
-    for (const slice of shopRuns(histories.rowCounts, histories.shopsBetween)) yield { kind: 'shop-history', ...slice };
-    for (const slice of shopRuns(products.productCounts, products.shopsBetween)) yield { kind: 'products', ...slice };
-    for (const slice of shopRuns(emails.emailCounts, emails.shopsBetween)) yield { kind: 'emails', ...slice };
+    for (const slice of weightedSlices(histories.rowCounts, histories.shopsBetween)) yield { kind: 'shop-history', ...slice };
+    for (const slice of weightedSlices(products.productCounts, products.shopsBetween)) yield { kind: 'products', ...slice };
+    for (const slice of weightedSlices(emails.emailCounts, emails.shopsBetween)) yield { kind: 'emails', ...slice };
 
-    let itemsDone = 0;
-    for (const [start, end] of runs(tiktok.itemCounts, sliceSize)) {
-      const slice = tiktok.profilesBetween(start, end);
-      itemsDone += slice.items.length;
-      yield { kind: 'tiktok', ...slice, fraction: itemsDone / size.tiktokItems };
-    }
-
-    let googleDone = 0;
-    for (const [start, end] of runs(google.adCounts, sliceSize)) {
-      const slice = google.advertisersBetween(start, end);
-      googleDone += slice.ads.length;
-      yield { kind: 'google', ...slice, fraction: googleDone / size.googleAds };
-    }
+    for (const slice of weightedSlices(tiktok.itemCounts, tiktok.profilesBetween)) yield { kind: 'tiktok', ...slice };
+    for (const slice of weightedSlices(google.adCounts, google.advertisersBetween)) yield { kind: 'google', ...slice };
   }
 
   return { totals, upfront: { tiktok_music: tiktok.trackCount }, slices: slices() };

@@ -514,13 +514,14 @@ describe('SQL statements per list request', () => {
       const two = await count('/ads?search=summer&limit=4', 2);
       const three = await count(`${ALL}&limit=4`, 3);
       expect(one).toBeGreaterThan(0);
-      // The page of ids, its total and the rows with their advertisers.
-      expect(one).toBeLessThanOrEqual(3);
+      // A text search: the page of ids with its total in one statement, then the rows with their advertisers.
+      expect(one).toBeLessThanOrEqual(2);
       expect(two).toBe(one);
       expect(three).toBe(one);
       spy.mockClear();
+      // No text search: the page can stop early on an index, so its total is a separate count (3 in all).
       expect(ids(await query({ limit: 3 }))).toHaveLength(3);
-      expect(spy.mock.calls.filter(([sql]) => !/FROM "credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length).toBe(one);
+      expect(spy.mock.calls.filter(([sql]) => !/FROM "credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length).toBeLessThanOrEqual(3);
     } finally {
       spy.mockRestore();
     }

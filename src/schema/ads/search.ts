@@ -1,8 +1,9 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { hostOf } from '../shared/codes.js';
+import { findIdPage } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 
-// The ads list engine: one SQL statement finds the page of group-lead ids and one counts the matches;
+// The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
 
 export type ReachPeriodValue = 'total' | 'last24h' | 'last7d' | 'last30d';
@@ -231,10 +232,13 @@ export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: 
       SELECT a."id", row_number() OVER (PARTITION BY a."advertiserId" ORDER BY ${orderBy(filter, sort)}) AS n
       FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}) ranked WHERE ranked.n <= ${filter.maxAdsPerBrand})`;
   }
-  const from = sql`FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}`;
-  const [rows, [{ total }]] = await Promise.all([
-    prisma.$queryRaw<{ id: string }[]>`SELECT a."id" ${from} ORDER BY ${orderBy(filter, sort)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
-    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
-  ]);
-  return { ids: rows.map((row) => row.id), total };
+  return findIdPage(prisma, {
+    id: sql`a."id"`,
+    from: sql`FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}`,
+    orderBy: orderBy(filter, sort),
+    limit: page.limit,
+    offset: offsetOf(page),
+    // A text search visits every match (and relevance ranks each); per-brand limits rank every row too.
+    scansAllMatches: filter.search !== undefined || filter.maxAdsPerBrand != null,
+  });
 }

@@ -1,7 +1,8 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { findIdPage } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 
-// The Google Ads engine: one statement finds the page of ad ids and one counts the matches.
+// The Google Ads engine: SQL finds the page of ad ids and the total of matches (shared/id-page.ts).
 
 type Range<T> = { min?: T | null; max?: T | null };
 
@@ -54,9 +55,12 @@ export async function searchGoogleAdIds(prisma: PrismaClient, filter: GoogleAdsF
   const where = Prisma.join(conditions(filter), ' AND ');
   const from = sql`FROM "google_ads" g JOIN "google_advertisers" v ON v."id" = g."advertiserId" WHERE ${where}`;
   const direction = Prisma.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
-  const [rows, [{ total }]] = await Promise.all([
-    prisma.$queryRaw<{ id: string }[]>`SELECT g."id" ${from} ORDER BY ${SORT_KEYS[sort.sortBy]} ${direction}, g."id" ASC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
-    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
-  ]);
-  return { ids: rows.map((row) => row.id), total };
+  return findIdPage(prisma, {
+    id: sql`g."id"`,
+    from,
+    orderBy: sql`${SORT_KEYS[sort.sortBy]} ${direction}, g."id" ASC`,
+    limit: page.limit,
+    offset: offsetOf(page),
+    scansAllMatches: Boolean(filter.search?.length),
+  });
 }

@@ -1,7 +1,8 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { findIdPage } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 
-// The TikTok library engine: one statement finds the page of item ids and one counts the matches;
+// The TikTok library engine: SQL finds the page of item ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
 
 type Range<T> = { min?: T | null; max?: T | null };
@@ -131,9 +132,12 @@ export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter
     LEFT JOIN "tiktok_music" m ON m."id" = i."musicId"
     LEFT JOIN "shops" s ON s."id" = i."shopId"
     WHERE ${where}`;
-  const [rows, [{ total }]] = await Promise.all([
-    prisma.$queryRaw<{ id: string }[]>`SELECT i."id" ${from} ORDER BY ${orderBy(filter, sort)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
-    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
-  ]);
-  return { ids: rows.map((row) => row.id), total };
+  return findIdPage(prisma, {
+    id: sql`i."id"`,
+    from,
+    orderBy: orderBy(filter, sort),
+    limit: page.limit,
+    offset: offsetOf(page),
+    scansAllMatches: filter.search !== undefined,
+  });
 }

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { projectRoot } from '../root.js';
 
-const migrationsDir = path.resolve(import.meta.dirname, '../../prisma/migrations');
+const migrationsDir = path.join(projectRoot, 'prisma/migrations');
 
 /** The committed migrations, in order: `prisma/migrations/NNNN_name/migration.sql`. */
 export async function listMigrations(): Promise<{ name: string; sql: string }[]> {

@@ -177,9 +177,11 @@ async function startServer(kind: ServerKind, databaseUrl: string, node22: string
       cwd: comparators, execPath: node22, execArgv: ['--require', probe], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: { ...env, GRAPHILE_ENV: 'production', BENCH_COMPARATORS: comparators, BENCH_PG_MODULE: path.join(comparators, 'node_modules/pg') },
     });
+  } else if (kind === 'floor') {
+    child = fork(path.join(import.meta.dirname, 'floor.ts'), [], { cwd: root, env, execArgv: ['--require', probe, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   } else {
-    const script = kind === 'floor' ? path.join(import.meta.dirname, 'floor.ts') : path.join(root, 'src/main.ts');
-    child = fork(script, [], { cwd: root, env, execArgv: ['--require', probe, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    // The project as `npm start` runs it: the build in dist/ (main() builds it first), not tsx.
+    child = fork(path.join(root, 'dist/src/main.js'), [], { cwd: root, env, execArgv: ['--require', probe], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   }
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
@@ -417,6 +419,7 @@ async function main() {
   const wanted = (scenario: Scenario) => !ids || ids.includes(scenario.id);
   const wantsPostGraphile = !opts['skip-postgraphile'] && scenariosFor({ adId: '', historyAdId: '', domain: '' }, true).some((s) => wanted(s) && s.targets.some((t) => t.server === 'postgraphile'));
   const comparator = wantsPostGraphile ? ensureComparators() : null;
+  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
 
   const results: Result[] = [];
   const problems: string[] = [];

@@ -200,6 +200,11 @@ describe('GraphiQL', () => {
     const res = await t.app.fetch('http://api.test/graphql', { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect((await res.text()).toLowerCase()).toContain('graphiql');
+    const page = await res.text();
+    expect(page.toLowerCase()).toContain('graphiql');
+    expect(page).toContain('Market Intelligence API');
+    // Served from the package (loaded on this first page view), not from a CDN.
+    expect(page).not.toMatch(/unpkg\.com|jsdelivr\.net/);
+    expect(page.length).toBeGreaterThan(1_000_000);
   });
 });

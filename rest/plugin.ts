@@ -18,6 +18,8 @@ import type { RestRoute } from './routes.js';
 export const BASE_PATH = '/v1';
 
 const routeOfRequest = new WeakMap<RequestState, RestRoute>();
+/** What the field resolved to (already serialised by GraphQL), kept so the envelope is built without re-parsing SOFA's JSON. */
+const dataOfRequest = new WeakMap<RequestState, unknown>();
 
 /** Argument values as the resolver would see them: defaults filled in. */
 function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<string, unknown>): Record<string, unknown> {
@@ -82,6 +84,17 @@ export function useRestApi(options: {
   return {
     onYogaInit: sofa.onYogaInit,
     onSchemaChange: sofa.onSchemaChange,
+    onExecute() {
+      const state = currentRequest();
+      if (!state?.rest) return;
+      return {
+        onExecuteDone({ result }) {
+          if (!('data' in result) || result.errors?.length) return; // errors go through SOFA's error handler
+          const route = routeOfRequest.get(state);
+          if (route) dataOfRequest.set(state, result.data?.[route.field.slice(route.field.indexOf('.') + 1)]);
+        },
+      };
+    },
     async onRequest(payload) {
       const { request, url, endResponse } = payload;
       if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) return;
@@ -138,7 +151,8 @@ export function useRestApi(options: {
       if (answer.status >= 400) return endResponse(answer);
       const headers = new Headers(answer.headers);
       headers.delete('content-length');
-      return endResponse(Response.json(envelope(match.route, state.requestId, await answer.json()), { status: answer.status, headers }));
+      const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
+      return endResponse(Response.json(envelope(match.route, state.requestId, data), { status: answer.status, headers }));
     },
   };
 }

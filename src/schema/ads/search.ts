@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { hostOf } from '../shared/codes.js';
-import { findIdPage } from '../shared/id-page.js';
+import { findIdPage, orderBySql, type OrderKey } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 
 // The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
@@ -196,18 +196,19 @@ function rankDeltaOver(days: number): Prisma.Sql {
   return sql`((SELECT r."rank" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" = (SELECT max("date") FROM "ad_reach_days") - ${days}::int) - a."currentRank")`;
 }
 
-function orderBy(filter: AdFilter, sort: AdSort): Prisma.Sql {
-  const direction = (fallback: 'asc' | 'desc') => Prisma.raw((sort.order ?? fallback) === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
+function orderBy(filter: AdFilter, sort: AdSort): OrderKey[] {
+  const direction = (fallback: 'asc' | 'desc') => ((sort.order ?? fallback) === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
   const relevance = filter.search && (filter.search.type === 'adCopy' || filter.search.type === 'brand')
     ? sql`ts_rank(${filter.search.type === 'brand' ? sql`v."searchName"` : sql`a."searchText"`}, ${tsQuery(filter.search)})`
     : null;
+  const byId: OrderKey = { key: sql`a."id"`, direction: 'ASC' };
   let key: Prisma.Sql;
   let fallback: 'asc' | 'desc' = 'desc';
   switch (sort.sortBy) {
     case 'relevance':
     case 'relevanceScore':
       // Relevance is always ranked descending; without a scored text query it falls back to reach.
-      return relevance ? sql`${relevance} DESC, a."reach" DESC, a."id" ASC` : sql`a."reach" DESC, a."id" ASC`;
+      return [...(relevance ? [{ key: relevance, direction: 'DESC' } as const] : []), { key: sql`a."reach"`, direction: 'DESC' }, byId];
     case 'newest': key = sql`a."firstSeenAt"`; break;
     case 'createdAt': key = sql`a."createdAt"`; break;
     case 'longestRunning': key = DAYS_RUNNING; break;
@@ -221,21 +222,25 @@ function orderBy(filter: AdFilter, sort: AdSort): Prisma.Sql {
     case 'rankDelta30d': key = rankDeltaOver(30); break;
     case 'adOrder': key = sql`a."positionInPage"`; fallback = 'asc'; break;
   }
-  return sql`${key} ${direction(fallback)}, a."id" ASC`;
+  return [{ key, direction: direction(fallback) }, byId];
 }
+
+// Every ad has its advertiser (a non-null foreign key), so this LEFT JOIN keeps the rows an inner join would; the
+// planner drops it when no condition or order reads the page (v), and turns it inner when one filters on it.
+const FROM = sql`FROM "ads" a LEFT JOIN "advertisers" v ON v."id" = a."advertiserId"`;
 
 export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: AdSort, page: PageRequest) {
   let where = Prisma.join(conditions(filter), ' AND ');
   if (filter.maxAdsPerBrand != null) {
     // Keep each advertiser's best rows by the requested order, then page over what is left.
     where = sql`a."id" IN (SELECT ranked."id" FROM (
-      SELECT a."id", row_number() OVER (PARTITION BY a."advertiserId" ORDER BY ${orderBy(filter, sort)}) AS n
-      FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}) ranked WHERE ranked.n <= ${filter.maxAdsPerBrand})`;
+      SELECT a."id", row_number() OVER (PARTITION BY a."advertiserId" ORDER BY ${orderBySql(orderBy(filter, sort))}) AS n
+      ${FROM} WHERE ${where}) ranked WHERE ranked.n <= ${filter.maxAdsPerBrand})`;
   }
   return findIdPage(prisma, {
     id: sql`a."id"`,
-    from: sql`FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE ${where}`,
-    orderBy: orderBy(filter, sort),
+    from: sql`${FROM} WHERE ${where}`,
+    order: orderBy(filter, sort),
     limit: page.limit,
     offset: offsetOf(page),
     // A text search visits every match (and relevance ranks each); per-brand limits rank every row too.

@@ -54,11 +54,10 @@ function conditions(filter: GoogleAdsFilter): Prisma.Sql[] {
 export async function searchGoogleAdIds(prisma: PrismaClient, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: PageRequest) {
   const where = Prisma.join(conditions(filter), ' AND ');
   const from = sql`FROM "google_ads" g JOIN "google_advertisers" v ON v."id" = g."advertiserId" WHERE ${where}`;
-  const direction = Prisma.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
   return findIdPage(prisma, {
     id: sql`g."id"`,
     from,
-    orderBy: sql`${SORT_KEYS[sort.sortBy]} ${direction}, g."id" ASC`,
+    order: [{ key: SORT_KEYS[sort.sortBy], direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, { key: sql`g."id"`, direction: 'ASC' }],
     limit: page.limit,
     offset: offsetOf(page),
     scansAllMatches: Boolean(filter.search?.length),

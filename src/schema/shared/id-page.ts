@@ -1,38 +1,52 @@
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import type { IdPage } from './pagination.js';
 
+const sql = Prisma.sql;
+
+/** One key of a list's order; the last key of every order is unique (the id), so pages never overlap. */
+export type OrderKey = { key: Prisma.Sql; direction: 'ASC' | 'DESC' | 'ASC NULLS LAST' | 'DESC NULLS LAST' };
+
+/** `k1 DESC, k2 ASC, …` for an ORDER BY (or a window's ORDER BY). */
+export function orderBySql(keys: readonly OrderKey[]): Prisma.Sql {
+  return Prisma.join(keys.map(({ key, direction }) => sql`${key} ${Prisma.raw(direction)}`), ', ');
+}
+
 export type IdPageQuery = {
-  /** The id expression, e.g. a."id" (cast to text if it is not). */
+  /** The id expression, e.g. a."id" (text). */
   id: Prisma.Sql;
   /** `FROM … WHERE …` of the matches. */
   from: Prisma.Sql;
-  orderBy: Prisma.Sql;
+  order: readonly OrderKey[];
   limit: number;
   offset: number;
   /**
-   * Whether the page must visit every match anyway (a text search, a computed order): then the total is
-   * counted in the same statement, over the rows the page already scans (`count(*) OVER ()`). Otherwise the
-   * page can stop early on an index and a separate count, run at the same time, is cheaper.
+   * Whether the page must visit every match anyway (a text search, a computed order). Then the matches are
+   * read once, narrowed to their id and order keys (a relevance rank is computed once per match), and both
+   * the total and the page come from that: one statement, one scan. Otherwise the page can stop early on an
+   * index, and a separate count, run at the same time, is cheaper.
    */
   scansAllMatches: boolean;
 };
 
-/**
- * The ids of one page of matches, in order, and how many match in all. One statement when the page scans
- * every match anyway; a page past the end (no row to carry the count) counts in a second one.
- */
+/** The ids of one page of matches, in order, and how many match in all. */
 export async function findIdPage(prisma: PrismaClient, query: IdPageQuery): Promise<IdPage> {
-  const { id, from, orderBy, limit, offset } = query;
-  const count = () => prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`.then(([row]) => row.total);
+  const { id, from, order, limit, offset } = query;
   if (!query.scansAllMatches) {
-    const [rows, total] = await Promise.all([
-      prisma.$queryRaw<{ id: string }[]>`SELECT ${id} AS id ${from} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
-      count(),
+    const [rows, [{ total }]] = await Promise.all([
+      prisma.$queryRaw<{ id: string }[]>`SELECT ${id} AS id ${from} ORDER BY ${orderBySql(order)} LIMIT ${limit} OFFSET ${offset}`,
+      prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
     ]);
     return { ids: rows.map((row) => row.id), total };
   }
-  const rows = await prisma.$queryRaw<{ id: string; total: number }[]>`
-    SELECT ${id} AS id, (count(*) OVER ())::int AS total ${from} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
-  if (rows.length) return { ids: rows.map((row) => row.id), total: rows[0].total };
-  return { ids: [], total: offset === 0 ? 0 : await count() };
+  const columns = order.map((_, index) => Prisma.raw(`o${index}`));
+  const keys = Prisma.join(order.map(({ key }, index) => sql`${key} AS ${columns[index]}`), ', ');
+  const byColumns = (prefix: string) => orderBySql(order.map(({ direction }, index) => ({ key: Prisma.raw(`${prefix}o${index}`), direction })));
+  // The count row is always there, so a page past the end still reports the total (with no id).
+  const rows = await prisma.$queryRaw<{ id: string | null; total: number }[]>`
+    WITH matches AS MATERIALIZED (SELECT ${id} AS id, ${keys} ${from})
+    SELECT p.id, t.total
+    FROM (SELECT count(*)::int AS total FROM matches) t
+    LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${byColumns('')} LIMIT ${limit} OFFSET ${offset}) p ON TRUE
+    ORDER BY ${byColumns('p.')}`;
+  return { ids: rows.flatMap((row) => (row.id === null ? [] : [row.id])), total: rows[0].total };
 }

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { findIdPage } from '../shared/id-page.js';
+import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 
 // The TikTok library engine: SQL finds the page of item ids and the total of matches (shared/id-page.ts);
@@ -116,13 +116,15 @@ const SORT_KEYS: Record<Exclude<TikTokSortValue, 'relevance' | 'daysRunning'>, s
   followers: 'p."followers"',
 };
 
-function orderBy(filter: TikTokFilter, sort: TikTokSort): Prisma.Sql {
+function orderBy(filter: TikTokFilter, sort: TikTokSort): OrderKey[] {
+  const byId: OrderKey = { key: sql`i."id"`, direction: 'ASC' };
   if (sort.sortBy === 'relevance') {
     // Always descending; without search terms the stored relevance score ranks.
-    return filter.search ? sql`${relevance(filter.search)} DESC, i."relevanceScore" DESC, i."id" ASC` : sql`i."relevanceScore" DESC, i."id" ASC`;
+    const score: OrderKey = { key: sql`i."relevanceScore"`, direction: 'DESC' };
+    return filter.search ? [{ key: relevance(filter.search), direction: 'DESC' }, score, byId] : [score, byId];
   }
   const key = sort.sortBy === 'daysRunning' ? DAYS_RUNNING : Prisma.raw(SORT_KEYS[sort.sortBy]);
-  return sql`${key} ${Prisma.raw(sort.order === 'asc' ? 'ASC' : 'DESC')}, i."id" ASC`;
+  return [{ key, direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, byId];
 }
 
 export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter, sort: TikTokSort, page: PageRequest) {
@@ -135,7 +137,7 @@ export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter
   return findIdPage(prisma, {
     id: sql`i."id"`,
     from,
-    orderBy: orderBy(filter, sort),
+    order: orderBy(filter, sort),
     limit: page.limit,
     offset: offsetOf(page),
     scansAllMatches: filter.search !== undefined,

@@ -29,7 +29,7 @@ function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<stri
 }
 
 function json(failure: RestError): Response {
-  return Response.json(failure.body, { status: failure.status, headers: failure.headers });
+  return FetsResponse.json(failure.body, { status: failure.status as 400, headers: failure.headers });
 }
 
 function rootField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
@@ -88,10 +88,14 @@ export function useRestApi(options: {
       const state = currentRequest();
       if (!state?.rest) return;
       return {
-        onExecuteDone({ result }) {
+        onExecuteDone({ result, setResult }) {
           if (!('data' in result) || result.errors?.length) return; // errors go through SOFA's error handler
           const route = routeOfRequest.get(state);
-          if (route) dataOfRequest.set(state, result.data?.[route.field.slice(route.field.indexOf('.') + 1)]);
+          if (!route || !result.data) return;
+          const name = route.field.slice(route.field.indexOf('.') + 1);
+          dataOfRequest.set(state, result.data[name]);
+          // SOFA serialises what it is given into a response this plugin never sends: give it null, not the data.
+          setResult({ ...result, data: { ...result.data, [name]: null } });
         },
       };
     },
@@ -131,7 +135,7 @@ export function useRestApi(options: {
       if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
       if (state.dryRun && principal) {
         const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
-        return endResponse(Response.json({ requestId: state.requestId, ...cost }));
+        return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));
       }
 
       // SOFA re-reads the arguments: GET values go back into the query string (lists repeated), others into a JSON body.
@@ -152,7 +156,8 @@ export function useRestApi(options: {
       const headers = new Headers(answer.headers);
       headers.delete('content-length');
       const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
-      return endResponse(Response.json(envelope(match.route, state.requestId, data), { status: answer.status, headers }));
+      // The server's own Response class: its string body is written to the socket as it is (no web stream).
+      return endResponse(FetsResponse.json(envelope(match.route, state.requestId, data), { status: answer.status as 200, headers }));
     },
   };
 }

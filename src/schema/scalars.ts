@@ -2,8 +2,33 @@ import { GraphQLScalarType } from 'graphql';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
 
+const DAY_MS = 86_400_000;
+const dayStrings = new Map<number, string>();
+
+/**
+ * `YYYY-MM-DD` of a Date at midnight UTC (every stored `@db.Date`), memoised per day: a page history
+ * serialises hundreds of them per response, and the same few hundred days recur across requests.
+ */
+function isoDay(date: Date): string | undefined {
+  const time = date.getTime();
+  if (time % DAY_MS !== 0) return undefined;
+  let text = dayStrings.get(time);
+  if (text === undefined) {
+    text = date.toISOString().slice(0, 10);
+    if (dayStrings.size >= 20_000) dayStrings.clear(); // ~55 years of days: bounded, never reached in practice
+    dayStrings.set(time, text);
+  }
+  return text;
+}
+
 builder.addScalarType('DateTime', DateTimeResolver);
-builder.addScalarType('Date', DateResolver);
+builder.addScalarType(
+  'Date',
+  new GraphQLScalarType({
+    ...DateResolver.toConfig(),
+    serialize: (value) => (value instanceof Date && isoDay(value)) || DateResolver.serialize(value),
+  }),
+);
 builder.addScalarType('JSON', JSONResolver);
 // Counts such as reach exceed GraphQL's 32-bit Int; they are stored as bigint and are safe below 2^53.
 builder.addScalarType(

@@ -89,12 +89,22 @@ export const AdDetail = builder.prismaObject('Ad', {
     links: t.field({ type: AdLinks, resolve: (ad) => ad }),
     shops: t.field({
       type: [AdShop],
-      select: { advertiser: { select: { shops: { include: { shop: true }, orderBy: [{ isPrimary: 'desc' }, { shopId: 'asc' }] } } } },
+      select: {
+        advertiser: {
+          select: {
+            shops: {
+              // Only what the item shows: a shop row carries ~70 profile columns.
+              select: { isPrimary: true, shop: { select: { id: true, domain: true, name: true, monthlyVisits: true, categories: true } } },
+              orderBy: [{ isPrimary: 'desc' }, { shopId: 'asc' }],
+            },
+          },
+        },
+      },
       resolve: (ad) => ad.advertiser.shops,
     }),
     pageAnalytics: t.field({
       type: PageAnalytics,
-      select: { advertiser: { select: { metricDays: { orderBy: { date: 'asc' } } } } },
+      select: { advertiser: { select: { metricDays: { select: { date: true, facebookLikes: true, instagramFollowers: true, totalImpressions: true }, orderBy: { date: 'asc' } } } } },
       resolve: (ad) => ad.advertiser.metricDays,
     }),
     resolvedFrom: t.field({

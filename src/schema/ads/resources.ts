@@ -6,7 +6,7 @@ import { normaliseAdId } from './queries.js';
 
 const adIdArg = z.string().min(1).max(128);
 
-const ReachHistoryPoint = builder.objectRef<{ date: Date; reach: bigint }>('ReachHistoryPoint').implement({
+const ReachHistoryPoint = builder.objectRef<{ date: Date; reach: number }>('ReachHistoryPoint').implement({
   fields: (t) => ({ date: t.expose('date', { type: 'Date' }), reach: t.expose('reach', { type: 'SafeInt', description: 'Cumulative reach on that day.' }) }),
 });
 
@@ -76,13 +76,18 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ defaultValue: 365, validate: z.number().int().min(1).max(365) }),
     },
     resolve: async (_root, args, context) => {
-      const id = normaliseAdId(args.adId);
-      const ad = await context.prisma.ad.findUnique({
-        where: { id },
-        select: { reachDays: { select: { date: true, reach: true }, orderBy: { date: 'desc' }, take: args.limit ?? 365 } },
-      });
-      if (!ad) throw notFound(`Ad "${args.adId}"`);
-      return ad.reachDays.reverse();
+      // A hot, fixed-shape read: plain SQL on the shared pool (Prisma's query planning was a quarter of its CPU).
+      // No row: no such ad; one row without a day: an ad without history.
+      const { rows } = await context.pool.query<{ dateMs: number | null; reach: string | null }>(
+        `SELECT extract(epoch FROM d."date")::float8 * 1000 AS "dateMs", d."reach"::text AS "reach"
+         FROM "ads" a LEFT JOIN LATERAL (
+           SELECT "date", "reach" FROM "ad_reach_days" WHERE "adId" = a."id" ORDER BY "date" DESC LIMIT $2
+         ) d ON TRUE
+         WHERE a."id" = $1`,
+        [normaliseAdId(args.adId), args.limit ?? 365],
+      );
+      if (rows.length === 0) throw notFound(`Ad "${args.adId}"`);
+      return rows.flatMap((row) => (row.dateMs === null ? [] : [{ date: new Date(row.dateMs), reach: Number(row.reach) }])).reverse();
     },
   }),
   adMediaUrl: t.field({

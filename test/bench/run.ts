@@ -180,8 +180,12 @@ async function startServer(kind: ServerKind, databaseUrl: string, node22: string
   } else if (kind === 'floor') {
     child = fork(path.join(import.meta.dirname, 'floor.ts'), [], { cwd: root, env, execArgv: ['--require', probe, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   } else {
-    // The project as `npm start` runs it: the build in dist/ (main() builds it first), not tsx.
-    child = fork(path.join(root, 'dist/src/main.js'), [], { cwd: root, env, execArgv: ['--require', probe], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    // The project exactly as `npm start` runs it (node flags included) minus its build step, which main()
+    // ran once: the shell execs node, which keeps the IPC channel the probe reports on.
+    const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
+    const command = start.replace(/^npm run --silent build && /, '');
+    if (command === start) throw new Error(`package.json's start script changed shape ("${start}"): update the bench`);
+    child = spawn('sh', ['-c', command], { cwd: root, env: { ...env, NODE_OPTIONS: `--require ${probe}` }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   }
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));

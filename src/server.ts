@@ -6,6 +6,7 @@ import { createContext, type AppServices, type Context } from './context.js';
 import { apiError, isErrorCode } from './errors.js';
 import { useGraphQLLimits } from './metering/use-graphql-limits.js';
 import { currentRequest, useRequestState } from './request-state.js';
+import { useCompiledExecution } from './use-compiled-execution.js';
 import { useGraphQLProtection } from './use-graphql-protection.js';
 import { schema } from './schema/index.js';
 
@@ -63,6 +64,7 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
       useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: services.prisma }),
       useGraphQLLimits(services.rateLimiter),
       useGraphQLProtection(),
+      useCompiledExecution(),
     ],
   });
 }

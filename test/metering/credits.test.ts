@@ -45,6 +45,34 @@ describe('the price table', () => {
   });
 });
 
+describe('SQL statements of a metered list', () => {
+  it("are the list's own, one hold and one settlement, whatever the page size", async () => {
+    const { apiKey, slug } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
+    await t.rest('GET', PAGES(1), { key: apiKey }); // warm up: the key's last-use write happens on its first call
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    const sqlOf = (call: unknown[]) => String((call[0] as { text?: string })?.text ?? call[0]);
+    const count = async (limit: number, rows: number) => {
+      spy.mockClear();
+      const res = await t.rest('GET', PAGES(limit), { key: apiKey });
+      expect(res.body.data).toHaveLength(rows);
+      expect(res.headers.get('x-usage-cost')).toBe(String(rows));
+      // The key's lookup and its last-use write are cached or deferred per key: not the list's work.
+      return spy.mock.calls.filter((call) => !/"credentials"/.test(sqlOf(call))).map(sqlOf);
+    };
+    try {
+      const one = await count(1, 1);
+      const four = await count(4, 4);
+      expect(four.length).toBe(one.length);
+      expect(one.filter((sql) => /"credit_reservations"/.test(sql))).toHaveLength(2); // the hold, then the settlement
+      expect(one.length).toBeLessThanOrEqual(3);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
 describe('charging', () => {
   it('charges rows returned, recurring before top-up, and agrees with /v1/usage and the ledger', async () => {
     const { apiKey, slug, workspaceId } = await t.newKey();

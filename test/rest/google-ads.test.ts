@@ -218,6 +218,25 @@ describe('SQL statements per list request', () => {
       expect(await count({ limit: 5 }, 5)).toBe(one);
       // A text search visits every match: its total comes with the page, one statement fewer.
       expect(await count({ limit: 3, search: ['glow'] }, 3)).toBe(one - 1);
+      // The facets' own statements (the key's lookup left out: it is cached per key in production).
+      const own = () => spy.mock.calls.filter(([sql]) => !/"credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length;
+      // networks lists every network (no paging); countries and categories are offset-paged.
+      spy.mockClear();
+      expect((await get('/google-ads/facets/networks')).status).toBe(200);
+      expect(own()).toBe(1);
+      for (const facet of ['countries', 'categories']) {
+        const facetStatements = async (limit: number) => {
+          spy.mockClear();
+          const res = await get(`/google-ads/facets/${facet}?limit=${limit}`);
+          expect(res.status, facet).toBe(200);
+          return { rows: res.body.data.length as number, statements: own() };
+        };
+        const small = await facetStatements(1);
+        const large = await facetStatements(500);
+        expect(large.rows, facet).toBeGreaterThan(small.rows);
+        expect(large.statements, facet).toBe(small.statements);
+        expect(small.statements, facet).toBeLessThanOrEqual(2);
+      }
     } finally {
       spy.mockRestore();
     }

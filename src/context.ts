@@ -39,6 +39,6 @@ export function createContext(
     requestId: request.requestId,
     responseHeaders: request.responseHeaders,
     principal: resolvePrincipal,
-    meter: new Meter(services.prisma, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true),
+    meter: new Meter(services.pool, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true),
   };
 }

@@ -1,9 +1,13 @@
+import type pg from 'pg';
 import type { PrismaClient } from '../db/client.js';
 
 // Credits are held before a call runs and settled to what it returned. Each step is ONE SQL statement
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
 // instances queue on that row, so the pools can never be overdrawn, charged twice, or lose a charge.
 // Recurring credits are spent before top-up credits; refunds go back in the reverse order.
+
+/** Where the ledger's statements run: the shared pg pool (plain SQL on the per-call hot path; no query planning in Prisma). */
+export type Sql = Pick<pg.Pool, 'query'>;
 
 export type Hold = { id: string; workspaceId: string; recurring: number; topup: number };
 export type Settlement = { cost: number; recurring: number; topup: number; remaining: number };
@@ -13,34 +17,36 @@ export type Charge = { credentialId: string; requestId: string; field: string; r
  * Holds `amount` credits, or returns null when the pools cannot pay it (nothing is held then).
  * A recurring period that has ended is rolled over in the same statement.
  */
-export async function reserve(prisma: PrismaClient, workspaceId: string, amount: number): Promise<Hold | null> {
-  const rows = await prisma.$queryRaw<Hold[]>`
-    WITH current AS (
+export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<Hold | null> {
+  const { rows } = await db.query<Hold>(
+    `WITH current AS (
       SELECT "workspaceId",
              ("currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now()) AS rolled,
              CASE WHEN "currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now() THEN 0 ELSE "recurringUsed" END AS used,
              "recurringLimit", "topupBalance"
       FROM "credit_accounts"
-      WHERE "workspaceId" = ${workspaceId}::uuid
+      WHERE "workspaceId" = $1::uuid
       FOR UPDATE
     ), split AS (
       SELECT "workspaceId", rolled, used,
-             LEAST(${amount}::int, GREATEST("recurringLimit" - used, 0)) AS recurring
+             LEAST($2::int, GREATEST("recurringLimit" - used, 0)) AS recurring
       FROM current
-      WHERE GREATEST("recurringLimit" - used, 0) + "topupBalance" >= ${amount}::int
+      WHERE GREATEST("recurringLimit" - used, 0) + "topupBalance" >= $2::int
     ), taken AS (
       UPDATE "credit_accounts" a
       SET "recurringUsed" = s.used + s.recurring,
-          "topupBalance" = a."topupBalance" - (${amount}::int - s.recurring),
+          "topupBalance" = a."topupBalance" - ($2::int - s.recurring),
           "currentPeriodStart" = CASE WHEN s.rolled THEN a."currentPeriodEnd" ELSE a."currentPeriodStart" END,
           "currentPeriodEnd" = CASE WHEN s.rolled THEN a."currentPeriodEnd" + interval '1 month' ELSE a."currentPeriodEnd" END
       FROM split s
       WHERE a."workspaceId" = s."workspaceId"
-      RETURNING s.recurring AS recurring, ${amount}::int - s.recurring AS topup
+      RETURNING s.recurring AS recurring, $2::int - s.recurring AS topup
     )
     INSERT INTO "credit_reservations" ("id", "workspaceId", "recurring", "topup")
-    SELECT gen_random_uuid(), ${workspaceId}::uuid, recurring, topup FROM taken
-    RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"`;
+    SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken
+    RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"`,
+    [workspaceId, amount],
+  );
   return rows[0] ?? null;
 }
 
@@ -48,35 +54,39 @@ export async function reserve(prisma: PrismaClient, workspaceId: string, amount:
  * Ends a hold: keeps `cost` of it (recurring part first), returns the rest to the pools and, when a
  * charge is given, appends the usage record. With cost 0 and no charge it is a plain release.
  */
-export async function settle(prisma: PrismaClient, hold: Hold, cost: number, charge: Charge | null): Promise<Settlement> {
+export async function settle(db: Sql, hold: Hold, cost: number, charge: Charge | null): Promise<Settlement> {
   const kept = Math.min(cost, hold.recurring + hold.topup);
   const recurring = Math.min(kept, hold.recurring);
   const topup = kept - recurring;
-  const record = charge !== null;
-  const rows = await prisma.$queryRaw<{ remaining: number }[]>`
-    WITH released AS (
-      DELETE FROM "credit_reservations" WHERE "id" = ${hold.id}::uuid RETURNING "workspaceId"
+  const { rows } = await db.query<{ remaining: number }>(
+    `WITH released AS (
+      DELETE FROM "credit_reservations" WHERE "id" = $1::uuid RETURNING "workspaceId"
     ), account AS (
       UPDATE "credit_accounts" a
-      SET "recurringUsed" = GREATEST(a."recurringUsed" - ${hold.recurring - recurring}::int, 0),
-          "topupBalance" = a."topupBalance" + ${hold.topup - topup}::int
+      SET "recurringUsed" = GREATEST(a."recurringUsed" - $2::int, 0),
+          "topupBalance" = a."topupBalance" + $3::int
       FROM released r
       WHERE a."workspaceId" = r."workspaceId"
       RETURNING GREATEST(a."recurringLimit" - a."recurringUsed", 0) + a."topupBalance" AS remaining
     ), usage AS (
       INSERT INTO "usage_records" ("workspaceId", "credentialId", "requestId", "field", "rows", "cost", "recurring", "topup")
-      SELECT r."workspaceId", ${charge?.credentialId ?? null}::uuid, ${charge?.requestId ?? ''}, ${charge?.field ?? ''},
-             ${charge?.rows ?? 0}::int, ${kept}::int, ${recurring}::int, ${topup}::int
-      FROM released r WHERE ${record}
+      SELECT r."workspaceId", $4::uuid, $5, $6, $7::int, $8::int, $9::int, $10::int
+      FROM released r WHERE $11::boolean
     )
-    SELECT remaining::int AS remaining FROM account`;
+    SELECT remaining::int AS remaining FROM account`,
+    [hold.id, hold.recurring - recurring, hold.topup - topup, charge?.credentialId ?? null, charge?.requestId ?? '', charge?.field ?? '',
+      charge?.rows ?? 0, kept, recurring, topup, charge !== null],
+  );
   return { cost: kept, recurring, topup, remaining: rows[0]?.remaining ?? 0 };
 }
 
 /** Returns holds older than `olderThanMs` (left by an instance that died mid-call) to their pools. */
-export async function releaseStaleHolds(prisma: PrismaClient, olderThanMs: number): Promise<number> {
-  const stale = await prisma.creditReservation.findMany({ where: { createdAt: { lt: new Date(Date.now() - olderThanMs) } } });
-  for (const hold of stale) await settle(prisma, hold, 0, null);
+export async function releaseStaleHolds(db: Sql, olderThanMs: number): Promise<number> {
+  const { rows: stale } = await db.query<Hold>(
+    `SELECT "id", "workspaceId"::text AS "workspaceId", "recurring", "topup" FROM "credit_reservations" WHERE "createdAt" < $1`,
+    [new Date(Date.now() - olderThanMs)],
+  );
+  for (const hold of stale) await settle(db, hold, 0, null);
   return stale.length;
 }
 

@@ -1,7 +1,6 @@
 import type { Principal } from '../auth/principal.js';
-import type { PrismaClient } from '../db/client.js';
 import { apiError } from '../errors.js';
-import { reserve, settle, type Settlement } from './ledger.js';
+import { reserve, settle, type Settlement, type Sql } from './ledger.js';
 import { costOf, reserveFor, type Price } from './prices.js';
 
 export type UsageSummary = { cost: number; recurring: number; topup: number; remaining: number | null; fields: { field: string; rows: number; cost: number }[] };
@@ -16,7 +15,7 @@ export class Meter {
   private readonly fields: UsageSummary['fields'] = [];
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly db: Sql,
     private readonly principal: () => Promise<Principal>,
     private readonly requestId: string,
     private readonly headers: Map<string, string>,
@@ -28,7 +27,7 @@ export class Meter {
     if (!this.enabled) return execute();
     const { workspace, credential } = await this.principal();
     const amount = reserveFor(price, args);
-    const hold = await reserve(this.prisma, workspace.id, amount);
+    const hold = await reserve(this.db, workspace.id, amount);
     if (!hold) {
       throw apiError('insufficient_credits', `This call needs ${amount} credits and the workspace has fewer left. Read GET /v1/usage before retrying.`, {
         details: { required: amount },
@@ -38,11 +37,11 @@ export class Meter {
     try {
       result = await execute();
     } catch (error) {
-      await settle(this.prisma, hold, 0, null);
+      await settle(this.db, hold, 0, null);
       throw error;
     }
     const { rows, cost } = costOf(price, result);
-    const settled = await settle(this.prisma, hold, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
+    const settled = await settle(this.db, hold, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
     this.charged.push(settled);
     this.fields.push({ field, rows, cost: settled.cost });
     this.writeHeaders();

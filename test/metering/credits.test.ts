@@ -179,7 +179,7 @@ describe('charging', () => {
     const { apiKey, slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 0 });
     const principal = createAuthenticator(t.db.prisma)(`Bearer ${apiKey}`);
-    const meter = new Meter(t.db.prisma, () => principal, 'req-fail', new Map());
+    const meter = new Meter(t.db.pool, () => principal, 'req-fail', new Map());
     await expect(
       meter.run('Query.adLandingPages', PRICES['Query.adLandingPages'], { limit: 5 }, () => {
         throw new Error('the database went away');
@@ -226,11 +226,11 @@ describe('periods and stale holds', () => {
   it('returns holds left by a dead instance to their pools', async () => {
     const { slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 4 });
-    const hold = await reserve(t.db.prisma, workspaceId, 12);
+    const hold = await reserve(t.db.pool, workspaceId, 12);
     expect(hold).toMatchObject({ recurring: 10, topup: 2 });
     expect(await account(slug)).toMatchObject({ recurringUsed: 10, topupBalance: 2 });
     await t.db.prisma.creditReservation.update({ where: { id: hold!.id }, data: { createdAt: new Date(Date.now() - 3_600_000) } });
-    expect(await releaseStaleHolds(t.db.prisma, 600_000)).toBe(1);
+    expect(await releaseStaleHolds(t.db.pool, 600_000)).toBe(1);
     expect(await account(slug)).toMatchObject({ recurringUsed: 0, topupBalance: 4 });
     expect(await usage(workspaceId)).toEqual([]);
   });

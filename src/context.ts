@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Authenticator } from './auth/authenticate.js';
 import type { Principal } from './auth/principal.js';
 import type { PrismaClient } from './db/client.js';
+import type { Sql } from './metering/ledger.js';
 import { Meter } from './metering/meter.js';
 import type { RateLimiter } from './metering/rate-limit.js';
 
@@ -9,6 +10,8 @@ import type { RateLimiter } from './metering/rate-limit.js';
 export type AppServices = {
   prisma: PrismaClient;
   pool: pg.Pool;
+  /** Where the credit ledger's statements run (Db.ledger). */
+  ledger: Sql;
   authenticate: Authenticator;
   rateLimiter: RateLimiter;
   /** Whether priced fields are charged (the METERING setting; on unless turned off). */
@@ -39,6 +42,6 @@ export function createContext(
     requestId: request.requestId,
     responseHeaders: request.responseHeaders,
     principal: resolvePrincipal,
-    meter: new Meter(services.pool, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true),
+    meter: new Meter(services.ledger, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true),
   };
 }

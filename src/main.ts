@@ -28,12 +28,13 @@ const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl);
 const limiterReady = await Promise.race([rateLimiter.ready().then(() => true, () => false), new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000))]);
 if (!limiterReady) log('warning: the rate-limit store (REDIS_URL) is not reachable; requests are served without rate limits until it is');
 // Holds left by an instance that died mid-call go back to their pools after ten minutes.
-const sweep = setInterval(() => void releaseStaleHolds(db.pool, 10 * 60_000).catch(() => {}), 60_000);
+const sweep = setInterval(() => void releaseStaleHolds(db.ledger, 10 * 60_000).catch(() => {}), 60_000);
 sweep.unref();
 
 const app = createApp({
   prisma: db.prisma,
   pool: db.pool,
+  ledger: db.ledger,
   authenticate: createAuthenticator(db.prisma, { cacheMs: config.authCacheMs }),
   rateLimiter,
   metering: config.metering,

@@ -5,6 +5,9 @@ import type { PrismaClient } from '../db/client.js';
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
 // instances queue on that row, so the pools can never be overdrawn, charged twice, or lose a charge.
 // Recurring credits are spent before top-up credits; refunds go back in the reverse order.
+// The server runs these on Db.ledger, whose commits do not wait for the WAL flush: a PostgreSQL crash may
+// lose the last moments of holds and charges, in commit order (never a settlement without its hold), so a
+// call can go uncharged but never overdraw or pay twice; a hold whose settlement was lost is swept back.
 
 /** Where the ledger's statements run: the shared pg pool (plain SQL on the per-call hot path; no query planning in Prisma). */
 export type Sql = Pick<pg.Pool, 'query'>;

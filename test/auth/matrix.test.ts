@@ -215,6 +215,7 @@ describe('credential store unreachable', () => {
       {
         prisma: down.prisma,
         pool: down.pool,
+        ledger: down.ledger,
         authenticate: createAuthenticator(down.prisma),
         rateLimiter: createRateLimiter(TEST_RATE_LIMITS),
         publicBaseUrl: 'http://api.test',

@@ -45,6 +45,14 @@ describe('the price table', () => {
   });
 });
 
+describe('the ledger pool', () => {
+  it("commits without waiting for the WAL flush on PostgreSQL; the server's other writes, and PGlite's, keep waiting for it", async () => {
+    const embedded = (await t.db.pool.query<{ version: string }>('SELECT version()')).rows[0].version.includes('PGlite');
+    expect((await t.db.ledger.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe(embedded ? 'on' : 'off');
+    expect((await t.db.pool.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+  });
+});
+
 describe('SQL statements of a metered list', () => {
   it("are the list's own, one hold and one settlement, whatever the page size", async () => {
     const { apiKey, slug } = await t.newKey();
@@ -242,7 +250,7 @@ describe('concurrency across two instances', () => {
   beforeAll(() => {
     secondDb = connect(t.db.url);
     second = createApp(
-      { prisma: secondDb.prisma, pool: secondDb.pool, authenticate: createAuthenticator(secondDb.prisma), rateLimiter: createRateLimiter(TEST_RATE_LIMITS), publicBaseUrl: 'http://api.test', startedAt: new Date() },
+      { prisma: secondDb.prisma, pool: secondDb.pool, ledger: secondDb.ledger, authenticate: createAuthenticator(secondDb.prisma), rateLimiter: createRateLimiter(TEST_RATE_LIMITS), publicBaseUrl: 'http://api.test', startedAt: new Date() },
       { logger: { error: () => {} } },
     );
   });

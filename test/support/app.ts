@@ -44,6 +44,7 @@ export async function createTestApp(
   const services = {
     prisma: db.prisma,
     pool: db.pool,
+    ledger: db.ledger,
     authenticate: createAuthenticator(db.prisma, { cacheMs: options.authCacheMs ?? 0 }),
     rateLimiter,
     metering: options.metering,

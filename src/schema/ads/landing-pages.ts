@@ -3,6 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { AdStatusFilter } from './enums.js';
 import { hostOf } from '../shared/codes.js';
+import { onDomain } from '../shared/domains.js';
 
 type LandingPage = { url: string; usageCount: number; activeAdsCount: number };
 type Meta = { scopeType: 'trackedPages' | 'domain'; scopeValueCount: number; status: 'active' | 'inactive' | 'all'; limit: number; isTruncated: boolean };
@@ -64,7 +65,7 @@ builder.queryFields((t) => ({
       const pages = args.scopeTrackedPages ?? [];
       const host = args.scopeDomain ? hostOf(args.scopeDomain) : null;
       const scope = host
-        ? Prisma.sql`(a."landingPageDomain" = ${host} OR a."landingPageDomain" LIKE ${`%.${host}`})`
+        ? onDomain(Prisma.sql`a."landingPageDomain"`, host)
         : Prisma.sql`a."advertiserId" = ANY(${pages}::text[])`;
       const statusFilter = status === 'all' ? Prisma.empty : Prisma.sql`AND a."status" = ${status}::"AdStatus"`;
       const rows = await context.prisma.$queryRaw<LandingPage[]>`

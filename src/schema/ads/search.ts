@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { hostOf } from '../shared/codes.js';
 import { findIdPage, orderBySql, type OrderKey } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
+import { onDomain } from '../shared/domains.js';
 
 // The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
@@ -87,7 +88,7 @@ function searchCondition(search: NonNullable<AdFilter['search']>): Prisma.Sql {
     case 'brand':
       return sql`v."searchName" @@ (${tsQuery(search)})`;
     case 'domain':
-      return anyOrAll(terms.map((term) => sql`(a."landingPageDomain" = ${hostOf(term)} OR a."landingPageDomain" LIKE ${'%.' + hostOf(term)})`));
+      return anyOrAll(terms.map((term) => onDomain(sql`a."landingPageDomain"`, hostOf(term))));
     case 'website':
     case 'urlContains':
       return anyOrAll(terms.map((term) => sql`a."landingPageUrl" ILIKE ${'%' + term.replace(/[\\%_]/g, '\\$&') + '%'}`));

@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
+import { onDomain } from '../shared/domains.js';
 
 // The TikTok library engine: SQL finds the page of item ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
@@ -88,7 +89,7 @@ function conditions(filter: TikTokFilter): Prisma.Sql[] {
   if (filter.profileId) out.push(sql`i."profileId" = ${filter.profileId}`);
   if (filter.profileIds?.length) out.push(sql`i."profileId" = ANY(${filter.profileIds}::text[])`);
   if (filter.shopId) out.push(sql`i."shopId"::text = ${filter.shopId.toLowerCase()}`);
-  if (filter.domain) out.push(sql`(s."domain" = ${filter.domain} OR s."domain" LIKE ${'%.' + filter.domain})`);
+  if (filter.domain) out.push(onDomain(sql`s."domain"`, filter.domain));
   if (filter.handle) out.push(sql`lower(p."handle") = ${filter.handle}`);
   if (filter.hasShopLinked) out.push(filter.hasShopLinked === 'yes' ? sql`i."shopId" IS NOT NULL` : sql`i."shopId" IS NULL`);
   range(sql`i."publishedAt"`, filter.published, out);

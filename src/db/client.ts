@@ -7,11 +7,7 @@ export type { PrismaClient };
 export type Db = {
   pool: pg.Pool;
   prisma: PrismaClient;
-  /**
-   * The credit ledger's own small pool: its sessions commit without waiting for the WAL flush
-   * (synchronous_commit off), so a call's hold and settlement release the workspace's account row at once
-   * instead of holding it through an fsync while the workspace's other calls queue on it. See ledger.ts.
-   */
+  /** The credit ledger's own small pool: its short statements never wait behind data queries for a connection. */
   ledger: pg.Pool;
   close(): Promise<void>;
 };
@@ -24,11 +20,6 @@ export function connect(url: string, options: { max?: number } = {}): Db {
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const ledger = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 30_000 });
   ledger.on('error', () => {});
-  // Not on the embedded database: PGlite is one session behind every connection, so the setting would reach
-  // every write of the server (and its durability matters there more than a lock convoy it cannot have).
-  ledger.on('connect', (client) => {
-    void client.query(`SELECT set_config('synchronous_commit', 'off', false) WHERE version() NOT LIKE '%PGlite%'`).catch(() => {});
-  });
   return {
     pool,
     prisma,

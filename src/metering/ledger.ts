@@ -5,12 +5,17 @@ import type { PrismaClient } from '../db/client.js';
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
 // instances queue on that row, so the pools can never be overdrawn, charged twice, or lose a charge.
 // Recurring credits are spent before top-up credits; refunds go back in the reverse order.
-// The server runs these on Db.ledger, whose commits do not wait for the WAL flush: a PostgreSQL crash may
-// lose the last moments of holds and charges, in commit order (never a settlement without its hold), so a
-// call can go uncharged but never overdraw or pay twice; a hold whose settlement was lost is swept back.
+// Their commits do not wait for the WAL flush (synchronous_commit off for that transaction only, set inside
+// the statement): a workspace's concurrent calls queue on its account row, and would otherwise queue behind
+// each other's fsync. A database crash may lose the last moments of holds and charges, in commit order
+// (never a settlement without its hold): a call can go uncharged, never overdraw or pay twice; a hold whose
+// settlement was lost is swept back.
 
-/** Where the ledger's statements run: the shared pg pool (plain SQL on the per-call hot path; no query planning in Prisma). */
+/** Where the ledger's statements run: a pg pool (plain SQL on the per-call hot path; no query planning in Prisma). */
 export type Sql = Pick<pg.Pool, 'query'>;
+
+/** A CTE that turns off the wait for the WAL flush for the statement's own transaction (is_local). */
+const ASYNC_COMMIT = `commit_mode AS (SELECT set_config('synchronous_commit', 'off', true))`;
 
 export type Hold = { id: string; workspaceId: string; recurring: number; topup: number };
 export type Settlement = { cost: number; recurring: number; topup: number; remaining: number };
@@ -22,7 +27,7 @@ export type Charge = { credentialId: string; requestId: string; field: string; r
  */
 export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<Hold | null> {
   const { rows } = await db.query<Hold>(
-    `WITH current AS (
+    `WITH ${ASYNC_COMMIT}, current AS (
       SELECT "workspaceId",
              ("currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now()) AS rolled,
              CASE WHEN "currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now() THEN 0 ELSE "recurringUsed" END AS used,
@@ -46,7 +51,7 @@ export async function reserve(db: Sql, workspaceId: string, amount: number): Pro
       RETURNING s.recurring AS recurring, $2::int - s.recurring AS topup
     )
     INSERT INTO "credit_reservations" ("id", "workspaceId", "recurring", "topup")
-    SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken
+    SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken, commit_mode
     RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"`,
     [workspaceId, amount],
   );
@@ -62,7 +67,7 @@ export async function settle(db: Sql, hold: Hold, cost: number, charge: Charge |
   const recurring = Math.min(kept, hold.recurring);
   const topup = kept - recurring;
   const { rows } = await db.query<{ remaining: number }>(
-    `WITH released AS (
+    `WITH ${ASYNC_COMMIT}, released AS (
       DELETE FROM "credit_reservations" WHERE "id" = $1::uuid RETURNING "workspaceId"
     ), account AS (
       UPDATE "credit_accounts" a
@@ -76,7 +81,7 @@ export async function settle(db: Sql, hold: Hold, cost: number, charge: Charge |
       SELECT r."workspaceId", $4::uuid, $5, $6, $7::int, $8::int, $9::int, $10::int
       FROM released r WHERE $11::boolean
     )
-    SELECT remaining::int AS remaining FROM account`,
+    SELECT remaining::int AS remaining FROM account, commit_mode`,
     [hold.id, hold.recurring - recurring, hold.topup - topup, charge?.credentialId ?? null, charge?.requestId ?? '', charge?.field ?? '',
       charge?.rows ?? 0, kept, recurring, topup, charge !== null],
   );

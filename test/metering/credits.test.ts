@@ -4,7 +4,7 @@ import { setCredits } from '../../src/auth/admin.js';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { connect, type Db } from '../../src/db/client.js';
 import { createRateLimiter } from '../../src/metering/index.js';
-import { releaseStaleHolds, reserve } from '../../src/metering/ledger.js';
+import { releaseStaleHolds, reserve, settle } from '../../src/metering/ledger.js';
 import { Meter } from '../../src/metering/meter.js';
 import { PRICES } from '../../src/metering/prices.js';
 import { createApp, type App } from '../../src/server.js';
@@ -45,11 +45,20 @@ describe('the price table', () => {
   });
 });
 
-describe('the ledger pool', () => {
-  it("commits without waiting for the WAL flush on PostgreSQL; the server's other writes, and PGlite's, keep waiting for it", async () => {
-    const embedded = (await t.db.pool.query<{ version: string }>('SELECT version()')).rows[0].version.includes('PGlite');
-    expect((await t.db.ledger.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe(embedded ? 'on' : 'off');
-    expect((await t.db.pool.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+describe('the ledger', () => {
+  it("commits its statements without waiting for the WAL flush, and only its own: the session's setting is untouched", async () => {
+    const { slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 0 });
+    const client = await t.db.ledger.connect();
+    try {
+      const hold = await reserve(client, workspaceId, 4);
+      expect(hold).not.toBeNull();
+      expect((await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+      expect((await settle(client, hold!, 1, null)).remaining).toBe(9);
+      expect((await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+    } finally {
+      client.release();
+    }
   });
 });
 

@@ -150,10 +150,12 @@ export function useRestApi(options: {
         init = { ...init, body: JSON.stringify(values), headers: { ...Object.fromEntries(request.headers), 'content-type': 'application/json' } };
       }
       let answer: Response | undefined;
-      await sofa.onRequest!({ ...payload, request: new Request(target, init), url: target, endResponse: (response) => (answer = response) });
+      // The server's own Request and Headers classes (whatwg-node), as yoga's: no conversion between implementations.
+      const { Request: ServerRequest, Headers: ServerHeaders } = payload.fetchAPI;
+      await sofa.onRequest!({ ...payload, request: new ServerRequest(target.toString(), init), url: target, endResponse: (response) => (answer = response) });
       if (!answer) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
       if (answer.status >= 400) return endResponse(answer);
-      const headers = new Headers(answer.headers);
+      const headers = new ServerHeaders(answer.headers);
       headers.delete('content-length');
       const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
       // The server's own Response class: its string body is written to the socket as it is (no web stream).

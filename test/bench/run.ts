@@ -12,7 +12,7 @@ import { connect } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedMarket, SCALES, type MarketScale } from '../../src/data/market.js';
 
-// `npm run bench [-- --scales small,medium --duration 5 --rounds 2 --connections 10 --only S2,S4]`: the project's
+// `npm run bench [-- --scales small,medium --duration 5 --rounds 2 --connections 10 --warmup 2 --only S2,S4]`: the project's
 // REST and GraphQL surfaces against a hand-written floor (floor.ts) and, for the GraphQL scenarios, PostGraphile 5
 // (postgraphile.cjs, Node 22, fetched from npm into test/bench/.comparators on first use), all on one PostgreSQL
 // database per scale, alternating target by target within each round, with ratios to the floor and to PostGraphile.
@@ -27,6 +27,7 @@ const { values: opts } = parseArgs({
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
     only: { type: 'string' },
     'skip-postgraphile': { type: 'boolean', default: false },
     reseed: { type: 'boolean', default: false },
@@ -42,6 +43,7 @@ if (new Set(scales).size !== scales.length) throw new Error('--scales: each scal
 for (const name of ['duration', 'rounds', 'connections'] as const) {
   if (!(Number(opts[name]) > 0)) throw new Error(`--${name} must be a positive number`);
 }
+if (!(Number(opts.warmup) >= 0)) throw new Error('--warmup must be a number of seconds (0 for none)');
 /** Scenarios that run on every scale; S6 is their growth from the first scale to the others. */
 const GROWTH = ['S1a', 'S1b', 'S2', 'S3'];
 const root = path.resolve(import.meta.dirname, '../..');
@@ -217,8 +219,8 @@ async function startServer(kind: ServerKind, databaseUrl: string, node22: string
 
 type Cannon = { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number };
 
-function autocannon(url: string, target: Target, apiKey: string): Promise<Cannon> {
-  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '--json', '-c', opts.connections!, '-d', opts.duration!,
+function autocannon(url: string, target: Target, apiKey: string, duration = opts.duration!): Promise<Cannon> {
+  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '--json', '-c', opts.connections!, '-d', duration,
     '-H', `authorization=Bearer ${apiKey}`, '-H', 'content-type=application/json'];
   if (target.method === 'POST') args.push('-m', 'POST', '-b', target.body ?? '{}');
   args.push(url);
@@ -385,6 +387,11 @@ async function measure(scale: MarketScale, scenarios: Scenario[], servers: Parti
   const results: Result[] = [];
   for (const scenario of scenarios) {
     const runs = new Map<string, Result[]>();
+    // Warm-up, not measured: every server compiles its hot paths (V8, graphql-jit, Prisma's plans) before
+    // its first round, so the first scenario measured on a fresh process is not penalised.
+    if (Number(opts.warmup) > 0) {
+      for (const target of scenario.targets) await autocannon(`http://127.0.0.1:${servers[target.server]!.port}${target.path}`, target, apiKey, opts.warmup);
+    }
     for (let round = 0; round < Number(opts.rounds); round++) {
       // Alternating: every target once per round, in turn, so that a busy moment hits them alike.
       for (const target of scenario.targets) {
@@ -494,7 +501,7 @@ async function main() {
     .filter((s) => wanted(s))
     .map((s) => `- ${s.id}: ${s.title}; "vs floor" is ${s.compare === 'p50' ? 'p50 ÷ the floor\'s p50 (lower is better)' : `req/s ÷ ${s.targets[0].name}'s req/s`}`);
   const header = [
-    `Bench at scale${scales.length > 1 ? 's' : ''} ${scales.join(', ')}, ${opts.connections} connections, ${opts.duration} s x ${opts.rounds} rounds (medians), node ${process.version}, ${os.cpus().length} CPUs, load average ${load.toFixed(2)} at start, ${started.toISOString()}`,
+    `Bench at scale${scales.length > 1 ? 's' : ''} ${scales.join(', ')}, ${opts.connections} connections, ${opts.duration} s x ${opts.rounds} rounds (medians) after a ${opts.warmup} s warm-up per target, node ${process.version}, ${os.cpus().length} CPUs, load average ${load.toFixed(2)} at start, ${started.toISOString()}`,
     comparator
       ? `PostGraphile ${comparator.versions.postgraphile} (amber preset + @graphile/simplify-inflection ${comparator.versions['@graphile/simplify-inflection']}, NodePlugin off, read-only, 8 tables, pool of 8 like the project and the floor, no authentication, no metering) on node ${comparator.versions.node}`
       : 'PostGraphile: not run',

@@ -30,10 +30,14 @@ function maskError(logger: Logger) {
     if (error instanceof GraphQLError && isErrorCode(error.extensions?.code)) return error;
     const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
     if (original instanceof GraphQLError && isErrorCode(original.extensions?.code)) return original;
-    if (error instanceof GraphQLError && !error.originalError) return error; // a GraphQL syntax or validation error of /graphql
+    // A syntax, validation or variables error of /graphql: raised before execution, so it has no path.
+    if (error instanceof GraphQLError && !error.originalError && error.path === undefined) return error;
     logger.error(`internal error (requestId ${currentRequest()?.requestId ?? '-'})`, original);
     const masked = apiError('internal_error', 'An unexpected error occurred. Retry with backoff and report the requestId.');
-    return error instanceof GraphQLError ? new GraphQLError(masked.message, { path: error.path, extensions: masked.extensions }) : masked;
+    if (!(error instanceof GraphQLError)) return masked;
+    // Still pointing where the original did (nodes, or source and positions: yoga derives `locations` from them).
+    const { nodes, source, positions, path } = error;
+    return new GraphQLError(masked.message, { nodes, source, positions, path, extensions: masked.extensions });
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DocumentNode, ExecutionResult } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionResult, type Source } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
@@ -28,9 +28,23 @@ export function useCompiledExecution(): Plugin {
     onExecute({ args, setExecuteFn }) {
       const compiled = compiledFor(args);
       if (!compiled) return;
-      setExecuteFn((execution) =>
-        compiled.query(execution.rootValue, execution.contextValue, execution.variableValues ?? {}) as ExecutionResult | Promise<ExecutionResult>,
-      );
+      const source = args.document.loc?.source;
+      setExecuteFn(async (execution) => {
+        const result = (await compiled.query(execution.rootValue, execution.contextValue, execution.variableValues ?? {})) as ExecutionResult;
+        return result.errors?.length && source ? { ...result, errors: result.errors.map((error) => withPositions(error, source)) } : result;
+      });
     },
   };
+}
+
+/**
+ * graphql-jit's errors carry `locations` but not the AST nodes (or source positions) yoga derives the
+ * locations it sends from: give them the positions in the document's source.
+ */
+function withPositions(error: GraphQLError, source: Source): GraphQLError {
+  if (error.nodes?.length || error.positions?.length || !error.locations?.length) return error;
+  const lineStarts = [0];
+  for (const match of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index! + match[0].length);
+  const positions = error.locations.map(({ line, column }) => (lineStarts[line - 1] ?? 0) + column - 1);
+  return new GraphQLError(error.message, { source, positions, path: error.path, originalError: error.originalError, extensions: error.extensions });
 }

@@ -5,8 +5,8 @@ import type { PrismaClient } from '../db/client.js';
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
 // instances queue on that row, so the pools can never be overdrawn, charged twice, or lose a charge.
 // Recurring credits are spent before top-up credits; refunds go back in the reverse order.
-// Their commits do not wait for the WAL flush (synchronous_commit off for that transaction only, set inside
-// the statement): a workspace's concurrent calls queue on its account row, and would otherwise queue behind
+// On PostgreSQL their commits do not wait for the WAL flush (synchronous_commit off for that transaction only,
+// set inside the statement): a workspace's concurrent calls queue on its account row, and would otherwise queue behind
 // each other's fsync. A database crash may lose the last moments of holds and charges, in commit order
 // (never a settlement without its hold): a call can go uncharged, never overdraw or pay twice; a hold whose
 // settlement was lost is swept back.
@@ -14,8 +14,13 @@ import type { PrismaClient } from '../db/client.js';
 /** Where the ledger's statements run: a pg pool (plain SQL on the per-call hot path; no query planning in Prisma). */
 export type Sql = Pick<pg.Pool, 'query'>;
 
-/** A CTE that turns off the wait for the WAL flush for the statement's own transaction (is_local). */
-const ASYNC_COMMIT = `commit_mode AS (SELECT set_config('synchronous_commit', 'off', true))`;
+/**
+ * A CTE (always one row) that turns off the wait for the WAL flush for the statement's own transaction
+ * (is_local). Not on PGlite: the database lives in the server's process and has no WAL writer to flush
+ * later, so an asynchronous commit could stay unflushed until some other write, and be lost with the process.
+ */
+const ASYNC_COMMIT = `commit_mode AS (
+  SELECT CASE WHEN version() LIKE '%PGlite%' THEN NULL ELSE set_config('synchronous_commit', 'off', true) END AS mode)`;
 
 export type Hold = { id: string; workspaceId: string; recurring: number; topup: number };
 export type Settlement = { cost: number; recurring: number; topup: number; remaining: number };

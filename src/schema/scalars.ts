@@ -14,7 +14,9 @@ function isoDay(date: Date): string | undefined {
   if (time % DAY_MS !== 0) return undefined;
   let text = dayStrings.get(time);
   if (text === undefined) {
-    text = date.toISOString().slice(0, 10);
+    const iso = date.toISOString();
+    if (iso[10] !== 'T') return undefined; // a year outside 0000-9999 (+010000-…): graphql-scalars' own format
+    text = iso.slice(0, 10);
     if (dayStrings.size >= 20_000) dayStrings.clear(); // ~55 years of days: bounded, never reached in practice
     dayStrings.set(time, text);
   }

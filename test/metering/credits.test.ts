@@ -46,16 +46,24 @@ describe('the price table', () => {
 });
 
 describe('the ledger', () => {
-  it("commits its statements without waiting for the WAL flush, and only its own: the session's setting is untouched", async () => {
+  it('commits without waiting for the WAL flush on PostgreSQL (not on PGlite), for its own transaction only', async () => {
     const { slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 0 });
     const client = await t.db.ledger.connect();
+    const mode = async () => (await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
     try {
+      const embedded = (await client.query<{ version: string }>('SELECT version()')).rows[0].version.includes('PGlite');
+      // Inside an explicit transaction the statement's setting is visible until it ends.
+      await client.query('BEGIN');
+      expect(await reserve(client, workspaceId, 4)).not.toBeNull();
+      expect(await mode()).toBe(embedded ? 'on' : 'off');
+      await client.query('ROLLBACK');
+      expect(await mode()).toBe('on');
+      // As the server runs them: one statement, one transaction; the session keeps its setting.
       const hold = await reserve(client, workspaceId, 4);
-      expect(hold).not.toBeNull();
-      expect((await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+      expect(await mode()).toBe('on');
       expect((await settle(client, hold!, 1, null)).remaining).toBe(9);
-      expect((await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+      expect(await mode()).toBe('on');
     } finally {
       client.release();
     }

@@ -17,6 +17,8 @@ describe('Date scalar', () => {
   it('serialises other instants and strings as graphql-scalars does, and rejects invalid dates', () => {
     expect(date.serialize(new Date('2026-11-22T23:59:59.999Z'))).toBe('2026-11-22');
     expect(date.serialize('2026-11-22')).toBe('2026-11-22');
+    const farFuture = new Date(Date.UTC(10000, 0, 1));
+    expect(date.serialize(farFuture)).toBe(farFuture.toISOString().split('T')[0]);
     expect(() => date.serialize(new Date(Number.NaN))).toThrow();
     expect(() => date.serialize('not a date')).toThrow();
   });

@@ -3,6 +3,7 @@ import { hostOf } from '../shared/codes.js';
 import { findIdPage, orderBySql, type OrderKey } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 import { onDomain } from '../shared/domains.js';
+import { escapeLike } from '../shared/like.js';
 
 // The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
@@ -91,7 +92,7 @@ function searchCondition(search: NonNullable<AdFilter['search']>): Prisma.Sql {
       return anyOrAll(terms.map((term) => onDomain(sql`a."landingPageDomain"`, hostOf(term))));
     case 'website':
     case 'urlContains':
-      return anyOrAll(terms.map((term) => sql`a."landingPageUrl" ILIKE ${'%' + term.replace(/[\\%_]/g, '\\$&') + '%'}`));
+      return anyOrAll(terms.map((term) => sql`a."landingPageUrl" ILIKE ${'%' + escapeLike(term) + '%'}`));
   }
 }
 

@@ -4,6 +4,7 @@ import { builder } from '../builder.js';
 import { countryName } from '../shared/codes.js';
 import { OffsetPaginationRef, offsetArgs, offsetPagination, type OffsetPagination } from '../shared/pagination.js';
 import { GOOGLE_NETWORKS } from './enums.js';
+import { escapeLike } from '../shared/like.js';
 
 // The values POST /v1/google-ads/query accepts, with counts from the stored ads.
 
@@ -92,7 +93,8 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const request = { limit: args.limit ?? FACET_LIMITS.defaultLimit, offset: args.offset ?? 0 };
       const search = args.search?.trim();
-      const where = search ? Prisma.sql`WHERE c."name" ILIKE ${'%' + search.replace(/[\\%_]/g, '\\$&') + '%'} OR c."path" ILIKE ${'%' + search.replace(/[\\%_]/g, '\\$&') + '%'}` : Prisma.empty;
+      const pattern = search && `%${escapeLike(search)}%`;
+      const where = pattern ? Prisma.sql`WHERE c."name" ILIKE ${pattern} OR c."path" ILIKE ${pattern}` : Prisma.empty;
       const [data, [{ total }]] = await Promise.all([
         context.prisma.$queryRaw<Category[]>`
           SELECT c."id", c."name", c."path", c."parentId",

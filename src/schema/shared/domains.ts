@@ -1,4 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
+import { escapeLike } from './like.js';
 
 /**
  * `column` is `host` or one of its subdomains ("shop.example.com" is on "example.com"; "myexample.com" is
@@ -6,6 +7,5 @@ import { Prisma } from '../../generated/prisma/client.js';
  */
 export function onDomain(column: Prisma.Sql, host: string): Prisma.Sql {
   const reversed = [...host].reverse().join('');
-  const prefix = reversed.replace(/[\\%_]/g, '\\$&');
-  return Prisma.sql`(reverse(${column}) = ${reversed} OR reverse(${column}) LIKE ${`${prefix}.%`})`;
+  return Prisma.sql`(reverse(${column}) = ${reversed} OR reverse(${column}) LIKE ${`${escapeLike(reversed)}.%`})`;
 }

@@ -8,11 +8,41 @@ import type { PGlite } from '@electric-sql/pglite';
 // or one client's Bind meets another's statement. Each connection's messages are grouped up to a
 // synchronisation point and run while holding the database; a connection inside a transaction keeps
 // holding it until the transaction ends (or the connection closes, which rolls it back).
+// Prepared statements live in that one backend too: each connection's statement names get a prefix of
+// their own (clients name statements per connection, so two pools preparing "s1" must not meet), and
+// the statements of a connection that goes away are deallocated.
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
 /** Messages after which the client waits for the server: Sync, Query, Terminate, Flush, CopyDone, CopyFail, FunctionCall. */
 const UNIT_ENDS = new Set(['S', 'Q', 'X', 'H', 'c', 'f', 'F'].map((c) => c.charCodeAt(0)));
+const [PARSE, BIND, DESCRIBE, CLOSE, STATEMENT] = ['P', 'B', 'D', 'C', 'S'].map((c) => c.charCodeAt(0));
+
+/** Where the statement name of a frontend message starts, or -1 when the message names no statement. */
+function statementNameAt(message: Buffer): number {
+  const type = message[0];
+  if (type === PARSE) return 5;
+  if (type === BIND) return message.indexOf(0, 5) + 1; // after the portal's name
+  if ((type === DESCRIBE || type === CLOSE) && message[5] === STATEMENT) return 6;
+  return -1;
+}
+
+/**
+ * The message with its statement name (when it has one; the unnamed statement stays unnamed) prefixed,
+ * and that name as the client knows it.
+ */
+function withStatementPrefix(message: Buffer, prefix: string): { message: Buffer; name: string | null } {
+  const at = statementNameAt(message);
+  if (at < 0) return { message, name: null };
+  const end = message.indexOf(0, at);
+  if (end === at) return { message, name: null };
+  const name = message.toString('utf8', at, end);
+  const renamed = Buffer.concat([message.subarray(0, at), Buffer.from(prefix + name, 'utf8'), message.subarray(end)]);
+  renamed.writeInt32BE(renamed.length - 1, 1);
+  return { message: renamed, name };
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 class Turn {
   private tail: Promise<void> = Promise.resolve();
@@ -37,11 +67,15 @@ export type PGliteServer = { port: number; close(): Promise<void> };
 export async function servePGlite(db: PGlite, options: { host?: string; port?: number } = {}): Promise<PGliteServer> {
   const turn = new Turn();
   const sockets = new Set<Socket>();
+  let connections = 0;
+  let closing = false;
 
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.setNoDelay(true);
     const connection = {};
+    const prefix = `c${++connections}_`;
+    const statements = new Set<string>(); // the names this connection prepared, prefixed
     let started = false;
     let buffer = Buffer.alloc(0);
     let unit: Buffer[] = [];
@@ -87,8 +121,10 @@ export async function servePGlite(db: PGlite, options: { host?: string; port?: n
         if (buffer.length < 5) return;
         const length = 1 + buffer.readInt32BE(1);
         if (buffer.length < length) return;
-        const message = Buffer.from(buffer.subarray(0, length));
+        const { message, name } = withStatementPrefix(Buffer.from(buffer.subarray(0, length)), prefix);
         buffer = buffer.subarray(length);
+        if (name !== null && message[0] === PARSE) statements.add(prefix + name);
+        if (name !== null && message[0] === CLOSE) statements.delete(prefix + name);
         unit.push(message);
         if (UNIT_ENDS.has(message[0])) {
           const messages = unit;
@@ -101,15 +137,17 @@ export async function servePGlite(db: PGlite, options: { host?: string; port?: n
     const closed = () => {
       sockets.delete(socket);
       chain = chain.then(async () => {
-        if (!held) return;
-        // The connection went away inside its transaction: undo it before anyone else runs.
+        if (closing || (!held && statements.size === 0)) return; // a server closing with its database: nothing to clean up
+        const release = held ?? (await turn.acquire(connection));
+        held = null;
         try {
-          await db.exec('ROLLBACK');
+          // The connection went away inside its transaction: undo it before anyone else runs.
+          if (db.isInTransaction()) await db.exec('ROLLBACK');
+          for (const name of statements) await db.exec(`DEALLOCATE ${quoteIdent(name)}`).catch(() => {}); // a failed Parse left none
         } finally {
-          held();
-          held = null;
+          release();
         }
-      });
+      }).catch(() => {});
     };
     socket.on('close', closed);
     socket.on('error', () => socket.destroy());
@@ -123,6 +161,7 @@ export async function servePGlite(db: PGlite, options: { host?: string; port?: n
   return {
     port,
     async close() {
+      closing = true;
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

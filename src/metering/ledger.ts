@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/client.js';
+import { prepared } from '../db/statements.js';
 
 // Credits are held before a call runs and settled to what it returned. Each step is ONE SQL statement
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
@@ -31,7 +32,7 @@ export type Charge = { credentialId: string; requestId: string; field: string; r
  * A recurring period that has ended is rolled over in the same statement.
  */
 export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<Hold | null> {
-  const { rows } = await db.query<Hold>(
+  const { rows } = await db.query<Hold>(prepared(
     `WITH ${ASYNC_COMMIT}, current AS (
       SELECT "workspaceId",
              ("currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now()) AS rolled,
@@ -59,7 +60,7 @@ export async function reserve(db: Sql, workspaceId: string, amount: number): Pro
     SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken, commit_mode
     RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"`,
     [workspaceId, amount],
-  );
+  ));
   return rows[0] ?? null;
 }
 
@@ -71,7 +72,7 @@ export async function settle(db: Sql, hold: Hold, cost: number, charge: Charge |
   const kept = Math.min(cost, hold.recurring + hold.topup);
   const recurring = Math.min(kept, hold.recurring);
   const topup = kept - recurring;
-  const { rows } = await db.query<{ remaining: number }>(
+  const { rows } = await db.query<{ remaining: number }>(prepared(
     `WITH ${ASYNC_COMMIT}, released AS (
       DELETE FROM "credit_reservations" WHERE "id" = $1::uuid RETURNING "workspaceId"
     ), account AS (
@@ -89,7 +90,7 @@ export async function settle(db: Sql, hold: Hold, cost: number, charge: Charge |
     SELECT remaining::int AS remaining FROM account, commit_mode`,
     [hold.id, hold.recurring - recurring, hold.topup - topup, charge?.credentialId ?? null, charge?.requestId ?? '', charge?.field ?? '',
       charge?.rows ?? 0, kept, recurring, topup, charge !== null],
-  );
+  ));
   return { cost: kept, recurring, topup, remaining: rows[0]?.remaining ?? 0 };
 }
 

@@ -71,4 +71,31 @@ describe('the embedded database served on loopback', () => {
       await b.end();
     }
   });
+
+  it("keeps each connection's prepared statements its own, and deallocates them when it goes away", async () => {
+    const prepared = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements')).rows[0].n;
+    const before = await prepared();
+    const a = new pg.Client({ connectionString: url });
+    const b = new pg.Client({ connectionString: url });
+    await a.connect();
+    await b.connect();
+    try {
+      // The same name on two connections, for different statements: each runs its own, again and again.
+      for (let i = 0; i < 3; i++) {
+        const [one, two] = await Promise.all([
+          a.query({ name: 'same', text: 'SELECT $1::int + 1 AS n', values: [i] }),
+          b.query({ name: 'same', text: 'SELECT $1::int * 10 AS n', values: [i] }),
+        ]);
+        expect([one.rows[0].n, two.rows[0].n]).toEqual([i + 1, i * 10]);
+      }
+      expect(await prepared()).toBe(before + 2);
+      // A statement that fails to prepare leaves nothing behind and does not break the connection.
+      await expect(a.query({ name: 'broken', text: 'SELECT nope FROM nowhere', values: [] })).rejects.toThrow(/nowhere/);
+      expect((await a.query({ name: 'same', text: 'SELECT $1::int + 1 AS n', values: [41] })).rows[0].n).toBe(42);
+    } finally {
+      await a.end();
+      await b.end();
+    }
+    await expect.poll(prepared).toBe(before);
+  });
 });

@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+// Statements run as named prepared statements: PostgreSQL parses and plans a text once per connection instead of
+// on every call, and after five runs may keep a generic plan when its estimate is no worse than the custom
+// ones' (plan_cache_mode auto, as for any driver that prepares statements). Planning was the larger part of the
+// database's work on key lookups: an ad's detail (one relation-join statement) and the credit ledger's statements.
+// Bounded, since every connection keeps what it prepared: a text with a list of parameters (`IN ($1,$2,…)`, one
+// text per list length, as Prisma writes `in` filters and relation loads; rows of an insert) runs unnamed, and so do texts beyond the
+// first MAX_NAMED of a process.
+
+const MAX_NAMED = 500;
+const names = new Map<string, string>();
+/** `IN ($1,$2` (a list of values) or `), ($3` (rows of values): texts that change with the list's length. */
+const PARAMETER_LIST = /\bIN \(\$\d+,|\),\s*\(\$\d+/i;
+
+/** The name to prepare `text` under (the same for the same text, in every pool), or undefined to run it unnamed. */
+export function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED && !PARAMETER_LIST.test(text)) {
+    name = `mi_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/** A query config that runs `text` as a prepared statement (see statementName). */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig<unknown[]> {
+  return { name: statementName(text), text, values };
+}
+
+/** How many distinct statement texts this process has named so far. */
+export function namedStatements(): number {
+  return names.size;
+}

@@ -5,6 +5,7 @@ import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './demo.js';
+import { KnownBalances } from './metering/balances.js';
 import { releaseStaleHolds } from './metering/ledger.js';
 import { createRateLimiter } from './metering/index.js';
 import { createApp } from './server.js';
@@ -35,6 +36,7 @@ const app = createApp({
   prisma: db.prisma,
   pool: db.pool,
   ledger: db.ledger,
+  balances: new KnownBalances(),
   authenticate: createAuthenticator(db.prisma, { cacheMs: config.authCacheMs }),
   rateLimiter,
   metering: config.metering,

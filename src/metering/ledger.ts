@@ -5,6 +5,9 @@ import { prepared } from '../db/statements.js';
 // Credits are held before a call runs and settled to what it returned. Each step is ONE SQL statement
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
 // instances queue on that row, so the pools can never be overdrawn, charged twice, or lose a charge.
+// A call by a workspace known to have far more than it could cost skips the hold: it runs, then `charge`
+// takes its cost with the same conditional UPDATE (one statement instead of two); should the pools have
+// been drained meanwhile, that UPDATE takes nothing and the call is refused after all (src/metering/meter.ts).
 // Recurring credits are spent before top-up credits; refunds go back in the reverse order.
 // On PostgreSQL their commits do not wait for the WAL flush (synchronous_commit off for that transaction only,
 // set inside the statement): a workspace's concurrent calls queue on its account row, and would otherwise queue behind
@@ -28,12 +31,11 @@ export type Settlement = { cost: number; recurring: number; topup: number; remai
 export type Charge = { credentialId: string; requestId: string; field: string; rows: number };
 
 /**
- * Holds `amount` credits, or returns null when the pools cannot pay it (nothing is held then).
- * A recurring period that has ended is rolled over in the same statement.
+ * CTEs that take `$2` credits from workspace `$1`'s pools, recurring first, or nothing when the pools cannot
+ * pay it (then `taken` is empty). A recurring period that has ended is rolled over. `taken` returns the split
+ * and what the pools hold afterwards.
  */
-export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<Hold | null> {
-  const { rows } = await db.query<Hold>(prepared(
-    `WITH ${ASYNC_COMMIT}, current AS (
+const TAKE = `current AS (
       SELECT "workspaceId",
              ("currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now()) AS rolled,
              CASE WHEN "currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now() THEN 0 ELSE "recurringUsed" END AS used,
@@ -54,14 +56,42 @@ export async function reserve(db: Sql, workspaceId: string, amount: number): Pro
           "currentPeriodEnd" = CASE WHEN s.rolled THEN a."currentPeriodEnd" + interval '1 month' ELSE a."currentPeriodEnd" END
       FROM split s
       WHERE a."workspaceId" = s."workspaceId"
-      RETURNING s.recurring AS recurring, $2::int - s.recurring AS topup
+      RETURNING s.recurring AS recurring, $2::int - s.recurring AS topup,
+                (GREATEST(a."recurringLimit" - a."recurringUsed", 0) + a."topupBalance")::int AS remaining
+    )`;
+
+/**
+ * Holds `amount` credits, or returns null when the pools cannot pay it (nothing is held then). With the
+ * hold: what the pools hold besides it.
+ */
+export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<(Hold & { remaining: number }) | null> {
+  const { rows } = await db.query<Hold & { remaining: number }>(prepared(
+    `WITH ${ASYNC_COMMIT}, ${TAKE}, held AS (
+      INSERT INTO "credit_reservations" ("id", "workspaceId", "recurring", "topup")
+      SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken
+      RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"
     )
-    INSERT INTO "credit_reservations" ("id", "workspaceId", "recurring", "topup")
-    SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken, commit_mode
-    RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"`,
+    SELECT held.*, taken.remaining FROM held, taken, commit_mode`,
     [workspaceId, amount],
   ));
   return rows[0] ?? null;
+}
+
+/**
+ * Takes `cost` credits and appends the usage record in one statement, without a hold: for a call that has
+ * already run, by a workspace known to have credits to spare. Returns null, charging nothing, when the pools
+ * cannot pay it (then the call's answer must not be given).
+ */
+export async function charge(db: Sql, workspaceId: string, cost: number, charge: Charge): Promise<Settlement | null> {
+  const { rows } = await db.query<Omit<Settlement, 'cost'>>(prepared(
+    `WITH ${ASYNC_COMMIT}, ${TAKE}, usage AS (
+      INSERT INTO "usage_records" ("workspaceId", "credentialId", "requestId", "field", "rows", "cost", "recurring", "topup")
+      SELECT $1::uuid, $3::uuid, $4, $5, $6::int, $2::int, recurring, topup FROM taken
+    )
+    SELECT recurring, topup, remaining FROM taken, commit_mode`,
+    [workspaceId, cost, charge.credentialId, charge.requestId, charge.field, charge.rows],
+  ));
+  return rows[0] ? { cost, ...rows[0] } : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { apiError } from '../errors.js';
-import { reserve, settle, type Settlement, type Sql } from './ledger.js';
+import type { KnownBalances } from './balances.js';
+import { charge, reserve, settle, type Settlement, type Sql } from './ledger.js';
 import { costOf, reserveFor, type Price } from './prices.js';
 
 export type UsageSummary = { cost: number; recurring: number; topup: number; remaining: number | null; fields: { field: string; rows: number; cost: number }[] };
@@ -8,7 +9,9 @@ export type UsageSummary = { cost: number; recurring: number; topup: number; rem
 /**
  * Charges the priced fields of one request. Each field occurrence (an alias included) holds its maximum
  * before its resolver runs, is refused with 402 when the workspace cannot pay (before any data work),
- * and is settled to the rows it returned; a failed resolver releases its hold.
+ * and is settled to the rows it returned; a failed resolver releases its hold. When this process knows the
+ * workspace can pay the maximum many times over (KnownBalances), the hold is skipped: the resolver runs and
+ * its cost is charged in one statement, which still refuses the call if the pools were drained meanwhile.
  */
 export class Meter {
   private readonly charged: Settlement[] = [];
@@ -21,17 +24,30 @@ export class Meter {
     private readonly headers: Map<string, string>,
     /** false on servers that do not sell credits (METERING=off): fields run free and nothing is recorded. */
     private readonly enabled = true,
+    /** What this process knows of workspaces' credits; without it every call holds first. */
+    private readonly balances?: KnownBalances,
   ) {}
 
   async run<T>(field: string, price: Price, args: Record<string, unknown>, execute: () => Promise<T> | T): Promise<T> {
     if (!this.enabled) return execute();
     const { workspace, credential } = await this.principal();
     const amount = reserveFor(price, args);
+    if (this.balances?.covers(workspace.id, amount)) {
+      const result = await execute(); // a failure holds nothing and charges nothing
+      const { rows, cost } = costOf(price, result);
+      const charged = await charge(this.db, workspace.id, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
+      if (!charged) {
+        this.balances.forget(workspace.id);
+        throw insufficient(cost);
+      }
+      this.balances.learn(workspace.id, charged.remaining);
+      this.record(field, rows, charged);
+      return result;
+    }
     const hold = await reserve(this.db, workspace.id, amount);
     if (!hold) {
-      throw apiError('insufficient_credits', `This call needs ${amount} credits and the workspace has fewer left. Read GET /v1/usage before retrying.`, {
-        details: { required: amount },
-      });
+      this.balances?.forget(workspace.id);
+      throw insufficient(amount);
     }
     let result: T;
     try {
@@ -42,10 +58,15 @@ export class Meter {
     }
     const { rows, cost } = costOf(price, result);
     const settled = await settle(this.db, hold, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
+    this.balances?.learn(workspace.id, settled.remaining);
+    this.record(field, rows, settled);
+    return result;
+  }
+
+  private record(field: string, rows: number, settled: Settlement) {
     this.charged.push(settled);
     this.fields.push({ field, rows, cost: settled.cost });
     this.writeHeaders();
-    return result;
   }
 
   summary(): UsageSummary | null {
@@ -62,4 +83,10 @@ export class Meter {
     const source = usage.recurring > 0 && usage.topup > 0 ? 'hybrid' : usage.topup > 0 ? 'topup' : 'recurring';
     this.headers.set('X-Credits-Source', source);
   }
+}
+
+function insufficient(required: number) {
+  return apiError('insufficient_credits', `This call needs ${required} credits and the workspace has fewer left. Read GET /v1/usage before retrying.`, {
+    details: { required },
+  });
 }

@@ -71,30 +71,90 @@ describe('the ledger', () => {
 });
 
 describe('SQL statements of a metered list', () => {
-  it("are the list's own, one hold and one settlement, whatever the page size", async () => {
-    const { apiKey, slug } = await t.newKey();
-    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
-    await t.rest('GET', PAGES(1), { key: apiKey }); // warm up: the key's last-use write happens on its first call
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  // Statements a metered list sends, but for the key's lookup and last-use write (cached or deferred per key).
+  async function statementsOf(apiKey: string, limit: number, rows: number) {
     const spy = vi.spyOn(pg.Client.prototype, 'query');
     const sqlOf = (call: unknown[]) => String((call[0] as { text?: string })?.text ?? call[0]);
-    const count = async (limit: number, rows: number) => {
-      spy.mockClear();
+    try {
       const res = await t.rest('GET', PAGES(limit), { key: apiKey });
       expect(res.body.data).toHaveLength(rows);
       expect(res.headers.get('x-usage-cost')).toBe(String(rows));
-      // The key's lookup and its last-use write are cached or deferred per key: not the list's work.
-      return spy.mock.calls.filter((call) => !/"credentials"/.test(sqlOf(call))).map(sqlOf);
-    };
-    try {
-      const one = await count(1, 1);
-      const four = await count(4, 4);
-      expect(four.length).toBe(one.length);
-      expect(one.filter((sql) => /"credit_reservations"/.test(sql))).toHaveLength(2); // the hold, then the settlement
-      expect(one.length).toBeLessThanOrEqual(3);
+      return spy.mock.calls.map(sqlOf).filter((sql) => !/"credentials"/.test(sql));
     } finally {
       spy.mockRestore();
     }
+  }
+  const holds = (sql: string[]) => sql.filter((text) => /"credit_reservations"/.test(text));
+  const charges = (sql: string[]) => sql.filter((text) => /"credit_accounts"/.test(text));
+
+  it("are the list's own and one charge for a well-funded workspace, whatever the page size", async () => {
+    const { apiKey, slug } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
+    await t.rest('GET', PAGES(1), { key: apiKey }); // the first call holds (nothing is known yet); its key's last-use write happens now
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const one = await statementsOf(apiKey, 1, 1);
+    const four = await statementsOf(apiKey, 4, 4);
+    expect(four.length).toBe(one.length);
+    expect(holds(one)).toEqual([]); // no hold: the workspace can pay a hundred such calls
+    expect(charges(one)).toHaveLength(1);
+    expect(one.length).toBeLessThanOrEqual(2);
+    expect(await account(slug)).toMatchObject({ recurringUsed: 6 });
+  });
+
+  it("are the list's own, one hold and one settlement near the end of the credits, whatever the page size", async () => {
+    const { apiKey, slug } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 50, recurringUsed: 0, topup: 0 });
+    await t.rest('GET', PAGES(1), { key: apiKey });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const one = await statementsOf(apiKey, 1, 1);
+    const four = await statementsOf(apiKey, 4, 4);
+    expect(four.length).toBe(one.length);
+    expect(holds(one)).toHaveLength(2); // the hold, then the settlement
+    expect(one.length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('a well-funded workspace (no hold)', () => {
+  it('is charged what its calls returned, recurring before top-up, with the same headers and records', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1002, recurringUsed: 0, topup: 500 });
+    const first = await t.rest('GET', PAGES(1), { key: apiKey }); // holds: nothing known yet
+    expect(first.headers.get('x-credits-remaining')).toBe('1501');
+    const a = await t.rest('GET', PAGES(9), { key: apiKey }); // 9 reserved at most, 4 rows returned
+    expect(a.body.data).toHaveLength(4);
+    expect([a.headers.get('x-usage-cost'), a.headers.get('x-credits-remaining'), a.headers.get('x-credits-source')]).toEqual(['4', '1497', 'recurring']);
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1002, recurringUsed: 1000, topup: 500 }); // 2 recurring left
+    const b = await t.rest('GET', PAGES(3), { key: apiKey });
+    expect([b.headers.get('x-usage-cost'), b.headers.get('x-credits-remaining'), b.headers.get('x-credits-source')]).toEqual(['3', '499', 'hybrid']);
+    expect(await account(slug)).toMatchObject({ recurringUsed: 1002, topupBalance: 499 });
+    expect((await usage(workspaceId)).map((r) => [r.rows, r.cost, r.recurring, r.topup])).toEqual([[1, 1, 1, 0], [4, 4, 4, 0], [3, 3, 2, 1]]);
+    expect(await t.db.prisma.creditReservation.count({ where: { workspaceId } })).toBe(0);
+  });
+
+  it('is refused, and charged nothing, when its credits went meanwhile; the next call holds first again', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
+    await t.rest('GET', PAGES(1), { key: apiKey }); // this instance now knows of 999 credits
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 3, recurringUsed: 0, topup: 0 }); // an operator, or other instances
+    const refused = await t.rest('GET', PAGES(4), { key: apiKey }); // runs (999 known), then cannot pay its 4 rows
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ code: 'insufficient_credits', details: { required: 4 } });
+    expect(refused.body.data).toBeUndefined();
+    expect(refused.headers.get('x-usage-cost')).toBeNull();
+    expect(await account(slug)).toMatchObject({ recurringUsed: 0, topupBalance: 0 });
+    expect(await usage(workspaceId)).toHaveLength(1);
+
+    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const again = await t.rest('GET', PAGES(4), { key: apiKey }); // holds first: refused before reading market data
+      expect(again.status).toBe(402);
+      const statements = spy.mock.calls.map((call) => String(typeof call[0] === 'string' ? call[0] : (call[0] as { text?: string }).text));
+      expect(statements.some((sql) => sql.includes('"ads"'))).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+    const fits = await t.rest('GET', PAGES(3), { key: apiKey });
+    expect([fits.status, fits.headers.get('x-credits-remaining')]).toEqual([200, '0']);
   });
 });
 
@@ -272,6 +332,26 @@ describe('concurrency across two instances', () => {
     );
   });
   afterAll(() => secondDb?.close());
+
+  it('200 parallel calls against 150 credits, one instance skipping holds on an old figure: exactly 150 paid, never overdrawn', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
+    const headers = { authorization: `Bearer ${apiKey}` };
+    expect((await t.app.fetch(`http://api.test/v1${PAGES(1)}`, { headers })).status).toBe(200); // t.app now knows of 999 credits
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 100, recurringUsed: 0, topup: 50 });
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? t.app : second).fetch(`http://api.test/v1${PAGES(1)}`, { headers })),
+    );
+    const statuses = responses.map((res) => res.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(150);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(50);
+    expect(await account(slug)).toMatchObject({ recurringUsed: 100, topupBalance: 0 });
+    const records = (await usage(workspaceId)).slice(1);
+    expect(records).toHaveLength(150);
+    expect(records.reduce((sum, r) => sum + r.recurring, 0)).toBe(100);
+    expect(records.reduce((sum, r) => sum + r.topup, 0)).toBe(50);
+    expect(await t.db.prisma.creditReservation.count({ where: { workspaceId } })).toBe(0);
+  }, 120_000);
 
   it('200 parallel calls against credits for 100: exactly 100 paid, 100 refused, balance 0, ledger = charges', async () => {
     const { apiKey, slug, workspaceId } = await t.newKey();

@@ -2,6 +2,7 @@ import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { createKey, createUser, createWorkspace, type ApiAccessOption } from '../../src/auth/admin.js';
 import type { AccessLevel, WorkspaceRole } from '../../src/generated/prisma/client.js';
 import { createRateLimiter } from '../../src/metering/index.js';
+import { KnownBalances } from '../../src/metering/balances.js';
 import type { RateLimits } from '../../src/metering/rate-limit.js';
 import { createApp, type App } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -45,6 +46,7 @@ export async function createTestApp(
     prisma: db.prisma,
     pool: db.pool,
     ledger: db.ledger,
+    balances: new KnownBalances(),
     authenticate: createAuthenticator(db.prisma, { cacheMs: options.authCacheMs ?? 0 }),
     rateLimiter,
     metering: options.metering,

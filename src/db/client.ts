@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { statementName } from './statements.js';
+import { prismaStatementName } from './statements.js';
 
 export type { PrismaClient };
 
@@ -18,8 +18,8 @@ export function connect(url: string, options: { max?: number } = {}): Db {
   // Generous connect timeout: on the embedded database a new connection waits its turn behind a long transaction (a seed).
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000 });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
-  // Prisma's statements are prepared too (src/db/statements.ts; an empty name runs a statement unnamed).
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: (query) => statementName(query.sql) ?? '' }) });
+  // Prisma's own statements run prepared, its $queryRaw ones unnamed (src/db/statements.ts).
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }) });
   const ledger = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 30_000 });
   ledger.on('error', () => {});
   return {

@@ -37,7 +37,7 @@ function withStatementPrefix(message: Buffer, prefix: string): { message: Buffer
   const end = message.indexOf(0, at);
   if (end === at) return { message, name: null };
   const name = message.toString('utf8', at, end);
-  const renamed = Buffer.concat([message.subarray(0, at), Buffer.from(prefix + name, 'utf8'), message.subarray(end)]);
+  const renamed = Buffer.concat([message.subarray(0, at), Buffer.from(prefix, 'utf8'), message.subarray(at)]);
   renamed.writeInt32BE(renamed.length - 1, 1);
   return { message: renamed, name };
 }
@@ -64,17 +64,18 @@ class Turn {
 
 export type PGliteServer = { port: number; close(): Promise<void> };
 
+let connections = 0;
+
 export async function servePGlite(db: PGlite, options: { host?: string; port?: number } = {}): Promise<PGliteServer> {
   const turn = new Turn();
   const sockets = new Set<Socket>();
-  let connections = 0;
   let closing = false;
 
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.setNoDelay(true);
     const connection = {};
-    const prefix = `c${++connections}_`;
+    const prefix = `c${++connections}_`; // unique in the process, should one database be served twice
     const statements = new Set<string>(); // the names this connection prepared, prefixed
     let started = false;
     let buffer = Buffer.alloc(0);
@@ -94,7 +95,11 @@ export async function servePGlite(db: PGlite, options: { host?: string; port?: n
           for (const message of messages) await db.execProtocolRawStream(new Uint8Array(message), { onRawData: write });
         } finally {
           if (db.isInTransaction() && !socket.destroyed) held = release;
-          else release();
+          else {
+            // A connection that went away inside its transaction: undo it before handing the database on.
+            if (db.isInTransaction()) await db.exec('ROLLBACK').catch(() => {});
+            release();
+          }
         }
       }).catch(() => {
         socket.destroy();

@@ -5,14 +5,20 @@ import type pg from 'pg';
 // on every call, and after five runs may keep a generic plan when its estimate is no worse than the custom
 // ones' (plan_cache_mode auto, as for any driver that prepares statements). Planning was the larger part of the
 // database's work on key lookups: an ad's detail (one relation-join statement) and the credit ledger's statements.
+// Which ones: Prisma's own statements (key lookups, relation loads, simple filters: fixed shapes whose generic
+// plans fit every value) and the project's SQL that opts in with `prepared()`. Searches, rankings and facets the
+// project composes from a request's filters ($queryRaw) stay unnamed: their texts vary with the filters, and a
+// generic plan could suit one search term or advertiser and not another.
 // Bounded, since every connection keeps what it prepared: a text with a list of parameters (`IN ($1,$2,…)`, one
-// text per list length, as Prisma writes `in` filters and relation loads; rows of an insert) runs unnamed, and so do texts beyond the
-// first MAX_NAMED of a process.
+// text per list length, as Prisma writes `in` filters and relation loads; rows of an insert) runs unnamed, and so
+// do texts beyond the first MAX_NAMED of a process.
 
 const MAX_NAMED = 500;
 const names = new Map<string, string>();
-/** `IN ($1,$2` (a list of values) or `), ($3` (rows of values): texts that change with the list's length. */
-const PARAMETER_LIST = /\bIN \(\$\d+,|\),\s*\(\$\d+/i;
+/** `IN ($1,$2` or `IN ($1::uuid, $2` (a list of values) or `), ($3` (rows of values): texts that change with a list's length. */
+const PARAMETER_LIST = /\bIN \(\$\d+(?:::[\w"]+)?\s*,|\),\s*\(\$\d+/i;
+/** Prisma writes every table with its schema (`FROM "public"."ads"`); the project's own SQL never does. */
+const WRITTEN_BY_PRISMA = /\b(?:FROM|INTO|UPDATE|JOIN) "[^"]+"\."[^"]+"/;
 
 /** The name to prepare `text` under (the same for the same text, in every pool), or undefined to run it unnamed. */
 export function statementName(text: string): string | undefined {
@@ -24,12 +30,12 @@ export function statementName(text: string): string | undefined {
   return name;
 }
 
-/** A query config that runs `text` as a prepared statement (see statementName). */
-export function prepared(text: string, values: unknown[]): pg.QueryConfig<unknown[]> {
-  return { name: statementName(text), text, values };
+/** For Prisma's statementNameGenerator: a name for its own statements, '' (unnamed) for the project's $queryRaw SQL. */
+export function prismaStatementName(text: string): string {
+  return (WRITTEN_BY_PRISMA.test(text) && statementName(text)) || '';
 }
 
-/** How many distinct statement texts this process has named so far. */
-export function namedStatements(): number {
-  return names.size;
+/** A query config that runs `text` as a prepared statement (see statementName): for fixed-shape SQL only. */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig<unknown[]> {
+  return { name: statementName(text), text, values };
 }

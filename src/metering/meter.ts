@@ -35,10 +35,11 @@ export class Meter {
     if (this.balances?.covers(workspace.id, amount)) {
       const result = await execute(); // a failure holds nothing and charges nothing
       const { rows, cost } = costOf(price, result);
-      const charged = await charge(this.db, workspace.id, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
+      const due = Math.min(cost, amount); // never more than a hold would have kept
+      const charged = await charge(this.db, workspace.id, due, { credentialId: credential.id, requestId: this.requestId, field, rows });
       if (!charged) {
         this.balances.forget(workspace.id);
-        throw insufficient(cost);
+        throw insufficient(due);
       }
       this.balances.learn(workspace.id, charged.remaining);
       this.record(field, rows, charged);

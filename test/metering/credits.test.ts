@@ -115,46 +115,75 @@ describe('SQL statements of a metered list', () => {
 });
 
 describe('a well-funded workspace (no hold)', () => {
-  it('is charged what its calls returned, recurring before top-up, with the same headers and records', async () => {
+  /** Runs `call` and returns it with the SQL statements it sent. */
+  async function withStatements<T>(call: () => Promise<T>): Promise<[T, string[]]> {
+    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const result = await call();
+      return [result, spy.mock.calls.map((c) => String(typeof c[0] === 'string' ? c[0] : (c[0] as { text?: string }).text))];
+    } finally {
+      spy.mockRestore();
+    }
+  }
+  const holds = (sql: string[]) => sql.filter((text) => /"credit_reservations"/.test(text));
+  const readsAds = (sql: string[]) => sql.some((text) => text.includes('"ads"'));
+
+  it('is charged what its calls returned, recurring before top-up, with the same headers and records, without holds', async () => {
     const { apiKey, slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1002, recurringUsed: 0, topup: 500 });
     const first = await t.rest('GET', PAGES(1), { key: apiKey }); // holds: nothing known yet
     expect(first.headers.get('x-credits-remaining')).toBe('1501');
-    const a = await t.rest('GET', PAGES(9), { key: apiKey }); // 9 reserved at most, 4 rows returned
+    const [a, aSql] = await withStatements(() => t.rest('GET', PAGES(9), { key: apiKey })); // 9 at most, 4 rows returned
+    expect(holds(aSql)).toEqual([]);
     expect(a.body.data).toHaveLength(4);
     expect([a.headers.get('x-usage-cost'), a.headers.get('x-credits-remaining'), a.headers.get('x-credits-source')]).toEqual(['4', '1497', 'recurring']);
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1002, recurringUsed: 1000, topup: 500 }); // 2 recurring left
-    const b = await t.rest('GET', PAGES(3), { key: apiKey });
+    const [b, bSql] = await withStatements(() => t.rest('GET', PAGES(3), { key: apiKey }));
+    expect(holds(bSql)).toEqual([]);
     expect([b.headers.get('x-usage-cost'), b.headers.get('x-credits-remaining'), b.headers.get('x-credits-source')]).toEqual(['3', '499', 'hybrid']);
     expect(await account(slug)).toMatchObject({ recurringUsed: 1002, topupBalance: 499 });
     expect((await usage(workspaceId)).map((r) => [r.rows, r.cost, r.recurring, r.topup])).toEqual([[1, 1, 1, 0], [4, 4, 4, 0], [3, 3, 2, 1]]);
     expect(await t.db.prisma.creditReservation.count({ where: { workspaceId } })).toBe(0);
   });
 
-  it('is refused, and charged nothing, when its credits went meanwhile; the next call holds first again', async () => {
+  it('is refused after running, its answer withheld and nothing charged, when its credits went meanwhile; the next call holds first again', async () => {
     const { apiKey, slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
     await t.rest('GET', PAGES(1), { key: apiKey }); // this instance now knows of 999 credits
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 3, recurringUsed: 0, topup: 0 }); // an operator, or other instances
-    const refused = await t.rest('GET', PAGES(4), { key: apiKey }); // runs (999 known), then cannot pay its 4 rows
+    // Runs (999 known), returns 4 rows, cannot pay them: a hold of 9 would have been refused with required 9, before reading ads.
+    const [refused, refusedSql] = await withStatements(() => t.rest('GET', PAGES(9), { key: apiKey }));
     expect(refused.status).toBe(402);
     expect(refused.body.error).toMatchObject({ code: 'insufficient_credits', details: { required: 4 } });
+    expect(readsAds(refusedSql)).toBe(true);
     expect(refused.body.data).toBeUndefined();
     expect(refused.headers.get('x-usage-cost')).toBeNull();
     expect(await account(slug)).toMatchObject({ recurringUsed: 0, topupBalance: 0 });
     expect(await usage(workspaceId)).toHaveLength(1);
 
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    try {
-      const again = await t.rest('GET', PAGES(4), { key: apiKey }); // holds first: refused before reading market data
-      expect(again.status).toBe(402);
-      const statements = spy.mock.calls.map((call) => String(typeof call[0] === 'string' ? call[0] : (call[0] as { text?: string }).text));
-      expect(statements.some((sql) => sql.includes('"ads"'))).toBe(false);
-    } finally {
-      spy.mockRestore();
-    }
+    const [again, againSql] = await withStatements(() => t.rest('GET', PAGES(9), { key: apiKey })); // holds first now
+    expect(again.status).toBe(402);
+    expect(again.body.error).toMatchObject({ code: 'insufficient_credits', details: { required: 9 } });
+    expect(readsAds(againSql)).toBe(false);
     const fits = await t.rest('GET', PAGES(3), { key: apiKey });
     expect([fits.status, fits.headers.get('x-credits-remaining')]).toEqual([200, '0']);
+  });
+
+  it('on GraphQL, charges the fields the credits pay for and refuses the others', async () => {
+    const { apiKey, slug } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
+    const one = (limit: number) => `adLandingPages(scopeTrackedPages: ["1000000000000002"], limit: ${limit}) { data { url } }`;
+    await fetchGraphQL(t.app, apiKey, `{ ${one(1)} }`); // this instance now knows of 999 credits
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 3, recurringUsed: 0, topup: 0 });
+    const res = await fetchGraphQL(t.app, apiKey, `{ a: ${one(2)} b: ${one(2)} }`); // both run; 3 credits pay one of them
+    expect(res.status).toBe(402); // the refused field's status, as when a hold is refused
+    const paid = ['a', 'b'].filter((alias) => res.body.data?.[alias] !== null);
+    expect(paid).toHaveLength(1);
+    expect(res.body.data[paid[0]].data).toHaveLength(2);
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({ path: [paid[0] === 'a' ? 'b' : 'a'], extensions: { code: 'insufficient_credits' } });
+    expect([res.headers.get('x-usage-cost'), res.headers.get('x-credits-remaining')]).toEqual(['2', '1']);
+    expect(await account(slug)).toMatchObject({ recurringUsed: 2 });
   });
 });
 

@@ -71,6 +71,13 @@ describe('POST /v1/ads/query: page, shop, market, rank and copy filters', () => 
     expect(bad.body.error.details.validationErrors[0]).toMatchObject({ field: 'body.adCopyHashes', location: 'body' });
   });
 
+  it('filters on landing pages by host, the host read literally', async () => {
+    expect(await ids({ landingPages: ['https://www.nordicglow.com/collections/all'] })).toEqual(['facebook_9001']);
+    expect(await ids({ landingPages: ['peakfit.shop', 'nordicglow.com'] })).toEqual(['facebook_9001']);
+    expect(await ids({ landingPages: ['nordic_low.com'] })).toEqual([]); // `_` is not a wildcard
+    expect(await ids({ landingPages: ['%'] })).toEqual([]);
+  });
+
   it('filters on markets', async () => {
     expect(await ids({ market: { main: ['fr'] } })).toEqual(['facebook_9001']);
     expect(await ids({ market: { among: ['CA'] } })).toEqual(['facebook_9004']);

@@ -127,7 +127,7 @@ function conditions(filter: AdFilter): Prisma.Sql[] {
   if (filter.mainCountries?.length) out.push(sql`a."mainCountry" = ANY(${filter.mainCountries}::text[])`);
   if (filter.callToActions?.length) out.push(sql`lower(a."callToAction") = ANY(${filter.callToActions.map((c) => c.toLowerCase())}::text[])`);
   if (filter.landingPages?.length) {
-    out.push(sql`(${Prisma.join(filter.landingPages.map((page) => sql`a."landingPageUrl" ILIKE ${'%' + hostOf(page) + '%'}`), ' OR ')})`);
+    out.push(sql`(${Prisma.join(filter.landingPages.map((page) => sql`a."landingPageUrl" ILIKE ${'%' + escapeLike(hostOf(page)) + '%'}`), ' OR ')})`);
   }
   if (filter.advertiserIds?.length) out.push(sql`a."advertiserId" = ANY(${filter.advertiserIds}::text[])`);
   if (filter.languages?.length) {

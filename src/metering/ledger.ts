@@ -60,18 +60,15 @@ const TAKE = `current AS (
                 (GREATEST(a."recurringLimit" - a."recurringUsed", 0) + a."topupBalance")::int AS remaining
     )`;
 
-/**
- * Holds `amount` credits, or returns null when the pools cannot pay it (nothing is held then). With the
- * hold: what the pools hold besides it.
- */
-export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<(Hold & { remaining: number }) | null> {
-  const { rows } = await db.query<Hold & { remaining: number }>(prepared(
+/** Holds `amount` credits, or returns null when the pools cannot pay it (nothing is held then). */
+export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<Hold | null> {
+  const { rows } = await db.query<Hold>(prepared(
     `WITH ${ASYNC_COMMIT}, ${TAKE}, held AS (
       INSERT INTO "credit_reservations" ("id", "workspaceId", "recurring", "topup")
       SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken
       RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"
     )
-    SELECT held.*, taken.remaining FROM held, taken, commit_mode`,
+    SELECT held.* FROM held, commit_mode`,
     [workspaceId, amount],
   ));
   return rows[0] ?? null;

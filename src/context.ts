@@ -2,9 +2,8 @@ import type pg from 'pg';
 import type { Authenticator } from './auth/authenticate.js';
 import type { Principal } from './auth/principal.js';
 import type { PrismaClient } from './db/client.js';
-import type { KnownBalances } from './metering/balances.js';
 import type { Sql } from './metering/ledger.js';
-import { Meter } from './metering/meter.js';
+import { Meter, type NoHold } from './metering/meter.js';
 import type { RateLimiter } from './metering/rate-limit.js';
 
 /** What the server shares with every request. */
@@ -13,8 +12,8 @@ export type AppServices = {
   pool: pg.Pool;
   /** Where the credit ledger's statements run (Db.ledger). */
   ledger: Sql;
-  /** What this process knows of workspaces' credits, so calls of a well-funded workspace skip their hold (one ledger statement instead of two). */
-  balances?: KnownBalances;
+  /** What this process knows of workspaces' credits and where their charges go, so calls of a well-funded workspace skip their hold (one ledger statement instead of two, shared by concurrent calls). */
+  noHold?: NoHold;
   authenticate: Authenticator;
   rateLimiter: RateLimiter;
   /** Whether priced fields are charged (the METERING setting; on unless turned off). */
@@ -45,6 +44,6 @@ export function createContext(
     requestId: request.requestId,
     responseHeaders: request.responseHeaders,
     principal: resolvePrincipal,
-    meter: new Meter(services.ledger, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true, services.balances),
+    meter: new Meter(services.ledger, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true, services.noHold),
   };
 }

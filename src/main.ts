@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './demo.js';
 import { KnownBalances } from './metering/balances.js';
+import { ChargeBatcher } from './metering/charges.js';
 import { releaseStaleHolds } from './metering/ledger.js';
 import { createRateLimiter } from './metering/index.js';
 import { createApp } from './server.js';
@@ -36,7 +37,7 @@ const app = createApp({
   prisma: db.prisma,
   pool: db.pool,
   ledger: db.ledger,
-  balances: new KnownBalances(),
+  noHold: { balances: new KnownBalances(), charges: new ChargeBatcher(db.ledger) },
   authenticate: createAuthenticator(db.prisma, { cacheMs: config.authCacheMs }),
   rateLimiter,
   metering: config.metering,

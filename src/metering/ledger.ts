@@ -5,9 +5,10 @@ import { prepared } from '../db/statements.js';
 // Credits are held before a call runs and settled to what it returned. Each step is ONE SQL statement
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
 // instances queue on that row, so the pools can never be overdrawn, charged twice, or lose a charge.
-// A call by a workspace known to have far more than it could cost skips the hold: it runs, then `charge`
-// takes its cost with the same conditional UPDATE (one statement instead of two); should the pools have
-// been drained meanwhile, that UPDATE takes nothing and the call is refused after all (src/metering/meter.ts).
+// A call by a workspace known to have far more than it could cost skips the hold: it runs, then `chargeAll`
+// takes its cost with a conditional UPDATE of the same kind (one statement instead of two, shared by the calls
+// charged at the same moment: src/metering/charges.ts); should the pools have been drained meanwhile, that
+// UPDATE takes nothing and the call is refused after all (src/metering/meter.ts).
 // Recurring credits are spent before top-up credits; refunds go back in the reverse order.
 // On PostgreSQL their commits do not wait for the WAL flush (synchronous_commit off for that transaction only,
 // set inside the statement): a workspace's concurrent calls queue on its account row, and would otherwise queue behind
@@ -31,9 +32,11 @@ export type Settlement = { cost: number; recurring: number; topup: number; remai
 export type Charge = { credentialId: string; requestId: string; field: string; rows: number };
 
 /**
- * CTEs that take `$2` credits from workspace `$1`'s pools, recurring first, or nothing when the pools cannot
- * pay it (then `taken` is empty). A recurring period that has ended is rolled over. `taken` returns the split
- * and what the pools hold afterwards.
+ * CTEs that take credits from workspaces' pools for the rows of a CTE `due` ("workspaceId", cost, n), as if one
+ * after another in the order of n, recurring first; a recurring period that has ended is rolled over. In each
+ * workspace, the rows before the first one its pools cannot pay are taken; that one and the ones after it take
+ * nothing. `taken` holds the rows taken, each with its `recurring` part and what its pools hold after it
+ * (`remaining`). The account rows are locked in workspace id order, so two such statements cannot deadlock.
  */
 const TAKE = `current AS (
       SELECT "workspaceId",
@@ -41,31 +44,34 @@ const TAKE = `current AS (
              CASE WHEN "currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now() THEN 0 ELSE "recurringUsed" END AS used,
              "recurringLimit", "topupBalance"
       FROM "credit_accounts"
-      WHERE "workspaceId" = $1::uuid
+      WHERE "workspaceId" IN (SELECT "workspaceId" FROM due)
+      ORDER BY "workspaceId"
       FOR UPDATE
-    ), split AS (
-      SELECT "workspaceId", rolled, used,
-             LEAST($2::int, GREATEST("recurringLimit" - used, 0)) AS recurring
-      FROM current
-      WHERE GREATEST("recurringLimit" - used, 0) + "topupBalance" >= $2::int
+    ), running AS (
+      SELECT d.*, a.rolled, a.used, GREATEST(a."recurringLimit" - a.used, 0) AS free, a."topupBalance" AS topup_free,
+             sum(d.cost) OVER (PARTITION BY d."workspaceId" ORDER BY d.n) AS upto
+      FROM due d JOIN current a USING ("workspaceId")
     ), taken AS (
+      SELECT *, LEAST(cost, GREATEST(free - (upto - cost), 0))::int AS recurring, (free + topup_free - upto)::int AS remaining
+      FROM running
+      WHERE upto <= free + topup_free
+    ), account AS (
       UPDATE "credit_accounts" a
-      SET "recurringUsed" = s.used + s.recurring,
-          "topupBalance" = a."topupBalance" - ($2::int - s.recurring),
-          "currentPeriodStart" = CASE WHEN s.rolled THEN a."currentPeriodEnd" ELSE a."currentPeriodStart" END,
-          "currentPeriodEnd" = CASE WHEN s.rolled THEN a."currentPeriodEnd" + interval '1 month' ELSE a."currentPeriodEnd" END
-      FROM split s
-      WHERE a."workspaceId" = s."workspaceId"
-      RETURNING s.recurring AS recurring, $2::int - s.recurring AS topup,
-                (GREATEST(a."recurringLimit" - a."recurringUsed", 0) + a."topupBalance")::int AS remaining
+      SET "recurringUsed" = t.used + t.recurring,
+          "topupBalance" = a."topupBalance" - t.topup,
+          "currentPeriodStart" = CASE WHEN t.rolled THEN a."currentPeriodEnd" ELSE a."currentPeriodStart" END,
+          "currentPeriodEnd" = CASE WHEN t.rolled THEN a."currentPeriodEnd" + interval '1 month' ELSE a."currentPeriodEnd" END
+      FROM (SELECT "workspaceId", bool_or(rolled) AS rolled, min(used) AS used, sum(recurring)::int AS recurring, sum(cost - recurring)::int AS topup
+            FROM taken GROUP BY "workspaceId") t
+      WHERE a."workspaceId" = t."workspaceId"
     )`;
 
 /** Holds `amount` credits, or returns null when the pools cannot pay it (nothing is held then). */
 export async function reserve(db: Sql, workspaceId: string, amount: number): Promise<Hold | null> {
   const { rows } = await db.query<Hold>(prepared(
-    `WITH ${ASYNC_COMMIT}, ${TAKE}, held AS (
+    `WITH ${ASYNC_COMMIT}, due AS (SELECT $1::uuid AS "workspaceId", $2::int AS cost, 1::bigint AS n), ${TAKE}, held AS (
       INSERT INTO "credit_reservations" ("id", "workspaceId", "recurring", "topup")
-      SELECT gen_random_uuid(), $1::uuid, recurring, topup FROM taken
+      SELECT gen_random_uuid(), "workspaceId", recurring, cost - recurring FROM taken
       RETURNING "id", "workspaceId"::text AS "workspaceId", "recurring", "topup"
     )
     SELECT held.* FROM held, commit_mode`,
@@ -74,21 +80,32 @@ export async function reserve(db: Sql, workspaceId: string, amount: number): Pro
   return rows[0] ?? null;
 }
 
+/** A charge without a hold (see `chargeAll`): `cost` credits from workspace `workspaceId`, with its usage record. */
+export type Due = { workspaceId: string; cost: number; charge: Charge };
+
 /**
- * Takes `cost` credits and appends the usage record in one statement, without a hold: for a call that has
- * already run, by a workspace known to have credits to spare. Returns null, charging nothing, when the pools
- * cannot pay it (then the call's answer must not be given).
+ * Takes the cost of calls that have already run, by workspaces known to have credits to spare, and appends their
+ * usage records, all in one statement, without holds: as if charged one after another in the order given, each
+ * from its workspace's pools, recurring first (a period that has ended is rolled over). In each workspace, the
+ * charges before the first one its pools cannot pay are taken; that one and the ones after it take nothing and
+ * come back null (their calls' answers must not be given).
  */
-export async function charge(db: Sql, workspaceId: string, cost: number, charge: Charge): Promise<Settlement | null> {
-  const { rows } = await db.query<Omit<Settlement, 'cost'>>(prepared(
-    `WITH ${ASYNC_COMMIT}, ${TAKE}, usage AS (
+export async function chargeAll(db: Sql, dues: readonly Due[]): Promise<(Settlement | null)[]> {
+  const { rows } = await db.query<Omit<Settlement, 'cost'> & { n: number }>(prepared(
+    `WITH ${ASYNC_COMMIT}, due AS (
+      SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::text[], $5::text[], $6::int[])
+        WITH ORDINALITY AS d("workspaceId", cost, "credentialId", "requestId", field, "rows", n)
+    ), ${TAKE}, usage AS (
       INSERT INTO "usage_records" ("workspaceId", "credentialId", "requestId", "field", "rows", "cost", "recurring", "topup")
-      SELECT $1::uuid, $3::uuid, $4, $5, $6::int, $2::int, recurring, topup FROM taken
+      SELECT "workspaceId", "credentialId", "requestId", field, "rows", cost, recurring, cost - recurring FROM taken ORDER BY n
     )
-    SELECT recurring, topup, remaining FROM taken, commit_mode`,
-    [workspaceId, cost, charge.credentialId, charge.requestId, charge.field, charge.rows],
+    SELECT n::int AS n, recurring, cost - recurring AS topup, remaining FROM taken, commit_mode`,
+    [dues.map((d) => d.workspaceId), dues.map((d) => d.cost), dues.map((d) => d.charge.credentialId), dues.map((d) => d.charge.requestId),
+      dues.map((d) => d.charge.field), dues.map((d) => d.charge.rows)],
   ));
-  return rows[0] ? { cost, ...rows[0] } : null;
+  const settled: (Settlement | null)[] = dues.map(() => null);
+  for (const { n, ...row } of rows) settled[n - 1] = { cost: dues[n - 1]!.cost, ...row };
+  return settled;
 }
 
 /**

@@ -1,8 +1,12 @@
 import type { Principal } from '../auth/principal.js';
 import { apiError } from '../errors.js';
 import type { KnownBalances } from './balances.js';
-import { charge, reserve, settle, type Settlement, type Sql } from './ledger.js';
+import type { ChargeBatcher } from './charges.js';
+import { reserve, settle, type Settlement, type Sql } from './ledger.js';
 import { costOf, reserveFor, type Price } from './prices.js';
+
+/** What lets a well-funded workspace's calls skip their holds: what this process knows of balances, and where the charges go. */
+export type NoHold = { balances: KnownBalances; charges: ChargeBatcher };
 
 export type UsageSummary = { cost: number; recurring: number; topup: number; remaining: number | null; fields: { field: string; rows: number; cost: number }[] };
 
@@ -24,30 +28,31 @@ export class Meter {
     private readonly headers: Map<string, string>,
     /** false on servers that do not sell credits (METERING=off): fields run free and nothing is recorded. */
     private readonly enabled = true,
-    /** What this process knows of workspaces' credits; without it every call holds first. */
-    private readonly balances?: KnownBalances,
+    /** Without it every call holds first. */
+    private readonly noHold?: NoHold,
   ) {}
 
   async run<T>(field: string, price: Price, args: Record<string, unknown>, execute: () => Promise<T> | T): Promise<T> {
     if (!this.enabled) return execute();
     const { workspace, credential } = await this.principal();
     const amount = reserveFor(price, args);
-    if (this.balances?.covers(workspace.id, amount)) {
+    const balances = this.noHold?.balances;
+    if (this.noHold && balances?.covers(workspace.id, amount)) {
       const result = await execute(); // a failure holds nothing and charges nothing
       const { rows, cost } = costOf(price, result);
       const due = Math.min(cost, amount); // never more than a hold would have kept
-      const charged = await charge(this.db, workspace.id, due, { credentialId: credential.id, requestId: this.requestId, field, rows });
+      const charged = await this.noHold.charges.charge({ workspaceId: workspace.id, cost: due, charge: { credentialId: credential.id, requestId: this.requestId, field, rows } });
       if (!charged) {
-        this.balances.forget(workspace.id);
+        balances.forget(workspace.id);
         throw insufficient(due);
       }
-      this.balances.learn(workspace.id, charged.remaining);
+      balances.learn(workspace.id, charged.remaining);
       this.record(field, rows, charged);
       return result;
     }
     const hold = await reserve(this.db, workspace.id, amount);
     if (!hold) {
-      this.balances?.forget(workspace.id);
+      balances?.forget(workspace.id);
       throw insufficient(amount);
     }
     let result: T;
@@ -59,7 +64,7 @@ export class Meter {
     }
     const { rows, cost } = costOf(price, result);
     const settled = await settle(this.db, hold, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
-    this.balances?.learn(workspace.id, settled.remaining);
+    balances?.learn(workspace.id, settled.remaining);
     this.record(field, rows, settled);
     return result;
   }

@@ -4,7 +4,7 @@ import { setCredits } from '../../src/auth/admin.js';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { connect, type Db } from '../../src/db/client.js';
 import { createRateLimiter } from '../../src/metering/index.js';
-import { releaseStaleHolds, reserve, settle } from '../../src/metering/ledger.js';
+import { chargeAll, releaseStaleHolds, reserve, settle, type Due } from '../../src/metering/ledger.js';
 import { Meter } from '../../src/metering/meter.js';
 import { PRICES } from '../../src/metering/prices.js';
 import { createApp, type App } from '../../src/server.js';
@@ -67,6 +67,81 @@ describe('the ledger', () => {
     } finally {
       client.release();
     }
+  });
+});
+
+describe('charges without holds, several in one statement', () => {
+  const due = (workspaceId: string, credentialId: string, cost: number, requestId: string): Due => ({ workspaceId, cost, charge: { credentialId, requestId, field: 'Query.adLandingPages', rows: cost } });
+
+  it('take each charge in order, recurring first, up to the first one a workspace cannot pay, and record each', async () => {
+    const a = await t.newKey();
+    const b = await t.newKey();
+    const none = await t.newKey(); // no credit account at all
+    await setCredits(t.db.prisma, { workspace: a.slug, recurringLimit: 10, recurringUsed: 5, topup: 4 }); // 5 + 4
+    await setCredits(t.db.prisma, { workspace: b.slug, recurringLimit: 3, recurringUsed: 0, topup: 0 });
+    await t.db.prisma.creditAccount.deleteMany({ where: { workspaceId: none.workspaceId } });
+    const settled = await chargeAll(t.db.ledger, [
+      due(a.workspaceId, a.credentialId, 3, 'a1'), // recurring 3 (2 left)
+      due(b.workspaceId, b.credentialId, 2, 'b1'),
+      due(a.workspaceId, a.credentialId, 4, 'a2'), // recurring 2, top-up 2
+      due(b.workspaceId, b.credentialId, 2, 'b2'), // 1 left: refused
+      due(a.workspaceId, a.credentialId, 0, 'a3'), // costs nothing: recorded
+      due(b.workspaceId, b.credentialId, 1, 'b3'), // would fit, but comes after a refused one
+      due(none.workspaceId, none.credentialId, 1, 'n1'),
+    ]);
+    expect(settled).toEqual([
+      { cost: 3, recurring: 3, topup: 0, remaining: 6 },
+      { cost: 2, recurring: 2, topup: 0, remaining: 1 },
+      { cost: 4, recurring: 2, topup: 2, remaining: 2 },
+      null,
+      { cost: 0, recurring: 0, topup: 0, remaining: 2 },
+      null,
+      null,
+    ]);
+    expect(await account(a.slug)).toMatchObject({ recurringUsed: 10, topupBalance: 2 });
+    expect(await account(b.slug)).toMatchObject({ recurringUsed: 2, topupBalance: 0 });
+    expect((await usage(a.workspaceId)).map((r) => [r.requestId, r.cost, r.recurring, r.topup])).toEqual([['a1', 3, 3, 0], ['a2', 4, 2, 2], ['a3', 0, 0, 0]]);
+    expect((await usage(b.workspaceId)).map((r) => [r.requestId, r.cost])).toEqual([['b1', 2]]);
+    expect(await usage(none.workspaceId)).toEqual([]);
+  });
+
+  it('roll an ended recurring period over once for all the charges of a workspace', async () => {
+    const { slug, workspaceId, credentialId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 10, topup: 0 });
+    const ended = new Date(Date.now() - 60_000);
+    await t.db.prisma.creditAccount.update({ where: { workspaceId }, data: { currentPeriodStart: new Date(ended.getTime() - 30 * 86_400_000), currentPeriodEnd: ended } });
+    const settled = await chargeAll(t.db.ledger, [due(workspaceId, credentialId, 4, 'p1'), due(workspaceId, credentialId, 4, 'p2')]);
+    expect(settled.map((s) => s?.remaining)).toEqual([6, 2]);
+    const after = await account(slug);
+    expect(after).toMatchObject({ recurringUsed: 8, currentPeriodStart: ended });
+    expect(after.currentPeriodEnd!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('are shared by concurrent calls of one instance: fewer statements than calls, each call charged and recorded', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10_000, recurringUsed: 0, topup: 0 });
+    await t.rest('GET', PAGES(1), { key: apiKey }); // holds: nothing known yet
+    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    let responses: Awaited<ReturnType<TestApp['rest']>>[];
+    let sql: string[];
+    try {
+      responses = await Promise.all(Array.from({ length: 40 }, (_, i) => t.rest('GET', PAGES(1 + (i % 4)), { key: apiKey })));
+      sql = spy.mock.calls.map((c) => String(typeof c[0] === 'string' ? c[0] : (c[0] as { text?: string }).text));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sql.filter((text) => /"usage_records"/.test(text)).length).toBeGreaterThan(0);
+    expect(sql.filter((text) => /"credit_reservations"/.test(text))).toEqual([]);
+    expect(sql.filter((text) => /"credit_accounts"/.test(text)).length).toBeLessThan(40);
+    expect(responses.map((r) => r.status)).toEqual(Array(40).fill(200));
+    const costs = responses.map((r) => Number(r.headers.get('x-usage-cost')));
+    expect(costs).toEqual(Array.from({ length: 40 }, (_, i) => 1 + (i % 4)));
+    const remaining = responses.map((r) => Number(r.headers.get('x-credits-remaining'))).sort((x, y) => y - x);
+    expect(new Set(remaining).size).toBe(40); // each call saw the pools right after its own charge
+    expect(remaining.at(-1)).toBe(10_000 - 1 - 100);
+    expect(await account(slug)).toMatchObject({ recurringUsed: 101 });
+    const records = (await usage(workspaceId)).slice(1);
+    expect(records.map((r) => r.requestId).sort()).toEqual(responses.map((r) => r.body.requestId).sort());
   });
 });
 

@@ -3,6 +3,7 @@ import { createKey, createUser, createWorkspace, type ApiAccessOption } from '..
 import type { AccessLevel, WorkspaceRole } from '../../src/generated/prisma/client.js';
 import { createRateLimiter } from '../../src/metering/index.js';
 import { KnownBalances } from '../../src/metering/balances.js';
+import { ChargeBatcher } from '../../src/metering/charges.js';
 import type { RateLimits } from '../../src/metering/rate-limit.js';
 import { createApp, type App } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -46,7 +47,7 @@ export async function createTestApp(
     prisma: db.prisma,
     pool: db.pool,
     ledger: db.ledger,
-    balances: new KnownBalances(),
+    noHold: { balances: new KnownBalances(), charges: new ChargeBatcher(db.ledger) },
     authenticate: createAuthenticator(db.prisma, { cacheMs: options.authCacheMs ?? 0 }),
     rateLimiter,
     metering: options.metering,

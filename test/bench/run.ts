@@ -220,12 +220,13 @@ async function startServer(kind: ServerKind, databaseUrl: string, node22: string
 type Cannon = { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number };
 
 function autocannon(url: string, target: Target, apiKey: string, duration = opts.duration!): Promise<Cannon> {
-  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '--json', '-c', opts.connections!, '-d', duration,
-    '-H', `authorization=Bearer ${apiKey}`, '-H', 'content-type=application/json'];
-  if (target.method === 'POST') args.push('-m', 'POST', '-b', target.body ?? '{}');
-  args.push(url);
+  const options = {
+    url, connections: Number(opts.connections), duration: Number(duration),
+    method: target.method ?? 'GET', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    ...(target.method === 'POST' ? { body: target.body ?? '{}' } : {}),
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'cannon.cjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Cannon) : reject(new Error(`autocannon exited ${code}`))));
@@ -472,7 +473,7 @@ async function main() {
     `|---|---|---|---|---|---|---|---|---|---|---|`,
     ...rows.map((r) => {
       const p50 = scenarioInfo.get(r.scenario)?.compare === 'p50';
-      return `| ${r.scale} | ${r.scenario} | ${r.target} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${fmt(r.statements)} | ${fmt(r.peakRssMb, 0)} | ${fmt(r.ratio)}${p50 ? ' (p50)' : ''} | ${r.vsPostGraphile === null ? '' : `${fmt(r.vsPostGraphile)}×`} | ${r.non2xx} |`;
+      return `| ${r.scale} | ${r.scenario} | ${r.target} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99, 1)} | ${fmt(r.statements)} | ${fmt(r.peakRssMb, 0)} | ${fmt(r.ratio)}${p50 ? ' (p50)' : ''} | ${r.vsPostGraphile === null ? '' : `${fmt(r.vsPostGraphile)}×`} | ${r.non2xx} |`;
     }),
   ].join('\n');
 
@@ -481,7 +482,7 @@ async function main() {
     .filter((r) => r.scale !== scales[0])
     .map((r) => {
       const base = rows.find((b) => b.scale === scales[0] && b.scenario === r.scenario && b.target === r.target);
-      return base && { scenario: r.scenario, target: r.target, from: scales[0], to: r.scale, p50From: base.p50, p50To: r.p50, p50Ratio: r.p50 / Math.max(base.p50, 0.5), p99Ratio: r.p99 / Math.max(base.p99, 0.5), rpsRatio: r.rps / base.rps };
+      return base && { scenario: r.scenario, target: r.target, from: scales[0], to: r.scale, p50From: base.p50, p50To: r.p50, p50Ratio: r.p50 / Math.max(base.p50, 0.01), p99Ratio: r.p99 / Math.max(base.p99, 0.01), rpsRatio: r.rps / base.rps };
     })
     .filter((g) => g !== undefined);
   const growthTable = growth.length
@@ -490,7 +491,7 @@ async function main() {
         '',
         `| scenario | target | scales | p50 ms | p50 ratio | p99 ratio | req/s ratio | ≤ 2 |`,
         `|---|---|---|---|---|---|---|---|`,
-        ...growth.map((g) => `| ${g.scenario} | ${g.target} | ${g.from} → ${g.to} | ${g.p50From} → ${g.p50To} | ${fmt(g.p50Ratio)} | ${fmt(g.p99Ratio)} | ${fmt(g.rpsRatio)} | ${g.p50Ratio <= 2 ? 'yes' : 'NO'} |`),
+        ...growth.map((g) => `| ${g.scenario} | ${g.target} | ${g.from} → ${g.to} | ${fmt(g.p50From)} → ${fmt(g.p50To)} | ${fmt(g.p50Ratio)} | ${fmt(g.p99Ratio)} | ${fmt(g.rpsRatio)} | ${g.p50Ratio <= 2 ? 'yes' : 'NO'} |`),
       ].join('\n')
     : '';
 

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { chargeAll, type Due, type Settlement, type Sql } from './ledger.js';
 
 type Waiting = Due & { resolve(settled: Settlement | null): void; reject(error: unknown): void };
@@ -7,8 +8,10 @@ type Waiting = Due & { resolve(settled: Settlement | null): void; reject(error: 
  * once when no other is on its way; those that come in meanwhile wait for it and then go out together, in one
  * statement (ledger.chargeAll). Under load, a workspace's concurrent calls then share one row lock and one commit
  * instead of queueing on the row one statement each. Every call's charge is still committed before its answer is
- * given, and refused calls are refused exactly as alone: a batch is one transaction, and should it fail (a
- * database error), each of its charges is retried alone, so one call's failure is not another's.
+ * given. A batch is one statement, one transaction: when the database answers it with an error, nothing of it
+ * was kept, and each of its charges is retried alone, one after another, so that one call's failure is not
+ * another's. When the session fails instead (a lost connection, a FATAL error), the batch may have committed
+ * before the answer was lost: its calls fail, and are never charged twice.
  */
 export class ChargeBatcher {
   static readonly MAX_BATCH = 500;
@@ -33,12 +36,20 @@ export class ChargeBatcher {
           const settled = await chargeAll(this.db, batch);
           batch.forEach((due, index) => due.resolve(settled[index]!));
         } catch (error) {
-          if (batch.length === 1) batch[0]!.reject(error);
-          else await Promise.all(batch.map((due) => chargeAll(this.db, [due]).then(([settled]) => due.resolve(settled!), due.reject)));
+          if (batch.length === 1 || !rolledBack(error)) {
+            for (const due of batch) due.reject(error);
+            continue;
+          }
+          for (const due of batch) await chargeAll(this.db, [due]).then(([settled]) => due.resolve(settled!), due.reject);
         }
       }
     } finally {
       this.sending = false;
     }
   }
+}
+
+/** An error the server raised for the statement (severity ERROR): its transaction was rolled back, the session lives on. */
+function rolledBack(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && error.severity === 'ERROR';
 }

@@ -33,35 +33,45 @@ export type Charge = { credentialId: string; requestId: string; field: string; r
 
 /**
  * CTEs that take credits from workspaces' pools for the rows of a CTE `due` ("workspaceId", cost, n), as if one
- * after another in the order of n, recurring first; a recurring period that has ended is rolled over. In each
- * workspace, the rows before the first one its pools cannot pay are taken; that one and the ones after it take
- * nothing. `taken` holds the rows taken, each with its `recurring` part and what its pools hold after it
- * (`remaining`). The account rows are locked in workspace id order, so two such statements cannot deadlock.
+ * after another in the order of n, recurring first. In each workspace, the rows before the first one its pools
+ * cannot pay are taken; that one and the later ones are not, except those that cost nothing. `taken` holds the
+ * rows taken, each with its `recurring` part and what its pools hold after it (`remaining`). A recurring period
+ * that has ended is rolled over to the one that holds now (however many periods went by unused). The account rows
+ * are locked in workspace id order, so two such statements cannot deadlock.
  */
 const TAKE = `current AS (
       SELECT "workspaceId",
              ("currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now()) AS rolled,
              CASE WHEN "currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now() THEN 0 ELSE "recurringUsed" END AS used,
-             "recurringLimit", "topupBalance"
+             "recurringLimit", "topupBalance",
+             -- whole months from the period's end to now, plus one: the first later end that is still ahead
+             "currentPeriodEnd" + make_interval(months => (extract(year FROM age(now(), "currentPeriodEnd")) * 12
+               + extract(month FROM age(now(), "currentPeriodEnd")))::int + 1) AS next_end
       FROM "credit_accounts"
       WHERE "workspaceId" IN (SELECT "workspaceId" FROM due)
       ORDER BY "workspaceId"
       FOR UPDATE
     ), running AS (
       SELECT d.*, a.rolled, a.used, GREATEST(a."recurringLimit" - a.used, 0) AS free, a."topupBalance" AS topup_free,
-             sum(d.cost) OVER (PARTITION BY d."workspaceId" ORDER BY d.n) AS upto
+             -- month-end clamping (Jan 31 + 1 month = Feb 28) can leave that end behind now: one month more then
+             CASE WHEN a.next_end <= now() THEN a.next_end + interval '1 month' ELSE a.next_end END AS next_end,
+             sum(d.cost) OVER (PARTITION BY d."workspaceId" ORDER BY d.n) <= GREATEST(a."recurringLimit" - a.used, 0) + a."topupBalance" AS payable
       FROM due d JOIN current a USING ("workspaceId")
+    ), kept AS (
+      SELECT *, COALESCE(sum(cost) FILTER (WHERE payable) OVER (PARTITION BY "workspaceId" ORDER BY n), 0) AS upto
+      FROM running
     ), taken AS (
       SELECT *, LEAST(cost, GREATEST(free - (upto - cost), 0))::int AS recurring, (free + topup_free - upto)::int AS remaining
-      FROM running
-      WHERE upto <= free + topup_free
+      FROM kept
+      WHERE payable OR cost = 0
     ), account AS (
       UPDATE "credit_accounts" a
       SET "recurringUsed" = t.used + t.recurring,
           "topupBalance" = a."topupBalance" - t.topup,
-          "currentPeriodStart" = CASE WHEN t.rolled THEN a."currentPeriodEnd" ELSE a."currentPeriodStart" END,
-          "currentPeriodEnd" = CASE WHEN t.rolled THEN a."currentPeriodEnd" + interval '1 month' ELSE a."currentPeriodEnd" END
-      FROM (SELECT "workspaceId", bool_or(rolled) AS rolled, min(used) AS used, sum(recurring)::int AS recurring, sum(cost - recurring)::int AS topup
+          "currentPeriodStart" = CASE WHEN t.rolled THEN t.next_end - interval '1 month' ELSE a."currentPeriodStart" END,
+          "currentPeriodEnd" = CASE WHEN t.rolled THEN t.next_end ELSE a."currentPeriodEnd" END
+      FROM (SELECT "workspaceId", bool_or(rolled) AS rolled, min(next_end) AS next_end, min(used) AS used,
+                   sum(recurring)::int AS recurring, sum(cost - recurring)::int AS topup
             FROM taken GROUP BY "workspaceId") t
       WHERE a."workspaceId" = t."workspaceId"
     )`;
@@ -87,8 +97,8 @@ export type Due = { workspaceId: string; cost: number; charge: Charge };
  * Takes the cost of calls that have already run, by workspaces known to have credits to spare, and appends their
  * usage records, all in one statement, without holds: as if charged one after another in the order given, each
  * from its workspace's pools, recurring first (a period that has ended is rolled over). In each workspace, the
- * charges before the first one its pools cannot pay are taken; that one and the ones after it take nothing and
- * come back null (their calls' answers must not be given).
+ * charges before the first one its pools cannot pay are taken; that one and the later ones that cost anything take
+ * nothing and come back null (their calls' answers must not be given).
  */
 export async function chargeAll(db: Sql, dues: readonly Due[]): Promise<(Settlement | null)[]> {
   const { rows } = await db.query<Omit<Settlement, 'cost'> & { n: number }>(prepared(

@@ -73,7 +73,7 @@ describe('the ledger', () => {
 describe('charges without holds, several in one statement', () => {
   const due = (workspaceId: string, credentialId: string, cost: number, requestId: string): Due => ({ workspaceId, cost, charge: { credentialId, requestId, field: 'Query.adLandingPages', rows: cost } });
 
-  it('take each charge in order, recurring first, up to the first one a workspace cannot pay, and record each', async () => {
+  it('take each charge in order, recurring first, up to the first one a workspace cannot pay (those that cost nothing always), and record each', async () => {
     const a = await t.newKey();
     const b = await t.newKey();
     const none = await t.newKey(); // no credit account at all
@@ -87,7 +87,9 @@ describe('charges without holds, several in one statement', () => {
       due(b.workspaceId, b.credentialId, 2, 'b2'), // 1 left: refused
       due(a.workspaceId, a.credentialId, 0, 'a3'), // costs nothing: recorded
       due(b.workspaceId, b.credentialId, 1, 'b3'), // would fit, but comes after a refused one
+      due(b.workspaceId, b.credentialId, 0, 'b4'), // costs nothing: recorded all the same
       due(none.workspaceId, none.credentialId, 1, 'n1'),
+      due(none.workspaceId, none.credentialId, 0, 'n2'),
     ]);
     expect(settled).toEqual([
       { cost: 3, recurring: 3, topup: 0, remaining: 6 },
@@ -96,12 +98,14 @@ describe('charges without holds, several in one statement', () => {
       null,
       { cost: 0, recurring: 0, topup: 0, remaining: 2 },
       null,
+      { cost: 0, recurring: 0, topup: 0, remaining: 1 },
+      null,
       null,
     ]);
     expect(await account(a.slug)).toMatchObject({ recurringUsed: 10, topupBalance: 2 });
     expect(await account(b.slug)).toMatchObject({ recurringUsed: 2, topupBalance: 0 });
     expect((await usage(a.workspaceId)).map((r) => [r.requestId, r.cost, r.recurring, r.topup])).toEqual([['a1', 3, 3, 0], ['a2', 4, 2, 2], ['a3', 0, 0, 0]]);
-    expect((await usage(b.workspaceId)).map((r) => [r.requestId, r.cost])).toEqual([['b1', 2]]);
+    expect((await usage(b.workspaceId)).map((r) => [r.requestId, r.cost])).toEqual([['b1', 2], ['b4', 0]]);
     expect(await usage(none.workspaceId)).toEqual([]);
   });
 
@@ -113,8 +117,9 @@ describe('charges without holds, several in one statement', () => {
     const settled = await chargeAll(t.db.ledger, [due(workspaceId, credentialId, 4, 'p1'), due(workspaceId, credentialId, 4, 'p2')]);
     expect(settled.map((s) => s?.remaining)).toEqual([6, 2]);
     const after = await account(slug);
-    expect(after).toMatchObject({ recurringUsed: 8, currentPeriodStart: ended });
+    expect(after.recurringUsed).toBe(8);
     expect(after.currentPeriodEnd!.getTime()).toBeGreaterThan(Date.now());
+    expect(after.currentPeriodStart!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it('are shared by concurrent calls of one instance: fewer statements than calls, each call charged and recorded', async () => {
@@ -398,18 +403,26 @@ describe('METERING=off', () => {
 });
 
 describe('periods and stale holds', () => {
-  it('rolls an ended recurring period over on the next charge', async () => {
+  it('rolls an ended recurring period over on the next charge, to the period that holds now, however many went by', async () => {
     const { apiKey, slug, workspaceId } = await t.newKey();
-    const start = new Date('2026-09-01T00:00:00Z');
-    const end = new Date('2026-10-01T00:00:00Z');
-    await t.db.prisma.creditAccount.update({ where: { workspaceId }, data: { recurringLimit: 5, recurringUsed: 5, topupBalance: 0, currentPeriodStart: start, currentPeriodEnd: end } });
+    const now = new Date();
+    const monthStart = (monthsFromNow: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + monthsFromNow, 1));
+    // Last charged three months ago: its period ended two months ago.
+    await t.db.prisma.creditAccount.update({
+      where: { workspaceId },
+      data: { recurringLimit: 5, recurringUsed: 5, topupBalance: 0, currentPeriodStart: monthStart(-3), currentPeriodEnd: monthStart(-2) },
+    });
     const res = await t.rest('GET', PAGES(2), { key: apiKey });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-remaining')).toBe('3');
     const after = await account(slug);
     expect(after.recurringUsed).toBe(2);
-    expect(after.currentPeriodStart?.toISOString()).toBe('2026-10-01T00:00:00.000Z');
-    expect(after.currentPeriodEnd?.toISOString()).toBe('2026-11-01T00:00:00.000Z');
+    expect(after.currentPeriodStart?.toISOString()).toBe(monthStart(0).toISOString());
+    expect(after.currentPeriodEnd?.toISOString()).toBe(monthStart(1).toISOString());
+    // The period now holds: the next call is charged in it, not given a fresh allowance.
+    const next = await t.rest('GET', PAGES(2), { key: apiKey });
+    expect(next.headers.get('x-credits-remaining')).toBe('1');
+    expect((await account(slug)).recurringUsed).toBe(4);
   });
 
   it('returns holds left by a dead instance to their pools', async () => {

@@ -1,23 +1,32 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ChargeBatcher } from '../../src/metering/charges.js';
 import type { Due, Sql } from '../../src/metering/ledger.js';
 
-/** A ledger connection whose statements finish when the test says so; each answers every charge as taken. */
+/** A ledger connection whose statements finish when the test says so: every charge taken, or those given refused. */
 function fakeLedger() {
-  const sent: { workspaces: string[]; finish(): void; fail(error: Error): void }[] = [];
+  const sent: { workspaces: string[]; finish(refused?: number[]): void; fail(error: Error): void }[] = [];
   const db = {
     query(config: { values: unknown[] }) {
       const workspaces = config.values[0] as string[];
       return new Promise((resolve, reject) => {
         sent.push({
           workspaces,
-          finish: () => resolve({ rows: workspaces.map((_, i) => ({ n: i + 1, recurring: 1, topup: 0, remaining: 100 - i })) }),
+          finish: (refused = []) =>
+            resolve({ rows: workspaces.map((_, i) => ({ n: i + 1, recurring: 1, topup: 0, remaining: 100 - i })).filter((row) => !refused.includes(row.n - 1)) }),
           fail: reject,
         });
       });
     },
   } as unknown as Sql;
   return { db, sent };
+}
+
+/** An error as the server raises it for a statement (its transaction rolled back). */
+function statementError(message: string, severity = 'ERROR') {
+  const error = new pg.DatabaseError(message, message.length, 'error');
+  error.severity = severity;
+  return error;
 }
 
 const due = (workspaceId: string): Due => ({ workspaceId, cost: 1, charge: { credentialId: 'c', requestId: `r-${workspaceId}`, field: 'Query.ads', rows: 1 } });
@@ -46,23 +55,56 @@ describe('ChargeBatcher', () => {
     await alone;
   });
 
-  it('retries each charge of a failed statement alone, so that one failure is not every call\'s', async () => {
+  it('answers null for the charges the ledger refused, and the others with their rows', async () => {
+    const { db, sent } = fakeLedger();
+    const batcher = new ChargeBatcher(db);
+    const first = batcher.charge(due('a'));
+    const batch = [batcher.charge(due('b')), batcher.charge(due('c')), batcher.charge(due('d'))];
+    await tick();
+    sent[0]!.finish();
+    await first;
+    await tick();
+    sent[1]!.finish([1]);
+    expect((await Promise.all(batch)).map((s) => s?.remaining ?? null)).toEqual([100, null, 98]);
+  });
+
+  it('retries the charges of a statement the database refused one by one, so that one failure is not every call\'s', async () => {
     const { db, sent } = fakeLedger();
     const batcher = new ChargeBatcher(db);
     const first = batcher.charge(due('a'));
     await tick();
     const batch = [batcher.charge(due('b')), batcher.charge(due('c'))];
-    sent[0]!.fail(new Error('connection lost'));
-    await expect(first).rejects.toThrow('connection lost'); // alone already: its error is the call's
+    sent[0]!.fail(statementError('deadlock detected'));
+    await expect(first).rejects.toThrow('deadlock detected'); // alone already: its error is the call's
     await tick();
     expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c']]);
-    sent[1]!.fail(new Error('deadlock'));
+    sent[1]!.fail(statementError('insert or update violates foreign key constraint'));
+    await tick();
+    expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c'], ['b']]); // one after another
+    sent[2]!.finish();
     await tick();
     expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c'], ['b'], ['c']]);
-    sent[2]!.finish();
-    sent[3]!.fail(new Error('c failed'));
+    sent[3]!.fail(statementError('c failed'));
     const [b, c] = await Promise.allSettled(batch);
     expect(b).toMatchObject({ status: 'fulfilled', value: { cost: 1 } });
-    expect(c).toMatchObject({ status: 'rejected', reason: new Error('c failed') });
+    expect(c).toMatchObject({ status: 'rejected', reason: { message: 'c failed' } });
+  });
+
+  it('does not retry when the session failed: the statement may have committed before its answer was lost', async () => {
+    for (const failure of [new Error('Connection terminated unexpectedly'), statementError('terminating connection due to administrator command', 'FATAL')]) {
+      const { db, sent } = fakeLedger();
+      const batcher = new ChargeBatcher(db);
+      const first = batcher.charge(due('a'));
+      await tick();
+      const batch = [batcher.charge(due('b')), batcher.charge(due('c'))];
+      sent[0]!.finish();
+      await first;
+      await tick();
+      sent[1]!.fail(failure);
+      const results = await Promise.allSettled(batch);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      await tick();
+      expect(sent).toHaveLength(2); // nothing sent again
+    }
   });
 });

@@ -36,23 +36,23 @@ export class Meter {
     if (!this.enabled) return execute();
     const { workspace, credential } = await this.principal();
     const amount = reserveFor(price, args);
-    const balances = this.noHold?.balances;
-    if (this.noHold && balances?.covers(workspace.id, amount)) {
+    const noHold = this.noHold;
+    if (noHold?.balances.covers(workspace.id, amount)) {
       const result = await execute(); // a failure holds nothing and charges nothing
       const { rows, cost } = costOf(price, result);
       const due = Math.min(cost, amount); // never more than a hold would have kept
-      const charged = await this.noHold.charges.charge({ workspaceId: workspace.id, cost: due, charge: { credentialId: credential.id, requestId: this.requestId, field, rows } });
+      const charged = await noHold.charges.charge({ workspaceId: workspace.id, cost: due, charge: { credentialId: credential.id, requestId: this.requestId, field, rows } });
       if (!charged) {
-        balances.forget(workspace.id);
+        noHold.balances.forget(workspace.id);
         throw insufficient(due);
       }
-      balances.learn(workspace.id, charged.remaining);
+      noHold.balances.learn(workspace.id, charged.remaining);
       this.record(field, rows, charged);
       return result;
     }
     const hold = await reserve(this.db, workspace.id, amount);
     if (!hold) {
-      balances?.forget(workspace.id);
+      noHold?.balances.forget(workspace.id);
       throw insufficient(amount);
     }
     let result: T;
@@ -64,7 +64,7 @@ export class Meter {
     }
     const { rows, cost } = costOf(price, result);
     const settled = await settle(this.db, hold, cost, { credentialId: credential.id, requestId: this.requestId, field, rows });
-    balances?.learn(workspace.id, settled.remaining);
+    noHold?.balances.learn(workspace.id, settled.remaining);
     this.record(field, rows, settled);
     return result;
   }

@@ -8,9 +8,9 @@ type Waiting = Due & { resolve(settled: Settlement | null): void; reject(error: 
  * once when no other is on its way; those that come in meanwhile wait for it and then go out together, in one
  * statement (ledger.chargeAll). Under load, a workspace's concurrent calls then share one row lock and one commit
  * instead of queueing on the row one statement each. Every call's charge is still committed before its answer is
- * given. A batch is one statement, one transaction: when the database answers it with an error, nothing of it
+ * given. A batch is one statement, one transaction: when the database refuses it with an error, nothing of it
  * was kept, and each of its charges is retried alone, one after another, so that one call's failure is not
- * another's. When the session fails instead (a lost connection, a FATAL error), the batch may have committed
+ * another's. When the session fails instead (a lost connection, the server ending it), the batch may have committed
  * before the answer was lost: its calls fail, and are never charged twice.
  */
 export class ChargeBatcher {
@@ -49,7 +49,11 @@ export class ChargeBatcher {
   }
 }
 
-/** An error the server raised for the statement (severity ERROR): its transaction was rolled back, the session lives on. */
+/**
+ * An error the server raised for the statement: its transaction was rolled back and the session lives on. Not a
+ * lost connection (no SQLSTATE), nor SQLSTATE class 08 (connection exception) or 57P (the server ending the
+ * session): then the statement may have committed before its answer was lost.
+ */
 function rolledBack(error: unknown): boolean {
-  return error instanceof pg.DatabaseError && error.severity === 'ERROR';
+  return error instanceof pg.DatabaseError && typeof error.code === 'string' && !/^(08|57P)/.test(error.code);
 }

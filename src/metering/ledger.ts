@@ -36,25 +36,35 @@ export type Charge = { credentialId: string; requestId: string; field: string; r
  * after another in the order of n, recurring first. In each workspace, the rows before the first one its pools
  * cannot pay are taken; that one and the later ones are not, except those that cost nothing. `taken` holds the
  * rows taken, each with its `recurring` part and what its pools hold after it (`remaining`). A recurring period
- * that has ended is rolled over to the one that holds now (however many periods went by unused). The account rows
- * are locked in workspace id order, so two such statements cannot deadlock.
+ * that has ended is rolled over to the one that holds now (however many periods went by unused), when the
+ * workspace has a charge taken. The account rows are locked in workspace id order, so two such statements
+ * cannot deadlock.
  */
 const TAKE = `current AS (
       SELECT "workspaceId",
              ("currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now()) AS rolled,
              CASE WHEN "currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now() THEN 0 ELSE "recurringUsed" END AS used,
              "recurringLimit", "topupBalance",
-             -- whole months from the period's end to now, plus one: the first later end that is still ahead
-             "currentPeriodEnd" + make_interval(months => (extract(year FROM age(now(), "currentPeriodEnd")) * 12
-               + extract(month FROM age(now(), "currentPeriodEnd")))::int + 1) AS next_end
+             -- periods are counted in UTC calendar months from the period's end, whatever the session's time zone
+             "currentPeriodEnd" AT TIME ZONE 'UTC' AS end_utc,
+             (extract(year FROM age(now() AT TIME ZONE 'UTC', "currentPeriodEnd" AT TIME ZONE 'UTC')) * 12
+               + extract(month FROM age(now() AT TIME ZONE 'UTC', "currentPeriodEnd" AT TIME ZONE 'UTC')))::int AS elapsed
       FROM "credit_accounts"
       WHERE "workspaceId" IN (SELECT "workspaceId" FROM due)
       ORDER BY "workspaceId"
       FOR UPDATE
+    ), period AS (
+      -- An ended period rolls to the one that holds now: k whole months after the old end, both dates counted
+      -- from the old end (Jan 31 + 1 month = Feb 28, + 2 months = Mar 31). Month-end clamping can leave the
+      -- (k+1)th end at or before now: one more month then.
+      SELECT "workspaceId",
+             (end_utc + make_interval(months => k)) AT TIME ZONE 'UTC' AS "start",
+             (end_utc + make_interval(months => k + 1)) AT TIME ZONE 'UTC' AS "end"
+      FROM (SELECT "workspaceId", end_utc,
+                   CASE WHEN end_utc + make_interval(months => elapsed + 1) <= now() AT TIME ZONE 'UTC' THEN elapsed + 1 ELSE elapsed END AS k
+            FROM current WHERE rolled) c
     ), running AS (
-      SELECT d.*, a.rolled, a.used, GREATEST(a."recurringLimit" - a.used, 0) AS free, a."topupBalance" AS topup_free,
-             -- month-end clamping (Jan 31 + 1 month = Feb 28) can leave that end behind now: one month more then
-             CASE WHEN a.next_end <= now() THEN a.next_end + interval '1 month' ELSE a.next_end END AS next_end,
+      SELECT d.*, a.used, GREATEST(a."recurringLimit" - a.used, 0) AS free, a."topupBalance" AS topup_free,
              sum(d.cost) OVER (PARTITION BY d."workspaceId" ORDER BY d.n) <= GREATEST(a."recurringLimit" - a.used, 0) + a."topupBalance" AS payable
       FROM due d JOIN current a USING ("workspaceId")
     ), kept AS (
@@ -68,11 +78,11 @@ const TAKE = `current AS (
       UPDATE "credit_accounts" a
       SET "recurringUsed" = t.used + t.recurring,
           "topupBalance" = a."topupBalance" - t.topup,
-          "currentPeriodStart" = CASE WHEN t.rolled THEN t.next_end - interval '1 month' ELSE a."currentPeriodStart" END,
-          "currentPeriodEnd" = CASE WHEN t.rolled THEN t.next_end ELSE a."currentPeriodEnd" END
-      FROM (SELECT "workspaceId", bool_or(rolled) AS rolled, min(next_end) AS next_end, min(used) AS used,
-                   sum(recurring)::int AS recurring, sum(cost - recurring)::int AS topup
+          "currentPeriodStart" = COALESCE(p."start", a."currentPeriodStart"),
+          "currentPeriodEnd" = COALESCE(p."end", a."currentPeriodEnd")
+      FROM (SELECT "workspaceId", min(used) AS used, sum(recurring)::int AS recurring, sum(cost - recurring)::int AS topup
             FROM taken GROUP BY "workspaceId") t
+        LEFT JOIN period p USING ("workspaceId")
       WHERE a."workspaceId" = t."workspaceId"
     )`;
 

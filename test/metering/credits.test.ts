@@ -25,6 +25,13 @@ async function scenario(db: TestDatabase) {
 
 const PAGES = (limit: number) => `/ads/facets/landing-pages?scopeTrackedPages=1000000000000002&limit=${limit}`;
 
+/** `date` plus `months` UTC calendar months, the day clamped to the month's last (as PostgreSQL adds months). */
+function addMonths(date: Date, months: number): Date {
+  const month = date.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(date.getUTCFullYear(), month, Math.min(date.getUTCDate(), lastDay), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()));
+}
+
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp(scenario);
@@ -118,8 +125,19 @@ describe('charges without holds, several in one statement', () => {
     expect(settled.map((s) => s?.remaining)).toEqual([6, 2]);
     const after = await account(slug);
     expect(after.recurringUsed).toBe(8);
-    expect(after.currentPeriodEnd!.getTime()).toBeGreaterThan(Date.now());
-    expect(after.currentPeriodStart!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(after.currentPeriodStart).toEqual(ended); // the next period starts where the last one ended
+    expect(after.currentPeriodEnd).toEqual(addMonths(ended, 1));
+  });
+
+  it('count periods from the old end in UTC calendar months, month-end days included (Jan 31, Feb 28, Mar 31)', async () => {
+    const { slug, workspaceId, credentialId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 10, topup: 0 });
+    const ended = new Date(Date.UTC(new Date().getUTCFullYear() - 1, 0, 31)); // Jan 31 last year
+    await t.db.prisma.creditAccount.update({ where: { workspaceId }, data: { currentPeriodStart: new Date(Date.UTC(ended.getUTCFullYear() - 1, 11, 31)), currentPeriodEnd: ended } });
+    await chargeAll(t.db.ledger, [due(workspaceId, credentialId, 1, 'm1')]);
+    let k = 0;
+    while (addMonths(ended, k + 1).getTime() <= Date.now()) k += 1;
+    expect(await account(slug)).toMatchObject({ recurringUsed: 1, currentPeriodStart: addMonths(ended, k), currentPeriodEnd: addMonths(ended, k + 1) });
   });
 
   it('are shared by concurrent calls of one instance: fewer statements than calls, each call charged and recorded', async () => {

@@ -22,10 +22,10 @@ function fakeLedger() {
   return { db, sent };
 }
 
-/** An error as the server raises it for a statement (its transaction rolled back). */
-function statementError(message: string, severity = 'ERROR') {
+/** An error as the server raises it, with its SQLSTATE. */
+function statementError(message: string, code: string) {
   const error = new pg.DatabaseError(message, message.length, 'error');
-  error.severity = severity;
+  error.code = code;
   return error;
 }
 
@@ -74,24 +74,28 @@ describe('ChargeBatcher', () => {
     const first = batcher.charge(due('a'));
     await tick();
     const batch = [batcher.charge(due('b')), batcher.charge(due('c'))];
-    sent[0]!.fail(statementError('deadlock detected'));
+    sent[0]!.fail(statementError('deadlock detected', '40P01'));
     await expect(first).rejects.toThrow('deadlock detected'); // alone already: its error is the call's
     await tick();
     expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c']]);
-    sent[1]!.fail(statementError('insert or update violates foreign key constraint'));
+    sent[1]!.fail(statementError('insert or update violates foreign key constraint', '23503'));
     await tick();
     expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c'], ['b']]); // one after another
     sent[2]!.finish();
     await tick();
     expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c'], ['b'], ['c']]);
-    sent[3]!.fail(statementError('c failed'));
+    sent[3]!.fail(statementError('c failed', '22P02'));
     const [b, c] = await Promise.allSettled(batch);
     expect(b).toMatchObject({ status: 'fulfilled', value: { cost: 1 } });
     expect(c).toMatchObject({ status: 'rejected', reason: { message: 'c failed' } });
   });
 
   it('does not retry when the session failed: the statement may have committed before its answer was lost', async () => {
-    for (const failure of [new Error('Connection terminated unexpectedly'), statementError('terminating connection due to administrator command', 'FATAL')]) {
+    for (const failure of [
+      new Error('Connection terminated unexpectedly'),
+      statementError('terminating connection due to administrator command', '57P01'),
+      statementError('connection failure', '08006'),
+    ]) {
       const { db, sent } = fakeLedger();
       const batcher = new ChargeBatcher(db);
       const first = batcher.charge(due('a'));

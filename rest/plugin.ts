@@ -8,6 +8,7 @@ import { estimateCost } from '../src/metering/dry-run.js';
 import type { RateLimiter } from '../src/metering/rate-limit.js';
 import { currentRequest, type RequestState } from '../src/request-state.js';
 import { isPublicField } from '../src/schema/access.js';
+import { BodyRefused, readBodyText } from '../src/request-body.js';
 import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
@@ -41,7 +42,13 @@ function rootField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknow
 }
 
 async function readBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: string }> {
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await readBodyText(request);
+  } catch (error) {
+    if (error instanceof BodyRefused) return { error: error.expected };
+    throw error;
+  }
   if (!text.trim()) return { body: {} };
   try {
     const parsed: unknown = JSON.parse(text);

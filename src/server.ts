@@ -5,6 +5,7 @@ import { routes } from '../rest/routes.js';
 import { createContext, type AppServices, type Context } from './context.js';
 import { apiError, isErrorCode } from './errors.js';
 import { useGraphQLLimits } from './metering/use-graphql-limits.js';
+import { useRequestBodyLimit } from './request-body.js';
 import { currentRequest, useRequestState } from './request-state.js';
 import { useCompiledExecution } from './use-compiled-execution.js';
 import { useGraphQLProtection } from './use-graphql-protection.js';
@@ -49,6 +50,8 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
     graphqlEndpoint: '/graphql',
     landingPage: false,
     healthCheckEndpoint: '/graphql/health',
+    // Replaced by useRequestBodyLimit (src/request-body.ts): the same limit for REST and GraphQL, at a fraction of the cost.
+    maxRequestBodySize: false,
     // GraphiQL is served from the package itself: no CDN, so it works on machines without the internet.
     // Loaded on the first GraphiQL page only: the package holds a 9 MB bundle (~35 MB of memory once loaded).
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
@@ -66,6 +69,7 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
     plugins: [
       useRequestState(),
       useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: services.prisma }),
+      useRequestBodyLimit(),
       useGraphQLLimits(services.rateLimiter),
       useGraphQLProtection(),
       useCompiledExecution(),

@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../src/request-body.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { adsScenario } from '../support/scenarios.js';
+
+// Over a real socket: Content-Length and chunked transfer behave here as they do for clients.
+let t: TestApp;
+let server: Server;
+let key: string;
+let workspaceId: string;
+beforeAll(async () => {
+  t = await createTestApp(adsScenario);
+  ({ apiKey: key, workspaceId } = await t.newKey());
+  server = createServer(t.app);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await t?.close();
+});
+
+/** POSTs `body` in `chunks` pieces; `declared` sends Content-Length, otherwise the body goes chunked. */
+async function post(path: string, body: string, options: { declared: boolean; chunks?: number }) {
+  const { port } = server.address() as AddressInfo;
+  const bytes = Buffer.from(body);
+  const headers: Record<string, string | number> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  if (options.declared) headers['content-length'] = bytes.length;
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+      res.on('error', reject);
+    });
+    // The server may answer (and close) before the whole body is sent: that answer is what is checked.
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    const chunks = options.chunks ?? 1;
+    const size = Math.ceil(bytes.length / chunks);
+    for (let offset = 0; offset < bytes.length; offset += size) req.write(bytes.subarray(offset, offset + size));
+    req.end();
+  });
+}
+
+/** A JSON object of exactly `size` bytes: `fields` padded with spaces. */
+function padded(fields: Record<string, unknown>, size: number): string {
+  const text = JSON.stringify(fields);
+  return `${text.slice(0, -1)}${' '.repeat(size - text.length)}}`;
+}
+
+const refusal = { field: 'body', location: 'body', expected: [`the body must be at most ${MAX_BODY_BYTES} bytes`] };
+
+describe.each([
+  ['with Content-Length', { declared: true }],
+  ['chunked, without Content-Length', { declared: false, chunks: 64 }],
+])('request bodies %s', (_name, options) => {
+  it(`REST: a body over ${MAX_BODY_BYTES} bytes is a 400 validation_error and changes nothing`, async () => {
+    const shares = await t.db.prisma.adShare.count({ where: { workspaceId } });
+    const records = await t.db.prisma.usageRecord.count({ where: { workspaceId } });
+    const res = await post('/v1/ads/facebook_9001/share', padded({}, MAX_BODY_BYTES + 1), options);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_error', requestId: res.headers['x-request-id'], details: { validationErrors: [refusal] } });
+    expect(await t.db.prisma.adShare.count({ where: { workspaceId } })).toBe(shares);
+    expect(await t.db.prisma.usageRecord.count({ where: { workspaceId } })).toBe(records);
+  });
+
+  it('REST: a body of exactly the limit is read and answered', async () => {
+    const res = await post('/v1/ads/query', padded({ search: ['summer'], limit: 2 }, MAX_BODY_BYTES), options);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('GraphQL: a body over the limit is a 400 validation_error naming the body, before anything runs', async () => {
+    const records = await t.db.prisma.usageRecord.count({ where: { workspaceId } });
+    const res = await post('/graphql', padded({ query: '{ ads(search: "summer", limit: 1) { data { id } } }' }, MAX_BODY_BYTES + 1), options);
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { validationErrors: [refusal] } });
+    expect(await t.db.prisma.usageRecord.count({ where: { workspaceId } })).toBe(records);
+  });
+
+  it('GraphQL: a body of exactly the limit is read and answered', async () => {
+    const res = await post('/graphql', padded({ query: '{ me { workspace { id } } }' }, MAX_BODY_BYTES), options);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { me: { workspace: { id: workspaceId } } } });
+  });
+});
+
+it('a body whose Content-Length is over the limit is refused from the header, before it is sent', { timeout: 10_000 }, async () => {
+  const { port } = server.address() as AddressInfo;
+  const req = request({ host: '127.0.0.1', port, path: '/v1/ads/query', method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': 50 * MAX_BODY_BYTES } });
+  req.on('error', () => undefined);
+  req.write('{"search":["summer"]'); // and never the rest: the answer must not wait for it
+  const [res] = (await once(req, 'response')) as [import('node:http').IncomingMessage];
+  const parts: Buffer[] = [];
+  for await (const part of res) parts.push(part as Buffer);
+  req.destroy();
+  expect(res.statusCode).toBe(400);
+  expect(JSON.parse(Buffer.concat(parts).toString('utf8')).error.details.validationErrors).toEqual([refusal]);
+});

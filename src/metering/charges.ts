@@ -22,7 +22,7 @@ export class ChargeBatcher {
 
   charge(due: Due): Promise<Settlement | null> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ ...due, resolve, reject });
+      this.waiting.push({ resolve, reject, ...due });
       if (!this.sending) void this.send();
     });
   }

@@ -76,7 +76,7 @@ export function useGraphQLLimits(rateLimiter: RateLimiter): Plugin<Context> {
         onExecuteDone({ result, setResult }) {
           const usage = context.meter.summary();
           if (!usage || !('data' in result)) return;
-          setResult({ ...result, extensions: { ...result.extensions, cost: { credits: usage.cost, remaining: usage.remaining, fields: usage.fields } } });
+          setResult(Object.assign({}, result, { extensions: Object.assign({}, result.extensions, { cost: { credits: usage.cost, remaining: usage.remaining, fields: usage.fields } }) }));
         },
       };
     },

@@ -23,7 +23,7 @@ async function adPage(
   cpm: number,
 ): Promise<RowPage> {
   const found = await searchAdIds(prisma, filter, sort, page);
-  const rows = found.ids.length ? await prisma.ad.findMany({ ...select, where: { id: { in: found.ids } }, relationLoadStrategy: 'join' }) : [];
+  const rows = found.ids.length ? await prisma.ad.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
   return pageInIdOrder(found, withCpm(rows, cpm), page);
 }
 
@@ -89,10 +89,10 @@ builder.queryFields((t) => ({
     args: { adId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
     resolve: async (query, _root, args, context) => {
       const id = normaliseAdId(args.adId);
-      const ad = await context.prisma.ad.findUnique({ ...query, where: { id }, relationLoadStrategy: 'join' });
+      const ad = await context.prisma.ad.findUnique({ where: { id }, relationLoadStrategy: 'join', ...query });
       if (!ad) throw notFound(`Ad "${args.adId}"`);
       if (ad.isGroupLead) return withCpm([ad], DEFAULT_CPM)[0];
-      const lead = await context.prisma.ad.findFirst({ ...query, where: { collationId: ad.collationId, isGroupLead: true }, relationLoadStrategy: 'join' });
+      const lead = await context.prisma.ad.findFirst({ where: { collationId: ad.collationId, isGroupLead: true }, relationLoadStrategy: 'join', ...query });
       return withCpm([lead ? resolvedFromMember(lead, ad.id) : ad], DEFAULT_CPM)[0];
     },
   }),

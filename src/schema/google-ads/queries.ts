@@ -10,7 +10,7 @@ const GoogleAdPageRef = pageListRef('GoogleAdPage', GoogleAdRef, 'A page of Goog
 
 async function googleAdPage(prisma: PrismaClient, select: object, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: { page: number; limit: number }): Promise<RowPage> {
   const found = await searchGoogleAdIds(prisma, filter, sort, page);
-  const rows = found.ids.length ? await prisma.googleAd.findMany({ ...select, where: { id: { in: found.ids } }, relationLoadStrategy: 'join' }) : [];
+  const rows = found.ids.length ? await prisma.googleAd.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
   return pageInIdOrder(found, rows, page);
 }
 

@@ -14,7 +14,7 @@ const TikTokLibraryPage = pageListRef('TikTokLibraryPage', TikTokLibraryItem, 'A
 /** Finds the page of ids, then loads the selected fields for them in the same order. */
 async function itemPage(prisma: PrismaClient, select: object, filter: TikTokFilter, sort: TikTokSort, page: { page: number; limit: number }): Promise<RowPage> {
   const found = await searchTikTokIds(prisma, filter, sort, page);
-  const rows = found.ids.length ? await prisma.tikTokItem.findMany({ ...select, where: { id: { in: found.ids } }, relationLoadStrategy: 'join' }) : [];
+  const rows = found.ids.length ? await prisma.tikTokItem.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
   return pageInIdOrder(found, rows, page);
 }
 
@@ -51,7 +51,7 @@ builder.queryFields((t) => ({
     args: { itemId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
     resolve: async (query, _root, args, context) => {
       const id = tiktokIdOf(args.itemId);
-      const item = id ? await context.prisma.tikTokItem.findUnique({ ...query, where: { id }, relationLoadStrategy: 'join' }) : null;
+      const item = id ? await context.prisma.tikTokItem.findUnique({ where: { id }, relationLoadStrategy: 'join', ...query }) : null;
       if (!item) throw notFound(`TikTok item "${args.itemId}"`);
       return item;
     },

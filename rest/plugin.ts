@@ -8,7 +8,7 @@ import { estimateCost } from '../src/metering/dry-run.js';
 import type { RateLimiter } from '../src/metering/rate-limit.js';
 import { currentRequest, type RequestState } from '../src/request-state.js';
 import { isPublicField } from '../src/schema/access.js';
-import { BodyRefused, readBodyText } from '../src/request-body.js';
+import { BodyRefused, readBodyText, REFUSED_BODY_HEADERS } from '../src/request-body.js';
 import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
@@ -41,12 +41,12 @@ function rootField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknow
   return field;
 }
 
-async function readBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: string }> {
+async function readBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: string; refused?: true }> {
   let text: string;
   try {
     text = await readBodyText(request);
   } catch (error) {
-    if (error instanceof BodyRefused) return { error: error.expected };
+    if (error instanceof BodyRefused) return { error: error.expected, refused: true };
     throw error;
   }
   if (!text.trim()) return { body: {} };
@@ -135,7 +135,8 @@ export function useRestApi(options: {
       if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
         const read = await readBody(request);
         if ('error' in read) {
-          return endResponse(json(validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId)));
+          const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
+          return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
         }
         body = read.body;
       }

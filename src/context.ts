@@ -22,8 +22,8 @@ export type AppServices = {
   startedAt: Date;
 };
 
-/** Per-request context, built once for GraphQL and REST alike. */
-export type Context = AppServices & {
+/** What createContext adds to the services for one request. */
+type PerRequest = {
   requestId: string;
   /** The authenticated principal; resolved on first use and memoised, rejects with the auth error. */
   principal(): Promise<Principal>;
@@ -32,6 +32,14 @@ export type Context = AppServices & {
   /** Charges the priced fields this request runs. */
   meter: Meter;
 };
+
+/** Per-request context, built once for GraphQL and REST alike. */
+export type Context = AppServices & PerRequest;
+
+// createContext spreads the services after the per-request properties: a service named like one of them would
+// silently replace it. This fails to compile if one ever is.
+const servicesKeepTheirOwnNames: [Extract<keyof AppServices, keyof PerRequest>] extends [never] ? true : never = true;
+void servicesKeepTheirOwnNames;
 
 export function createContext(
   services: AppServices,

@@ -48,17 +48,32 @@ async function readCounted(body: ReadableStream<Uint8Array>): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A body that broke off (the client went away or sent a malformed chunk) is the client's failure, not the server's. */
+function unreadable(error: unknown): BodyRefused {
+  return error instanceof BodyRefused ? error : new BodyRefused('the body could not be read to its end');
+}
+
 /** The request's body as text, never more than MAX_BODY_BYTES of it; throws BodyRefused otherwise. */
 export async function readBodyText(request: Request): Promise<string> {
   const length = checkDeclaredLength(request.headers);
   if (length instanceof BodyRefused) throw length;
-  if (length === 'declared' || request.body === null) return request.text();
-  return readCounted(request.body);
+  try {
+    return length === 'declared' || request.body === null ? await request.text() : await readCounted(request.body);
+  } catch (error) {
+    throw unreadable(error);
+  }
 }
+
+/**
+ * A refused body is left unread, or read only in part: the connection is closed after the answer, or its next
+ * request would start in the middle of this body (and a declared body would be drained, however long).
+ */
+export const REFUSED_BODY_HEADERS: Readonly<Record<string, string>> = { connection: 'close' };
 
 function asApiError(refused: BodyRefused) {
   return apiError('validation_error', `Invalid request: ${refused.expected}`, {
     details: { validationErrors: [{ field: 'body', location: 'body', expected: [refused.expected] }] },
+    headers: { ...REFUSED_BODY_HEADERS },
   });
 }
 
@@ -79,7 +94,7 @@ export function useRequestBodyLimit(): Plugin {
         try {
           text = await readCounted(original.body!);
         } catch (error) {
-          throw error instanceof BodyRefused ? asApiError(error) : error;
+          throw asApiError(unreadable(error));
         }
         return parse(new fetchAPI.Request(original.url, { method: original.method, headers: original.headers, body: text }));
       });

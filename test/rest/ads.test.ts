@@ -394,6 +394,18 @@ describe('GET /v1/ads/{adId}/reach-history', () => {
     expect((await get('/ads/facebook_9003/reach-history')).body.data).toEqual([]);
   });
 
+  it('writes dates outside years 1-9999 as the Date scalar writes them everywhere', async () => {
+    await t.db.prisma.$executeRaw`INSERT INTO "ad_reach_days" ("adId", "date", "reach") VALUES ('facebook_9003', DATE '0044-03-15 BC', 1), ('facebook_9003', DATE '10000-01-01', 2)`;
+    try {
+      const rest = await get('/ads/facebook_9003/reach-history');
+      expect(rest.body.data).toEqual([{ date: '-000043-03-15', reach: 1 }, { date: '+010000-01-01', reach: 2 }]);
+      const graphql = await t.graphql('{ adReachHistory(adId: "facebook_9003") { date reach } }', {}, key);
+      expect(graphql.body.data.adReachHistory).toEqual(rest.body.data);
+    } finally {
+      await t.db.prisma.$executeRaw`DELETE FROM "ad_reach_days" WHERE "adId" = 'facebook_9003'`;
+    }
+  });
+
   it('limit is 1..365', async () => {
     expectViolation(await get('/ads/facebook_9001/reach-history?limit=366'), 'query-string.limit', ['limit must not be greater than 365']);
     expectViolation(await get('/ads/facebook_9001/reach-history?limit=0'), 'query-string.limit', ['limit must not be less than 1']);

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, request, type Server } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/request-body.js';
@@ -64,6 +64,7 @@ describe.each([
     const res = await post('/v1/ads/facebook_9001/share', padded({}, MAX_BODY_BYTES + 1), options);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'validation_error', requestId: res.headers['x-request-id'], details: { validationErrors: [refusal] } });
+    expect(res.headers.connection).toBe('close');
     expect(await t.db.prisma.adShare.count({ where: { workspaceId } })).toBe(shares);
     expect(await t.db.prisma.usageRecord.count({ where: { workspaceId } })).toBe(records);
   });
@@ -80,6 +81,7 @@ describe.each([
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { validationErrors: [refusal] } });
+    expect(res.headers.connection).toBe('close');
     expect(await t.db.prisma.usageRecord.count({ where: { workspaceId } })).toBe(records);
   });
 
@@ -90,15 +92,54 @@ describe.each([
   });
 });
 
-it('a body whose Content-Length is over the limit is refused from the header, before it is sent', { timeout: 10_000 }, async () => {
+/** Starts a POST, sends `sent` of its body and never the rest; resolves with the answer that came anyway. */
+async function answerBeforeTheEnd(path: string, headers: Record<string, string | number>, sent: Buffer) {
   const { port } = server.address() as AddressInfo;
-  const req = request({ host: '127.0.0.1', port, path: '/v1/ads/query', method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': 50 * MAX_BODY_BYTES } });
+  const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers } });
   req.on('error', () => undefined);
-  req.write('{"search":["summer"]'); // and never the rest: the answer must not wait for it
+  req.write(sent);
   const [res] = (await once(req, 'response')) as [import('node:http').IncomingMessage];
   const parts: Buffer[] = [];
   for await (const part of res) parts.push(part as Buffer);
   req.destroy();
-  expect(res.statusCode).toBe(400);
-  expect(JSON.parse(Buffer.concat(parts).toString('utf8')).error.details.validationErrors).toEqual([refusal]);
+  return { status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')) };
+}
+
+const refusedOf = (path: string, body: any) => (path === '/graphql' ? body.errors[0].extensions : body.error).details.validationErrors;
+
+describe.each(['/v1/ads/query', '/graphql'])('%s answers an oversized body without waiting for it', (path) => {
+  it('refuses a Content-Length over the limit from the header, before the body is sent', { timeout: 10_000 }, async () => {
+    const res = await answerBeforeTheEnd(path, { 'content-length': 50 * MAX_BODY_BYTES }, Buffer.from('{"search":["summer"]'));
+    expect(res.status).toBe(400);
+    expect(refusedOf(path, res.body)).toEqual([refusal]);
+  });
+
+  it('stops reading a chunked body once it passes the limit, long before its end', { timeout: 10_000 }, async () => {
+    // Twice the limit sent, the end never: only a reader that stops counting at the limit can answer.
+    const res = await answerBeforeTheEnd(path, {}, Buffer.alloc(2 * MAX_BODY_BYTES, ' '));
+    expect(res.status).toBe(400);
+    expect(refusedOf(path, res.body)).toEqual([refusal]);
+  });
+
+  it('closes the connection after a refusal, so a keep-alive client\'s next request is answered', { timeout: 10_000 }, async () => {
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const send = (body: Buffer) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          });
+          req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+          req.write(body); // written before end(): sent chunked, without a Content-Length
+          req.end();
+        });
+      expect(await send(Buffer.alloc(2 * MAX_BODY_BYTES, ' '))).toBe(400);
+      const valid = path === '/graphql' ? { query: '{ me { workspace { id } } }' } : { search: ['summer'], limit: 1 };
+      expect(await send(Buffer.from(JSON.stringify(valid)))).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/request-body.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { adsScenario } from '../support/scenarios.js';
@@ -140,6 +140,26 @@ describe.each(['/v1/ads/query', '/graphql'])('%s answers an oversized body witho
       expect(await send(Buffer.from(JSON.stringify(valid)))).toBe(200);
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe.each(['/v1/ads/query', '/graphql'])('%s, a client that goes away mid-body', (path) => {
+  it('is not an internal error of the server (nothing logged), and the server goes on answering', { timeout: 10_000 }, async () => {
+    const { port } = server.address() as AddressInfo;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+      req.on('error', () => undefined);
+      req.write('{"query": "{ me { workspace { id } } }", "padding": "'); // chunked, and never finished
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      req.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const after = await post(path, JSON.stringify(path === '/graphql' ? { query: '{ me { workspace { id } } }' } : { search: ['summer'], limit: 1 }), { declared: true });
+      expect(after.status).toBe(200);
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    } finally {
+      logged.mockRestore();
     }
   });
 });

@@ -92,7 +92,7 @@ export function useRequestBodyLimit(): Plugin {
       setRequestParser(async (original) => {
         let text: string;
         try {
-          text = await readCounted(original.body!);
+          text = await readBodyText(original);
         } catch (error) {
           throw asApiError(unreadable(error));
         }

@@ -4,7 +4,7 @@ import { loadConfig } from './config.js';
 import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
-import { ensureDemo } from './demo.js';
+import { ensureDemo } from './data/demo.js';
 import { KnownBalances } from './metering/balances.js';
 import { ChargeBatcher } from './metering/charges.js';
 import { releaseStaleHolds } from './metering/ledger.js';

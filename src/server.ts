@@ -4,11 +4,11 @@ import { useRestApi } from '../rest/plugin.js';
 import { routes } from '../rest/routes.js';
 import { createContext, type AppServices, type Context } from './context.js';
 import { apiError, isErrorCode } from './errors.js';
-import { useGraphQLLimits } from './metering/use-graphql-limits.js';
-import { useRequestBodyLimit } from './request-body.js';
-import { currentRequest, useRequestState } from './request-state.js';
-import { useCompiledExecution } from './use-compiled-execution.js';
-import { useGraphQLProtection } from './use-graphql-protection.js';
+import { useGraphQLLimits } from './plugins/use-graphql-limits.js';
+import { useRequestBodyLimit } from './plugins/use-request-body-limit.js';
+import { currentRequest, useRequestState } from './plugins/use-request-state.js';
+import { useCompiledExecution } from './plugins/use-compiled-execution.js';
+import { useGraphQLProtection } from './plugins/use-graphql-protection.js';
 import { schema } from './schema/index.js';
 
 const DEFAULT_QUERY = `# Send your API key as a header: { "Authorization": "Bearer <key>" }
@@ -50,7 +50,7 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
     graphqlEndpoint: '/graphql',
     landingPage: false,
     healthCheckEndpoint: '/graphql/health',
-    // Replaced by useRequestBodyLimit (src/request-body.ts): the same limit for REST and GraphQL, at a fraction of the cost.
+    // Replaced by useRequestBodyLimit (src/plugins/use-request-body-limit.ts): the same limit for REST and GraphQL, at a fraction of the cost.
     maxRequestBodySize: false,
     // GraphiQL is served from the package itself: no CDN, so it works on machines without the internet.
     // Loaded on the first GraphiQL page only: the package holds a 9 MB bundle (~35 MB of memory once loaded).

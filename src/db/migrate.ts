@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
-import { projectRoot } from '../root.js';
+import { projectRoot } from './root.js';
 
 const migrationsDir = path.join(projectRoot, 'prisma/migrations');
 

@@ -1,7 +1,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GRAPHQL_LIMITS } from '../../src/use-graphql-protection.js';
+import { GRAPHQL_LIMITS } from '../../src/plugins/use-graphql-protection.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { adsScenario } from '../support/scenarios.js';
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_BODY_BYTES } from '../../src/request-body.js';
+import { MAX_BODY_BYTES } from '../../src/plugins/use-request-body-limit.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { adsScenario } from '../support/scenarios.js';
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import type { Principal } from './auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 
 /** What one HTTP request carries across yoga's hooks, SOFA and the resolvers. */
 export type RequestState = {

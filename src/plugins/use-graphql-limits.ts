@@ -5,10 +5,10 @@ import {
 import { getArgumentValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
-import { currentRequest } from '../request-state.js';
+import { currentRequest } from './use-request-state.js';
 import { isPublicField } from '../schema/access.js';
-import { estimateCost } from './dry-run.js';
-import type { RateLimiter } from './rate-limit.js';
+import { estimateCost } from '../metering/dry-run.js';
+import type { RateLimiter } from '../metering/rate-limit.js';
 
 type RootCall = { field: string; args: Record<string, unknown>; isPublic: boolean };
 

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { apiError } from './errors.js';
+import { apiError } from '../errors.js';
 
 /**
  * The largest request body either surface reads: 1 MiB, far above any real query (a GraphQL document is capped

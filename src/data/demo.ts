@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { createKey, createWorkspace } from './auth/admin.js';
-import type { PrismaClient } from './db/client.js';
-import { seedMarket } from './data/market.js';
+import { createKey, createWorkspace } from '../auth/admin.js';
+import type { PrismaClient } from '../db/client.js';
+import { seedMarket } from './market.js';
 
 export const DEMO_SLUG = 'demo';
 

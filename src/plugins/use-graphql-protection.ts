@@ -1,7 +1,7 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { apiError, isErrorCode } from './errors.js';
+import { apiError, isErrorCode } from '../errors.js';
 
 // Limits on what one /graphql document may ask for. They act at parse and validation time, before any
 // resolver runs; REST routes never meet them (SOFA builds its documents and skips both phases).

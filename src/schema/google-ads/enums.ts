@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 
 export const GOOGLE_NETWORKS = ['search', 'shopping', 'maps', 'youtube', 'other'] as const;
+export type GoogleNetwork = (typeof GOOGLE_NETWORKS)[number];
 
 export const GoogleAdStatusEnum = builder.enumType('GoogleAdStatus', { values: ['active', 'inactive'] as const });
 export const GoogleAdNetworkEnum = builder.enumType('GoogleAdNetwork', { values: GOOGLE_NETWORKS, description: 'Google delivery network.' });

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { apiError } from '../errors.js';
+import { creditBalance, type CreditBalance } from './balance.js';
 import type { KnownBalances } from './balances.js';
 import type { ChargeBatcher } from './charges.js';
 import { reserve, settle, type Settlement, type Sql } from './ledger.js';
@@ -67,6 +68,21 @@ export class Meter {
     noHold?.balances.learn(workspace.id, settled.remaining);
     this.record(field, rows, settled);
     return result;
+  }
+
+  /**
+   * The workspace's credits as they stand (the one rule, balance.ts), for a call that reads them: its response
+   * carries them in the credit headers, as a charged call's does, unless a field of the request was charged.
+   */
+  async balance(): Promise<CreditBalance> {
+    const { workspace } = await this.principal();
+    const balance = await creditBalance(this.db, workspace.id);
+    if (this.charged.length === 0) {
+      this.headers.set('X-Usage-Cost', '0');
+      this.headers.set('X-Credits-Used', '0');
+      this.headers.set('X-Credits-Remaining', String(balance.totalRemaining));
+    }
+    return balance;
   }
 
   private record(field: string, rows: number, settled: Settlement) {

@@ -443,6 +443,29 @@ describe('periods and stale holds', () => {
     expect((await account(slug)).recurringUsed).toBe(4);
   });
 
+  it('an ended period counts as rolled over for /v1/usage, the dry run and the charge alike: all say what the charge takes from', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 100, recurringUsed: 100, topup: 0 });
+    const ended = new Date(Date.now() - 86_400_000); // yesterday
+    await t.db.prisma.creditAccount.update({ where: { workspaceId }, data: { billingConfigured: true, currentPeriodStart: addMonths(ended, -1), currentPeriodEnd: ended } });
+    const period = { currentPeriodStart: ended.toISOString(), currentPeriodEnd: addMonths(ended, 1).toISOString() };
+
+    const before = await t.rest('GET', '/usage', { key: apiKey });
+    expect(before.body.credits).toEqual({ balance: 0, recurring: { limit: 100, used: 0, remaining: 100 }, topup: { balance: 0 }, totalRemaining: 100 });
+    expect(before.body.billing).toMatchObject(period);
+    expect(before.headers.get('x-credits-remaining')).toBe('100');
+    const gql = await fetchGraphQL(t.app, apiKey, '{ usage { credits { totalRemaining } } }');
+    expect([gql.body.data.usage.credits.totalRemaining, gql.headers.get('x-credits-remaining')]).toEqual([100, '100']);
+    expect((await t.rest('GET', `${PAGES(4)}&dryRun=true`, { key: apiKey })).body).toMatchObject({ reserve: 4, remaining: 100, affordable: true });
+
+    const call = await t.rest('GET', PAGES(4), { key: apiKey });
+    expect([call.status, call.headers.get('x-usage-cost'), call.headers.get('x-credits-remaining')]).toEqual([200, '4', '96']);
+    const after = await t.rest('GET', '/usage', { key: apiKey });
+    expect(after.body.credits).toEqual({ balance: 0, recurring: { limit: 100, used: 4, remaining: 96 }, topup: { balance: 0 }, totalRemaining: 96 });
+    expect(after.body.billing).toMatchObject(period); // the period the ledger rolled to, as /v1/usage showed it before
+    expect(await account(slug)).toMatchObject({ recurringUsed: 4, currentPeriodStart: ended, currentPeriodEnd: addMonths(ended, 1) });
+  });
+
   it('returns holds left by a dead instance to their pools', async () => {
     const { slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 4 });

@@ -1,24 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { writeAudited } from '../shared/audit.js';
 import { workspaceDb } from '../shared/workspace.js';
+import { adIdArg } from './args.js';
 import { normaliseAdId } from './queries.js';
-
-const sharePath = (slug: string) => `/share/ads/${slug}`;
-
-const AdShare = builder.prismaObject('AdShare', {
-  description: 'A public share link of an ad, stable per workspace and ad.',
-  fields: (t) => ({
-    adId: t.exposeString('adId'),
-    id: t.exposeID('id'),
-    slug: t.exposeString('slug'),
-    shareUrl: t.string({ resolve: (share, _args, context) => `${context.publicBaseUrl}${sharePath(share.slug)}` }),
-    sharePath: t.string({ resolve: (share) => sharePath(share.slug) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
+import { AdShare } from './types.js';
 
 builder.mutationFields((t) => ({
   adShare: t.prismaField({
@@ -26,7 +13,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     authScopes: { writer: true },
     description: 'Creates the share link of an ad, or returns the one the workspace already has (POST /v1/ads/{adId}/share).',
-    args: { adId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
+    args: { adId: t.arg.string({ required: true, validate: adIdArg }) },
     resolve: async (query, _root, args, context) => {
       const { workspace } = await context.principal();
       const ad = await context.prisma.ad.findUnique({ where: { id: normaliseAdId(args.adId) }, select: { id: true } });

@@ -1,24 +1,25 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { findIdPage, type OrderKey } from '../shared/id-page.js';
-import { offsetOf, type PageRequest } from '../shared/pagination.js';
-import { onDomain } from '../shared/domains.js';
-import { daysRunningSql } from '../shared/days-running.js';
-import { range, type Range } from '../shared/ranges.js';
-import { tsQuery, type TextSearch } from '../shared/text-search.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { daysRunningSql } from '../../shared/days-running.js';
+import { onDomain } from '../../shared/domains.js';
+import type { SortOrderValue } from '../../shared/enums.js';
+import { findIdPage, type OrderKey } from '../../shared/id-page.js';
+import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { range, type Range } from '../../shared/ranges.js';
+import { tsQuery, type TextSearch } from '../../shared/text-search.js';
+import type { TikTokItemTypeFilter, TikTokLibrarySort, TikTokMediaTypeFilter, TikTokSearchArea, TikTokStatusFilter, YesNo } from '../enums.js';
 
 // The TikTok library engine: SQL finds the page of item ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
 
-export type SearchArea = 'all' | 'caption' | 'profile' | 'hashtag' | 'music';
-export type TikTokSortValue =
-  | 'relevance' | 'newest' | 'updatedAt' | 'views' | 'likes' | 'comments' | 'shares' | 'saves' | 'engagementRate' | 'daysRunning' | 'followers';
+export type SearchArea = typeof TikTokSearchArea.$inferType;
+export type TikTokSortValue = typeof TikTokLibrarySort.$inferType;
 
 export type TikTokFilter = {
   /** `websearch` is a user query string (GET); `terms` are keywords combined by `keywordMode` (POST). */
   search?: TextSearch & { area: SearchArea };
-  type?: 'all' | 'ad' | 'organic' | null;
-  status?: 'all' | 'active' | 'inactive' | null;
-  mediaTypes?: ('image' | 'video' | 'carousel')[] | null;
+  type?: typeof TikTokItemTypeFilter.$inferType | null;
+  status?: typeof TikTokStatusFilter.$inferType | null;
+  mediaTypes?: (typeof TikTokMediaTypeFilter.$inferType)[] | null;
   languages?: string[] | null;
   countries?: string[] | null;
   categories?: string[] | null;
@@ -28,7 +29,7 @@ export type TikTokFilter = {
   shopId?: string;
   domain?: string;
   handle?: string;
-  hasShopLinked?: 'yes' | 'no' | null;
+  hasShopLinked?: typeof YesNo.$inferType | null;
   published?: Range<Date>;
   updated?: Range<Date>;
   daysRunning?: Range<number>;
@@ -41,7 +42,7 @@ export type TikTokFilter = {
   isPinned?: boolean | null;
 };
 
-export type TikTokSort = { sortBy: TikTokSortValue; order: 'asc' | 'desc' };
+export type TikTokSort = { sortBy: TikTokSortValue; order: SortOrderValue };
 
 const sql = Prisma.sql;
 const DAYS_RUNNING = daysRunningSql({ alias: 'i', start: 'publishedAt', since2018: false });

@@ -3,13 +3,12 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { bigCount, count, percent } from '../shared/ranges.js';
-import { termsOf } from '../shared/text-search.js';
-import { countryCode, hostOf, languageCode } from '../shared/codes.js';
+import { countryCode, languageCode } from '../shared/codes.js';
 import { pageArgs } from '../shared/pagination.js';
 import { TikTokItemTypeFilter, TikTokLibrarySort, TikTokMediaTypeFilter, TikTokSearchArea, TikTokStatusFilter, YesNo } from './enums.js';
-import type { TikTokFilter, TikTokSort } from './search.js';
 
-// Arguments of the TikTok library lists. Array filters take at most 20 values (the specification's limit).
+// Arguments of the TikTok library lists and their validation; filter.ts turns them into the list's filter.
+// Array filters take at most 20 values (the specification's limit).
 
 const MAX_VALUES = 20;
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_VALUES);
@@ -17,7 +16,7 @@ const text = (max: number) => z.string().max(max);
 const hashtag = z.string().trim().min(1).max(100).transform((tag) => tag.replace(/^#+/, '').toLowerCase());
 
 /** The filters GET /v1/tiktok/library and POST /v1/tiktok/library/query share. */
-const filterArgs = () =>
+export const filterArgs = () =>
   builder.args((t) => ({
     searchArea: t.field({ type: TikTokSearchArea, defaultValue: 'all' }),
     type: t.field({ type: TikTokItemTypeFilter, defaultValue: 'all' }),
@@ -66,56 +65,6 @@ export const libraryQueryArgs = () =>
     isPinned: t.boolean(),
   }));
 
-type FilterArgs = InputShapeFromFields<ReturnType<typeof filterArgs>>;
-type LibraryArgs = InputShapeFromFields<ReturnType<typeof libraryArgs>>;
-type LibraryQueryArgs = InputShapeFromFields<ReturnType<typeof libraryQueryArgs>>;
-
-const blank = (value: string | null | undefined) => (value?.trim() ? value.trim() : undefined);
-
-function common(args: FilterArgs): TikTokFilter {
-  return {
-    type: args.type,
-    status: args.status,
-    mediaTypes: args.mediaTypes,
-    languages: args.languages,
-    countries: args.countries,
-    hashtags: args.hashtags,
-    profileId: blank(args.tiktokPageId),
-    domain: blank(args.domain) && hostOf(args.domain!),
-    handle: blank(args.handle)?.replace(/^@/, '').toLowerCase(),
-    published: { min: args.publishedAfter, max: args.publishedBefore },
-    views: { min: args.minViews, max: args.maxViews },
-    engagementRate: { min: args.minEngagementRate, max: args.maxEngagementRate },
-  };
-}
-
-const pageOf = (args: FilterArgs) => ({ page: args.page ?? 1, limit: args.limit ?? 25 });
-const sortOf = (args: FilterArgs): TikTokSort => ({ sortBy: args.sortBy ?? 'newest', order: args.order ?? 'desc' });
-
-/** GET /v1/tiktok/library (and the shop-scoped list): one search string. */
-export function filterFromLibraryArgs(args: LibraryArgs) {
-  const search = blank(args.search);
-  const filter: TikTokFilter = { ...common(args), search: search ? { websearch: search, area: args.searchArea ?? 'all' } : undefined };
-  return { filter, sort: sortOf(args), page: pageOf(args) };
-}
-
-/** POST /v1/tiktok/library/query: search terms and the whole body. */
-export function filterFromQueryArgs(args: LibraryQueryArgs) {
-  const terms = termsOf(args.search);
-  const filter: TikTokFilter = {
-    ...common(args),
-    search: terms.length ? { terms, keywordMode: args.keywordMode ?? 'any', area: args.searchArea ?? 'all' } : undefined,
-    categories: args.categories?.map((category) => category.trim().toLowerCase()),
-    profileIds: args.tiktokPageIds,
-    shopId: blank(args.websiteId),
-    hasShopLinked: args.hasShopLinked,
-    updated: { min: args.updatedAfter, max: args.updatedBefore },
-    daysRunning: { min: args.minDaysRunning, max: args.maxDaysRunning },
-    likes: { min: args.minLikes },
-    shares: { min: args.minShares },
-    followers: { min: args.minFollowers },
-    profileViews: { min: args.minProfileViews },
-    isPinned: args.isPinned,
-  };
-  return { filter, sort: sortOf(args), page: pageOf(args) };
-}
+export type FilterArgs = InputShapeFromFields<ReturnType<typeof filterArgs>>;
+export type LibraryArgs = InputShapeFromFields<ReturnType<typeof libraryArgs>>;
+export type LibraryQueryArgs = InputShapeFromFields<ReturnType<typeof libraryQueryArgs>>;

@@ -4,10 +4,10 @@ import { builder } from '../builder.js';
 import { countryFilterInput } from '../shared/countries.js';
 import { SortOrder } from '../shared/enums.js';
 import { bigCount, count } from '../shared/ranges.js';
-import { searchTerms, termsOf } from '../shared/text-search.js';
-import { endOfDay } from '../shared/time.js';
+import { searchTerms } from '../shared/text-search.js';
 import { GoogleAdNetworkEnum, GoogleAdsSort, GoogleAdStatusFilter } from './enums.js';
-import type { GoogleAdsFilter, GoogleAdsSort as Sort } from './search.js';
+
+// The arguments of POST /v1/google-ads/query and their validation; filter.ts turns them into the list's filter.
 
 export const GoogleAdsAudienceCountries = countryFilterInput(
   'GoogleAdsAudienceCountries',
@@ -33,21 +33,4 @@ export const googleAdsQueryArgs = () =>
     limit: t.int({ defaultValue: 25, description: 'Rows per page, 1..100 (default 25).', validate: z.number().int().min(1).max(100) }),
   }));
 
-type Args = InputShapeFromFields<ReturnType<typeof googleAdsQueryArgs>>;
-
-/** Turns the POST /v1/google-ads/query body into the engine's filter, sort and page. */
-export function filterFromGoogleArgs(args: Args) {
-  const terms = termsOf(args.search);
-  const filter: GoogleAdsFilter = {
-    search: terms.length ? terms : undefined,
-    status: args.status,
-    networks: args.networks,
-    categoryIds: args.categoryIds,
-    audienceCountries: args.audienceCountries,
-    firstSeen: { min: args.publishedAfter, max: endOfDay(args.publishedBefore) },
-    daysRunning: { min: args.minDaysRunning, max: args.maxDaysRunning },
-    reach: { min: args.minReach, max: args.maxReach },
-  };
-  const sort: Sort = { sortBy: args.sortBy ?? 'newest', order: args.order ?? 'desc' };
-  return { filter, sort, page: { page: args.page ?? 1, limit: args.limit ?? 25 } };
-}
+export type GoogleAdsArgs = InputShapeFromFields<ReturnType<typeof googleAdsQueryArgs>>;

@@ -1,24 +1,27 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { findIdPage } from '../shared/id-page.js';
-import { offsetOf, type PageRequest } from '../shared/pagination.js';
-import { daysRunningSql } from '../shared/days-running.js';
-import { range, type Range } from '../shared/ranges.js';
-import { tsQuery } from '../shared/text-search.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import type { CountryFilter } from '../../shared/countries.js';
+import { daysRunningSql } from '../../shared/days-running.js';
+import type { SortOrderValue } from '../../shared/enums.js';
+import { findIdPage } from '../../shared/id-page.js';
+import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { range, type Range } from '../../shared/ranges.js';
+import { tsQuery } from '../../shared/text-search.js';
+import type { GoogleAdsSort as GoogleAdsSortEnum, GoogleAdStatusFilter, GoogleNetwork } from '../enums.js';
 
 // The Google Ads engine: SQL finds the page of ad ids and the total of matches (shared/id-page.ts).
 
 export type GoogleAdsFilter = {
   search?: string[];
-  status?: 'active' | 'inactive' | 'all' | null;
-  networks?: string[] | null;
+  status?: typeof GoogleAdStatusFilter.$inferType | null;
+  networks?: GoogleNetwork[] | null;
   categoryIds?: number[] | null;
-  audienceCountries?: { include?: string[] | null; exclude?: string[] | null } | null;
+  audienceCountries?: CountryFilter | null;
   firstSeen?: Range<Date>;
   daysRunning?: Range<number>;
   reach?: Range<number>;
 };
-export type GoogleAdsSortValue = 'newest' | 'reach' | 'longestRunning';
-export type GoogleAdsSort = { sortBy: GoogleAdsSortValue; order: 'asc' | 'desc' };
+export type GoogleAdsSortValue = typeof GoogleAdsSortEnum.$inferType;
+export type GoogleAdsSort = { sortBy: GoogleAdsSortValue; order: SortOrderValue };
 
 const sql = Prisma.sql;
 const DAYS_RUNNING = daysRunningSql({ alias: 'g', start: 'firstSeenAt', since2018: true });

@@ -1,9 +1,10 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { A1, A2, A3, A4, A5, G_DENTAL, G_GLOW, SHOP_GLOW, googleAdsScenario } from '../support/tiktok-google-scenarios.js';
+import { expectViolation } from '../support/assertions.js';
+import { recordStatements, statementsSettled } from '../support/statements.js';
+import { A1, A2, A3, A4, A5, G_DENTAL, G_GLOW, SHOP_GLOW, googleAdsScenario } from './scenario.js';
 
-// The Google Ads routes against the scenario's five ads (see tiktok-google-scenarios.ts).
+// The Google Ads routes against the scenario's five ads (see scenario.ts).
 
 let t: TestApp;
 let key: string;
@@ -21,15 +22,6 @@ const ids = (res: HttpResult): string[] => {
 };
 const sorted = (list: string[]) => [...list].sort();
 const queried = async (body: Record<string, unknown>) => sorted(ids(await query(body)));
-
-function expectViolation(res: HttpResult, field: string, expected?: string[]) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  expect(res.body.error.details.validationErrors.map((v: { field: string }) => v.field)).toEqual([field]);
-  const [violation] = res.body.error.details.validationErrors;
-  expect(violation.location).toBe(field.slice(0, field.indexOf('.')));
-  if (expected) expect(violation.expected).toEqual(expected);
-}
 
 describe('POST /v1/google-ads/query', () => {
   it('an empty body lists every ad, newest first, with page pagination', async () => {
@@ -203,14 +195,13 @@ describe('GET /v1/google-ads/facets/*', () => {
 describe('SQL statements per list request', () => {
   it('do not grow with the page size', async () => {
     await query({}); // warm up: the key's last-use write happens on its first call
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    // The key's last-use write is fired at most every few seconds, whenever it falls due: not the list's work.
-    const statements = () => spy.mock.calls.filter(([sql]) => !/UPDATE\s+("public"\.)?"credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length;
+    await statementsSettled(t.db);
+    // The key's own statements (its lookup, its last-use write whenever it falls due) are not the list's work.
+    const sql = recordStatements();
     const count = async (body: unknown, rows: number) => {
-      spy.mockClear();
+      sql.clear();
       expect(ids(await query(body))).toHaveLength(rows);
-      return statements();
+      return sql.own().length;
     };
     try {
       const one = await count({ limit: 1 }, 1);
@@ -219,14 +210,14 @@ describe('SQL statements per list request', () => {
       // A text search visits every match: its total comes with the page, one statement fewer.
       expect(await count({ limit: 3, search: ['glow'] }, 3)).toBe(one - 1);
       // The facets' own statements (the key's lookup left out: it is cached per key in production).
-      const own = () => spy.mock.calls.filter(([sql]) => !/"credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length;
+      const own = () => sql.own().length;
       // networks lists every network (no paging); countries and categories are offset-paged.
-      spy.mockClear();
+      sql.clear();
       expect((await get('/google-ads/facets/networks')).status).toBe(200);
       expect(own()).toBe(1);
       for (const facet of ['countries', 'categories']) {
         const facetStatements = async (limit: number) => {
-          spy.mockClear();
+          sql.clear();
           const res = await get(`/google-ads/facets/${facet}?limit=${limit}`);
           expect(res.status, facet).toBe(200);
           return { rows: res.body.data.length as number, statements: own() };
@@ -238,7 +229,7 @@ describe('SQL statements per list request', () => {
         expect(small.statements, facet).toBeLessThanOrEqual(2);
       }
     } finally {
-      spy.mockRestore();
+      sql.restore();
     }
   });
 });

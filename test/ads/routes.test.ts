@@ -1,7 +1,8 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { expectViolation } from '../support/assertions.js';
+import { recordStatements, statementsSettled } from '../support/statements.js';
+import { adsScenario } from './scenario.js';
 
 // The ads endpoints against the scenario's known market:
 //   facebook_9001  active video, lead of duplicate group col_a (2 ads), reach 5000, Nordic Glow, "Summer serum sale…"
@@ -25,18 +26,6 @@ const ids = (res: HttpResult): string[] => {
   return res.body.data.map((ad: { id: string }) => ad.id);
 };
 const sorted = (list: string[]) => [...list].sort();
-
-/** A 400 validation_error naming exactly one field. */
-function expectViolation(res: HttpResult, field: string, expected?: string[]) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  const [violation, ...others] = res.body.error.details.validationErrors;
-  expect(others).toEqual([]);
-  expect(violation.field).toBe(field);
-  expect(violation.location).toBe(field.slice(0, field.lastIndexOf('.')));
-  if (expected) expect(violation.expected).toEqual(expected);
-  else expect(violation.expected.length).toBeGreaterThan(0);
-}
 
 const ALL = '/ads?search=summer%20or%20winter'; // matches all three group leads
 
@@ -513,13 +502,13 @@ describe('POST /v1/ads/{adId}/share', () => {
 describe('SQL statements per list request', () => {
   it('do not grow with the number of rows (no N+1)', async () => {
     await get('/ads?search=summer'); // warm up: the key's last-use write happens on its first call
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    await statementsSettled(t.db);
+    const sql = recordStatements();
     const count = async (path: string, rows: number) => {
-      spy.mockClear();
+      sql.clear();
       expect(ids(await get(path))).toHaveLength(rows);
       // The key's lookup is left out: it is cached per key in production (AUTH_CACHE_MS).
-      return spy.mock.calls.filter(([sql]) => !/FROM "credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length;
+      return sql.own().length;
     };
     try {
       const one = await count('/ads?search=summer&limit=1', 1);
@@ -530,12 +519,12 @@ describe('SQL statements per list request', () => {
       expect(one).toBeLessThanOrEqual(2);
       expect(two).toBe(one);
       expect(three).toBe(one);
-      spy.mockClear();
+      sql.clear();
       // No text search: the page can stop early on an index, so its total is a separate count (3 in all).
       expect(ids(await query({ limit: 3 }))).toHaveLength(3);
-      expect(spy.mock.calls.filter(([sql]) => !/FROM "credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length).toBeLessThanOrEqual(3);
+      expect(sql.own().length).toBeLessThanOrEqual(3);
     } finally {
-      spy.mockRestore();
+      sql.restore();
     }
   });
 });

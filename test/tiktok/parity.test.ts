@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { P_GLOW, SHOP_GLOW, T1, T3, T4, tiktokGoogleScenario } from '../support/tiktok-google-scenarios.js';
+import { graphqlData, restBody, withoutRequestId } from '../support/assertions.js';
+import { P_GLOW, SHOP_GLOW, T1, T3, T4, tiktokScenario } from './scenario.js';
 
-// GraphQL and REST run the same resolvers: the TikTok and Google Ads routes give the same rows on both surfaces.
+// GraphQL and REST run the same resolvers: the TikTok routes give the same rows on both surfaces.
 
 const TIKTOK_FIELDS = `
   id tiktokId type status isPinned publishedAt createdAt updatedAt indexedAt daysRunning
@@ -44,47 +45,16 @@ const SHOP_LIBRARY = `query ShopLibrary($shopId: String!, $type: TikTokItemTypeF
   }
 }`;
 
-const GOOGLE_QUERY = `query Google($search: [String!], $status: GoogleAdStatusFilter, $networks: [GoogleAdNetwork!], $audienceCountries: GoogleAdsAudienceCountries, $sortBy: GoogleAdsSort, $order: SortOrder, $limit: Int) {
-  googleAdsQuery(search: $search, status: $status, networks: $networks, audienceCountries: $audienceCountries, sortBy: $sortBy, order: $order, limit: $limit) {
-    data {
-      id googleAdId status network firstSeenAt lastSeenAt daysRunning
-      media { type url format }
-      advertiser { id name shopName domain websiteId logoUrl liveAds { all search shopping maps youtube other } }
-      reach { value lowerBound upperBound }
-      audience { mainCountry countries { countryCode share } remarketing interest }
-    }
-    pagination { page limit total totalPages }
-  }
-}`;
-
-const FACETS = `query Facets($search: String, $limit: Int, $offset: Int) {
-  googleAdsNetworkFacets { data { value label adsCount } }
-  googleAdsCountryFacets(search: $search, limit: $limit, offset: $offset) { data { value label adsCount } pagination { limit offset total } }
-  googleAdsCategoryFacets(limit: $limit, offset: $offset) { data { id name path parentId advertiserUsageCount } pagination { limit offset total } }
-}`;
-
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp(tiktokGoogleScenario);
+  t = await createTestApp(tiktokScenario);
   ({ apiKey: key } = await t.newKey());
 });
 afterAll(() => t?.close());
 
-async function gql(query: string, variables: Record<string, unknown>) {
-  const res = await t.graphql(query, variables, key);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body.errors).toBeUndefined();
-  return res.body.data;
-}
-
-async function rest(method: string, path: string, body?: unknown) {
-  const res = await t.rest(method, path, { key, body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-const withoutRequestId = ({ requestId: _requestId, ...rest }: Record<string, unknown>) => rest;
+const gql = (query: string, variables: Record<string, unknown>) => graphqlData(t, key, query, variables);
+const rest = (method: string, path: string, body?: unknown) => restBody(t, key, method, path, body);
 
 describe('TikTok library on both surfaces', () => {
   it('GET list and tiktokLibrary', async () => {
@@ -123,21 +93,5 @@ describe('TikTok library on both surfaces', () => {
     expect(res.body.errors[0].extensions.details.validationErrors).toEqual([{ field: 'limit', location: 'argument', expected: ['limit must not be greater than 50'] }]);
     const missing = await t.graphql(ITEM, { itemId: 'tiktok_1' }, key);
     expect(missing.body.errors[0].extensions.code).toBe('not_found');
-  });
-});
-
-describe('Google Ads on both surfaces', () => {
-  it('POST query and googleAdsQuery', async () => {
-    const body = { search: ['glow', 'dental'], status: 'active', networks: ['search', 'youtube', 'maps'], audienceCountries: { exclude: ['FR'] }, sortBy: 'reach', order: 'asc', limit: 10 };
-    const { googleAdsQuery } = await gql(GOOGLE_QUERY, body);
-    expect(googleAdsQuery).toEqual(withoutRequestId(await rest('POST', '/google-ads/query', body)));
-    expect(googleAdsQuery.data.map((ad: { googleAdId: string }) => ad.googleAdId)).toEqual(['CR00000000000000000004', 'CR00000000000000000001']);
-  });
-
-  it('facets', async () => {
-    const data = await gql(FACETS, { search: 'united', limit: 2, offset: 1 });
-    expect(data.googleAdsNetworkFacets).toEqual(withoutRequestId(await rest('GET', '/google-ads/facets/networks')));
-    expect(data.googleAdsCountryFacets).toEqual(withoutRequestId(await rest('GET', '/google-ads/facets/countries?search=united&limit=2&offset=1')));
-    expect(data.googleAdsCategoryFacets).toEqual(withoutRequestId(await rest('GET', '/google-ads/facets/categories?limit=2&offset=1')));
   });
 });

@@ -6,7 +6,7 @@ import { connect, type Db } from '../../src/db/client.js';
 import { createRateLimiter } from '../../src/metering/index.js';
 import { createApp, type App } from '../../src/server.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // The authentication and authorization matrix of the specification, on a read (GET /v1/me), a write
 // (POST /v1/ads/{adId}/share) and GraphQL, plus how keys are stored and what identity they report.

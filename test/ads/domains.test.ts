@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from './scenario.js';
 
 // Domain filters match a host and its subdomains, never a longer name that merely ends the same way:
 // the three group leads of adsScenario land on peakfit.shop, its subdomain and a look-alike.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from './scenario.js';
 
 // adsScenario plus page and shop figures: Nordic Glow's primary shop has 42,000 visits, 150 products in
 // category 2915; Peak Fitness Store's has 900 visits, 12 products in category 988.

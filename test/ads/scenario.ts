@@ -1,4 +1,4 @@
-import type { TestDatabase } from './database.js';
+import type { TestDatabase } from '../support/database.js';
 
 const day = (iso: string) => new Date(`${iso}T00:00:00.000Z`);
 

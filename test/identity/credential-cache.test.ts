@@ -1,8 +1,8 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/auth/admin.js';
 import { cachedLookup } from '../../src/auth/credential-cache.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { recordStatements } from '../support/statements.js';
 
 // With AUTH_CACHE_MS set, a key is looked up once per window instead of once per request, and a
 // revocation still takes effect when the window ends. Two servers on one database: a short window, to see it
@@ -21,20 +21,19 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sqlOf = (call: unknown[]) => String((call[0] as { text?: string })?.text ?? call[0]);
 
 describe('credential lookup cache', () => {
   it('looks a key up once per window, however many requests use it', async () => {
     const { apiKey } = await longWindow.newKey();
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    const sql = recordStatements();
     try {
       const statuses = await Promise.all(Array.from({ length: 5 }, () => longWindow.rest('GET', '/me', { key: apiKey }).then((r) => r.status)));
       expect(statuses).toEqual([200, 200, 200, 200, 200]);
       expect((await longWindow.rest('GET', '/me', { key: apiKey })).status).toBe(200);
-      const lookups = spy.mock.calls.filter((call) => /FROM "credentials" c/.test(sqlOf(call)));
+      const lookups = sql.all().filter((text) => /FROM "credentials" c/.test(text));
       expect(lookups).toHaveLength(1);
     } finally {
-      spy.mockRestore();
+      sql.restore();
     }
   });
 

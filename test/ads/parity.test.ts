@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { graphqlData } from '../support/assertions.js';
+import { adsScenario } from './scenario.js';
 
 // GraphQL and REST run the same resolvers: the same request gives the same data on both surfaces.
 
@@ -74,12 +75,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function gql(query: string, variables: Record<string, unknown>) {
-  const res = await t.graphql(query, variables, key);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body.errors).toBeUndefined();
-  return res.body.data;
-}
+const gql = (query: string, variables: Record<string, unknown>) => graphqlData(t, key, query, variables);
 
 describe('same data on both surfaces', () => {
   it.each(['facebook_9001', 'facebook_9002', 'facebook_9003', 'facebook_9004'])('ad detail %s', async (adId) => {

@@ -1,9 +1,10 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { P_AVA, P_GLOW, P_PEAK, SHOP_GLOW, SHOP_PEAK, T1, T2, T3, T4, T5, tiktokScenario } from '../support/tiktok-google-scenarios.js';
+import { expectViolation } from '../support/assertions.js';
+import { recordStatements, statementsSettled } from '../support/statements.js';
+import { P_AVA, P_GLOW, P_PEAK, SHOP_GLOW, SHOP_PEAK, T1, T2, T3, T4, T5, tiktokScenario } from './scenario.js';
 
-// The TikTok library routes against the scenario's five items (see tiktok-google-scenarios.ts).
+// The TikTok library routes against the scenario's five items (see scenario.ts).
 
 let t: TestApp;
 let key: string;
@@ -22,16 +23,6 @@ const ids = (res: HttpResult): string[] => {
 const sorted = (list: string[]) => [...list].sort();
 const list = async (params: string) => sorted(ids(await get(`/tiktok/library?${params}`)));
 const queried = async (body: Record<string, unknown>) => sorted(ids(await query(body)));
-
-function expectViolation(res: HttpResult, field: string, expected?: string[]) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  const fields = res.body.error.details.validationErrors.map((v: { field: string }) => v.field);
-  expect(fields).toEqual([field]);
-  const [violation] = res.body.error.details.validationErrors;
-  expect(violation.location).toBe(field.slice(0, field.indexOf('.')));
-  if (expected) expect(violation.expected).toEqual(expected);
-}
 
 describe('GET /v1/tiktok/library', () => {
   it('lists every item, newest first, with page pagination', async () => {
@@ -326,14 +317,13 @@ describe('validation', () => {
 describe('SQL statements per list request', () => {
   it('do not grow with the page size', async () => {
     await get('/tiktok/library'); // warm up: the key's last-use write happens on its first call
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    // The key's last-use write is fired at most every few seconds, whenever it falls due: not the list's work.
-    const statements = () => spy.mock.calls.filter(([sql]) => !/UPDATE\s+("public"\.)?"credentials"/.test(String((sql as { text?: string })?.text ?? sql))).length;
+    await statementsSettled(t.db);
+    // The key's own statements (its lookup, its last-use write whenever it falls due) are not the list's work.
+    const sql = recordStatements();
     const count = async (call: () => Promise<HttpResult>, rows: number) => {
-      spy.mockClear();
+      sql.clear();
       expect(ids(await call())).toHaveLength(rows);
-      return statements();
+      return sql.own().length;
     };
     try {
       const one = await count(() => get('/tiktok/library?limit=1'), 1);
@@ -345,7 +335,7 @@ describe('SQL statements per list request', () => {
       const shopOne = await count(() => get(`/shops/${SHOP_GLOW}/tiktok/library?limit=1`), 1);
       expect(await count(() => get(`/shops/${SHOP_GLOW}/tiktok/library?limit=2`), 2)).toBe(shopOne);
     } finally {
-      spy.mockRestore();
+      sql.restore();
     }
   });
 });

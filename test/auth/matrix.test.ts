@@ -1,3 +1,4 @@
+import { createLogger } from '../../src/observability/logger.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { deleteKey, revokeKey, revokeUser } from '../../src/auth/admin.js';
@@ -221,7 +222,7 @@ describe('credential store unreachable', () => {
         publicBaseUrl: 'http://api.test',
         startedAt: new Date(),
       },
-      { logger: { error: () => {} } },
+      { logger: createLogger({ level: 'silent' }) },
     );
   });
   afterAll(() => down?.close());

@@ -1,3 +1,4 @@
+import { createLogger } from '../../src/observability/logger.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { setCredits } from '../../src/auth/admin.js';
@@ -463,7 +464,7 @@ describe('concurrency across two instances', () => {
     secondDb = connect(t.db.url);
     second = createApp(
       { prisma: secondDb.prisma, pool: secondDb.pool, ledger: secondDb.ledger, authenticate: createAuthenticator(secondDb.prisma), rateLimiter: createRateLimiter(TEST_RATE_LIMITS), publicBaseUrl: 'http://api.test', startedAt: new Date() },
-      { logger: { error: () => {} } },
+      { logger: createLogger({ level: 'silent' }) },
     );
   });
   afterAll(() => secondDb?.close());

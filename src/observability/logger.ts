@@ -19,5 +19,5 @@ export function createLogger(options: { level?: LogLevel; pretty?: boolean; dest
   const prettyOutput = options.pretty ?? (!options.destination && process.stdout.isTTY === true);
   // pino-pretty as an in-process stream (no worker thread): a terminal is for people, not for throughput.
   if (prettyOutput) return pino(config, pretty({ colorize: true, sync: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
-  return pino(config, options.destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(config, options.destination ?? pino.destination({ dest: 1, sync: true }));
 }

@@ -13,6 +13,7 @@ import { createRateLimiter } from './metering/index.js';
 import { createLogger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { createReadiness } from './observability/readiness.js';
+import { sweepIdempotencyKeys } from './plugins/use-idempotency.js';
 import { createApp } from './server.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
@@ -35,7 +36,10 @@ const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl);
 const limiterReady = await Promise.race([rateLimiter.ready().then(() => true, () => false), new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000))]);
 if (!limiterReady) logger.warn('the rate-limit store (REDIS_URL) is not reachable; requests are served without rate limits until it is');
 // Holds left by an instance that died mid-call go back to their pools after ten minutes.
-const sweep = setInterval(() => void releaseStaleHolds(db.ledger, 10 * 60_000).catch((err: unknown) => logger.warn({ err }, 'stale-hold sweep failed')), 60_000);
+const sweep = setInterval(() => {
+  void releaseStaleHolds(db.ledger, 10 * 60_000).catch((err: unknown) => logger.warn({ err }, 'stale-hold sweep failed'));
+  void sweepIdempotencyKeys(db.pool).catch((err: unknown) => logger.warn({ err }, 'idempotency-key sweep failed'));
+}, 60_000);
 sweep.unref();
 
 const metrics = config.metrics.onApiPort || config.metrics.port !== undefined ? new Metrics({ data: db.pool, ledger: db.ledger }) : undefined;

@@ -14,10 +14,12 @@ import { createReadiness, type Readiness } from './observability/readiness.js';
 import { useCompiledExecution } from './plugins/use-compiled-execution.js';
 import { useGraphQLLimits } from './plugins/use-graphql-limits.js';
 import { useGraphQLProtection, withoutSuggestions } from './plugins/use-graphql-protection.js';
+import { useIdempotency } from './plugins/use-idempotency.js';
 import { useInputGuard } from './plugins/use-input-guard.js';
 import { useRequestBodyLimit } from './plugins/use-request-body-limit.js';
 import { currentRequest, noteErrorCode, noteIdentity, useRequestState } from './plugins/use-request-state.js';
 import { schema } from './schema/index.js';
+import { refuseWorkspaceTables } from './schema/shared/workspace.js';
 
 const DEFAULT_QUERY = `# Send your API key as a header: { "Authorization": "Bearer <key>" }
 query {
@@ -102,9 +104,11 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     noteIdentity(principal);
     return principal;
   };
-  const services: AppServices = { ...given, authenticate };
+  // Resolvers reach workspace tables only through workspaceDb(context) (src/schema/shared/workspace.ts).
+  const services: AppServices = { ...given, authenticate, prisma: refuseWorkspaceTables(given.prisma) };
   const readiness = options.readiness ?? createReadiness({ pool: services.pool, rateLimiter: services.rateLimiter });
-  const credits = creditHeaders(services.prisma, services.noHold?.balances, services.metering ?? true);
+  // The pools are a workspace table: read with the plain client, for the caller's own workspace only.
+  const credits = creditHeaders(given.prisma, services.noHold?.balances, services.metering ?? true);
   const corsOrigins = options.corsOrigins ?? '*';
   return createYoga<Record<string, unknown>, Context>({
     schema,
@@ -131,7 +135,8 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     },
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
-      useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: services.prisma, creditHeaders: credits, readiness, logger }),
+      useIdempotency({ pool: services.pool, authenticate }),
+      useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),
       useRequestBodyLimit(),
       useInputGuard(),
       useGraphQLLimits(services.rateLimiter, credits),

@@ -34,7 +34,9 @@ function merge(base: Schema, extra: Schema): Schema {
   for (const [key, value] of Object.entries(extra)) {
     if (key === 'type' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') continue;
     if (key === 'items' && typeof out.items === 'object' && out.items && typeof value === 'object') out.items = merge(out.items as Schema, value as Schema);
-    else if (!(key in out)) out[key] = value;
+    else if ((key === 'minimum' || key === 'maximum') && typeof out[key] === 'number' && typeof value === 'number') {
+      out[key] = key === 'minimum' ? Math.max(out[key] as number, value) : Math.min(out[key] as number, value); // the tighter bound
+    } else if (!(key in out)) out[key] = value;
   }
   if (out.type === 'integer') {
     // GraphQL's Int is 32-bit: zod's safe-integer bounds are wider than what the server accepts.

@@ -53,10 +53,12 @@ function maskError(logger: Logger) {
       noteErrorCode(original.extensions.code);
       return original;
     }
-    // A syntax, validation or variables error of /graphql: raised before execution, so it has no path. No suggestions.
-    if (error instanceof GraphQLError && !error.originalError && error.path === undefined) {
+    // A syntax, validation or variables error of /graphql: raised before execution, so it has no path (a variable's
+    // value refused by its scalar keeps the scalar's error as originalError). The client's error: no suggestions.
+    if (error instanceof GraphQLError && error.path === undefined && (!error.originalError || /^Variable "\$\w+"/.test(error.message))) {
       const message = withoutSuggestions(error.message);
-      return message === error.message ? error : new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: error.extensions });
+      noteErrorCode('validation_error');
+      return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, code: 'validation_error' } });
     }
     const requestId = currentRequest()?.requestId;
     let masked: GraphQLError;
@@ -75,11 +77,16 @@ function maskError(logger: Logger) {
   };
 }
 
-/** yoga's own log lines (a few, mostly at debug) go to the same logger. */
+/**
+ * yoga's own log lines go to the same logger. It reports every GraphQLError of a result at error level: those are
+ * the client's (or already logged, with their stack, by maskError), so they go to debug.
+ */
 function yogaLogging(logger: Logger) {
   const at = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
     const err = args.find((arg) => arg instanceof Error);
-    logger[level]({ requestId: currentRequest()?.requestId, err }, args.filter((arg) => !(arg instanceof Error)).map(String).join(' ') || 'yoga');
+    const effective = level === 'error' && err instanceof GraphQLError ? 'debug' : level;
+    if (!logger.isLevelEnabled(effective)) return;
+    logger[effective]({ requestId: currentRequest()?.requestId, err }, args.filter((arg) => !(arg instanceof Error)).map(String).join(' ') || 'yoga');
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -20,7 +20,7 @@ export type RequestState = {
   route?: string;
   /** Who called, once authenticated (never the key). */
   identity?: { workspaceId: string; credentialId: string };
-  /** The error codes answered (both surfaces), for logs and metrics. */
+  /** The distinct error codes answered (both surfaces), for logs and metrics. */
   errorCodes?: string[];
   /** A /graphql operation's type (query, mutation). */
   operationType?: string;
@@ -30,10 +30,12 @@ const storage = new AsyncLocalStorage<RequestState>();
 
 export const currentRequest = (): RequestState | undefined => storage.getStore();
 
-/** Notes an error code the request is answered with (deliberate errors, and internal_error). */
+/** Notes an error code the request is answered with (deliberate errors, and internal_error); each code once per request. */
 export function noteErrorCode(code: string): void {
   const state = storage.getStore();
-  if (state) (state.errorCodes ??= []).push(code);
+  if (!state) return;
+  const codes = (state.errorCodes ??= []);
+  if (!codes.includes(code)) codes.push(code);
 }
 
 /** Notes who the request was authenticated as. */

@@ -1,4 +1,3 @@
-import { createLogger } from '../../src/observability/logger.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { deleteKey, revokeKey, revokeUser } from '../../src/auth/admin.js';
@@ -8,6 +7,7 @@ import { createRateLimiter } from '../../src/metering/index.js';
 import { createApp, type App } from '../../src/server.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
 import { adsScenario } from '../support/scenarios.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 // The authentication and authorization matrix of the specification, on a read (GET /v1/me), a write
 // (POST /v1/ads/{adId}/share) and GraphQL, plus how keys are stored and what identity they report.

@@ -1,4 +1,3 @@
-import { createLogger } from '../../src/observability/logger.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { setCredits } from '../../src/auth/admin.js';
@@ -13,6 +12,7 @@ import { routes } from '../../rest/routes.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
 import { adsScenario } from '../support/scenarios.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 // Four more landing pages for Peak Fitness Store, so a call can return 1..4 rows.
 async function scenario(db: TestDatabase) {

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { randomUUID } from 'node:crypto';
 import { getNamedType, isObjectType, type GraphQLField } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -95,9 +95,9 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   readiness.stop();
-  logger.info({ signal }, 'draining requests in flight, then shutting down');
   const drained = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
+  logger.info({ signal }, 'draining requests in flight, then shutting down');
   const force = setTimeout(() => {
     logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still in flight after the shutdown timeout: closing their connections');
     server.closeAllConnections();

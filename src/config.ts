@@ -20,6 +20,7 @@ const schema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   CORS_ORIGINS: z.string().default('*'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  MCP_MUTATIONS: z.enum(['on', 'off']).default('off'),
 });
 
 export type Config = {
@@ -42,6 +43,8 @@ export type Config = {
   corsOrigins: '*' | string[];
   /** How long a SIGTERM waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** Whether /v1/mcp offers the write routes as tools too. */
+  mcpMutations: boolean;
 };
 
 /** Reads and validates the environment once; a bad value stops the process with a clear message. */
@@ -70,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { onApiPort: e.METRICS === 'on', port: e.METRICS_PORT },
     corsOrigins: e.CORS_ORIGINS.trim() === '*' ? '*' : e.CORS_ORIGINS.split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    mcpMutations: e.MCP_MUTATIONS === 'on',
   };
 }

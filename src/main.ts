@@ -62,7 +62,7 @@ const app = createApp(
     publicBaseUrl: config.publicBaseUrl,
     startedAt,
   },
-  { logger, metrics, corsOrigins: config.corsOrigins, readiness },
+  { logger, metrics, corsOrigins: config.corsOrigins, readiness, mcpMutations: config.mcpMutations },
 );
 const server = createHttpServer(app, { logger, metrics, metricsOnThisPort: config.metrics.onApiPort });
 await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));

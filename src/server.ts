@@ -16,6 +16,7 @@ import { useGraphQLLimits } from './plugins/use-graphql-limits.js';
 import { useGraphQLProtection, withoutSuggestions } from './plugins/use-graphql-protection.js';
 import { useIdempotency } from './plugins/use-idempotency.js';
 import { useInputGuard } from './plugins/use-input-guard.js';
+import { useMcp } from './plugins/use-mcp.js';
 import { useRequestBodyLimit } from './plugins/use-request-body-limit.js';
 import { currentRequest, noteErrorCode, noteIdentity, useRequestState } from './plugins/use-request-state.js';
 import { schema } from './schema/index.js';
@@ -100,6 +101,8 @@ export type AppOptions = {
   corsOrigins?: '*' | readonly string[];
   /** The readiness probe (GET /v1/ready); by default one over the services' pool and rate limiter. */
   readiness?: Readiness;
+  /** Whether the MCP endpoint offers write tools (MCP_MUTATIONS). */
+  mcpMutations?: boolean;
 };
 
 /** One yoga app: GraphQL (and GraphiQL) at /graphql, the REST surface at /v1, one schema and one context. */
@@ -117,7 +120,8 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
   // The pools are a workspace table: read with the plain client, for the caller's own workspace only.
   const credits = creditHeaders(given.prisma, services.noHold?.balances, services.metering ?? true);
   const corsOrigins = options.corsOrigins ?? '*';
-  return createYoga<Record<string, unknown>, Context>({
+  // The MCP tools call the app itself (src/mcp/): the same routes, keys, limits and prices as any client.
+  const app: App = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -143,6 +147,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
       useIdempotency({ pool: services.pool, authenticate }),
+      useMcp({ schema, routes, mutations: options.mcpMutations ?? false, fetch: async (request) => app.fetch(request) }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),
       useRequestBodyLimit(),
       useInputGuard(),
@@ -151,4 +156,5 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
       useCompiledExecution(),
     ],
   });
+  return app;
 }

@@ -48,6 +48,8 @@ export async function createTestApp(
     /** Which log lines are kept in `logs` ('error' unless TEST_LOG_LEVEL says otherwise; 'info' keeps the access lines). */
     logLevel?: LogLevel;
     metrics?: Metrics;
+    /** Offer the write routes as MCP tools too (MCP_MUTATIONS). */
+    mcpMutations?: boolean;
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
@@ -80,7 +82,7 @@ export async function createTestApp(
     },
   });
   const logger = createLogger({ level: options.logLevel ?? (process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'error', destination });
-  const app = createApp(services, { logger, metrics: options.metrics });
+  const app = createApp(services, { logger, metrics: options.metrics, mcpMutations: options.mcpMutations });
 
   const send = async (method: string, url: string, init: { key?: string | null; body?: string; headers?: Record<string, string> }) => {
     const headers: Record<string, string> = { ...init.headers };

@@ -105,11 +105,17 @@ async function stop(signal: string) {
   await drained;
   clearTimeout(force);
   clearInterval(sweep);
+  // Closing the pools and the database is bounded too: a connection that never ends must not keep the process alive.
+  const stuck = setTimeout(() => {
+    logger.error('the pools or the database did not close within 5 s: exiting anyway');
+    process.exit(1);
+  }, 5_000);
   metricsServer?.close();
   metricsServer?.closeAllConnections();
   await rateLimiter.close().catch(() => undefined);
   await db.close();
   await location.close();
+  clearTimeout(stuck);
   logger.info('stopped');
   logger.flush();
   process.exit(0);

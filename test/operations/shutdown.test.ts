@@ -53,6 +53,16 @@ function linesOf(process: ChildProcess) {
   };
 }
 
+/** Waits for a step, failing with what the server logged when it does not come (a hang is a failure, never a timeout). */
+async function step<T>(name: string, pending: Promise<T>, lines: () => Line[]): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([pending, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${name} within 45 s; the server logged ${JSON.stringify(lines())}`)), 45_000)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function openSocket(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(port, '127.0.0.1', () => resolve(socket));
@@ -67,9 +77,11 @@ it('SIGTERM: new connections are refused, the request in flight is answered, the
   if (process.env.TEST_DB === 'postgres') env.DATABASE_URL = (database = await createTestDatabase()).url;
   else env.DATA_DIR = dataDir = await mkdtemp(path.join(tmpdir(), 'mi-shutdown-'));
   child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/main.ts')], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.on('exit', (code, signal) => resolve({ code, signal })));
   const out = linesOf(child);
-  const { port } = await Promise.race([out.next((line) => typeof line.port === 'number'), exited.then((code) => { throw new Error(`the server exited (${code}) before listening`); })]);
+  const listening = await step('listening', Promise.race([out.next((line) => typeof line.port === 'number'), exited]), () => out.lines);
+  if (!('msg' in listening)) throw new Error(`the server exited before listening: ${JSON.stringify(listening)} ${JSON.stringify(out.lines)}`);
+  const { port } = listening;
 
   const socket = await openSocket(port!);
   let answer = '';
@@ -83,16 +95,16 @@ it('SIGTERM: new connections are refused, the request in flight is answered, the
   socket.write(`${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`);
 
   child.kill('SIGTERM');
-  await out.next((line) => line.msg === 'draining requests in flight, then shutting down');
-  await expect(openSocket(port!)).rejects.toThrow(/ECONNREFUSED|ECONNRESET/); // the listener is closed
+  await step('draining line', out.next((line) => line.msg === 'draining requests in flight, then shutting down'), () => out.lines);
+  await expect(step('refusal', openSocket(port!), () => out.lines)).rejects.toThrow(/ECONNREFUSED|ECONNRESET/); // the listener is closed
 
   const rest = body.slice(10);
   socket.write(`${Buffer.byteLength(rest).toString(16)}\r\n${rest}\r\n0\r\n\r\n`);
-  await answered;
+  await step('answer', answered, () => [...out.lines, { msg: `socket received: ${answer}` }]);
   expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n/, '').replace(/\r\n0\r\n\r\n$/, '').replace(/\r\n$/, ''))).toEqual({ data: { health: { status: 'ok' } } });
 
-  expect(await exited).toBe(0);
+  expect(await step('exit', exited, () => out.lines)).toEqual({ code: 0, signal: null });
   expect(out.lines.some((line) => line.msg === 'stopped')).toBe(true);
   expect(out.lines.some((line) => line.msg === 'request' && line.route === '/graphql' && line.status === 200)).toBe(true);
 });

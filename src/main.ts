@@ -22,6 +22,16 @@ const startedAt = new Date();
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'auto' ? undefined : config.logFormat === 'pretty' });
 const log = (line: string) => logger.info(line);
+// Signals are taken from the first moment: one that comes while the server is still starting stops it as soon as it
+// has started (never midway through a migration, and never by the signal's default action).
+let stopRequested: string | null = null;
+let shutdown: ((signal: string) => Promise<void>) | null = null;
+const onSignal = (signal: string) => {
+  if (shutdown) void shutdown(signal);
+  else stopRequested ??= signal;
+};
+process.on('SIGINT', () => onSignal('SIGINT'));
+process.on('SIGTERM', () => onSignal('SIGTERM'));
 const location = await openDatabase(config, { shareRunning: false });
 const db = connect(location.url, { max: location.embedded ? 4 : 10 });
 
@@ -120,5 +130,5 @@ async function stop(signal: string) {
   logger.flush();
   process.exit(0);
 }
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+shutdown = stop;
+if (stopRequested) void stop(stopRequested);

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { projectRoot } from '../../src/db/root.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // SIGTERM while a request is in flight: the server stops accepting, answers that request, closes its pools and
-// exits 0. The server runs as `npm start` runs it (src/main.ts), in its own process, on the embedded database (or
+// exits 0. The server runs as `npm start` runs it (the build of src/main.ts), in its own process, on the embedded database (or
 // on a fresh PostgreSQL database in the postgres project). The request is held in flight by its chunked body: its
 // last chunk is sent only once the server has logged that it is draining.
 
@@ -76,7 +77,9 @@ it('SIGTERM: new connections are refused, the request in flight is answered, the
   delete env.REDIS_URL;
   if (process.env.TEST_DB === 'postgres') env.DATABASE_URL = (database = await createTestDatabase()).url;
   else env.DATA_DIR = dataDir = await mkdtemp(path.join(tmpdir(), 'mi-shutdown-'));
-  child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/main.ts')], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // As `npm start` runs it: the esbuild output, plain JavaScript (no loader in the process).
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: 'inherit' });
+  child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/main.js')], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.on('exit', (code, signal) => resolve({ code, signal })));
   const out = linesOf(child);
   const listening = await step('listening', Promise.race([out.next((line) => typeof line.port === 'number'), exited]), () => out.lines);
@@ -94,8 +97,9 @@ it('SIGTERM: new connections are refused, the request in flight is answered, the
   socket.write(`POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
   socket.write(`${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`);
 
-  child.kill('SIGTERM');
-  await step('draining line', out.next((line) => line.msg === 'draining requests in flight, then shutting down'), () => out.lines);
+  const sent = child.kill('SIGTERM');
+  const diag = () => { let status = ''; try { status = readFileSync(`/proc/${child!.pid}/status`, 'utf8').split('\n').filter((l) => /^(State|SigPnd|ShdPnd|SigBlk|SigIgn|SigCgt)/.test(l)).join(' | '); } catch {} return [...out.lines, { msg: `kill sent=${sent} exit=${child!.exitCode} signal=${child!.signalCode} ${status}` }]; };
+  await step('draining line', out.next((line) => line.msg === 'draining requests in flight, then shutting down'), diag);
   await expect(step('refusal', openSocket(port!), () => out.lines)).rejects.toThrow(/ECONNREFUSED|ECONNRESET/); // the listener is closed
 
   const rest = body.slice(10);

@@ -131,90 +131,90 @@ export function useRestApi(options: {
   };
 
   async function serve(payload: Parameters<NonNullable<Plugin['onRequest']>>[0], state: RequestState): Promise<void> {
-      const { request, url, endResponse } = payload;
-      const path = url.pathname.slice(BASE_PATH.length) || '/';
-      if (request.method === 'GET' && path === '/openapi.json') {
-        state.route = `${BASE_PATH}/openapi.json`;
-        openApi ??= JSON.stringify(openApiDocument(schema, routes));
-        return endResponse(new FetsResponse(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } }));
-      }
-      if (request.method === 'GET' && path === '/ready' && readiness) {
-        state.route = `${BASE_PATH}/ready`;
-        const report = await readiness.check();
-        return endResponse(FetsResponse.json({ requestId: state.requestId, ...report }, { status: report.status === 'ready' ? 200 : (503 as 200), headers: { 'cache-control': 'no-store' } }));
-      }
-      const docs = await docsResponse(request.method, path);
-      if (docs) {
-        state.route = `${BASE_PATH}/docs`;
-        return endResponse(docs);
-      }
+    const { request, url, endResponse } = payload;
+    const path = url.pathname.slice(BASE_PATH.length) || '/';
+    if (request.method === 'GET' && path === '/openapi.json') {
+      state.route = `${BASE_PATH}/openapi.json`;
+      openApi ??= JSON.stringify(openApiDocument(schema, routes));
+      return endResponse(new FetsResponse(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } }));
+    }
+    if (request.method === 'GET' && path === '/ready' && readiness) {
+      state.route = `${BASE_PATH}/ready`;
+      const report = await readiness.check();
+      return endResponse(FetsResponse.json({ requestId: state.requestId, ...report }, { status: report.status === 'ready' ? 200 : (503 as 200), headers: { 'cache-control': 'no-store' } }));
+    }
+    const docs = await docsResponse(request.method, path);
+    if (docs) {
+      state.route = `${BASE_PATH}/docs`;
+      return endResponse(docs);
+    }
 
-      const match = matchRoute(routes, request.method, path);
-      if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
-      const field = fields.get(match.route)!;
-      routeOfRequest.set(state, match.route);
-      state.route = `${BASE_PATH}${match.route.path === '/' ? '' : match.route.path}`;
-      state.rest = true;
-      state.dryRun = url.searchParams.get('dryRun') === 'true';
+    const match = matchRoute(routes, request.method, path);
+    if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+    const field = fields.get(match.route)!;
+    routeOfRequest.set(state, match.route);
+    state.route = `${BASE_PATH}${match.route.path === '/' ? '' : match.route.path}`;
+    state.rest = true;
+    state.dryRun = url.searchParams.get('dryRun') === 'true';
 
-      // Authentication, then the rate limit, before anything else touches the database.
-      const principal = isPublicField(field) ? null : (state.principal ??= authenticate(request.headers.get('authorization')));
-      try {
-        if (principal) {
-          const { credential, workspace } = await principal;
-          await rateLimiter.check(credential.id, match.route.field.startsWith('Mutation.') ? 'write' : 'read', state.responseHeaders);
-          await creditHeaders?.(workspace.id, state.responseHeaders);
-        }
-      } catch (error) {
-        return endResponse(json(restErrorFrom([error], state.requestId, match.route)));
+    // Authentication, then the rate limit, before anything else touches the database.
+    const principal = isPublicField(field) ? null : (state.principal ??= authenticate(request.headers.get('authorization')));
+    try {
+      if (principal) {
+        const { credential, workspace } = await principal;
+        await rateLimiter.check(credential.id, match.route.field.startsWith('Mutation.') ? 'write' : 'read', state.responseHeaders);
+        await creditHeaders?.(workspace.id, state.responseHeaders);
       }
+    } catch (error) {
+      return endResponse(json(restErrorFrom([error], state.requestId, match.route)));
+    }
 
-      let body: Record<string, unknown> | null = null;
-      if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
-        const read = await readBody(request);
-        if ('error' in read) {
-          const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
-          return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
-        }
-        body = read.body;
+    let body: Record<string, unknown> | null = null;
+    if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
+      const read = await readBody(request);
+      if ('error' in read) {
+        const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
+        return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
       }
-      const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
-      const { values } = read;
-      // A path segment whose percent-escapes do not decode is refused here: SOFA's router would decode it again, and throw.
-      const undecodable: ParamViolation[] = match.malformed.map((name) => ({ argument: name, location: 'path', expected: [`${name} must be valid percent-encoded UTF-8`] }));
-      const violations = [...undecodable, ...read.violations.filter((v) => !match.malformed.includes(v.argument))];
-      if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
-      if (state.dryRun && principal) {
-        const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
-        return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));
-      }
+      body = read.body;
+    }
+    const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
+    const { values } = read;
+    // A path segment whose percent-escapes do not decode is refused here: SOFA's router would decode it again, and throw.
+    const undecodable: ParamViolation[] = match.malformed.map((name) => ({ argument: name, location: 'path', expected: [`${name} must be valid percent-encoded UTF-8`] }));
+    const violations = [...undecodable, ...read.violations.filter((v) => !match.malformed.includes(v.argument))];
+    if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
+    if (state.dryRun && principal) {
+      const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
+      return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));
+    }
 
-      // SOFA re-reads the arguments: GET values go back into the query string (lists repeated), others into a JSON body.
-      const target = new URL(`${BASE_PATH}${path === '/' ? '' : path}`, url);
-      let init: RequestInit = { method: request.method, headers: request.headers };
-      if (match.route.method === 'GET' || match.route.method === 'DELETE') {
-        for (const [name, value] of Object.entries(values)) {
-          if (match.params[name] !== undefined) continue;
-          for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(name, String(item));
-        }
-      } else {
-        init = { ...init, body: JSON.stringify(values), headers: { ...Object.fromEntries(request.headers), 'content-type': 'application/json' } };
+    // SOFA re-reads the arguments: GET values go back into the query string (lists repeated), others into a JSON body.
+    const target = new URL(`${BASE_PATH}${path === '/' ? '' : path}`, url);
+    let init: RequestInit = { method: request.method, headers: request.headers };
+    if (match.route.method === 'GET' || match.route.method === 'DELETE') {
+      for (const [name, value] of Object.entries(values)) {
+        if (match.params[name] !== undefined) continue;
+        for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(name, String(item));
       }
-      let answer: Response | undefined;
-      // The server's own Request and Headers classes (whatwg-node), as yoga's: no conversion between implementations.
-      const { Request: ServerRequest, Headers: ServerHeaders } = payload.fetchAPI;
-      // SOFA's router gives each call a context created from the server context it is handed (Object.create): one
-      // constant object instead of this request's keeps V8's shapes of those contexts shared, where a fresh prototype
-      // per request made every property the context gets a slow path (measured: a twentieth of a small call's CPU).
-      // Nothing below reads the Node request or response from it; the call's own state is in currentRequest().
-      sofaServerContext ??= { waitUntil: payload.serverContext.waitUntil };
-      await sofa.onRequest!({ ...payload, serverContext: sofaServerContext, request: new ServerRequest(target.toString(), init), url: target, endResponse: (response) => (answer = response) });
-      if (!answer) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
-      if (answer.status >= 400) return endResponse(answer);
-      const headers = new ServerHeaders(answer.headers);
-      headers.delete('content-length');
-      const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
-      // The server's own Response class: its string body is written to the socket as it is (no web stream).
-      return endResponse(FetsResponse.json(envelope(match.route, state.requestId, data), { status: answer.status as 200, headers }));
+    } else {
+      init = { ...init, body: JSON.stringify(values), headers: { ...Object.fromEntries(request.headers), 'content-type': 'application/json' } };
+    }
+    let answer: Response | undefined;
+    // The server's own Request and Headers classes (whatwg-node), as yoga's: no conversion between implementations.
+    const { Request: ServerRequest, Headers: ServerHeaders } = payload.fetchAPI;
+    // SOFA's router gives each call a context created from the server context it is handed (Object.create): one
+    // constant object instead of this request's keeps V8's shapes of those contexts shared, where a fresh prototype
+    // per request made every property the context gets a slow path (measured: a twentieth of a small call's CPU).
+    // Nothing below reads the Node request or response from it; the call's own state is in currentRequest().
+    sofaServerContext ??= { waitUntil: payload.serverContext.waitUntil };
+    await sofa.onRequest!({ ...payload, serverContext: sofaServerContext, request: new ServerRequest(target.toString(), init), url: target, endResponse: (response) => (answer = response) });
+    if (!answer) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+    if (answer.status >= 400) return endResponse(answer);
+    const headers = new ServerHeaders(answer.headers);
+    headers.delete('content-length');
+    const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
+    // The server's own Response class: its string body is written to the socket as it is (no web stream).
+    return endResponse(FetsResponse.json(envelope(match.route, state.requestId, data), { status: answer.status as 200, headers }));
   }
 }

@@ -45,6 +45,7 @@ export class Meter {
       const charged = await noHold.charges.charge({ workspaceId: workspace.id, cost: due, charge: { credentialId: credential.id, requestId: this.requestId, field, rows } });
       if (!charged) {
         noHold.balances.forget(workspace.id);
+        this.withdrawFigures();
         throw insufficient(due);
       }
       noHold.balances.learn(workspace.id, charged.remaining);
@@ -54,6 +55,7 @@ export class Meter {
     const hold = await reserve(this.db, workspace.id, amount);
     if (!hold) {
       noHold?.balances.forget(workspace.id);
+      this.withdrawFigures();
       throw insufficient(amount);
     }
     let result: T;
@@ -95,6 +97,13 @@ export class Meter {
     if (this.charged.length === 0) return null;
     const sum = (key: 'cost' | 'recurring' | 'topup') => this.charged.reduce((total, s) => total + s[key], 0);
     return { cost: sum('cost'), recurring: sum('recurring'), topup: sum('topup'), remaining: this.charged.at(-1)!.remaining, fields: this.fields };
+  }
+
+  /** A refused call sends no credit figures: the one written before it ran (src/metering/credit-headers.ts) proved stale. */
+  private withdrawFigures() {
+    if (this.charged.length > 0) return;
+    this.headers.delete('X-Usage-Cost');
+    this.headers.delete('X-Credits-Remaining');
   }
 
   private writeHeaders() {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { graphqlData } from '../support/assertions.js';
 import { adsScenario } from './scenario.js';
@@ -194,20 +194,19 @@ describe('GraphQL errors carry the specification code', () => {
   it('a value the schema cannot serialise is a logged internal_error on both surfaces, with its location', async () => {
     // A reach past 2^53 cannot be a SafeInt: the executor, not a resolver, raises this error.
     await t.db.prisma.adReachDay.create({ data: { adId: 'facebook_9003', date: new Date('2020-01-01T00:00:00Z'), reach: 2n ** 60n } });
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const res = await t.graphql('query {\n  adReachHistory(adId: "facebook_9003") { date reach }\n}', {}, key);
       expect(res.body.errors[0].extensions).toEqual({ code: 'internal_error' });
       expect(res.body.errors[0].message).not.toMatch(/SafeInt|2\^53|1152921504606846976/);
       expect(res.body.errors[0].locations).toEqual([{ line: 2, column: 48 }]);
-      const ours = () => logged.mock.calls.filter(([line]) => String(line).startsWith('internal error (requestId ')).length;
+      const ours = () => t.logs.filter((line) => line.msg === 'internal error' && line.level === 'error' && line.requestId && line.err?.stack).length;
       expect(ours()).toBe(1);
       const rest = await t.rest('GET', '/ads/facebook_9003/reach-history', { key });
       expect(rest.status).toBe(500);
       expect(rest.body.error.code).toBe('internal_error');
       expect(ours()).toBe(2);
+      expect(t.logs.some((line) => line.msg === 'internal error' && line.requestId === rest.body.error.requestId)).toBe(true);
     } finally {
-      logged.mockRestore();
       await t.db.prisma.adReachDay.deleteMany({ where: { adId: 'facebook_9003', date: new Date('2020-01-01T00:00:00Z') } });
     }
   });

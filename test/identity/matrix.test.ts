@@ -7,6 +7,7 @@ import { createRateLimiter } from '../../src/metering/index.js';
 import { createApp, type App } from '../../src/server.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
 import { adsScenario } from '../ads/scenario.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 // The authentication and authorization matrix of the specification, on a read (GET /v1/me), a write
 // (POST /v1/ads/{adId}/share) and GraphQL, plus how keys are stored and what identity they report.
@@ -221,7 +222,7 @@ describe('credential store unreachable', () => {
         publicBaseUrl: 'http://api.test',
         startedAt: new Date(),
       },
-      { logger: { error: () => {} } },
+      { logger: createLogger({ level: 'silent' }) },
     );
   });
   afterAll(() => down?.close());

@@ -12,6 +12,7 @@ import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js
 import type { TestDatabase } from '../support/database.js';
 import { recordStatements, statementsSettled, withStatements } from '../support/statements.js';
 import { adsScenario } from '../ads/scenario.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 // Four more landing pages for Peak Fitness Store, so a call can return 1..4 rows.
 async function scenario(db: TestDatabase) {
@@ -461,7 +462,7 @@ describe('concurrency across two instances', () => {
     secondDb = connect(t.db.url);
     second = createApp(
       { prisma: secondDb.prisma, pool: secondDb.pool, ledger: secondDb.ledger, authenticate: createAuthenticator(secondDb.prisma), rateLimiter: createRateLimiter(TEST_RATE_LIMITS), publicBaseUrl: 'http://api.test', startedAt: new Date() },
-      { logger: { error: () => {} } },
+      { logger: createLogger({ level: 'silent' }) },
     );
   });
   afterAll(() => secondDb?.close());

@@ -11,6 +11,9 @@ import { DEFAULT_CPM } from './figures.js';
 import type { AdFilter, AdSort, RankFilter } from './search.js';
 
 const strings = (max: number) => z.array(z.string().min(1).max(500)).max(max);
+/** Facet values (GET /v1/facets/*): UUIDs of themes and pixels, numeric ids of Shopify apps. */
+const facetUuids = z.array(z.uuid('{name} must be UUIDs')).max(50);
+const appIds = z.array(count).max(50);
 
 export const CountryFilterInput = countryFilterInput('CountryFilterInput', 'ISO 3166-1 alpha-2 country codes to include and/or exclude.');
 
@@ -105,6 +108,11 @@ export const adsQueryArgs = () =>
     minProducts: t.int({ validate: count }),
     maxProducts: t.int({ validate: count }),
     categoryIds: t.intList({ description: 'Google product taxonomy ids of the primary shop.', validate: z.array(z.number().int().min(1)).max(50) }),
+    themes: t.stringList({ description: 'Theme ids (GET /v1/facets/themes) of the primary shop.', validate: facetUuids }),
+    pixels: t.stringList({ description: 'Pixel ids (GET /v1/facets/pixels): the primary shop uses one of them.', validate: facetUuids }),
+    excludePixels: t.stringList({ description: 'Pixel ids the primary shop must not use.', validate: facetUuids }),
+    shopifyApps: t.intList({ description: 'Shopify app ids (GET /v1/facets/shopify-apps): the primary shop uses one of them.', validate: appIds }),
+    excludeShopifyApps: t.intList({ description: 'Shopify app ids the primary shop must not use.', validate: appIds }),
     adRankMode: t.field({ type: AdRankMode, defaultValue: 'rank' }),
     adRankBasis: t.field({ type: AdRankBasis, defaultValue: 'current' }),
     maxAdRankValue: t.float({ description: 'Best rank (or percentile, with adRankMode percentile) to keep.', validate: z.number().min(0).max(2_147_483_647) }),
@@ -179,7 +187,16 @@ export function filterFromQueryArgs(args: Args) {
       spend: { min: args.minSpendPerPage, max: args.maxSpendPerPage, period: args.spendPerPagePeriod ?? 'total', cpm },
       ads: { min: args.minAds, max: args.maxAds, since: args.adsTimePeriod ? startOfPeriod(args.adsTimePeriod) : null },
     },
-    shop: { traffic: { min: args.minTraffic, max: args.maxTraffic }, products: { min: args.minProducts, max: args.maxProducts }, categoryIds: args.categoryIds },
+    shop: {
+      traffic: { min: args.minTraffic, max: args.maxTraffic },
+      products: { min: args.minProducts, max: args.maxProducts },
+      categoryIds: args.categoryIds,
+      themes: args.themes,
+      pixels: args.pixels,
+      excludePixels: args.excludePixels,
+      shopifyApps: args.shopifyApps,
+      excludeShopifyApps: args.excludeShopifyApps,
+    },
     rank: rankFilter(args),
     maxAdsPerBrand: args.maxAdsPerBrand,
   };

@@ -7,6 +7,7 @@ import { escapeLike } from '../shared/like.js';
 import { daysRunningSql } from '../shared/days-running.js';
 import { range, type Range } from '../shared/ranges.js';
 import { tsQuery, type TextSearch } from '../shared/text-search.js';
+import { primaryShopConditions, type PrimaryShopFilter } from './shop-filter.js';
 
 // The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
@@ -48,7 +49,7 @@ export type AdFilter = {
   /** The advertiser's page: reach and spend over a period, and how many ads it runs. */
   page?: { reach?: Range<number> & { period: ReachPeriodValue }; spend?: Range<number> & { period: ReachPeriodValue; cpm: number }; ads?: Range<number> & { since: Date | null } };
   /** The advertiser's primary shop. */
-  shop?: { traffic?: Range<number>; products?: Range<number>; categoryIds?: number[] | null };
+  shop?: PrimaryShopFilter;
   rank?: RankFilter;
   /** At most this many rows per advertiser (its best ones by the requested sort). */
   maxAdsPerBrand?: number | null;
@@ -155,14 +156,7 @@ function pageConditions(filter: AdFilter): Prisma.Sql[] {
       : sql`v."liveAdsCount"`;
     range(ads, page.ads, out);
   }
-  const shop = filter.shop;
-  if (shop && (shop.traffic?.min != null || shop.traffic?.max != null || shop.products?.min != null || shop.products?.max != null || shop.categoryIds?.length)) {
-    const inner: Prisma.Sql[] = [sql`l."advertiserId" = a."advertiserId"`, sql`l."isPrimary"`];
-    range(sql`s."monthlyVisits"`, shop.traffic, inner);
-    range(sql`s."productsCount"`, shop.products, inner);
-    if (shop.categoryIds?.length) inner.push(sql`s."categoryIds" && ${shop.categoryIds}::int[]`);
-    out.push(sql`EXISTS (SELECT 1 FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId" WHERE ${Prisma.join(inner, ' AND ')})`);
-  }
+  out.push(...primaryShopConditions(filter.shop));
   const rank = filter.rank;
   if (rank) {
     const delta = rankDeltaFor(rank.window);

@@ -15,9 +15,9 @@ export function expectViolation(res: HttpResult, field: string, expected?: strin
 }
 
 /** The ids of a 200 list response. */
-export function idsOf(res: HttpResult, key = 'id'): string[] {
+export function idsOf<T = string>(res: HttpResult, key = 'id'): T[] {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.map((row: Record<string, string>) => row[key]);
+  return res.body.data.map((row: Record<string, T>) => row[key]);
 }
 
 const textOf = (call: unknown[]) => String((call[0] as { text?: string })?.text ?? call[0]);

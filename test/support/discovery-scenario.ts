@@ -37,7 +37,7 @@ const DAY = 86_400_000;
 const today = () => Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
 export const daysAgo = (days: number) => new Date(today() - days * DAY + 12 * 3_600_000);
 
-async function facets({ prisma }: TestDatabase) {
+async function categories({ prisma }: TestDatabase) {
   await prisma.category.createMany({
     data: [
       { id: 469, name: 'Health & Beauty', path: 'Health & Beauty', parentId: null },
@@ -50,6 +50,10 @@ async function facets({ prisma }: TestDatabase) {
     ],
     skipDuplicates: true,
   });
+}
+
+/** The Shopify apps, technologies, pixels and themes of the scenario (its shops use them). */
+export async function facetValues({ prisma }: TestDatabase) {
   await prisma.theme.createMany({ data: [{ id: THEME_DAWN, name: 'Dawn' }, { id: THEME_IMPULSE, name: 'Impulse' }] });
   await prisma.pixel.createMany({
     data: [
@@ -142,7 +146,8 @@ async function ads({ prisma }: TestDatabase) {
 }
 
 export async function discoveryScenario(db: TestDatabase): Promise<void> {
-  await facets(db);
+  await categories(db);
+  await facetValues(db);
   await shops(db);
   await advertisers(db);
   await ads(db);

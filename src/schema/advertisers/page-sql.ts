@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { CountryFilter } from '../shared/countries.js';
 import { range, type Range } from '../shared/ranges.js';
 import type { ReachPeriodValue } from './enums.js';
-import { reachOver } from './reach.js';
+import { partnershipPercentage, reachOver, type Figures } from './reach.js';
 
 // Conditions on what an advertiser links to: its shops (categories, technologies) and its ads (countries,
 // languages, partnership share, audience ages), and its spend.
@@ -33,7 +33,7 @@ const usesTechnology = (slugs: Prisma.Sql) => sql`EXISTS (SELECT 1 FROM "shop_te
   WHERE st."shopId" = s."id" AND te."slug" = ANY(${slugs}))`;
 const anAd = (condition: Prisma.Sql) => sql`EXISTS (SELECT 1 FROM "ads" a WHERE a."advertiserId" = v."id" AND a."isGroupLead" AND ${condition})`;
 
-export function pageConditions(filter: PageFilter): Prisma.Sql[] {
+export function pageConditions(filter: PageFilter, figures: Figures): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (filter.categoryIds?.length) out.push(linkedShop(sql`s."categoryIds" && ${filter.categoryIds}::int[]`));
   const niches = filter.pageNiches;
@@ -54,14 +54,11 @@ export function pageConditions(filter: PageFilter): Prisma.Sql[] {
     const overlaps = filter.ageRanges.map(({ min, max }) => sql`(coalesce(a."ageMin", 13) <= ${max} AND coalesce(a."ageMax", 65) >= ${min})`);
     out.push(anAd(sql`(${Prisma.join(overlaps, ' OR ')})`));
   }
-  if (filter.minPartnershipPercentage != null) {
-    out.push(sql`(SELECT coalesce(avg(CASE WHEN a."hasPartnerBadge" THEN 100.0 ELSE 0.0 END), 0) FROM "ads" a
-      WHERE a."advertiserId" = v."id" AND a."isGroupLead") >= ${filter.minPartnershipPercentage}`);
-  }
-  if (filter.reachPerPage) range(reachOver(filter.reachPerPage.period), filter.reachPerPage, out);
-  if (filter.spendPerPage) {
-    const { period, cpm } = filter.spendPerPage;
-    range(sql`round(${reachOver(period)} * ${cpm}::float8 / 1000)`, filter.spendPerPage, out);
+  if (filter.minPartnershipPercentage != null) out.push(sql`${figures.use(partnershipPercentage())} >= ${filter.minPartnershipPercentage}`);
+  const { reachPerPage, spendPerPage } = filter;
+  if (reachPerPage && (reachPerPage.min != null || reachPerPage.max != null)) range(figures.use(reachOver(reachPerPage.period)), reachPerPage, out);
+  if (spendPerPage && (spendPerPage.min != null || spendPerPage.max != null)) {
+    range(sql`round(${figures.use(reachOver(spendPerPage.period))} * ${spendPerPage.cpm}::float8 / 1000)`, spendPerPage, out);
   }
   return out;
 }

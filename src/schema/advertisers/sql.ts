@@ -8,7 +8,7 @@ import { range, type Range } from '../shared/ranges.js';
 import { tsQuery } from '../shared/text-search.js';
 import type { AdsWindow, LaunchedPeriod, ReachPeriodValue } from './enums.js';
 import { pageConditions, type PageFilter } from './page-sql.js';
-import { activeAds, adsLaunched, EU_ADS_SHARE, reachOver } from './reach.js';
+import { activeAds, adsLaunched, euAdsShare, Figures, reachOver } from './reach.js';
 
 // The advertisers list engine: SQL finds the page of advertiser ids and the total (shared/id-page.ts); Prisma
 // loads the selected fields for them. A search over ads (their copy or landing pages) first collects the
@@ -54,22 +54,24 @@ function searchCondition(search: AdvertiserSearch, staged: string[] | null): Pri
   return anyOrAll(search.terms.map(onShop), search.keywordMode);
 }
 
-function conditions(filter: AdvertiserFilter, staged: string[] | null): Prisma.Sql[] {
+const bounded = (bounds: Range<unknown> | undefined) => bounds !== undefined && (bounds.min != null || bounds.max != null);
+
+function conditions(filter: AdvertiserFilter, staged: string[] | null, figures: Figures): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (filter.search) out.push(searchCondition(filter.search, staged));
   range(sql`v."pageCreatedAt"`, filter.pageCreated, out);
-  if (filter.activeAds) range(activeAds(filter.activeAds.window), filter.activeAds, out);
+  if (bounded(filter.activeAds)) range(figures.use(activeAds(filter.activeAds!.window)), filter.activeAds, out);
   range(sql`v."facebookLikes"`, filter.facebookLikes, out);
   range(sql`v."instagramFollowers"`, filter.instagramFollowers, out);
-  if (filter.adsLaunched) range(adsLaunched(filter.adsLaunched.period), filter.adsLaunched, out);
-  if (filter.reach) range(reachOver(filter.reach.period), filter.reach, out);
+  if (bounded(filter.adsLaunched)) range(figures.use(adsLaunched(filter.adsLaunched!.period)), filter.adsLaunched, out);
+  if (bounded(filter.reach)) range(figures.use(reachOver(filter.reach!.period)), filter.reach, out);
   if (filter.pageTypes?.length) out.push(sql`v."pageType" = ANY(${filter.pageTypes}::text[])`);
   if (filter.gender && filter.gender !== 'all') out.push(sql`v."audienceGender" = ${filter.gender}`);
-  out.push(...pageConditions(filter));
+  out.push(...pageConditions(filter, figures));
   return out.length ? out : [sql`TRUE`];
 }
 
-function orderBy(filter: AdvertiserFilter, sort: AdvertiserSort): { keys: OrderKey[]; computed: boolean } {
+function orderBy(filter: AdvertiserFilter, sort: AdvertiserSort, figures: Figures): { keys: OrderKey[]; computed: boolean } {
   const byId: OrderKey = { key: sql`v."id"`, direction: 'ASC' };
   const direction = sort.order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST';
   const keys = (key: Prisma.Sql, computed: boolean) => ({ keys: [{ key, direction } as OrderKey, byId], computed });
@@ -82,10 +84,10 @@ function orderBy(filter: AdvertiserFilter, sort: AdvertiserSort): { keys: OrderK
     case 'newest': return keys(sql`v."pageCreatedAt"`, false);
     case 'activeAds': return keys(sql`v."liveAdsCount"`, false);
     case 'followers': return keys(sql`v."facebookLikes"`, false);
-    case 'reach': return keys(reachOver(sort.reachWindow), sort.reachWindow !== 'total' && sort.reachWindow !== 'last30d');
-    case 'reach14d': return keys(reachOver('last14d'), true);
-    case 'newAds': return keys(adsLaunched(sort.launchedPeriod), true);
-    case 'euAdsShare': return keys(EU_ADS_SHARE, true);
+    case 'reach': return keys(figures.use(reachOver(sort.reachWindow)), sort.reachWindow !== 'total' && sort.reachWindow !== 'last30d');
+    case 'reach14d': return keys(figures.use(reachOver('last14d')), true);
+    case 'newAds': return keys(figures.use(adsLaunched(sort.launchedPeriod)), true);
+    case 'euAdsShare': return keys(figures.use(euAdsShare()), true);
   }
 }
 
@@ -93,10 +95,12 @@ function orderBy(filter: AdvertiserFilter, sort: AdvertiserSort): { keys: OrderK
 export async function searchAdvertiserIds(prisma: PrismaClient, filter: AdvertiserFilter, sort: AdvertiserSort, page: OffsetRequest) {
   const overAds = filter.search && filter.search.type !== 'brand' && filter.search.type !== 'domain';
   const staged = overAds ? await adSearchStage(prisma, filter.search!) : null;
-  const order = orderBy(filter, sort);
+  const figures = new Figures();
+  const where = conditions(filter, staged, figures);
+  const order = orderBy(filter, sort, figures);
   const found = await findIdPage(prisma, {
     id: sql`v."id"`,
-    from: sql`FROM "advertisers" v WHERE ${Prisma.join(conditions(filter, staged), ' AND ')}`,
+    from: sql`FROM "advertisers" v ${figures.sql()} WHERE ${Prisma.join(where, ' AND ')}`,
     order: order.keys,
     limit: page.limit,
     offset: page.offset,

@@ -1,14 +1,13 @@
 import type { Advertiser } from '../../generated/prisma/client.js';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
-import { countryDistribution, mainLandingPages, type AdReach, type LandingPageUse } from './figures.js';
+import { countryDistribution, type AdReach } from './figures.js';
+import { mainLandingPages, type LandingPageUse } from './landing-pages.js';
 
 // The Facebook page that advertises, as the specification shows it: a summary in lists, a detail on its own.
 
 const LAST_ADS_IN_SUMMARY = 3;
 const LAST_ADS_IN_DETAIL = 10;
-/** The ads whose landing pages make up `mainLandingPages`: the page's highest-reach ads. */
-const LANDING_PAGE_SAMPLE = 50;
 
 export const AdvertiserProfile = builder.objectRef<Advertiser>('AdvertiserProfile').implement({
   fields: (t) => ({
@@ -71,16 +70,8 @@ export const AdvertiserSummary = builder.prismaObject('Advertiser', {
     }),
     mainLandingPages: t.field({
       type: [AdvertiserLandingPage],
-      description: `Where the page's ${LANDING_PAGE_SAMPLE} highest-reach ads lead, the most used first (at most 3).`,
-      select: {
-        ads: {
-          where: { isGroupLead: true, landingPageId: { not: null } },
-          orderBy: [{ reach: 'desc' }, { id: 'asc' }],
-          take: LANDING_PAGE_SAMPLE,
-          select: { reach: true, landingPage: { select: { normalizedUrl: true, screenshotDesktopUrl: true } } },
-        },
-      },
-      resolve: (advertiser) => mainLandingPages(advertiser.ads),
+      description: "Where the page's ads lead (landing pages without query string), the most used first, at most 3.",
+      resolve: (advertiser, _args, context) => mainLandingPages(context).load(advertiser.id),
     }),
   }),
 });

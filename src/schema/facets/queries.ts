@@ -67,7 +67,7 @@ function facetField<T>(t: PothosSchemaTypes.QueryFieldBuilder<typeof builder.$in
     type: facetListRef(definition.list, definition.item),
     nullable: true,
     authScopes: { workspace: true },
-    description: `${definition.description} Most used first (GET /v1/facets/${definition.path}). Free.`,
+    description: `${definition.description} Most used first (GET /v1/facets/${definition.path}).`,
     args: facetArgs(),
     resolve: async (_root, args, context) => ({ ...(await facetPage<T>(context.prisma, definition.query, args)), meta: definition.meta }),
   });

@@ -76,7 +76,7 @@ builder.queryFields((t) => ({
     type: FacebookShopPage,
     nullable: true,
     authScopes: { workspace: true },
-    description: 'The shops of a Facebook page, or the Facebook pages of a shop (GET /v1/lookup/facebook-shop). Exactly one identifier. Free.',
+    description: 'The shops of a Facebook page, or the Facebook pages of a shop (GET /v1/lookup/facebook-shop). Exactly one identifier.',
     args: {
       facebook_id: t.arg.string({ description: 'A Facebook page id.', validate: pageId }),
       facebookPageId: t.arg.string({ description: 'A Facebook page id.', validate: pageId }),

@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
     authScopes: { workspace: true },
     description:
       'Resolve a brand name, shop domain or URL, Facebook page id or Instagram handle to the brandtrackers of this workspace, advertisers and shops (GET /v1/lookup). ' +
-      'Exact matches come before fuzzy name matches. Free.',
+      'Exact matches come before fuzzy name matches.',
     args: {
       q: t.arg.string({ required: true, validate: z.string().trim().min(2).max(200) }),
       type: t.arg({ type: LookupTypeFilter, defaultValue: 'auto' }),

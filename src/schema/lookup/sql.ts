@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { hostOf } from '../shared/codes.js';
+import { inWorkspace } from '../shared/workspace.js';
 import type { LookupType, MatchField } from './types.js';
 
 // The lookup's three sources, one statement each: exact matches (page id, domain, Instagram handle, the name
@@ -79,7 +80,7 @@ function shopHits(terms: LookupTerms, limit: number): Hit[] {
 
 /** The workspace's active brandtrackers, under the name the workspace gave them. */
 const tracked = (workspaceId: string) => sql`"brandtrackers" t JOIN "brandtracker_links" k
-  ON k."brandtrackerId" = t."id" AND k."workspaceId" = ${workspaceId}::uuid AND k."isActive"`;
+  ON k."brandtrackerId" = t."id" AND ${inWorkspace('k', workspaceId)} AND k."isActive"`;
 
 function brandtrackerHits(terms: LookupTerms, limit: number, workspaceId: string): Hit[] {
   // Both the workspace's display name and the brand's own name are the brandtracker's names.

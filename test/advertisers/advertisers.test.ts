@@ -243,8 +243,8 @@ describe('SQL statements per list request', () => {
     expect(idsOf(four.res)).toHaveLength(4);
     expect(one.statements.length).toBeGreaterThan(0);
     expect(four.statements.length).toBe(one.statements.length);
-    // The page of ids with its total (one statement for a computed sort), then the rows with their last ads, then
-    // (a second selection of the same relation, batched for the whole page) the ads behind their landing pages.
+    // The page of ids with its total (one statement for a computed sort), the rows with their last ads, and the main
+    // landing pages of every row of the page (one batched statement).
     expect(one.statements.length).toBeLessThanOrEqual(3);
     const plain = await statementsOf(() => get('?limit=4&sortBy=activeAds'));
     expect(plain.statements.length).toBeLessThanOrEqual(4);

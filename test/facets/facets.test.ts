@@ -38,7 +38,7 @@ const EXPECTED = {
       { id: APP_KLAVIYO, label: 'Klaviyo: Email Marketing & SMS', iconUrl: 'https://cdn.example.com/facets/apps/klaviyo.png', shopifyUrl: 'https://apps.shopify.com/klaviyo', usageCount: 2 },
       { id: APP_JUDGE, label: 'Judge.me Product Reviews', iconUrl: null, shopifyUrl: 'https://apps.shopify.com/judge-me', usageCount: 1 },
     ],
-    meta: { valueType: 'number', filterUsage: [byId('shops', ['shopifyApps', 'excludeShopifyApps']), byId('ads', ['shopifyApps', 'excludeShopifyApps'])] },
+    meta: { valueType: 'number', filterUsage: [byId('shops', ['shopifyAppIds', 'excludeShopifyAppIds']), byId('ads', ['shopifyApps', 'excludeShopifyApps'])] },
   },
   technologies: {
     data: [
@@ -48,7 +48,7 @@ const EXPECTED = {
     ],
     meta: {
       valueType: 'slug',
-      filterUsage: ['shops', 'emails', 'advertisers'].map((resource) => ({ resource, fields: ['technologies'], valueField: 'slug' })),
+      filterUsage: ['emails', 'advertisers'].map((resource) => ({ resource, fields: ['technologies'], valueField: 'slug' })),
     },
   },
   pixels: {
@@ -56,11 +56,11 @@ const EXPECTED = {
       { id: PIXEL_META, slug: 'meta-pixel', name: 'Meta Pixel', iconUrl: 'https://cdn.example.com/facets/pixels/meta-pixel.svg', categories: ['Advertising'], usageCount: 2 },
       { id: PIXEL_TIKTOK, slug: 'tiktok-pixel', name: 'TikTok Pixel', iconUrl: null, categories: ['Advertising'], usageCount: 1 },
     ],
-    meta: { valueType: 'uuid', filterUsage: [byId('shops', ['pixels', 'excludePixels']), byId('ads', ['pixels', 'excludePixels'])] },
+    meta: { valueType: 'uuid', filterUsage: [byId('shops', ['pixelIds', 'excludePixelIds']), byId('ads', ['pixels', 'excludePixels'])] },
   },
   themes: {
     data: [{ id: THEME_DAWN, name: 'Dawn', usageCount: 2 }, { id: THEME_IMPULSE, name: 'Impulse', usageCount: 1 }],
-    meta: { valueType: 'uuid', filterUsage: [byId('shops', ['themes']), byId('ads', ['themes'])] },
+    meta: { valueType: 'uuid', filterUsage: [byId('shops', ['themeIds']), byId('ads', ['themes'])] },
   },
 } as const;
 

@@ -22,8 +22,16 @@ const categoryFacets = facet({
   path: 'categories',
   item: CategoryFacetRef,
   description: 'Google product taxonomy categories; `search` matches the name or the path.',
-  query: { select: sql`c."id", c."name", c."path", c."parentId", c."usageCount"`, from: sql`FROM "categories" c`, labels: [sql`c."name"`, sql`c."path"`], order: [{ key: sql`c."usageCount"`, direction: 'DESC' }, { key: sql`c."id"`, direction: 'ASC' }] },
-  meta: { valueType: 'number', filterUsage: byId(['shops', ['categoryIds']], ['ads', ['categoryIds']], ['emails', ['categoryIds']], ['advertisers', ['categoryIds', 'pageNiches']]) },
+  query: {
+    select: sql`c."id", c."name", c."path", c."parentId", c."usageCount"`,
+    from: sql`FROM "categories" c`,
+    labels: [sql`c."name"`, sql`c."path"`],
+    order: [{ key: sql`c."usageCount"`, direction: 'DESC' }, { key: sql`c."id"`, direction: 'ASC' }],
+  },
+  meta: {
+    valueType: 'number',
+    filterUsage: byId(['shops', ['categoryIds']], ['ads', ['categoryIds']], ['emails', ['categoryIds']], ['advertisers', ['categoryIds', 'pageNiches']]),
+  },
 });
 
 const shopifyAppFacets = facet({
@@ -31,8 +39,16 @@ const shopifyAppFacets = facet({
   path: 'shopify-apps',
   item: ShopifyAppFacetRef,
   description: 'Shopify apps by their grouped id; `search` matches the label or the slug.',
-  query: { select: sql`p."id", p."label", p."iconUrl", p."shopifyUrl", p."usageCount"`, from: sql`FROM "shopify_apps" p`, labels: [sql`p."label"`, sql`p."slug"`], order: [{ key: sql`p."usageCount"`, direction: 'DESC' }, { key: sql`p."id"`, direction: 'ASC' }] },
-  meta: { valueType: 'number', filterUsage: byId(['shops', ['shopifyApps', 'excludeShopifyApps']], ['ads', ['shopifyApps', 'excludeShopifyApps']]) },
+  query: {
+    select: sql`p."id", p."label", p."iconUrl", p."shopifyUrl", p."usageCount"`,
+    from: sql`FROM "shopify_apps" p`,
+    labels: [sql`p."label"`, sql`p."slug"`],
+    order: [{ key: sql`p."usageCount"`, direction: 'DESC' }, { key: sql`p."id"`, direction: 'ASC' }],
+  },
+  meta: {
+    valueType: 'number',
+    filterUsage: byId(['shops', ['shopifyAppIds', 'excludeShopifyAppIds']], ['ads', ['shopifyApps', 'excludeShopifyApps']]),
+  },
 });
 
 const technologyFacets = facet({
@@ -40,8 +56,16 @@ const technologyFacets = facet({
   path: 'technologies',
   item: TechnologyFacetRef,
   description: 'Web technologies by slug; `search` matches the name or the slug.',
-  query: { select: sql`te."slug", te."id"::text AS id, te."name", te."iconUrl", te."categories", te."usageCount"`, from: sql`FROM "technologies" te`, labels: [sql`te."name"`, sql`te."slug"`], order: [{ key: sql`te."usageCount"`, direction: 'DESC' }, { key: sql`te."slug"`, direction: 'ASC' }] },
-  meta: { valueType: 'slug', filterUsage: [{ resource: 'shops', fields: ['technologies'], valueField: 'slug' }, { resource: 'emails', fields: ['technologies'], valueField: 'slug' }, { resource: 'advertisers', fields: ['technologies'], valueField: 'slug' }] },
+  query: {
+    select: sql`te."slug", te."id"::text AS id, te."name", te."iconUrl", te."categories", te."usageCount"`,
+    from: sql`FROM "technologies" te`,
+    labels: [sql`te."name"`, sql`te."slug"`],
+    order: [{ key: sql`te."usageCount"`, direction: 'DESC' }, { key: sql`te."slug"`, direction: 'ASC' }],
+  },
+  meta: {
+    valueType: 'slug',
+    filterUsage: [{ resource: 'emails', fields: ['technologies'], valueField: 'slug' }, { resource: 'advertisers', fields: ['technologies'], valueField: 'slug' }],
+  },
 });
 
 const pixelFacets = facet({
@@ -49,8 +73,16 @@ const pixelFacets = facet({
   path: 'pixels',
   item: PixelFacetRef,
   description: 'Tracking pixels by id (UUID); `search` matches the name or the slug.',
-  query: { select: sql`x."id"::text AS id, x."slug", x."name", x."iconUrl", x."categories", x."usageCount"`, from: sql`FROM "pixels" x`, labels: [sql`x."name"`, sql`x."slug"`], order: [{ key: sql`x."usageCount"`, direction: 'DESC' }, { key: sql`x."slug"`, direction: 'ASC' }] },
-  meta: { valueType: 'uuid', filterUsage: byId(['shops', ['pixels', 'excludePixels']], ['ads', ['pixels', 'excludePixels']]) },
+  query: {
+    select: sql`x."id"::text AS id, x."slug", x."name", x."iconUrl", x."categories", x."usageCount"`,
+    from: sql`FROM "pixels" x`,
+    labels: [sql`x."name"`, sql`x."slug"`],
+    order: [{ key: sql`x."usageCount"`, direction: 'DESC' }, { key: sql`x."slug"`, direction: 'ASC' }],
+  },
+  meta: {
+    valueType: 'uuid',
+    filterUsage: byId(['shops', ['pixelIds', 'excludePixelIds']], ['ads', ['pixels', 'excludePixels']]),
+  },
 });
 
 const themeFacets = facet({
@@ -58,8 +90,16 @@ const themeFacets = facet({
   path: 'themes',
   item: ThemeFacetRef,
   description: 'Shopify themes by id (UUID); `search` matches the name.',
-  query: { select: sql`h."id"::text AS id, h."name", h."usageCount"`, from: sql`FROM "themes" h`, labels: [sql`h."name"`], order: [{ key: sql`h."usageCount"`, direction: 'DESC' }, { key: sql`h."name"`, direction: 'ASC' }] },
-  meta: { valueType: 'uuid', filterUsage: byId(['shops', ['themes']], ['ads', ['themes']]) },
+  query: {
+    select: sql`h."id"::text AS id, h."name", h."usageCount"`,
+    from: sql`FROM "themes" h`,
+    labels: [sql`h."name"`],
+    order: [{ key: sql`h."usageCount"`, direction: 'DESC' }, { key: sql`h."name"`, direction: 'ASC' }],
+  },
+  meta: {
+    valueType: 'uuid',
+    filterUsage: byId(['shops', ['themeIds']], ['ads', ['themes']]),
+  },
 });
 
 function facetField<T>(t: PothosSchemaTypes.QueryFieldBuilder<typeof builder.$inferSchemaTypes, object>, definition: Facet<T>) {

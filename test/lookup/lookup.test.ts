@@ -102,7 +102,10 @@ describe('GET /v1/lookup: fuzzy names', () => {
   });
 
   it('a word of the name matches, and the workspace display name matches its brandtracker', async () => {
-    expect(results(await lookup('q=peak&type=advertiser')).map((r) => r.advertiser!.id)).toEqual([P_PEAK]);
+    const peak = results(await lookup('q=peak&type=advertiser'));
+    expect(peak.map((r) => r.advertiser!.id)).toEqual([P_PEAK]);
+    // Every trigram of "peak" is in the name, yet it is not the name: fuzzy, below an exact match's 1.
+    expect(peak[0]).toMatchObject({ matchType: 'fuzzy', score: 0.99 });
     const mine = results(await lookup('q=my%20glow&type=brandtracker'));
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ matchType: 'exact', matchField: 'name', brandtracker: { id: tracker } });

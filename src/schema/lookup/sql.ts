@@ -51,8 +51,11 @@ type Hit = Prisma.Sql;
 const hit = (key: Prisma.Sql, field: MatchField, exact: boolean, score: Prisma.Sql = sql`1`) =>
   sql`${key} AS key, ${field}::text AS field, ${score}::float8 AS score, ${exact}::boolean AS exact`;
 
-/** Trigram similarity of a name to the query: the whole name, or its best-matching words. */
-const similarity = (column: Prisma.Sql, q: string) => sql`greatest(similarity(${column}, ${q}), word_similarity(${q}, ${column}))`;
+/**
+ * Trigram similarity of a name to the query (the whole name, or its best-matching words), scaled below 1: a score
+ * of 1 is an exact match's, so a fuzzy match that shares every trigram (a word of the name) still ranks after it.
+ */
+const similarity = (column: Prisma.Sql, q: string) => sql`0.99 * greatest(similarity(${column}, ${q}), word_similarity(${q}, ${column}))`;
 
 function advertiserHits(terms: LookupTerms, limit: number): Hit[] {
   const hits: Hit[] = [];

@@ -37,7 +37,7 @@ const sql = Prisma.sql;
 const anyOrAll = (conditions: Prisma.Sql[], mode: 'any' | 'all') => sql`(${Prisma.join(conditions, mode === 'all' ? ' AND ' : ' OR ')})`;
 
 /** Advertisers whose ads match a search over ads, at most STAGE_CAP + 1 of them (one more tells a cut). */
-export async function adSearchStage(prisma: PrismaClient, search: AdvertiserSearch): Promise<string[]> {
+async function adSearchStage(prisma: PrismaClient, search: AdvertiserSearch): Promise<string[]> {
   const match = search.type === 'adCopy'
     ? sql`a."searchText" @@ ${tsQuery({ terms: search.terms, keywordMode: search.keywordMode })}`
     : anyOrAll(search.terms.map((term) => sql`a."landingPageUrl" ILIKE ${`%${escapeLike(term)}%`}`), search.keywordMode);

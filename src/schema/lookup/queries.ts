@@ -3,24 +3,20 @@ import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { lookupSource, termsOf, type LookupRow } from './sql.js';
+import { timedPool } from './timed-pool.js';
 import { LOOKUP_TYPES, LookupPage, LookupTypeFilter, type LookupResult, type LookupType, type LookupWarning } from './types.js';
 
 /** How long one source may take; past it the others still answer and the response says it is partial. */
 export const SOURCE_TIMEOUT_MS = 2000;
 const QUERY_CANCELED = '57014';
 
-/** Runs one source's statement under a statement timeout; null when it ran out of time. */
-async function withTimeout(pool: pg.Pool, statement: Prisma.Sql, timeoutMs: number): Promise<LookupRow[] | null> {
-  const client = await pool.connect();
+/** Runs one source's statement on the timed pool; null when it ran out of time. */
+async function withTimeout(pool: pg.Pool, statement: Prisma.Sql): Promise<LookupRow[] | null> {
   try {
-    await client.query(`SET statement_timeout = ${Math.trunc(timeoutMs)}`);
-    return (await client.query<LookupRow>(statement.text, statement.values as unknown[])).rows;
+    return (await pool.query<LookupRow>(statement.text, statement.values as unknown[])).rows;
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) return null;
     throw error;
-  } finally {
-    await client.query('RESET statement_timeout').catch(() => {});
-    client.release();
   }
 }
 
@@ -68,7 +64,8 @@ builder.queryFields((t) => ({
       const limit = args.limit ?? 10;
       const terms = termsOf(args.q);
       const sources = type === 'auto' ? LOOKUP_TYPES : [type];
-      const answers = await Promise.all(sources.map((source) => withTimeout(context.pool, lookupSource(source, terms, limit, workspace.id), SOURCE_TIMEOUT_MS)));
+      const pool = timedPool(context.pool, SOURCE_TIMEOUT_MS);
+      const answers = await Promise.all(sources.map((source) => withTimeout(pool, lookupSource(source, terms, limit, workspace.id))));
       const warnings: LookupWarning[] = [];
       const results: LookupResult[] = [];
       answers.forEach((rows, index) => {

@@ -156,6 +156,21 @@ describe('GET /v1/lookup: type, limit, workspaces', () => {
   });
 });
 
+describe('access', () => {
+  it('every read of discovery is open to a read-only member, and closed without a key', async () => {
+    const readonly = await t.newKey({ role: 'readonly' });
+    await trackBrand(t.db, readonly.workspaceId, { name: 'Nordic Glow', facebookPageId: P_GLOW });
+    for (const path of ['/lookup?q=nordicglow.no', `/lookup/facebook-shop?facebookPageId=${P_GLOW}`, '/advertisers?limit=1', `/advertisers/${P_GLOW}`, '/facets/themes']) {
+      const res = await t.rest('GET', path, { key: readonly.apiKey });
+      expect(res.status, path).toBe(200);
+      expect((await t.rest('GET', path, { key: null })).status, path).toBe(401);
+    }
+    const found = results(await lookup('q=nordicglow.no&type=brandtracker', readonly.apiKey));
+    expect(found.map((r) => r.brandtracker!.id)).toEqual([tracker]);
+    expect(found[0].brandtracker).toMatchObject({ name: 'Nordic Glow' });
+  });
+});
+
 describe('GET /v1/lookup: surfaces and cost', () => {
   it('REST and GraphQL return the same results', async () => {
     const rest = await lookup('q=nordicglow.no');

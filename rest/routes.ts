@@ -37,6 +37,20 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/ads/:adId/media-url', field: 'Query.adMediaUrl', envelope: 'single', tags: ['Ads'] },
   { method: 'POST', path: '/ads/:adId/share', field: 'Mutation.adShare', envelope: 'single', tags: ['Ads'] },
 
+  { method: 'GET', path: '/facets/categories', field: 'Query.categoryFacets', envelope: 'spread', tags: ['Facets'] },
+  { method: 'GET', path: '/facets/shopify-apps', field: 'Query.shopifyAppFacets', envelope: 'spread', tags: ['Facets'] },
+  { method: 'GET', path: '/facets/technologies', field: 'Query.technologyFacets', envelope: 'spread', tags: ['Facets'] },
+  { method: 'GET', path: '/facets/pixels', field: 'Query.pixelFacets', envelope: 'spread', tags: ['Facets'] },
+  { method: 'GET', path: '/facets/themes', field: 'Query.themeFacets', envelope: 'spread', tags: ['Facets'] },
+
+  { method: 'GET', path: '/lookup', field: 'Query.lookup', envelope: 'spread', tags: ['Discovery'] },
+  { method: 'GET', path: '/lookup/facebook-shop', field: 'Query.lookupFacebookShop', envelope: 'spread', tags: ['Discovery'] },
+
+  { method: 'GET', path: '/advertisers', field: 'Query.advertisers', envelope: 'spread', tags: ['Advertisers'] },
+  { method: 'POST', path: '/advertisers/query', field: 'Query.advertisersQuery', envelope: 'spread', tags: ['Advertisers'] },
+  { method: 'GET', path: '/advertisers/:advertiserId', field: 'Query.advertiser', envelope: 'single', omitNull: ['lastAds[].collationId'], tags: ['Advertisers'] },
+  { method: 'GET', path: '/advertisers/:advertiserId/ads', field: 'Query.advertiserAds', envelope: 'spread', omitNull: ['data[].collationId'], tags: ['Advertisers'] },
+
   { method: 'GET', path: '/tiktok/library', field: 'Query.tiktokLibrary', envelope: 'spread', tags: ['TikTok'] },
   { method: 'POST', path: '/tiktok/library/query', field: 'Query.tiktokLibraryQuery', envelope: 'spread', tags: ['TikTok'] },
   { method: 'GET', path: '/tiktok/library/:itemId', field: 'Query.tiktokLibraryItem', envelope: 'single', tags: ['TikTok'] },

@@ -38,6 +38,17 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.googleAdsNetworkFacets': free,
   'Query.googleAdsCountryFacets': free,
   'Query.googleAdsCategoryFacets': free,
+  'Query.categoryFacets': free,
+  'Query.shopifyAppFacets': free,
+  'Query.technologyFacets': free,
+  'Query.pixelFacets': free,
+  'Query.themeFacets': free,
+  'Query.lookup': free,
+  'Query.lookupFacebookShop': free,
+  'Query.advertisers': free,
+  'Query.advertisersQuery': free,
+  'Query.advertiser': free,
+  'Query.advertiserAds': free,
   'Mutation.adShare': free,
 };
 

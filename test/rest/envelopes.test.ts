@@ -4,11 +4,13 @@ import { setCredits } from '../../src/auth/admin.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { adsScenario } from '../ads/scenario.js';
 import {
-  AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ERROR, GOOGLE_AD, GOOGLE_CATEGORY_FACET, GOOGLE_FACET_VALUE, keyPaths,
-  keysOf, ME, OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
+  AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ADVERTISER_DETAIL, ADVERTISER_SUMMARY, ERROR, FACEBOOK_SHOP_ENTRY,
+  FACET_ITEMS, FACET_META, GOOGLE_AD, GOOGLE_CATEGORY_FACET, GOOGLE_FACET_VALUE, keyPaths, keysOf, LOOKUP_META, LOOKUP_RESULT, ME,
+  OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
 } from '../support/shapes.js';
 import { googleAdsScenario } from '../google-ads/scenario.js';
 import { P_GLOW, SHOP_GLOW, T1, tiktokScenario } from '../tiktok/scenario.js';
+import { facetValues } from '../support/discovery-scenario.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -25,6 +27,7 @@ beforeAll(async () => {
     await adsScenario(db);
     await tiktokScenario(db);
     await googleAdsScenario(db);
+    await facetValues(db);
   });
   const created = await t.newKey();
   key = created.apiKey;
@@ -234,6 +237,66 @@ const cases: Record<string, Case> = {
       }
     },
   },
+  ...facetCases(),
+  'GET /lookup': {
+    path: '/lookup?q=nordicglow.com',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'requestId']);
+      expect(body.data.map((r: { type: string }) => r.type)).toEqual(['advertiser', 'shop']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([{ ...LOOKUP_RESULT, brandtracker: null }]));
+      expect(keyPaths(body.meta)).toEqual(keyPaths({ ...LOOKUP_META, warnings: [] }));
+    },
+  },
+  'GET /lookup/facebook-shop': {
+    path: '/lookup/facebook-shop?facebookPageId=1000000000000001',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'requestId']);
+      expect(Object.keys(body.data)).toEqual(['input', 'primaryShop', 'shops', 'primaryFacebookPage', 'facebookPages']);
+      expect(body.data.shops).toHaveLength(1);
+      expect(keyPaths(body.data)).toEqual(keyPaths({ input: { type: 1, id: 1 }, primaryShop: FACEBOOK_SHOP_ENTRY, shops: [FACEBOOK_SHOP_ENTRY], primaryFacebookPage: null, facebookPages: [] }));
+      expect(body.meta).toEqual({ limit: 50, returnedShops: 1, returnedFacebookPages: 0 });
+    },
+  },
+  'GET /advertisers': {
+    path: '/advertisers?search=nordic',
+    check: ({ body }) => {
+      expect(Object.keys(body)).toEqual(['requestId', 'data', 'pagination', 'meta']);
+      expect(body.data).toHaveLength(1);
+      expect(keyPaths(body.data)).toEqual(keyPaths([{ ...ADVERTISER_SUMMARY, mainLandingPages: [] }]));
+      expect(Object.keys(body.data[0])).toEqual(Object.keys(ADVERTISER_SUMMARY));
+      expect(body.pagination).toEqual({ limit: 20, offset: 0, total: 1 });
+      expect(body.meta).toEqual({ isTruncated: false });
+    },
+  },
+  'POST /advertisers/query': {
+    path: '/advertisers/query',
+    body: {},
+    check: ({ body }) => {
+      expect(Object.keys(body)).toEqual(['requestId', 'data', 'pagination', 'meta']);
+      expect(body.data.length).toBeGreaterThan(0);
+      for (const advertiser of body.data) expect(Object.keys(advertiser)).toEqual(Object.keys(ADVERTISER_SUMMARY));
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
+    },
+  },
+  'GET /advertisers/:advertiserId': {
+    path: '/advertisers/1000000000000002',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths({ ...ADVERTISER_DETAIL, linkedShops: [] }));
+      expect(Object.keys(body.data)).toEqual(Object.keys(ADVERTISER_DETAIL));
+      expect(body.data.lastAds.map((ad: { id: string }) => ad.id)).toEqual(['facebook_9004']);
+    },
+  },
+  'GET /advertisers/:advertiserId/ads': {
+    path: '/advertisers/1000000000000001/ads',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data.map((ad: { id: string }) => ad.id)).toEqual(['facebook_9001', 'facebook_9003']);
+      expect(keyPaths(body.data.slice(0, 1))).toEqual(keyPaths([AD_SUMMARY_GROUPED]));
+      expect(keyPaths(body.data.slice(1))).toEqual(keyPaths([AD_SUMMARY]));
+      expect(body.pagination).toEqual({ limit: 25, offset: 0, total: 2 });
+    },
+  },
   'GET /google-ads/facets/networks': {
     path: '/google-ads/facets/networks',
     check: ({ body }) => {
@@ -262,6 +325,26 @@ const cases: Record<string, Case> = {
     },
   },
 };
+
+/** GET /v1/facets/*: values, offset pagination and meta, each list with its own item shape. */
+function facetCases(): Record<string, Case> {
+  return Object.fromEntries(
+    Object.entries(FACET_ITEMS).map(([name, item]) => [
+      `GET /facets/${name}`,
+      {
+        path: `/facets/${name}`,
+        check: ({ body }: HttpResult) => {
+          expect(Object.keys(body)).toEqual(['requestId', 'data', 'pagination', 'meta']);
+          expect(body.data.length).toBeGreaterThan(0);
+          expect(keyPaths(body.data)).toEqual(keyPaths([item]));
+          expect(Object.keys(body.data[0])).toEqual(Object.keys(item));
+          expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
+          expect(keyPaths(body.meta)).toEqual(keyPaths(FACET_META));
+        },
+      },
+    ]),
+  );
+}
 
 const routeKey = (route: RestRoute) => `${route.method} ${route.path}`;
 

@@ -151,3 +151,39 @@ export const GOOGLE_AD = {
 };
 export const GOOGLE_FACET_VALUE = { value: 1, label: 1, adsCount: 1 };
 export const GOOGLE_CATEGORY_FACET = { id: 1, name: 1, path: 1, parentId: 1, advertiserUsageCount: 1 };
+
+// --- Specification: "Advertiser" (summary in lists, detail on its own) and gaps-filled's advertisers list meta.
+const ADVERTISER_RECORD = { id: 1, platform: 1, facebookPageId: 1, name: 1, logoUrl: 1, profile: { likes: 1, instagramFollowers: 1, createdAt: 1 } };
+export const ADVERTISER_SUMMARY = {
+  ...ADVERTISER_RECORD,
+  advertising: { activeAds: 1, reach30d: 1 },
+  lastAds: [{ id: 1, mediaUrl: 1, thumbnailUrl: 1 }],
+  mainLandingPages: [{ landingPage: 1, screenshotUrl: 1 }],
+};
+export const ADVERTISER_DETAIL = {
+  ...ADVERTISER_RECORD,
+  linkedShops: [{ shopId: 1, domain: 1, name: 1, isPrimary: 1 }],
+  advertising: { activeAds: 1, reach30d: 1, countryDistribution: [{ countryCode: 1, share: 1 }] },
+  lastAds: [AD_SUMMARY],
+};
+
+// --- Specification: "Lookup" (result and meta) and the Facebook-page/shop relation.
+export const LOOKUP_RESULT = {
+  type: 1, matchType: 1, matchField: 1, score: 1,
+  brandtracker: { id: 1, name: 1, facebookPageId: 1 },
+  advertiser: { id: 1, name: 1, facebookPageId: 1 },
+  shop: { id: 1, domain: 1, name: 1 },
+  signals: { activeAds: 1, liveAdsCount: 1, reach30d: 1, totalReach: 1, monthlyVisits: 1, workspaceAddedAt: 1, hasBrandtracker: 1, hasAdvertiser: 1, hasShop: 1 },
+};
+export const LOOKUP_META = { q: 1, type: 1, limit: 1, returned: 1, partial: 1, warnings: [{ code: 1, type: 1, message: 1 }] };
+export const FACEBOOK_SHOP_ENTRY = { id: 1, domain: 1, name: 1, rank: 1, isMainRelation: 1, isPrimary: 1, trafficNumber: 1, profilePhotoUrl: 1 };
+
+// --- gaps-filled "Facets": one envelope, five item shapes.
+export const FACET_META = { valueType: 1, filterUsage: [{ resource: 1, fields: [''], valueField: 1 }] };
+export const FACET_ITEMS = {
+  categories: { id: 1, name: 1, path: 1, parentId: 1, usageCount: 1 },
+  'shopify-apps': { id: 1, label: 1, iconUrl: 1, shopifyUrl: 1, usageCount: 1 },
+  technologies: { slug: 1, id: 1, name: 1, iconUrl: 1, categories: [''], usageCount: 1 },
+  pixels: { id: 1, slug: 1, name: 1, iconUrl: 1, categories: [''], usageCount: 1 },
+  themes: { id: 1, name: 1, usageCount: 1 },
+};

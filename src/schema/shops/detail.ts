@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import type { Shop } from '../../generated/prisma/client.js';
+import { notFound } from '../../errors.js';
+import { builder } from '../builder.js';
+import { CATALOG_SELECT, CountryShareRef, SeriesPointRef, ShopBestSeller, ShopLatestAd, ShopTikTok, TRAFFIC_SELECT } from './types.js';
+import { shopFigures, type ShopFigures } from './figures.js';
+import { LINKED_ADVERTISERS_SELECT, LinkedAdvertiserRef, linkedAdvertisers, type LinkedAdvertiserLink } from './linked.js';
+import { similarPage, SimilarShopRef } from './queries.js';
+import { findShop } from './find.js';
+
+// GET /v1/shops/{shopId}: the summary's figures plus trustpilot, socials, technology and a similar-shops preview.
+
+type SocialDay = { facebook: number | null; instagram: number | null; tiktok: number | null; youtube: number | null };
+type Social = { handle: string; url: string; followers: number | null };
+type App = { app: { id: number; label: string; iconUrl: string | null; shopifyUrl: string | null } };
+type Pixel = { pixel: { id: string; slug: string; name: string; iconUrl: string | null } };
+type ShopDetailRow = Shop & {
+  socialDays: SocialDay[];
+  theme: { name: string } | null;
+  apps: App[];
+  pixels: Pixel[];
+  advertisers: LinkedAdvertiserLink[];
+};
+
+const NETWORKS = {
+  facebook: { handle: 'facebookHandle', url: (h: string) => `https://www.facebook.com/${h}` },
+  instagram: { handle: 'instagramHandle', url: (h: string) => `https://www.instagram.com/${h}` },
+  tiktok: { handle: 'tiktokHandle', url: (h: string) => `https://www.tiktok.com/@${h}` },
+  youtube: { handle: 'youtubeHandle', url: (h: string) => `https://www.youtube.com/@${h}` },
+  pinterest: { handle: 'pinterestHandle', url: (h: string) => `https://www.pinterest.com/${h}` },
+  linkedin: { handle: 'linkedinHandle', url: (h: string) => `https://www.linkedin.com/company/${h}` },
+  twitter: { handle: 'twitterHandle', url: (h: string) => `https://x.com/${h}` },
+} as const;
+
+const ShopDetailProfile = builder.objectRef<Shop>('ShopDetailProfile').implement({
+  fields: (t) => ({
+    countryCode: t.exposeString('countryCode', { nullable: true }),
+    currency: t.exposeString('currency', { nullable: true }),
+    isShopifyPlus: t.exposeBoolean('isShopifyPlus'),
+    defaultLanguage: t.exposeString('defaultLanguage', { nullable: true, description: 'ISO 639-1.' }),
+  }),
+});
+
+const ShopTrustpilot = builder.objectRef<Shop>('ShopTrustpilot').implement({
+  fields: (t) => ({
+    rating: t.exposeFloat('trustpilotRating', { nullable: true, description: '0..5.' }),
+    reviewCount: t.exposeInt('trustpilotReviews', { nullable: true }),
+    brandName: t.exposeString('name'),
+    brandLogo: t.exposeString('logoUrl', { nullable: true }),
+    url: t.exposeString('trustpilotUrl', { nullable: true }),
+  }),
+});
+
+const ShopSocialNetwork = builder.objectRef<Social>('ShopSocialNetwork').implement({
+  fields: (t) => ({
+    handle: t.exposeString('handle'),
+    url: t.exposeString('url'),
+    followers: t.exposeInt('followers', { nullable: true, description: 'Latest daily count; null where it is not tracked (Pinterest, LinkedIn, X).' }),
+  }),
+});
+
+const ShopSocials = builder.objectRef<ShopDetailRow>('ShopSocials').implement({
+  description: 'The shop\'s social profiles; null for a network where it has none.',
+  fields: (t) =>
+    Object.fromEntries(
+      Object.entries(NETWORKS).map(([network, { handle, url }]) => [
+        network,
+        t.field({
+          type: ShopSocialNetwork,
+          nullable: true,
+          resolve: (shop) => {
+            const name = shop[handle];
+            if (!name) return null;
+            const day = shop.socialDays[0] as Record<string, number | null> | undefined;
+            return { handle: name, url: url(name), followers: day?.[network] ?? null };
+          },
+        }),
+      ]),
+    ),
+});
+
+const ShopDetailCatalog = builder.objectRef<ShopDetailRow & { products: never[] }>('ShopDetailCatalog').implement({
+  fields: (t) => ({
+    productsCount: t.exposeInt('productsCount'),
+    mainCategory: t.string({ nullable: true, resolve: (shop) => shop.categories[0] ?? null }),
+    bestSellers: t.field({ type: [ShopBestSeller], description: 'Up to 3 best-selling products, best first.', resolve: (shop) => shop.products }),
+    categories: t.exposeStringList('categories'),
+    myShopifyDomain: t.exposeString('myShopifyDomain', { nullable: true }),
+  }),
+});
+
+type TrafficRow = ShopDetailRow & { trafficMonths: { month: Date; visits: number }[]; trafficCountries: { countryCode: string; share: number }[] };
+
+const ShopDetailTraffic = builder.objectRef<TrafficRow>('ShopDetailTraffic').implement({
+  fields: (t) => ({
+    monthlyVisits: t.exposeInt('monthlyVisits'),
+    growth30d: t.exposeFloat('trafficGrowth30d', { nullable: true, description: 'Fraction: 0.18 = +18%.' }),
+    history: t.field({ type: [SeriesPointRef], description: 'Monthly visits, the 6 latest months, oldest first.', resolve: (shop) => shop.trafficMonths.map((m) => ({ period: m.month.toISOString().slice(0, 10), value: m.visits })).reverse() }),
+    topCountries: t.field({ type: [CountryShareRef], resolve: (shop) => shop.trafficCountries }),
+    growth90d: t.exposeFloat('trafficGrowth90d', { nullable: true }),
+    growth180d: t.exposeFloat('trafficGrowth180d', { nullable: true }),
+    mainMarkets: t.field({ type: [CountryShareRef], description: 'Alias of topCountries.', resolve: (shop) => shop.trafficCountries }),
+  }),
+});
+
+type AdvertisingDetail = ShopFigures & { links: LinkedAdvertiserLink[] };
+
+const ShopAdvertisingSummary = builder.objectRef<LinkedAdvertiserLink[]>('ShopAdvertisingSummary').implement({
+  description: "Totals of the shop's linked Facebook pages.",
+  fields: (t) => ({
+    liveAdsCount: t.int({ resolve: (links) => links.reduce((sum, l) => sum + l.advertiser.liveAdsCount, 0) }),
+    reach30d: t.field({ type: 'SafeInt', resolve: (links) => links.reduce((sum, l) => sum + Number(l.advertiser.reach30d), 0) }),
+    totalReach: t.field({ type: 'SafeInt', resolve: (links) => links.reduce((sum, l) => sum + Number(l.advertiser.totalReach), 0) }),
+    facebookLikes: t.int({ resolve: (links) => links.reduce((sum, l) => sum + l.advertiser.facebookLikes, 0) }),
+    instagramFollowers: t.int({ resolve: (links) => links.reduce((sum, l) => sum + l.advertiser.instagramFollowers, 0) }),
+  }),
+});
+
+const ShopDetailAdvertising = builder.objectRef<AdvertisingDetail>('ShopDetailAdvertising').implement({
+  fields: (t) => ({
+    activeAds: t.exposeInt('activeAds'),
+    linkedAdvertisersCount: t.exposeInt('linkedAdvertisersCount'),
+    history: t.field({ type: [SeriesPointRef], description: 'Active ads per week (Monday), the 26 latest weeks, oldest first.', resolve: (f) => f.history }),
+    topCountries: t.field({ type: [CountryShareRef], resolve: (f) => f.topCountries }),
+    linkedAdvertisers: t.field({ type: [LinkedAdvertiserRef], resolve: (f) => linkedAdvertisers(f.links) }),
+    summary: t.field({ type: ShopAdvertisingSummary, resolve: (f) => f.links }),
+    adsCountryStats: t.field({ type: [CountryShareRef], description: 'Targeted countries of the active ads by share.', resolve: (f) => f.topCountries }),
+  }),
+});
+
+const ShopApp = builder.objectRef<App['app']>('ShopApp').implement({
+  fields: (t) => ({ id: t.exposeInt('id'), label: t.exposeString('label'), iconUrl: t.exposeString('iconUrl', { nullable: true }), shopifyUrl: t.exposeString('shopifyUrl', { nullable: true }) }),
+});
+const ShopPixel = builder.objectRef<Pixel['pixel']>('ShopPixel').implement({
+  fields: (t) => ({ id: t.exposeString('id'), slug: t.exposeString('slug'), name: t.exposeString('name'), iconUrl: t.exposeString('iconUrl', { nullable: true }) }),
+});
+const ShopTechnology = builder.objectRef<ShopDetailRow>('ShopTechnology').implement({
+  fields: (t) => ({
+    theme: t.string({ nullable: true, description: 'Shopify theme name.', resolve: (shop) => shop.theme?.name ?? null }),
+    apps: t.field({ type: [ShopApp], resolve: (shop) => shop.apps.map((a) => a.app) }),
+    pixels: t.field({ type: [ShopPixel], resolve: (shop) => shop.pixels.map((p) => p.pixel) }),
+  }),
+});
+
+const SIMILAR_PREVIEW = 6;
+
+export const ShopDetail = builder.prismaObject('Shop', {
+  variant: 'ShopDetail',
+  description: 'A shop with its detail.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'uuid' }),
+    domain: t.exposeString('domain'),
+    name: t.exposeString('name'),
+    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    profile: t.field({ type: ShopDetailProfile, resolve: (shop) => shop }),
+    trustpilot: t.field({ type: ShopTrustpilot, nullable: true, description: 'Null when the shop has no Trustpilot page.', resolve: (shop) => (shop.trustpilotUrl || shop.trustpilotRating != null ? shop : null) }),
+    socials: t.field({ type: ShopSocials, select: { socialDays: { orderBy: { date: 'desc' }, take: 1 } }, resolve: (shop) => shop as unknown as ShopDetailRow }),
+    catalog: t.field({ type: ShopDetailCatalog, select: CATALOG_SELECT, resolve: (shop) => shop as never }),
+    traffic: t.field({ type: ShopDetailTraffic, select: TRAFFIC_SELECT, resolve: (shop) => shop as never }),
+    advertising: t.field({
+      type: ShopDetailAdvertising,
+      select: { advertisers: LINKED_ADVERTISERS_SELECT },
+      resolve: async (shop, _args, context) => ({ ...(await shopFigures(context).load(shop.id)), links: shop.advertisers as unknown as LinkedAdvertiserLink[] }),
+    }),
+    technology: t.field({
+      type: ShopTechnology,
+      select: { theme: { select: { name: true } }, apps: { select: { app: true }, orderBy: { appId: 'asc' } }, pixels: { select: { pixel: true }, orderBy: { pixelId: 'asc' } } },
+      resolve: (shop) => shop as unknown as ShopDetailRow,
+    }),
+    tiktok: t.field({ type: ShopTikTok, nullable: true, resolve: async (shop, _args, context) => (await shopFigures(context).load(shop.id)).tiktok }),
+    latestAds: t.field({ type: [ShopLatestAd], resolve: async (shop, _args, context) => (await shopFigures(context).load(shop.id)).latestAds }),
+    similarShops: t.field({
+      type: [SimilarShopRef],
+      description: 'Up to 6 most similar shops (GET /v1/shops/{identifier}/similar has them all).',
+      resolve: async (shop, _args, context, info) =>
+        (await similarPage(context, info, ['shop'], shop.id, { sortBy: 'relevance', order: 'desc' }, { limit: SIMILAR_PREVIEW, offset: 0 })).data,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  shop: t.prismaField({
+    type: ShopDetail,
+    nullable: true,
+    authScopes: { workspace: true },
+    description: 'One shop with its detail (GET /v1/shops/{shopId}).',
+    args: { shopId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
+    resolve: async (query, _root, args, context) => {
+      const shop = await findShop(context.prisma, args.shopId, query);
+      if (!shop) throw notFound(`Shop "${args.shopId}"`);
+      return shop;
+    },
+  }),
+}));

@@ -1,8 +1,12 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
-import { AdsTimePeriod, SortOrder } from '../ads/enums.js';
+import { AdsTimePeriod } from '../ads/enums.js';
 import { builder } from '../builder.js';
-import { countryCode, hostOf, languageCode } from '../shared/codes.js';
+import { hostOf, languageCode } from '../shared/codes.js';
+import { countries } from '../shared/countries.js';
+import { SortOrder } from '../shared/enums.js';
+import { amount, count } from '../shared/ranges.js';
+import { endOfDay } from '../shared/time.js';
 import { offsetArgs } from '../shared/pagination.js';
 import { AdsGrowthPeriod, DtcRegion, GrowthComparison, GrowthOperator, ReachGrowthPeriod, ShopListSort, ShopQuerySort, ShopSearchType, TrafficGrowthPeriod } from './enums.js';
 import type { GrowthCondition } from './growth.js';
@@ -11,16 +15,12 @@ import type { ShopFilter, ShopSearch, ShopSort } from './sql.js';
 // Arguments of GET /v1/shops and POST /v1/shops/query, their validation, and their translation into the
 // list engine's filter (sql.ts).
 
-const DAY_MS = 86_400_000;
 const MAX_INT = 2_147_483_647;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 export const SHOP_LIMITS = { defaultLimit: 32, maxLimit: 100 };
-const count = z.number().int().min(0).max(MAX_INT);
-const amount = z.number().min(0);
 const list = <T extends z.ZodType>(item: T, max = 100) => z.array(item).max(max);
-const countries = list(countryCode, 250);
 const uuids = list(z.string().regex(UUID, '{name} must be UUIDs').transform((id) => id.toLowerCase()));
 const ids = list(z.number().int().min(1).max(MAX_INT));
 const currencies = list(z.string().transform((code) => code.trim().toUpperCase()).refine((code) => CURRENCIES.has(code), '{name} must be ISO 4217 currency codes'));
@@ -111,8 +111,6 @@ export const shopQueryArgs = () =>
 
 type ListArgs = InputShapeFromFields<ReturnType<typeof shopListArgs>>;
 type QueryArgs = InputShapeFromFields<ReturnType<typeof shopQueryArgs>>;
-
-const endOfDay = (date: Date | null | undefined) => (date ? new Date(date.getTime() + DAY_MS - 1) : date);
 
 function search(text: string | null | undefined, type: ShopSearch['type']): ShopSearch | null {
   const trimmed = text?.trim();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Shop } from '../../generated/prisma/client.js';
+import type { Prisma, Shop } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { CATALOG_SELECT, CountryShareRef, SeriesPointRef, ShopBestSeller, ShopLatestAd, ShopTikTok, TRAFFIC_SELECT } from './types.js';
@@ -32,7 +32,7 @@ const NETWORKS = {
   twitter: { handle: 'twitterHandle', url: (h: string) => `https://x.com/${h}` },
 } as const;
 
-const ShopDetailProfile = builder.objectRef<Shop>('ShopDetailProfile').implement({
+export const ShopDetailProfile = builder.objectRef<Shop>('ShopDetailProfile').implement({
   fields: (t) => ({
     countryCode: t.exposeString('countryCode', { nullable: true }),
     currency: t.exposeString('currency', { nullable: true }),
@@ -41,7 +41,7 @@ const ShopDetailProfile = builder.objectRef<Shop>('ShopDetailProfile').implement
   }),
 });
 
-const ShopTrustpilot = builder.objectRef<Shop>('ShopTrustpilot').implement({
+export const ShopTrustpilot = builder.objectRef<Shop>('ShopTrustpilot').implement({
   fields: (t) => ({
     rating: t.exposeFloat('trustpilotRating', { nullable: true, description: '0..5.' }),
     reviewCount: t.exposeInt('trustpilotReviews', { nullable: true }),
@@ -134,13 +134,22 @@ const ShopApp = builder.objectRef<App['app']>('ShopApp').implement({
 const ShopPixel = builder.objectRef<Pixel['pixel']>('ShopPixel').implement({
   fields: (t) => ({ id: t.exposeString('id'), slug: t.exposeString('slug'), name: t.exposeString('name'), iconUrl: t.exposeString('iconUrl', { nullable: true }) }),
 });
-const ShopTechnology = builder.objectRef<ShopDetailRow>('ShopTechnology').implement({
+export const ShopTechnology = builder.objectRef<ShopDetailRow>('ShopTechnology').implement({
   fields: (t) => ({
     theme: t.string({ nullable: true, description: 'Shopify theme name.', resolve: (shop) => shop.theme?.name ?? null }),
     apps: t.field({ type: [ShopApp], resolve: (shop) => shop.apps.map((a) => a.app) }),
     pixels: t.field({ type: [ShopPixel], resolve: (shop) => shop.pixels.map((p) => p.pixel) }),
   }),
 });
+
+export const TECHNOLOGY_SELECT = {
+  theme: { select: { name: true } },
+  apps: { select: { app: true }, orderBy: { appId: 'asc' } },
+  pixels: { select: { pixel: true }, orderBy: { pixelId: 'asc' } },
+} satisfies Prisma.ShopSelect;
+
+/** A trustpilot object for a shop that has a Trustpilot page, else null. */
+export const trustpilotOf = (shop: Shop) => (shop.trustpilotUrl || shop.trustpilotRating != null ? shop : null);
 
 const SIMILAR_PREVIEW = 6;
 
@@ -154,7 +163,7 @@ export const ShopDetail = builder.prismaObject('Shop', {
     screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     profile: t.field({ type: ShopDetailProfile, resolve: (shop) => shop }),
-    trustpilot: t.field({ type: ShopTrustpilot, nullable: true, description: 'Null when the shop has no Trustpilot page.', resolve: (shop) => (shop.trustpilotUrl || shop.trustpilotRating != null ? shop : null) }),
+    trustpilot: t.field({ type: ShopTrustpilot, nullable: true, description: 'Null when the shop has no Trustpilot page.', resolve: trustpilotOf }),
     socials: t.field({ type: ShopSocials, select: { socialDays: { orderBy: { date: 'desc' }, take: 1 } }, resolve: (shop) => shop as unknown as ShopDetailRow }),
     catalog: t.field({ type: ShopDetailCatalog, select: CATALOG_SELECT, resolve: (shop) => shop as never }),
     traffic: t.field({ type: ShopDetailTraffic, select: TRAFFIC_SELECT, resolve: (shop) => shop as never }),
@@ -165,7 +174,7 @@ export const ShopDetail = builder.prismaObject('Shop', {
     }),
     technology: t.field({
       type: ShopTechnology,
-      select: { theme: { select: { name: true } }, apps: { select: { app: true }, orderBy: { appId: 'asc' } }, pixels: { select: { pixel: true }, orderBy: { pixelId: 'asc' } } },
+      select: TECHNOLOGY_SELECT,
       resolve: (shop) => shop as unknown as ShopDetailRow,
     }),
     tiktok: t.field({ type: ShopTikTok, nullable: true, resolve: async (shop, _args, context) => (await shopFigures(context).load(shop.id)).tiktok }),

@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
-import { SortOrder } from '../ads/enums.js';
+import { SortOrder } from '../shared/enums.js';
 import { builder } from '../builder.js';
 import { OffsetPaginationRef, offsetArgs, offsetPagination, type OffsetPagination } from '../shared/pagination.js';
 import { SHOP_LIMITS, shopListArgs, shopListFilter, shopQueryArgs } from './args.js';

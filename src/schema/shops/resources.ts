@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { SortOrder } from '../ads/enums.js';
+import { SortOrder } from '../shared/enums.js';
 import { builder } from '../builder.js';
 import { OffsetPaginationRef, offsetPagination, type OffsetPagination } from '../shared/pagination.js';
 import { ShopProductSort, SocialPeriod } from './enums.js';

@@ -1,12 +1,13 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
+import { range, type Range } from '../shared/ranges.js';
+import { tsQuery } from '../shared/text-search.js';
 import { mainTikTokProfile, shopAds } from './figures.js';
 import { growthConditions, PERIOD_DAYS, type GrowthCondition } from './growth.js';
 
 // The shops list engine: SQL finds the page of shop ids and the total of matches (shared/id-page.ts); Prisma
 // then loads the fields the request selected for those ids.
 
-export type Range<T> = { min?: T | null; max?: T | null };
 export type AdsPeriod = 'last24h' | 'last7d' | 'last30d';
 export type ShopSearch = { text: string; type: 'broad' | 'domain' | 'shopContains' | 'productName' };
 export type ShopSortValue =
@@ -60,11 +61,6 @@ const sql = Prisma.sql;
 export const S = sql`s."id"`;
 const EU = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'];
 
-export function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
-  if (bounds?.min !== undefined && bounds.min !== null) out.push(sql`${column} >= ${bounds.min}`);
-  if (bounds?.max !== undefined && bounds.max !== null) out.push(sql`${column} <= ${bounds.max}`);
-}
-
 /** The hosts a domain search tries: the host itself and its parent domains ("a.shop.com" → a.shop.com, shop.com). */
 export function domainCandidates(host: string): string[] {
   const labels = host.split('.').filter(Boolean);
@@ -95,10 +91,10 @@ function searchCondition(search: ShopSearch): Prisma.Sql {
     return sql`(s."domain" = ANY(${hosts}::text[]) OR s."relatedDomains" && ${hosts}::text[] OR s."myShopifyDomain" = ANY(${hosts}::text[]))`;
   }
   if (search.type === 'productName') {
-    return sql`s."id" IN (SELECT pr."shopId" FROM "products" pr WHERE pr."searchTitle" @@ websearch_to_tsquery('simple', ${search.text}))`;
+    return sql`s."id" IN (SELECT pr."shopId" FROM "products" pr WHERE pr."searchTitle" @@ ${tsQuery({ websearch: search.text })})`;
   }
   const host = search.text.trim().toLowerCase();
-  return sql`(s."searchText" @@ websearch_to_tsquery('simple', ${search.text}) OR s."domain" = ${host} OR ${host} = ANY(s."relatedDomains"))`;
+  return sql`(s."searchText" @@ ${tsQuery({ websearch: search.text })} OR s."domain" = ${host} OR ${host} = ANY(s."relatedDomains"))`;
 }
 
 function conditions(f: ShopFilter): Prisma.Sql[] {
@@ -149,7 +145,7 @@ function conditions(f: ShopFilter): Prisma.Sql[] {
 }
 
 const textRank = (search: ShopSearch | null | undefined) =>
-  search && (search.type === 'broad' || search.type === 'shopContains') ? sql`ts_rank(s."searchText", websearch_to_tsquery('simple', ${search.text}))` : null;
+  search && (search.type === 'broad' || search.type === 'shopContains') ? sql`ts_rank(s."searchText", ${tsQuery({ websearch: search.text })})` : null;
 
 function sortKey(sort: ShopSort): Prisma.Sql {
   switch (sort.sortBy) {

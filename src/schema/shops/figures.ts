@@ -55,7 +55,7 @@ async function loadFigures(prisma: PrismaClient, ids: readonly string[]): Promis
         FROM generate_series(date_trunc('week', now() AT TIME ZONE 'UTC') - interval '25 weeks', date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') w) AS history,
       (SELECT coalesce(json_agg(json_build_object('countryCode', c.code, 'share', round(c.n::numeric / c.total, 4)::float8) ORDER BY c.n DESC, c.code), '[]')
         FROM (SELECT code, count(*) AS n, sum(count(*)) OVER () AS total
-              FROM ${shopAds(Prisma.sql`s."id"`)} AND a."status" = 'active', unnest(a."targetedCountries") AS code
+              FROM (SELECT a."targetedCountries" FROM ${shopAds(Prisma.sql`s."id"`)} AND a."status" = 'active') x, unnest(x."targetedCountries") AS code
               GROUP BY code ORDER BY n DESC, code LIMIT 5) c) AS "topCountries",
       (SELECT coalesce(json_agg(json_build_object('id', x."id", 'mediaType', x."mediaType", 'mediaUrl', x."mediaUrl", 'thumbnailUrl', x."thumbnailUrl")
           ORDER BY x."firstSeenAt" DESC, x."id"), '[]')

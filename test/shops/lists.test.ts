@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { DAWN, GLOW, IMPULSE, LAB, META_PIXEL, PEAK, shopsScenario, TIKTOK_PIXEL, TINY } from './scenario.js';
+import { keyPaths } from '../support/shapes.js';
+import { SHOP_SUMMARY } from './shapes.js';
 import { expectViolation, idsOf, statementsOf } from './support.js';
 
 // GET /v1/shops and POST /v1/shops/query against the scenario's four shops (see scenario.ts). Default order:
@@ -25,7 +27,8 @@ describe('GET /v1/shops', () => {
     expect(Object.keys(res.body)).toEqual(['requestId', 'data', 'pagination']);
     expect(res.body.pagination).toEqual({ limit: 32, offset: 0, total: 4 });
     const glow = res.body.data[1];
-    expect(Object.keys(glow)).toEqual(['id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'catalog', 'traffic', 'advertising', 'tiktok', 'latestAds']);
+    expect(Object.keys(glow)).toEqual(Object.keys(SHOP_SUMMARY));
+    expect(keyPaths(glow)).toEqual(keyPaths(SHOP_SUMMARY));
     expect(glow.profile).toEqual({ countryCode: 'SE', currency: 'SEK', isShopifyPlus: true });
     expect(glow.catalog.bestSellers).toEqual([
       { imageUrl: 'https://cdn.example.com/p/4.jpg', title: 'Glow serum no. 4', price: 400.5, currency: 'SEK' },

@@ -123,7 +123,7 @@ export async function shopsScenario({ prisma }: TestDatabase): Promise<void> {
   await prisma.emailPromotionType.createMany({ data: [{ id: 1, name: 'Percent off' }, { id: 2, name: 'Free shipping' }] });
   await prisma.emailCategory.createMany({ data: [{ id: 1, name: 'Promotional' }, { id: 2, name: 'Lifecycle' }] });
   await prisma.emailEvent.createMany({ data: [{ id: 1, name: 'Black Friday', category: 'Holiday' }, { id: 2, name: 'Welcome', category: 'Lifecycle' }] });
-  const email = (id: number, shopId: string | null, sentAt: Date, fields: Record<string, unknown>) => ({
+  const email = (id: number, shopId: string | null, sentAt: Date, fields: { subject: string; body: string } & Record<string, unknown>) => ({
     id, shopId, sentAt, fromAddress: 'hello@nordicglow.com', campaignType: 'campaign', language: 'en', preheader: null, screenshotUrl: null, ...fields,
   });
   const emails = [

@@ -6,12 +6,11 @@ import { CATALOG_SELECT, CountryShareRef, SeriesPointRef, ShopBestSeller, ShopLa
 import { shopFigures, type ShopFigures } from './figures.js';
 import { LINKED_ADVERTISERS_SELECT, LinkedAdvertiserRef, linkedAdvertisers, type LinkedAdvertiserLink } from './linked.js';
 import { similarPage, SimilarShopRef } from './queries.js';
+import { ShopSocials, type SocialDay } from './socials.js';
 import { findShop } from './find.js';
 
 // GET /v1/shops/{shopId}: the summary's figures plus trustpilot, socials, technology and a similar-shops preview.
 
-type SocialDay = { facebook: number | null; instagram: number | null; tiktok: number | null; youtube: number | null };
-type Social = { handle: string; url: string; followers: number | null };
 type App = { app: { id: number; label: string; iconUrl: string | null; shopifyUrl: string | null } };
 type Pixel = { pixel: { id: string; slug: string; name: string; iconUrl: string | null } };
 type ShopDetailRow = Shop & {
@@ -21,16 +20,6 @@ type ShopDetailRow = Shop & {
   pixels: Pixel[];
   advertisers: LinkedAdvertiserLink[];
 };
-
-const NETWORKS = {
-  facebook: { handle: 'facebookHandle', url: (h: string) => `https://www.facebook.com/${h}` },
-  instagram: { handle: 'instagramHandle', url: (h: string) => `https://www.instagram.com/${h}` },
-  tiktok: { handle: 'tiktokHandle', url: (h: string) => `https://www.tiktok.com/@${h}` },
-  youtube: { handle: 'youtubeHandle', url: (h: string) => `https://www.youtube.com/@${h}` },
-  pinterest: { handle: 'pinterestHandle', url: (h: string) => `https://www.pinterest.com/${h}` },
-  linkedin: { handle: 'linkedinHandle', url: (h: string) => `https://www.linkedin.com/company/${h}` },
-  twitter: { handle: 'twitterHandle', url: (h: string) => `https://x.com/${h}` },
-} as const;
 
 export const ShopDetailProfile = builder.objectRef<Shop>('ShopDetailProfile').implement({
   fields: (t) => ({
@@ -49,34 +38,6 @@ export const ShopTrustpilot = builder.objectRef<Shop>('ShopTrustpilot').implemen
     brandLogo: t.exposeString('logoUrl', { nullable: true }),
     url: t.exposeString('trustpilotUrl', { nullable: true }),
   }),
-});
-
-const ShopSocialNetwork = builder.objectRef<Social>('ShopSocialNetwork').implement({
-  fields: (t) => ({
-    handle: t.exposeString('handle'),
-    url: t.exposeString('url'),
-    followers: t.exposeInt('followers', { nullable: true, description: 'Latest daily count; null where it is not tracked (Pinterest, LinkedIn, X).' }),
-  }),
-});
-
-const ShopSocials = builder.objectRef<ShopDetailRow>('ShopSocials').implement({
-  description: 'The shop\'s social profiles; null for a network where it has none.',
-  fields: (t) =>
-    Object.fromEntries(
-      Object.entries(NETWORKS).map(([network, { handle, url }]) => [
-        network,
-        t.field({
-          type: ShopSocialNetwork,
-          nullable: true,
-          resolve: (shop) => {
-            const name = shop[handle];
-            if (!name) return null;
-            const day = shop.socialDays[0] as Record<string, number | null> | undefined;
-            return { handle: name, url: url(name), followers: day?.[network] ?? null };
-          },
-        }),
-      ]),
-    ),
 });
 
 const ShopDetailCatalog = builder.objectRef<ShopDetailRow & { products: never[] }>('ShopDetailCatalog').implement({

@@ -42,32 +42,48 @@ export const mainTikTokProfile = (shopId: Prisma.Sql) =>
   Prisma.sql`SELECT p.* FROM "tiktok_profiles" p WHERE p."shopId" = ${shopId} ORDER BY p."followers" DESC, p."id" LIMIT 1`;
 
 const avgLatestSnapshots = (days: number) =>
-  Prisma.sql`(SELECT round(avg(x."adsCount")::numeric, 2)::float8 FROM (SELECT n."adsCount" FROM "tiktok_page_snapshots" n WHERE n."profileId" = p."id" ORDER BY n."date" DESC LIMIT ${days}) x)`;
+  Prisma.sql`(SELECT round(avg(x."adsCount")::numeric, 2)::float8 FROM (SELECT n."adsCount" FROM "tiktok_page_snapshots" n WHERE n."profileId" = t."id" ORDER BY n."date" DESC LIMIT ${days}) x)`;
 
+// Set-based on purpose: the page's ads are read once (by the links' page ids) and grouped per shop. Correlated
+// subqueries per shop and week made the planner's estimate cross PostgreSQL's JIT threshold, and compiling cost
+// seconds per request.
 async function loadFigures(prisma: PrismaClient, ids: readonly string[]): Promise<ShopFigures[]> {
+  const page = ids as string[];
   const rows = await prisma.$queryRaw<(ShopFigures & { id: string })[]>`
-    SELECT s."id"::text AS id,
-      (SELECT count(*)::int FROM ${shopAds(Prisma.sql`s."id"`)} AND a."status" = 'active') AS "activeAds",
-      (SELECT count(*)::int FROM "advertiser_shops" l WHERE l."shopId" = s."id") AS "linkedAdvertisersCount",
-      (SELECT coalesce(json_agg(json_build_object('period', to_char(w, 'YYYY-MM-DD'), 'value',
-          (SELECT count(*) FROM ${shopAds(Prisma.sql`s."id"`)} AND a."firstSeenAt" < w + interval '7 days' AND (a."status" = 'active' OR a."lastSeenAt" >= w)))
-          ORDER BY w), '[]')
-        FROM generate_series(date_trunc('week', now() AT TIME ZONE 'UTC') - interval '25 weeks', date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') w) AS history,
-      (SELECT coalesce(json_agg(json_build_object('countryCode', c.code, 'share', round(c.n::numeric / c.total, 4)::float8) ORDER BY c.n DESC, c.code), '[]')
-        FROM (SELECT code, count(*) AS n, sum(count(*)) OVER () AS total
-              FROM (SELECT a."targetedCountries" FROM ${shopAds(Prisma.sql`s."id"`)} AND a."status" = 'active') x, unnest(x."targetedCountries") AS code
-              GROUP BY code ORDER BY n DESC, code LIMIT 5) c) AS "topCountries",
-      (SELECT coalesce(json_agg(json_build_object('id', x."id", 'mediaType', x."mediaType", 'mediaUrl', x."mediaUrl", 'thumbnailUrl', x."thumbnailUrl")
-          ORDER BY x."firstSeenAt" DESC, x."id"), '[]')
-        FROM (SELECT a.* FROM ${shopAds(Prisma.sql`s."id"`)} AND a."isGroupLead" ORDER BY a."firstSeenAt" DESC, a."id" LIMIT 3) x) AS "latestAds",
-      (SELECT json_build_object('pageId', p."id", 'handle', p."handle", 'followers', p."followers", 'totalPosts', p."totalTikToks",
-          'newPosts', p."newTikToks", 'totalViews', p."views", 'totalLikes', p."likes",
-          'activeAds', (SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = p."id" AND i."type" = 'ad' AND i."status" = 'active'),
-          'totalAds', (SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = p."id" AND i."type" = 'ad'),
+    WITH page AS (SELECT DISTINCT id FROM unnest(${page}::uuid[]) AS id),
+    links AS (SELECT l."shopId", l."advertiserId" FROM "advertiser_shops" l WHERE l."shopId" = ANY(${page}::uuid[])),
+    pads AS MATERIALIZED (
+      SELECT k."shopId", a."id", a."status", a."firstSeenAt", a."lastSeenAt", a."isGroupLead", a."mediaType", a."mediaUrl", a."thumbnailUrl", a."targetedCountries"
+      FROM links k JOIN "ads" a ON a."advertiserId" = k."advertiserId"),
+    weeks AS (SELECT w FROM generate_series(date_trunc('week', now() AT TIME ZONE 'UTC') - interval '25 weeks', date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') w),
+    weekly AS (
+      SELECT p.id, w.w, count(x."id")::int AS n FROM page p CROSS JOIN weeks w
+      LEFT JOIN pads x ON x."shopId" = p.id AND x."firstSeenAt" < w.w + interval '7 days' AND (x."status" = 'active' OR x."lastSeenAt" >= w.w)
+      GROUP BY p.id, w.w),
+    countries AS (
+      SELECT x."shopId", code, count(*) AS n, sum(count(*)) OVER (PARTITION BY x."shopId") AS total,
+             row_number() OVER (PARTITION BY x."shopId" ORDER BY count(*) DESC, code) AS position
+      FROM pads x, unnest(x."targetedCountries") AS code WHERE x."status" = 'active' GROUP BY x."shopId", code),
+    latest AS (
+      SELECT x.*, row_number() OVER (PARTITION BY x."shopId" ORDER BY x."firstSeenAt" DESC, x."id") AS position FROM pads x WHERE x."isGroupLead"),
+    profiles AS (
+      SELECT DISTINCT ON (p."shopId") p.* FROM "tiktok_profiles" p WHERE p."shopId" = ANY(${page}::uuid[]) ORDER BY p."shopId", p."followers" DESC, p."id")
+    SELECT p.id::text AS id,
+      (SELECT count(*)::int FROM pads x WHERE x."shopId" = p.id AND x."status" = 'active') AS "activeAds",
+      (SELECT count(*)::int FROM links k WHERE k."shopId" = p.id) AS "linkedAdvertisersCount",
+      (SELECT json_agg(json_build_object('period', to_char(w.w, 'YYYY-MM-DD'), 'value', w.n) ORDER BY w.w) FROM weekly w WHERE w.id = p.id) AS history,
+      (SELECT coalesce(json_agg(json_build_object('countryCode', c.code, 'share', round(c.n::numeric / c.total, 4)::float8) ORDER BY c.position), '[]')
+        FROM countries c WHERE c."shopId" = p.id AND c.position <= 5) AS "topCountries",
+      (SELECT coalesce(json_agg(json_build_object('id', x."id", 'mediaType', x."mediaType", 'mediaUrl', x."mediaUrl", 'thumbnailUrl', x."thumbnailUrl") ORDER BY x.position), '[]')
+        FROM latest x WHERE x."shopId" = p.id AND x.position <= 3) AS "latestAds",
+      (SELECT json_build_object('pageId', t."id", 'handle', t."handle", 'followers', t."followers", 'totalPosts', t."totalTikToks",
+          'newPosts', t."newTikToks", 'totalViews', t."views", 'totalLikes', t."likes",
+          'activeAds', (SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = t."id" AND i."type" = 'ad' AND i."status" = 'active'),
+          'totalAds', (SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = t."id" AND i."type" = 'ad'),
           'avgActiveAds7d', ${avgLatestSnapshots(7)}, 'avgActiveAds30d', ${avgLatestSnapshots(30)},
-          'lastUpdatedAt', (SELECT max(n."recordedAt") FROM "tiktok_page_snapshots" n WHERE n."profileId" = p."id"))
-        FROM (${mainTikTokProfile(Prisma.sql`s."id"`)}) p) AS tiktok
-    FROM "shops" s WHERE s."id" = ANY(${ids as string[]}::uuid[])`;
+          'lastUpdatedAt', (SELECT max(n."recordedAt") FROM "tiktok_page_snapshots" n WHERE n."profileId" = t."id"))
+        FROM profiles t WHERE t."shopId" = p.id) AS tiktok
+    FROM page p`;
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? EMPTY);
 }

@@ -30,25 +30,28 @@ export async function resolveShopId(prisma: PrismaClient, identifier: string): P
   return row?.id ?? null;
 }
 
-const jaccard = (shared: Prisma.Sql, mine: Prisma.Sql, theirs: Prisma.Sql) => sql`coalesce(${shared}::float8 / nullif(${mine} + ${theirs} - ${shared}, 0), 0)`;
+const jaccard = (shared: string, mine: string, theirs: string) => `coalesce(${shared}::float8 / nullif(${mine} + ${theirs} - ${shared}, 0), 0)`;
+const ratioScore = (a: string, b: string, span: number) => `greatest(0, 1 - abs(ln(${a}) - ln(${b})) / ln(${span}))`;
 const setOf = (table: string, column: string, shop: Prisma.Sql) => sql`ARRAY(SELECT x.${Prisma.raw(`"${column}"`)} FROM ${Prisma.raw(`"${table}"`)} x WHERE x."shopId" = ${shop})`;
-const sharedWith = (table: string, column: string, targetSet: Prisma.Sql) =>
-  sql`(SELECT count(*) FROM ${Prisma.raw(`"${table}"`)} x WHERE x."shopId" = ${S} AND x.${Prisma.raw(`"${column}"`)} = ANY(${targetSet}))`;
-const sizeOf = (table: string) => sql`(SELECT count(*) FROM ${Prisma.raw(`"${table}"`)} x WHERE x."shopId" = ${S})`;
-const ratioScore = (a: Prisma.Sql, b: Prisma.Sql, span: number) => sql`greatest(0, 1 - abs(ln(${a}) - ln(${b})) / ln(${span}::float8))`;
 
-const SCORE = sql`round((
-  0.30 * coalesce(cardinality(ARRAY(SELECT unnest(s."categoryIds") INTERSECT SELECT unnest(t."categoryIds")))::float8
-         / nullif(cardinality(ARRAY(SELECT unnest(s."categoryIds") UNION SELECT unnest(t."categoryIds"))), 0), 0)
-  + 0.15 * ${jaccard(sharedWith('shop_apps', 'appId', sql`t.apps`), sql`cardinality(t.apps)`, sizeOf('shop_apps'))}
-  + 0.10 * ${jaccard(sharedWith('shop_technologies', 'technologyId', sql`t.techs`), sql`cardinality(t.techs)`, sizeOf('shop_technologies'))}
-  + 0.05 * ${jaccard(sharedWith('shop_pixels', 'pixelId', sql`t.pixels`), sql`cardinality(t.pixels)`, sizeOf('shop_pixels'))}
-  + 0.10 * (CASE WHEN s."countryCode" = t."countryCode" THEN 1 ELSE 0 END)
-  + 0.10 * coalesce((SELECT sum(least(c."share", tc."share")) FROM "shop_traffic_countries" c JOIN "shop_traffic_countries" tc
-                     ON tc."countryCode" = c."countryCode" AND tc."shopId" = t."id" WHERE c."shopId" = ${S}), 0)
-  + 0.10 * coalesce(${ratioScore(sql`nullif(s."bestSellerPriceUsd", 0)`, sql`nullif(t."bestSellerPriceUsd", 0)`, 10)}, 0)
-  + 0.10 * ${ratioScore(sql`(s."monthlyVisits" + 1)`, sql`(t."monthlyVisits" + 1)`, 100)}
-)::numeric, 4)::float8`;
+/** Shared rows and row counts of a candidate in a shop-linked table (apps, technologies, pixels). */
+const overlap = (table: string, column: string, targetSet: string) => Prisma.raw(`
+  SELECT x."shopId", count(*) FILTER (WHERE x."${column}" = ANY(t.${targetSet})) AS shared, count(*) AS size
+  FROM "${table}" x JOIN cand c ON c."id" = x."shopId", t GROUP BY x."shopId"`);
+
+// Set-based: the candidates are read once, each linked table is joined to them once and grouped (a subquery
+// per candidate cost seconds once a category holds thousands of shops).
+const SCORE = Prisma.raw(`round((
+  0.30 * coalesce(cardinality(ARRAY(SELECT unnest(c."categoryIds") INTERSECT SELECT unnest(t."categoryIds")))::float8
+         / nullif(cardinality(ARRAY(SELECT unnest(c."categoryIds") UNION SELECT unnest(t."categoryIds"))), 0), 0)
+  + 0.15 * ${jaccard('coalesce(ap.shared, 0)', 'cardinality(t.apps)', 'coalesce(ap.size, 0)')}
+  + 0.10 * ${jaccard('coalesce(te.shared, 0)', 'cardinality(t.techs)', 'coalesce(te.size, 0)')}
+  + 0.05 * ${jaccard('coalesce(px.shared, 0)', 'cardinality(t.pixels)', 'coalesce(px.size, 0)')}
+  + 0.10 * (CASE WHEN c."countryCode" = t."countryCode" THEN 1 ELSE 0 END)
+  + 0.10 * coalesce(vc.overlap, 0)
+  + 0.10 * coalesce(${ratioScore('nullif(c."bestSellerPriceUsd", 0)', 'nullif(t."bestSellerPriceUsd", 0)', 10)}, 0)
+  + 0.10 * ${ratioScore('(c."monthlyVisits" + 1)', '(t."monthlyVisits" + 1)', 100)}
+)::numeric, 4)::float8`);
 
 const SORT_KEYS: Record<Exclude<SimilarSort, 'relevance'>, Prisma.Sql> = {
   monthlyVisits: sql`s."monthlyVisits"`,
@@ -65,7 +68,15 @@ export async function similarShops(prisma: PrismaClient, shopId: string, sort: {
   const rows = await prisma.$queryRaw<{ id: string | null; score: number | null; total: number }[]>`
     WITH t AS (SELECT s.*, ${setOf('shop_apps', 'appId', S)} AS apps, ${setOf('shop_technologies', 'technologyId', S)} AS techs,
                       ${setOf('shop_pixels', 'pixelId', S)} AS pixels FROM "shops" s WHERE s."id" = ${shopId}::uuid),
-    scored AS MATERIALIZED (SELECT s."id"::text AS id, ${SCORE} AS score FROM "shops" s, t WHERE s."id" <> t."id" AND s."categoryIds" && t."categoryIds"),
+    cand AS MATERIALIZED (SELECT s."id", s."categoryIds", s."countryCode", s."bestSellerPriceUsd", s."monthlyVisits"
+                          FROM "shops" s, t WHERE s."id" <> t."id" AND s."categoryIds" && t."categoryIds"),
+    ap AS (${overlap('shop_apps', 'appId', 'apps')}),
+    te AS (${overlap('shop_technologies', 'technologyId', 'techs')}),
+    px AS (${overlap('shop_pixels', 'pixelId', 'pixels')}),
+    vc AS (SELECT x."shopId", sum(least(x."share", y."share")) AS overlap FROM "shop_traffic_countries" x JOIN cand c ON c."id" = x."shopId"
+           JOIN t ON TRUE JOIN "shop_traffic_countries" y ON y."shopId" = t."id" AND y."countryCode" = x."countryCode" GROUP BY x."shopId"),
+    scored AS MATERIALIZED (SELECT c."id"::text AS id, ${SCORE} AS score FROM cand c CROSS JOIN t
+      LEFT JOIN ap ON ap."shopId" = c."id" LEFT JOIN te ON te."shopId" = c."id" LEFT JOIN px ON px."shopId" = c."id" LEFT JOIN vc ON vc."shopId" = c."id"),
     ordered AS (SELECT x.id, x.score, ${sort.sortBy === 'relevance' ? sql`x.score` : sql`(SELECT ${key} FROM "shops" s WHERE s."id" = x.id::uuid)`} AS k FROM scored x)
     SELECT p.id, p.score, c.total FROM (SELECT count(*)::int AS total FROM scored) c
     LEFT JOIN LATERAL (SELECT * FROM ordered ORDER BY k ${direction}, score DESC, id LIMIT ${page.limit} OFFSET ${page.offset}) p ON TRUE

@@ -89,6 +89,12 @@ describe('GET /v1/shops/{identifier}/similar', () => {
     }
   });
 
+  it('explains the score in the OpenAPI document', async () => {
+    const doc = (await t.rest('GET', '/openapi.json')).body;
+    expect(doc.paths['/shops/{identifier}/similar'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/SimilarShopPage');
+    expect(doc.components.schemas.SimilarShop.properties.similarityScore.description).toContain('similarityScore (0..1) = 0.30 shared categories (Jaccard)');
+  });
+
   it('validates its bounds', async () => {
     expectViolation(await get(`/shops/${GLOW}/similar?limit=101`), 'query-string.limit');
     expectViolation(await get(`/shops/${GLOW}/similar?sortBy=name`), 'query-string.sortBy');

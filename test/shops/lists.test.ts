@@ -155,6 +155,17 @@ describe('POST /v1/shops/query', () => {
     expect(idsOf(await query({ trafficGrowth: both }))).toEqual([PEAK]);
   });
 
+  it('filters by ads growth, and accepts the reach growth conditions', async () => {
+    // GLOW: 2 ads first seen in the last 30 days against 1 in the 30 before (+100%); no other shop launched any before.
+    expect(idsOf(await query({ adsGrowth: [{ period: 'last30d', comparison: 'greater', value: 50 }] }))).toEqual([GLOW]);
+    expect(idsOf(await query({ adsGrowth: [{ period: 'last30d', comparison: 'lower', value: 50 }] }))).toEqual([]);
+    // No page impressions or daily reach in the scenario: a growth is unknown, and an unknown growth matches no condition.
+    expect(idsOf(await query({ pageReachGrowth: [{ period: 'last14d', comparison: 'greater', value: 0 }] }))).toEqual([]);
+    expect(idsOf(await query({ adReachGrowth: [{ period: 'last60d', comparison: 'lower', value: 0 }] }))).toEqual([]);
+    // A condition without a value filters nothing.
+    expect(idsOf(await query({ adsGrowth: [{ period: 'last7d', comparison: 'greater' }] }))).toHaveLength(4);
+  });
+
   it('ranks a text search by relevance and falls back to visits without one', async () => {
     expect(idsOf(await query({ sortBy: 'relevance' }))).toEqual([PEAK, GLOW, LAB, TINY]);
     expect(idsOf(await query({ search: 'nordic glow', sortBy: 'relevance' }))[0]).toBe(GLOW);

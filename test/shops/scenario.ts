@@ -5,7 +5,7 @@ import type { TestDatabase } from '../support/database.js';
 //   GLOW  nordicglow.com   Nordic Glow   50000 visits, SE/SEK/sv, Plus, categories 1+2, apps 101+102, pixels META+TIKTOK,
 //         tech shopify+klaviyo, theme Dawn, trending, DTC, Trustpilot 4.5 (1200), related nordicglow.se, myshopify
 //         nordic-glow.myshopify.com, main market SE, growth 30d +20% / 90d +50% / 180d +100%, 120 products, created
-//         2020-01-15, revenue 90000, best seller 30 USD; page 1001 (2 active ads, 1 inactive); TikTok 5000 followers
+//         2020-01-15, revenue 90000, best seller 30 USD; page 1001 (2 active ads, 2 inactive); TikTok 5000 followers
 //         (2 active ads, 1 organic); socials for 100 days; 3 sales readings; 4 products; 3 emails
 //   LAB   glowlab.com      Glow Lab      20000 visits, SE/EUR/en, category 1, app 101, pixel META, tech shopify, theme Dawn,
 //         DTC, main market DE, growth -10%, 40 products, created 2023-06-01, revenue 20000, best seller 25; 1 email
@@ -108,6 +108,8 @@ export async function shopsScenario({ prisma }: TestDatabase): Promise<void> {
       ad('facebook_72', '1001', 'active', 'image', daysAgo(5), daysAgo(0), ['SE']),
       ad('facebook_73', '1001', 'inactive', 'image', daysAgo(60), daysAgo(3), ['DE']),
       ad('facebook_74', '1002', 'active', 'video', daysAgo(10), daysAgo(0), ['US']),
+      // A duplicate of facebook_73 (never a latest ad), first seen 40 days ago: GLOW launched 2 ads in the last 30 days, 1 in the 30 before.
+      { ...ad('facebook_75', '1001', 'inactive', 'image', daysAgo(40), daysAgo(35), ['DE']), collationId: 'facebook_73', isGroupLead: false },
     ],
   });
 

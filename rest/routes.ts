@@ -56,6 +56,21 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/tiktok/library/:itemId', field: 'Query.tiktokLibraryItem', envelope: 'single', tags: ['TikTok'] },
   { method: 'GET', path: '/shops/:shopId/tiktok/library', field: 'Query.shopTiktokLibrary', envelope: 'spread', tags: ['TikTok'] },
 
+  { method: 'GET', path: '/shops', field: 'Query.shops', envelope: 'spread', omitNull: ['data[].tiktok'], tags: ['Shops'] },
+  { method: 'POST', path: '/shops/query', field: 'Query.shopsQuery', envelope: 'spread', omitNull: ['data[].tiktok'], tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:identifier/similar', field: 'Query.shopSimilar', envelope: 'spread', omitNull: ['data[].shop.tiktok'], tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:shopId', field: 'Query.shop', envelope: 'single', omitNull: ['tiktok', 'similarShops[].shop.tiktok'], tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:shopId/sales/history', field: 'Query.shopSalesHistory', envelope: 'single', tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:shopId/advertisers', field: 'Query.shopAdvertisers', envelope: 'single', tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:shopId/socials/history', field: 'Query.shopSocialsHistory', envelope: 'single', tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:shopId/products', field: 'Query.shopProducts', envelope: 'spread', tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:shopId/emails', field: 'Query.shopEmails', envelope: 'spread', tags: ['Emails'] },
+  { method: 'GET', path: '/shops/:shopId/emails/stats', field: 'Query.shopEmailStats', envelope: 'single', tags: ['Emails'] },
+
+  { method: 'POST', path: '/emails/query', field: 'Query.emailsQuery', envelope: 'spread', tags: ['Emails'] },
+  { method: 'GET', path: '/emails/:emailId', field: 'Query.email', envelope: 'single', tags: ['Emails'] },
+  { method: 'GET', path: '/emails/:emailId/html', field: 'Query.emailHtml', envelope: 'single', tags: ['Emails'] },
+
   { method: 'POST', path: '/google-ads/query', field: 'Query.googleAdsQuery', envelope: 'spread', tags: ['Google Ads'] },
   { method: 'GET', path: '/google-ads/facets/networks', field: 'Query.googleAdsNetworkFacets', envelope: 'spread', tags: ['Google Ads'] },
   { method: 'GET', path: '/google-ads/facets/countries', field: 'Query.googleAdsCountryFacets', envelope: 'spread', tags: ['Google Ads'] },

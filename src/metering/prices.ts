@@ -50,6 +50,19 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.advertiser': free,
   'Query.advertiserAds': free,
   'Mutation.adShare': free,
+  'Query.shops': free,
+  'Query.shopsQuery': free,
+  'Query.shopSimilar': free,
+  'Query.shop': free,
+  'Query.shopSalesHistory': free,
+  'Query.shopAdvertisers': free,
+  'Query.shopSocialsHistory': free,
+  'Query.shopProducts': free,
+  'Query.shopEmails': free,
+  'Query.shopEmailStats': free,
+  'Query.emailsQuery': free,
+  'Query.email': free,
+  'Query.emailHtml': free,
 };
 
 /** The credits a call holds before it runs: its maximum. */

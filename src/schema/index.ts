@@ -8,6 +8,8 @@ import './google-ads/index.js';
 import './advertisers/index.js';
 import './lookup/index.js';
 import './facets/index.js';
+import './shops/index.js';
+import './emails/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

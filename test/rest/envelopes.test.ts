@@ -11,6 +11,7 @@ import {
 import { googleAdsScenario } from '../google-ads/scenario.js';
 import { P_GLOW, SHOP_GLOW, T1, tiktokScenario } from '../tiktok/scenario.js';
 import { facetValues } from '../support/discovery-scenario.js';
+import { EMAIL_SUMMARY, LINKED_ADVERTISER, SHOP_PRODUCT, SHOP_SUMMARY } from '../shops/shapes.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -28,6 +29,7 @@ beforeAll(async () => {
     await tiktokScenario(db);
     await googleAdsScenario(db);
     await facetValues(db);
+    await db.prisma.email.create({ data: { id: 1, shopId: SHOP_GLOW, sentAt: new Date(), fromAddress: 'hi@glowlab.co', campaignType: 'campaign', subject: 'Hi', body: 'Hello', bodyLength: 5 } });
   });
   const created = await t.newKey();
   key = created.apiKey;
@@ -224,6 +226,82 @@ const cases: Record<string, Case> = {
       for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
     },
   },
+  'GET /shops': {
+    path: '/shops?limit=2',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ limit: 2, offset: 0, total: 3 });
+      for (const shop of body.data) expectShape(shop, SHOP_SUMMARY);
+    },
+  },
+  'POST /shops/query': {
+    path: '/shops/query',
+    body: { search: 'https://glowlab.co/products/x', searchType: 'domain' },
+    check: ({ body }) => {
+      expect(body.pagination).toEqual({ limit: 32, offset: 0, total: 1 });
+      expectShape(body.data[0], SHOP_SUMMARY);
+      expect(Object.keys(body.data[0])).toEqual(Object.keys(SHOP_SUMMARY)); // tiktok present: the shop has an account
+    },
+  },
+  'GET /shops/:identifier/similar': {
+    path: '/shops/unknown.example/similar',
+    check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: [], pagination: { limit: 32, offset: 0, total: 0 }, meta: { shopExists: false } }),
+  },
+  'GET /shops/:shopId': {
+    path: `/shops/${SHOP_GLOW}`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(Object.keys(body.data)).toEqual(['id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'trustpilot', 'socials', 'catalog', 'traffic', 'advertising', 'technology', 'tiktok', 'latestAds', 'similarShops']);
+    },
+  },
+  'GET /shops/:shopId/sales/history': { path: `/shops/${SHOP_GLOW}/sales/history`, check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: [] }) },
+  'GET /shops/:shopId/advertisers': {
+    path: `/shops/${SHOP_GLOW}/advertisers`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      for (const row of body.data) expect(Object.keys(row)).toEqual(Object.keys(LINKED_ADVERTISER));
+    },
+  },
+  'GET /shops/:shopId/socials/history': { path: `/shops/${SHOP_GLOW}/socials/history`, check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: { facebook: [], instagram: [] } }) },
+  'GET /shops/:shopId/products': {
+    path: `/shops/${SHOP_GLOW}/products`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
+      for (const row of body.data) expect(Object.keys(row)).toEqual(Object.keys(SHOP_PRODUCT));
+    },
+  },
+  'GET /shops/:shopId/emails': {
+    path: `/shops/${SHOP_GLOW}/emails`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 1, totalPages: 1 });
+      expectShape(body.data[0], EMAIL_SUMMARY);
+    },
+  },
+  'GET /shops/:shopId/emails/stats': {
+    path: `/shops/${SHOP_GLOW}/emails/stats?month=2026-01`,
+    check: ({ body }) => {
+      expect(keyPaths(body.data)).toEqual(['calendar', 'calendar.emailsByDate', 'calendar.month', 'calendar.totalEmails', 'last90Days', 'last90Days.avgEmailsPerWeek',
+        'last90Days.emailsByDayOfWeek', 'last90Days.emailsByDayOfWeek.0', 'last90Days.emailsByDayOfWeek.1', 'last90Days.emailsByDayOfWeek.2', 'last90Days.emailsByDayOfWeek.3',
+        'last90Days.emailsByDayOfWeek.4', 'last90Days.emailsByDayOfWeek.5', 'last90Days.emailsByDayOfWeek.6', 'last90Days.totalEmails']);
+    },
+  },
+  'POST /emails/query': {
+    path: '/emails/query',
+    body: {},
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+      expect(Object.keys(body.data[0])).toEqual(Object.keys(EMAIL_SUMMARY));
+      expectShape(body.data[0], EMAIL_SUMMARY);
+    },
+  },
+  'GET /emails/:emailId': {
+    path: '/emails/1',
+    check: ({ body }) => expect(Object.keys(body.data)).toEqual(['id', 'sentAt', 'campaignType', 'classification', 'content', 'shop', 'language']),
+  },
+  'GET /emails/:emailId/html': { path: '/emails/1/html', check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: { emailId: 1, html: null, htmlLength: 0 } }) },
   'POST /google-ads/query': {
     path: '/google-ads/query',
     body: { status: 'active' },
@@ -344,6 +422,13 @@ function facetCases(): Record<string, Case> {
       },
     ]),
   );
+}
+
+/** No key beyond the shape's (empty lists and null objects carry fewer), in the shape's order. */
+function expectShape(value: object, shape: object) {
+  const allowed = new Set(keyPaths(shape));
+  expect(keyPaths(value).filter((path) => !allowed.has(path))).toEqual([]);
+  expect(Object.keys(value)).toEqual(Object.keys(shape).filter((name) => name in value));
 }
 
 const routeKey = (route: RestRoute) => `${route.method} ${route.path}`;

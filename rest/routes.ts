@@ -45,5 +45,9 @@ export const routes: RestRoute[] = [
   { method: 'POST', path: '/google-ads/query', field: 'Query.googleAdsQuery', envelope: 'spread', tags: ['Google Ads'] },
   { method: 'GET', path: '/google-ads/facets/networks', field: 'Query.googleAdsNetworkFacets', envelope: 'spread', tags: ['Google Ads'] },
   { method: 'GET', path: '/google-ads/facets/countries', field: 'Query.googleAdsCountryFacets', envelope: 'spread', tags: ['Google Ads'] },
+  { method: 'GET', path: '/products', field: 'Query.products', envelope: 'spread', tags: ['Products'] },
+  { method: 'POST', path: '/products/query', field: 'Query.productsQuery', envelope: 'spread', tags: ['Products'] },
+  { method: 'GET', path: '/products/facets', field: 'Query.productFacets', envelope: 'single', tags: ['Products'] },
+
   { method: 'GET', path: '/google-ads/facets/categories', field: 'Query.googleAdsCategoryFacets', envelope: 'spread', tags: ['Google Ads'] },
 ];

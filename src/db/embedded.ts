@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
 import { servePGlite } from './pglite-server.js';
 
 // The embedded PostgreSQL (PGlite, in WASM) is served on a loopback port (src/db/pglite-server.ts), so the
@@ -14,7 +15,8 @@ const lockFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
 /** Starts PGlite on `dataDir` (or in memory when null) and serves it on 127.0.0.1 at an ephemeral port. */
 export async function startEmbedded(dataDir: string | null): Promise<EmbeddedDatabase> {
   if (dataDir) await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
-  const db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined);
+  // cube: image fingerprints (migration 0012); the extension ships with PGlite and with PostgreSQL's contrib.
+  const db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, { extensions: { cube } });
   const server = await servePGlite(db);
   const url = `postgresql://postgres@127.0.0.1:${server.port}/postgres?sslmode=disable`;
   if (dataDir) await writeFile(lockFile(dataDir), JSON.stringify({ pid: process.pid, url }));

@@ -39,6 +39,10 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.googleAdsCountryFacets': free,
   'Query.googleAdsCategoryFacets': free,
   'Mutation.adShare': free,
+  // Products: not documented by the reference (prices.md); charged like the other market lists, one credit per returned row.
+  'Query.products': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.productsQuery': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.productFacets': free,
 };
 
 /** The credits a call holds before it runs: its maximum. */

@@ -13,6 +13,7 @@ import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { matchRoute } from './match.js';
+import { isMultipart, readMultipart } from './multipart.js';
 import { argumentsFromHttp } from './params.js';
 import type { RestRoute } from './routes.js';
 
@@ -132,15 +133,16 @@ export function useRestApi(options: {
       }
 
       let body: Record<string, unknown> | null = null;
+      const multipart = isMultipart(request);
       if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
-        const read = await readBody(request);
+        const read = multipart ? await readMultipart(request) : await readBody(request);
         if ('error' in read) {
           const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
           return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
         }
         body = read.body;
       }
-      const { values, violations } = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
+      const { values, violations } = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body, bodyIsText: multipart });
       if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
       if (state.dryRun && principal) {
         const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useRestApi } from '../rest/plugin.js';
+import { useMedia } from './plugins/use-media.js';
 import { routes } from '../rest/routes.js';
 import { createContext, type AppServices, type Context } from './context.js';
 import { apiError, isErrorCode } from './errors.js';
@@ -68,6 +69,7 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
     },
     plugins: [
       useRequestState(),
+      useMedia(),
       useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: services.prisma }),
       useRequestBodyLimit(),
       useGraphQLLimits(services.rateLimiter),

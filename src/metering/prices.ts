@@ -43,6 +43,9 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.products': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
   'Query.productsQuery': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
   'Query.productFacets': free,
+  // Image searches: not documented either; one credit per returned result, continuation pages included.
+  'Query.productsImageSearch': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.shopsImageSearch': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
 };
 
 /** The credits a call holds before it runs: its maximum. */

@@ -6,6 +6,7 @@ import './ads/index.js';
 import './tiktok/index.js';
 import './google-ads/index.js';
 import './products/index.js';
+import './image-search/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

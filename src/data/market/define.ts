@@ -30,6 +30,7 @@ export const MARKET_TABLES = [
   'product_variants',
   'product_images',
   'product_weeks',
+  'product_image_fingerprints',
   'email_promotion_types',
   'email_categories',
   'email_events',

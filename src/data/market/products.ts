@@ -12,6 +12,8 @@ import {
   type CategoryWords,
   type ProductLine,
 } from './product-words.js';
+import { cubeLiteral, fingerprint, type Fingerprint } from '../images/fingerprint.js';
+import { drawDesign, FINGERPRINT_SIZE } from '../images/draw.js';
 import { taxonomyId } from './taxonomy.js';
 import { DAY, isoDate, isoTimestamp, type Window } from './time.js';
 
@@ -64,6 +66,8 @@ export type ProductSeed = {
   monthlyUnitsSold: number;
   dailyUnitsSold: number;
   ads: ProductAdsSeed | null;
+  /** The drawn design of the featured image (src/data/images/draw.ts). */
+  design: number;
   variants: ProductVariantSeed[];
   images: ProductImageSeed[];
 };
@@ -242,6 +246,18 @@ export function startProducts(rng: Rng, shops: ShopSeed[], total: number, window
 
 type Week = { product: ProductSeed; k: number };
 
+/** Fingerprints of the designs drawn so far: designs are shared by many products. */
+const designFingerprints = new Map<number, Fingerprint>();
+
+function fingerprintOf(design: number): Fingerprint {
+  let found = designFingerprints.get(design);
+  if (!found) {
+    found = fingerprint(drawDesign(design, FINGERPRINT_SIZE));
+    designFingerprints.set(design, found);
+  }
+  return found;
+}
+
 function* weeksOf(products: readonly ProductSeed[]): Generator<Week> {
   for (const product of products) {
     if (!product.ads) continue;
@@ -312,6 +328,11 @@ export function productTables(slice: ProductSlice): TableRows[] {
       ['euReach', 'int8', (p) => ads(p)?.euReach ?? 0],
       ['spendShare', 'float8', (p) => ads(p)?.spendShare ?? 0],
       ['euReachByCountry', 'jsonb', (p) => ads(p)?.euReachByCountry ?? []],
+    ]),
+    define<ProductSeed>('product_image_fingerprints', products.length, products, [
+      ['productId', 'text', (p) => p.id],
+      ['phash', 'int8', (p) => fingerprintOf(p.design).phash],
+      ['features', 'cube', (p) => cubeLiteral(fingerprintOf(p.design).features)],
     ]),
     define<{ product: ProductSeed; variant: ProductVariantSeed }>('product_variants', variants.length, variants, [
       ['productId', 'text', (v) => v.product.id],

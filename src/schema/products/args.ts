@@ -1,9 +1,11 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { countryCode } from '../shared/codes.js';
+import { countries } from '../shared/countries.js';
 import { cursorArgs } from '../shared/cursor.js';
-import { SortOrder } from '../ads/enums.js';
+import { SortOrder } from '../shared/enums.js';
+import { amount, count, percent } from '../shared/ranges.js';
+import { endOfDay } from '../shared/time.js';
 import { DEFAULT_CPM } from './figures.js';
 import { defaultOrder, type ProductFilter, type ProductSort, type ProductSortBy } from './sql.js';
 
@@ -21,10 +23,6 @@ const SellingCountriesBasis = builder.enumType('SellingCountriesBasis', {
 });
 
 const INT_MAX = 2_147_483_647;
-const count = z.number().int().min(0).max(INT_MAX);
-const amount = z.number().min(0).max(1e12);
-const percent = z.number().min(0).max(100);
-const countries = z.array(countryCode).max(250);
 const uuids = z.array(z.uuid({ message: '{name} must be UUIDs' })).max(100);
 const currency = z
   .string()
@@ -54,6 +52,7 @@ const RANGES = {
   ShopMonthlyVisits: count, ShopTrafficGrowth30d: z.number().min(-100).max(1e6), ShopProductsCount: count,
 } as const;
 type RangeName = keyof typeof RANGES;
+const INT_RANGES: ReadonlySet<RangeName> = new Set(['AdsLaunched', 'ReviewCount', 'BestSellerRank', 'MonthlyUnitsSold', 'ActiveAds', 'ShopMonthlyVisits', 'ShopProductsCount']);
 const RANGE_NOTES: Partial<Record<RangeName, string>> = {
   Price: 'USD; once set, products priced 0 are left out.', BestSellerRank: 'Best-seller percentile within the shop, 1..100 (100 = its best seller).',
   MonthlyRevenue: 'USD.', AdShare: "Percent of the shop's active ads.", EuAdSpend: 'USD at the request cpm (Pro).', SpendShare: "Percent of the shop's EU spend (Pro).",
@@ -87,8 +86,7 @@ export const productsQueryArgs = () =>
     ...Object.fromEntries(
       (Object.keys(RANGES) as RangeName[]).flatMap((name) => {
         const validate = RANGES[name];
-        const isInt = validate instanceof z.ZodNumber && validate.format !== null && validate.format.includes('int');
-        const make = () => (isInt ? t.int({ description: RANGE_NOTES[name], validate }) : t.float({ description: RANGE_NOTES[name], validate }));
+        const make = () => (INT_RANGES.has(name) ? t.int({ description: RANGE_NOTES[name], validate }) : t.float({ description: RANGE_NOTES[name], validate }));
         return [[`min${name}`, make()], [`max${name}`, make()]];
       }),
     ) as Record<`min${RangeName}` | `max${RangeName}`, ReturnType<typeof t.float>>,
@@ -114,12 +112,21 @@ export const productsListArgs = baseArgs;
 type QueryArgs = InputShapeFromFields<ReturnType<typeof productsQueryArgs>>;
 type ListArgs = InputShapeFromFields<ReturnType<typeof baseArgs>>;
 
-/** `a + b / c -d` as a websearch query: `+` joins all words (AND), `/` any (OR), `-` excludes. */
-export function websearchOf(query: string): string {
-  return query.replace(/\s*\+\s*/g, ' ').replace(/\s*\/\s*/g, ' or ').trim();
+/**
+ * `a + b / c -d`: `+` (or a space) joins words that must all appear, `/` separates alternatives (any of them), and
+ * a `-word` excludes products with that word, whatever the alternatives: (a AND b) OR c, then NOT d.
+ */
+export function parseProductQuery(query: string): { websearch: string; exclude: string[] } {
+  const tokens = query.replace(/([+/])/g, ' $1 ').split(/\s+/).filter(Boolean);
+  const exclude = tokens.filter((token) => token.length > 1 && token.startsWith('-')).map((token) => token.slice(1));
+  const websearch = tokens
+    .filter((token) => !(token.length > 1 && token.startsWith('-')))
+    .map((token) => (token === '+' ? '' : token === '/' ? 'or' : token.replace(/^-+$/, '')))
+    .filter(Boolean)
+    .join(' ');
+  return { websearch, exclude };
 }
 
-const endOfDay = (date: Date | null | undefined) => (date ? new Date(date.getTime() + 86_400_000 - 1) : null);
 const bounds = (args: RangeArgs, name: RangeName) => ({ min: args[`min${name}`] ?? null, max: args[`max${name}`] ?? null });
 
 /** The EU/UK fields a request uses (Pro only). */
@@ -132,7 +139,7 @@ export function euFieldsUsed(args: RangeArgs & { sortBy?: string | null }): stri
 
 export function filterFromArgs(args: Partial<QueryArgs> & ListArgs): { filter: ProductFilter; sort: ProductSort } {
   const a = args as Partial<QueryArgs> & RangeArgs;
-  const search = a.query ? { websearch: websearchOf(a.query), fields: a.searchFields?.length ? [...new Set(a.searchFields)] : ['productName' as const] } : null;
+  const search = a.query ? { ...parseProductQuery(a.query), fields: a.searchFields?.length ? [...new Set(a.searchFields)] : ['productName' as const] } : null;
   const filter: ProductFilter = {
     search,
     shopId: a.shopId,

@@ -1,5 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { KeysetKey } from '../shared/cursor.js';
+import { range, type Range } from '../shared/ranges.js';
+import { tsQuery as textQuery } from '../shared/text-search.js';
 import { EU_CPM_USD } from './figures.js';
 
 // The products list engine's SQL: the filter's conditions and each sort's keyset keys. Keys never hold a null
@@ -8,12 +10,11 @@ import { EU_CPM_USD } from './figures.js';
 
 const sql = Prisma.sql;
 
-export type Range<T> = { min?: T | null; max?: T | null };
 export type ProductSortBy = 'relevance' | 'best-selling' | 'newest' | 'est-sales' | 'active-ads' | 'ad-pressure' | 'spend' | 'spend-14d';
 export type SearchField = 'productName' | 'description' | 'shopName';
 
 export type ProductFilter = {
-  search?: { websearch: string; fields: SearchField[] } | null;
+  search?: { websearch: string; exclude: string[]; fields: SearchField[] } | null;
   shopId?: string | null;
   cpm: number;
   subscription?: 'subscription' | 'one-time' | null;
@@ -55,15 +56,17 @@ export const FROM = sql`FROM "products" p LEFT JOIN "shops" s ON s."id" = p."sho
 
 const ADS_LAUNCHED = { '7d': sql`p."adsLaunched7d"`, '14d': sql`p."adsLaunched14d"`, '30d': sql`p."adsLaunched30d"`, all: sql`p."totalAds"` };
 
-function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
-  if (bounds?.min != null) out.push(sql`${column} >= ${bounds.min}`);
-  if (bounds?.max != null) out.push(sql`${column} <= ${bounds.max}`);
+const tsQuery = (websearch: string) => textQuery({ websearch });
+
+/** The query's words as a tsquery: the alternatives, and none of the excluded words. */
+function productTsQuery(search: NonNullable<ProductFilter['search']>): Prisma.Sql {
+  const excluded = search.exclude.map((word) => sql`!!plainto_tsquery('simple', ${word})`);
+  const parts = [...(search.websearch ? [tsQuery(search.websearch)] : []), ...excluded];
+  return sql`(${Prisma.join(parts, ' && ')})`;
 }
 
-const tsQuery = (websearch: string) => sql`websearch_to_tsquery('simple', ${websearch})`;
-
 function searchCondition(search: NonNullable<ProductFilter['search']>): Prisma.Sql {
-  const query = tsQuery(search.websearch);
+  const query = productTsQuery(search);
   const byField: Record<SearchField, Prisma.Sql> = {
     productName: sql`p."searchTitle" @@ ${query}`,
     description: sql`p."searchDescription" @@ ${query}`,
@@ -142,7 +145,7 @@ export function sortKeys(filter: ProductFilter, sort: ProductSort): { keys: Keys
   switch (sort.sortBy) {
     case 'relevance':
       if (!filter.search) return { keys: bestSelling(direction), direction };
-      return { keys: [{ key: sql`ts_rank(p."searchTitle", ${tsQuery(filter.search.websearch)})`, type: 'float8' }], direction };
+      return { keys: [{ key: sql`ts_rank(p."searchTitle", ${productTsQuery(filter.search)})`, type: 'float8' }], direction };
     case 'best-selling':
       return { keys: bestSelling(direction), direction };
     case 'newest':

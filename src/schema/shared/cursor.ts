@@ -91,10 +91,11 @@ export function decodeCursor(cursor: string, digest: string, keyCount: number): 
     json = null;
   }
   const parsed = cursorShape.safeParse(json);
-  if (!parsed.success || parsed.data.k.length !== keyCount || parsed.data.k.some((key) => key === null)) {
+  if (!parsed.success) throw refused('cursor must be a pagination.nextCursor returned by this server, unchanged');
+  if (parsed.data.q !== digest) throw refused('cursor belongs to another query: send it with the same filters and sort as the request that returned it');
+  if (parsed.data.k.length !== keyCount || parsed.data.k.some((key) => key === null)) {
     throw refused('cursor must be a pagination.nextCursor returned by this server, unchanged');
   }
-  if (parsed.data.q !== digest) throw refused('cursor belongs to another query: send it with the same filters and sort as the request that returned it');
   return parsed.data.k as string[];
 }
 

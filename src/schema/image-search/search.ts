@@ -1,0 +1,81 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { apiError, notFound } from '../../errors.js';
+import type { Fingerprint } from '../../data/images/fingerprint.js';
+
+// Nearest neighbours of an image's fingerprint: the GiST index on product_image_fingerprints.features answers
+// `ORDER BY features <-> q LIMIT n` without reading every fingerprint; the perceptual hash's Hamming distance then
+// orders equally close candidates. A search's ranked results are kept (image_searches) so `searchId` + `offset`
+// page through them without searching again.
+
+const sql = Prisma.sql;
+
+/** Candidates read from the index per search, and the most results a search keeps. */
+export const CANDIDATES = 300;
+/** Similarity below which a candidate is not a result: unrelated pictures score about 0.2–0.35. */
+export const MIN_SCORE = 0.4;
+/** Feature distance at which the score reaches 0. */
+const SCALE = 0.8;
+export const SEARCH_TTL_MS = 60 * 60 * 1000;
+
+export type Match = { productId: string; shopId: string; score: number };
+
+/** Products whose image looks like the fingerprint's, most similar first (each product once). */
+export async function nearestProducts(prisma: PrismaClient, query: Fingerprint): Promise<Match[]> {
+  const features = sql`cube(${query.features}::float8[])`;
+  const rows = await prisma.$queryRaw<{ productId: string; shopId: string; distance: number; bits: number }[]>`
+    SELECT f."productId", p."shopId"::text AS "shopId", f."features" <-> ${features} AS distance,
+           bit_count((f."phash" # ${query.phash}::int8)::bit(64))::int AS bits
+    FROM "product_image_fingerprints" f JOIN "products" p ON p."id" = f."productId"
+    ORDER BY f."features" <-> ${features}
+    LIMIT ${CANDIDATES}`;
+  return rows
+    .map((row) => ({ ...row, score: Math.round(Math.max(0, 1 - row.distance / SCALE) * 1000) / 1000 }))
+    .filter((row) => row.score >= MIN_SCORE)
+    .sort((a, b) => b.score - a.score || a.bits - b.bits || (a.productId < b.productId ? -1 : 1))
+    .map(({ productId, shopId, score }) => ({ productId, shopId, score }));
+}
+
+/** The shops selling the matches, each once at its best match; with `groupBrands`, each brand once (its best shop). */
+export async function nearestShops(prisma: PrismaClient, matches: Match[], groupBrands: boolean): Promise<{ id: string; score: number }[]> {
+  const shops = new Map<string, number>();
+  for (const match of matches) if (!shops.has(match.shopId)) shops.set(match.shopId, match.score);
+  let ranked = [...shops].map(([id, score]) => ({ id, score }));
+  if (groupBrands && ranked.length) {
+    // A brand is the Facebook page a shop's ads mostly come from (its main page); a shop without one is its own brand.
+    const pages = await prisma.advertiserShop.findMany({ where: { shopId: { in: ranked.map((s) => s.id) }, isMain: true }, select: { shopId: true, advertiserId: true } });
+    const brandOf = new Map(pages.map((link) => [link.shopId, link.advertiserId]));
+    const seen = new Set<string>();
+    ranked = ranked.filter((shop) => {
+      const brand = brandOf.get(shop.id) ?? `shop:${shop.id}`;
+      if (seen.has(brand)) return false;
+      seen.add(brand);
+      return true;
+    });
+  }
+  return ranked;
+}
+
+export type StoredSearch = { id: string; resultIds: string[]; scores: number[]; expiresAt: Date };
+
+export async function storeSearch(prisma: PrismaClient, workspaceId: string, kind: 'products' | 'shops', groupBrands: boolean, results: { id: string; score: number }[]): Promise<StoredSearch> {
+  const expiresAt = new Date(Date.now() + SEARCH_TTL_MS);
+  // Searches expired a day ago go with this one: the table holds about a day of searches.
+  const [, search] = await prisma.$transaction([
+    prisma.imageSearch.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - 24 * SEARCH_TTL_MS) } } }),
+    prisma.imageSearch.create({
+      data: { workspaceId, kind, groupBrands, resultIds: results.map((r) => r.id), scores: results.map((r) => r.score), expiresAt },
+      select: { id: true, resultIds: true, scores: true, expiresAt: true },
+    }),
+  ]);
+  return search;
+}
+
+/** A kept search of this workspace; another workspace's is answered as a missing one. */
+export async function findSearch(prisma: PrismaClient, workspaceId: string, kind: 'products' | 'shops', searchId: string): Promise<StoredSearch> {
+  const search = await prisma.imageSearch.findFirst({ where: { id: searchId, workspaceId, kind }, select: { id: true, resultIds: true, scores: true, expiresAt: true } });
+  if (!search) throw notFound(`Image search "${searchId}"`);
+  if (search.expiresAt.getTime() <= Date.now()) {
+    throw apiError('not_found', `Image search "${searchId}" has expired (searches are kept for ${SEARCH_TTL_MS / 60_000} minutes): search with the image again.`);
+  }
+  return search;
+}

@@ -331,7 +331,7 @@ export function productTables(slice: ProductSlice): TableRows[] {
     ]),
     define<ProductSeed>('product_image_fingerprints', products.length, products, [
       ['productId', 'text', (p) => p.id],
-      ['phash', 'int8', (p) => fingerprintOf(p.design).phash],
+      ['phash', 'int8', (p) => fingerprintOf(p.design).phash.toString()],
       ['features', 'cube', (p) => cubeLiteral(fingerprintOf(p.design).features)],
     ]),
     define<{ product: ProductSeed; variant: ProductVariantSeed }>('product_variants', variants.length, variants, [

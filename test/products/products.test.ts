@@ -166,12 +166,35 @@ describe('cursor pages', () => {
     }
   });
 
-  it('counts up to a cap, then reports a lower bound (gte)', async () => {
-    const page = (countCap: number) =>
-      findKeysetPage(t.db.prisma, { id: Prisma.sql`p."id"`, from: Prisma.sql`FROM "products" p`, where: [], keys: [], direction: 'ASC', limit: 2, after: null, countCap });
-    expect(await page(3)).toMatchObject({ total: 3, totalRelation: 'gte' });
-    expect(await page(9)).toMatchObject({ total: 9, totalRelation: 'eq' });
-    expect(await page(100)).toMatchObject({ total: 9, totalRelation: 'eq' });
+  it('counts at a bounded cost: exact within the cap, else a lower bound (gte) never below the rows paged', async () => {
+    const bestSelling = [{ key: Prisma.sql`coalesce(p."bestSellerPosition", 2147483647)`, type: 'int4' as const }, { key: Prisma.sql`(-p."monthlyRevenueUsd")`, type: 'float8' as const }];
+    const page = (by: 'matches' | 'window', bound: number, where: Prisma.Sql[] = [], limit = 2) =>
+      findKeysetPage(t.db.prisma, {
+        id: Prisma.sql`p."id"`, from: Prisma.sql`FROM "products" p`, where, keys: bestSelling, direction: 'ASC', limit, after: null,
+        count: by === 'matches' ? { by, cap: bound } : { by, rows: bound },
+      });
+    for (const countBy of ['matches', 'window'] as const) {
+      expect(await page(countBy, 3)).toMatchObject({ total: 3, totalRelation: 'gte' });
+      expect(await page(countBy, 100)).toMatchObject({ total: 9, totalRelation: 'eq' });
+    }
+    expect(await page('matches', 9)).toMatchObject({ total: 9, totalRelation: 'eq' });
+    // The window (the first 3 best sellers: A1 B1 C1) holds one of the two GBP products; a page of one shows there is
+    // another, so at least 2 match; a page of two reaches the end: exactly 2.
+    const gbp = [Prisma.sql`p."currency" = 'GBP'`];
+    expect(await page('window', 3, gbp, 1)).toMatchObject({ ids: [P.C1], total: 2, totalRelation: 'gte' });
+    expect(await page('window', 3, gbp, 2)).toMatchObject({ ids: [P.C1, P.C2], total: 2, totalRelation: 'eq', next: null });
+    expect(await page('matches', 3, gbp, 1)).toMatchObject({ total: 2, totalRelation: 'eq' });
+  });
+
+  it('the total stays the same on every page of a query', async () => {
+    const totals = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const res: HttpResult = await query({ limit: 2, minActiveAds: 1, ...(cursor ? { cursor } : {}) });
+      totals.add(`${res.body.pagination.total} ${res.body.pagination.totalRelation}`);
+      cursor = res.body.pagination.nextCursor;
+    } while (cursor);
+    expect([...totals]).toEqual(['7 eq']);
   });
 });
 

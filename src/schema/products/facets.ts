@@ -30,7 +30,7 @@ builder.queryFields((t) => ({
     type: ProductFacets,
     nullable: true,
     authScopes: { workspace: true },
-    description: 'Filter values of the products query with product counts, most products first (GET /v1/products/facets).',
+    description: 'Filter values of the products query with product counts, most products first (GET /v1/products/facets). Free.',
     resolve: async (_root, _args, context) => {
       const rows = await context.prisma.$queryRaw<{ kind: keyof Facets; value: string; products: number }[]>`
         SELECT 'currencies' AS kind, "currency" AS value, sum("productsCount")::int AS products FROM "shops" WHERE "currency" IS NOT NULL GROUP BY 2

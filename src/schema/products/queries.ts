@@ -10,8 +10,14 @@ import { ProductRef } from './types.js';
 
 const sql = Prisma.sql;
 
-/** Counting stops here; past it `totalRelation` is gte. */
+/**
+ * The count's bounds (see findKeysetPage): the matches of an index-narrowed query (one shop, a text search) are
+ * counted up to COUNT_CAP; any other filter set is counted among the first COUNT_WINDOW products of its order (a
+ * thousand index entries read, as cheap at a million products as at ten thousand), and beyond them `total` is a
+ * lower bound (`gte`).
+ */
 export const COUNT_CAP = 10_000;
+export const COUNT_WINDOW = 1_000;
 
 const ProductPageRef = cursorListRef('ProductPage', ProductRef, 'A cursor page of products.');
 
@@ -30,7 +36,7 @@ async function productPage(context: Context, select: object, filter: ProductFilt
     direction,
     limit: page.limit,
     after: page.cursor ? decodeCursor(page.cursor, digest, keys.length + 1) : null,
-    countCap: COUNT_CAP,
+    count: filter.shopId || filter.search ? { by: 'matches', cap: COUNT_CAP } : { by: 'window', rows: COUNT_WINDOW },
   });
   const rows = found.ids.length ? await context.prisma.product.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
   const byId = new Map(withView(rows, { cpm: filter.cpm, euAccess }).map((row) => [row.id, row]));
@@ -38,7 +44,7 @@ async function productPage(context: Context, select: object, filter: ProductFilt
     limit: page.limit,
     total: found.total,
     totalRelation: found.totalRelation,
-    nextCursor: found.lastKeys ? encodeCursor(digest, found.lastKeys) : null,
+    nextCursor: found.next ? encodeCursor(digest, found.next) : null,
   };
   return { data: found.ids.flatMap((id) => byId.get(id) ?? []), pagination };
 }
@@ -48,7 +54,7 @@ builder.queryFields((t) => ({
     type: ProductPageRef,
     nullable: true,
     authScopes: { workspace: true },
-    description: 'Products (GET /v1/products): best sellers first by default; cursor pages.',
+    description: 'Products (GET /v1/products): best sellers first by default; cursor pages. Costs one credit per returned product.',
     args: productsListArgs(),
     resolve: (_root, args, context, info) => {
       const { filter, sort } = filterFromArgs(args);
@@ -59,7 +65,7 @@ builder.queryFields((t) => ({
     type: ProductPageRef,
     nullable: true,
     authScopes: { workspace: true },
-    description: 'Products with the full filter set (POST /v1/products/query). EU/UK filters and the spend sorts need a Pro plan (403 forbidden below it).',
+    description: 'Products with the full filter set (POST /v1/products/query). EU/UK filters and the spend sorts need a Pro plan (403 forbidden below it). Costs one credit per returned product.',
     args: productsQueryArgs(),
     validate: crossChecks,
     resolve: (_root, args, context, info) => {

@@ -64,20 +64,20 @@ export function queryDigest(query: unknown): string {
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
-/** The sort-key values (as PostgreSQL text) of the last row of a page, then its id. */
-export type CursorKeys = string[];
+/** Where a cursor continues: the sort-key values (as PostgreSQL text) of the last row it followed, then its id, and how many rows came before. */
+export type CursorPosition = { keys: string[]; seen: number };
 
-export function encodeCursor(digest: string, keys: CursorKeys): string {
-  const payload = Buffer.from(JSON.stringify({ q: digest, k: keys })).toString('base64url');
+export function encodeCursor(digest: string, position: CursorPosition): string {
+  const payload = Buffer.from(JSON.stringify({ q: digest, k: position.keys, n: position.seen })).toString('base64url');
   return `${payload}.${sign(payload)}`;
 }
 
-const cursorShape = z.object({ q: z.string(), k: z.array(z.string().nullable()) });
+const cursorShape = z.object({ q: z.string(), k: z.array(z.string().nullable()), n: z.number().int().min(0) });
 
 const refused = (why: string) => validationError([{ argument: 'cursor', expected: [why] }]);
 
-/** The keys a cursor carries, or a 400 naming `cursor` when it is malformed, altered, or from another query. */
-export function decodeCursor(cursor: string, digest: string, keyCount: number): CursorKeys {
+/** The position a cursor carries, or a 400 naming `cursor` when it is malformed, altered, or from another query. */
+export function decodeCursor(cursor: string, digest: string, keyCount: number): CursorPosition {
   const [payload, signature, ...rest] = cursor.split('.');
   const given = Buffer.from(signature ?? '');
   const expected = Buffer.from(payload ? sign(payload) : '');
@@ -96,7 +96,7 @@ export function decodeCursor(cursor: string, digest: string, keyCount: number): 
   if (parsed.data.k.length !== keyCount || parsed.data.k.some((key) => key === null)) {
     throw refused('cursor must be a pagination.nextCursor returned by this server, unchanged');
   }
-  return parsed.data.k as string[];
+  return { keys: parsed.data.k as string[], seen: parsed.data.n };
 }
 
 /**
@@ -115,40 +115,57 @@ export type KeysetQuery = {
   keys: readonly KeysetKey[];
   direction: 'ASC' | 'DESC';
   limit: number;
-  after: CursorKeys | null;
-  /** Counting stops here: past it the total is reported as a lower bound (`gte`). */
-  countCap: number;
+  after: CursorPosition | null;
+  /**
+   * How the total is counted, at a cost bounded whatever the table's size:
+   * - `matches`: the matching rows themselves, up to `cap` (when an index finds them: one shop, a text search);
+   * - `window`: the matches among the first `rows` rows of the list's order (any other filter set, where counting
+   *   every match could mean reading the whole table). Exact when the window holds the whole list.
+   */
+  count: { by: 'matches'; cap: number } | { by: 'window'; rows: number };
 };
 
-export type KeysetPage = { ids: string[]; total: number; totalRelation: TotalRelation; lastKeys: CursorKeys | null };
+export type KeysetPage = { ids: string[]; total: number; totalRelation: TotalRelation; next: CursorPosition | null };
 
 /**
  * One page after `after` (a row comparison on the keys, which a B-tree on the same keys answers without an OFFSET)
- * and the number of matches counted up to `countCap`: two statements, run together, whatever the page.
+ * and the count: two statements, run together, whatever the page. The total is exact (`eq`) when it was counted in
+ * full or when the last page is reached; otherwise it is a lower bound (`gte`), never below the rows paged so far.
  */
 export async function findKeysetPage(prisma: PrismaClient, query: KeysetQuery): Promise<KeysetPage> {
-  const { id, from, keys, direction, limit, after, countCap } = query;
+  const { id, from, keys, direction, limit, after, count } = query;
   const all = [...keys, { key: id, type: 'text' as const }];
   const row = Prisma.join(all.map(({ key }) => key), ', ');
   const where = [...query.where];
   if (after) {
-    const values = Prisma.join(all.map(({ type }, i) => sql`${after[i]}::${Prisma.raw(type)}`), ', ');
+    const values = Prisma.join(all.map(({ type }, i) => sql`${after.keys[i]}::${Prisma.raw(type)}`), ', ');
     where.push(direction === 'ASC' ? sql`(${row}) > (${values})` : sql`(${row}) < (${values})`);
   }
   const whereSql = (conditions: Prisma.Sql[]) => (conditions.length ? sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty);
   const order = Prisma.join(all.map(({ key }) => sql`${key} ${Prisma.raw(direction)}`), ', ');
   const texts = Prisma.join(all.map(({ key }, i) => sql`(${key})::text AS ${Prisma.raw(`k${i}`)}`), ', ');
-  const [rows, [{ total }]] = await Promise.all([
+  const matches = query.where.length ? sql`(${Prisma.join(query.where, ' AND ')})` : sql`TRUE`;
+  const counting =
+    count.by === 'matches'
+      ? sql`SELECT count(*)::int AS matched, 0 AS examined FROM (SELECT 1 ${from} ${whereSql(query.where)} LIMIT ${count.cap + 1}) capped`
+      : sql`SELECT count(*) FILTER (WHERE w.m)::int AS matched, count(*)::int AS examined FROM (SELECT ${matches} AS m ${from} ORDER BY ${order} LIMIT ${count.rows}) w`;
+  const [rows, [counted]] = await Promise.all([
     prisma.$queryRaw<Record<string, string>[]>`SELECT ${texts} ${from} ${whereSql(where)} ORDER BY ${order} LIMIT ${limit + 1}`,
-    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM (SELECT 1 ${from} ${whereSql(query.where)} LIMIT ${countCap + 1}) capped`,
+    prisma.$queryRaw<{ matched: number; examined: number }[]>(counting),
   ]);
   const page = rows.slice(0, limit);
+  const seen = (after?.seen ?? 0) + page.length;
+  const more = rows.length > limit;
+  let total = count.by === 'matches' ? Math.min(counted.matched, count.cap) : counted.matched;
+  let exact = count.by === 'matches' ? counted.matched <= count.cap : counted.examined < count.rows;
+  if (!more) [total, exact] = [seen, true];
+  else if (total <= seen) [total, exact] = [seen + 1, false];
   const last = page[page.length - 1];
   return {
     ids: page.map((r) => r[`k${all.length - 1}`]),
-    total: Math.min(total, countCap),
-    totalRelation: total > countCap ? 'gte' : 'eq',
-    lastKeys: rows.length > limit && last ? all.map((_, i) => last[`k${i}`]) : null,
+    total,
+    totalRelation: exact ? 'eq' : 'gte',
+    next: more && last ? { keys: all.map((_, i) => last[`k${i}`]), seen } : null,
   };
 }
 

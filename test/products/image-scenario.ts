@@ -1,5 +1,5 @@
 import { drawDesign, FINGERPRINT_SIZE, productImagePath } from '../../src/data/images/draw.js';
-import { cubeLiteral, fingerprint, type Rgba } from '../../src/data/images/fingerprint.js';
+import { cubeLiteral, fingerprint, fingerprintId, type Rgba } from '../../src/data/images/fingerprint.js';
 import type { TestDatabase } from '../support/database.js';
 import { P, productsScenario, SHOP } from './scenario.js';
 
@@ -12,9 +12,10 @@ export async function imageScenario(db: TestDatabase): Promise<void> {
   await productsScenario(db);
   const { prisma } = db;
   for (const [name, design] of Object.entries(DESIGN) as [keyof typeof P, number][]) {
-    const { phash, features } = fingerprint(drawDesign(design, FINGERPRINT_SIZE));
-    await prisma.product.update({ where: { id: P[name] }, data: { imageUrl: productImagePath(design) } });
-    await prisma.$executeRaw`INSERT INTO "product_image_fingerprints" ("productId", "phash", "features") VALUES (${P[name]}, ${phash}, ${cubeLiteral(features)}::cube)`;
+    const drawn = fingerprint(drawDesign(design, FINGERPRINT_SIZE));
+    const id = fingerprintId(drawn);
+    await prisma.$executeRaw`INSERT INTO "image_fingerprints" ("id", "phash", "features") VALUES (${id}, ${drawn.phash}, ${cubeLiteral(drawn.features)}::cube) ON CONFLICT DO NOTHING`;
+    await prisma.product.update({ where: { id: P[name] }, data: { imageUrl: productImagePath(design), imageFingerprintId: id } });
   }
   await prisma.advertiser.create({ data: { id: '3000000000000001', name: 'Glow Group' } });
   await prisma.advertiserShop.createMany({

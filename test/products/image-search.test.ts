@@ -221,8 +221,8 @@ describe('the server\'s own media', () => {
     try {
       await client.query('BEGIN');
       await client.query('SET LOCAL enable_seqscan = off');
-      const { rows } = await client.query(`EXPLAIN SELECT "productId" FROM "product_image_fingerprints" ORDER BY "features" <-> cube(array[0.1,0.2]::float8[]) LIMIT 10`);
-      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Scan using product_image_fingerprints_features_idx/);
+      const { rows } = await client.query(`EXPLAIN SELECT "id" FROM "image_fingerprints" ORDER BY "features" <-> cube(array[0.1,0.2]::float8[]) LIMIT 10`);
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Scan using image_fingerprints_features_idx/);
     } finally {
       await client.query('ROLLBACK');
       client.release();

@@ -19,15 +19,20 @@ afterAll(() => t?.close());
 const one = async <T>(sql: string) => (await t.db.pool.query(sql)).rows[0] as T;
 
 describe('generated product images', () => {
-  it('every product has a drawn featured image (its first image) and a fingerprint', async () => {
-    const row = await one<{ products: number; drawn: number; first: number; fingerprints: number }>(`
+  it('every product has a drawn featured image (its first image) and its fingerprint, stored once per picture', async () => {
+    const row = await one<{ products: number; drawn: number; first: number; fingerprinted: number; pictures: number; fingerprints: number }>(`
       SELECT count(*)::int AS products,
              count(*) FILTER (WHERE p."imageUrl" ~ '^/media/products/[0-9]+\\.jpg$')::int AS drawn,
              count(*) FILTER (WHERE i.src = p."imageUrl")::int AS first,
-             (SELECT count(*)::int FROM product_image_fingerprints) AS fingerprints
+             count(p."imageFingerprintId")::int AS fingerprinted,
+             count(DISTINCT p."imageUrl")::int AS pictures,
+             (SELECT count(*)::int FROM image_fingerprints) AS fingerprints
       FROM products p LEFT JOIN product_images i ON i."productId" = p.id AND i.position = 1`);
     expect(row.products).toBeGreaterThan(5000);
-    expect(row).toEqual({ products: row.products, drawn: row.products, first: row.products, fingerprints: row.products });
+    expect(row).toEqual({ ...row, drawn: row.products, first: row.products, fingerprinted: row.products, fingerprints: row.pictures });
+    expect(row.pictures).toBeLessThan(row.products);
+    // One picture, one fingerprint: products showing the same picture point at the same row.
+    expect(await one(`SELECT count(*)::int AS n FROM (SELECT "imageUrl" FROM products GROUP BY 1 HAVING count(DISTINCT "imageFingerprintId") <> 1) x`)).toEqual({ n: 0 });
   });
 
   it('designs are shared by products of several shops, and a copy of the served picture finds them all', async () => {

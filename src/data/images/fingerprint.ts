@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 // Visual fingerprints of images, computed in-process from the pixels (no model, nothing downloaded):
 //
 // - a 64-bit DCT perceptual hash (pHash, as described by Zauner, "Implementation and Benchmarking of Perceptual
@@ -109,3 +111,8 @@ export function hammingDistance(a: bigint, b: bigint): number {
 
 /** `(f1, f2, …)`: a cube literal, for bulk loads. */
 export const cubeLiteral = (features: readonly number[]) => `(${features.join(', ')})`;
+
+/** The fingerprint's own id (64 bits of a SHA-256 of it): the same picture gets the same id wherever it is seen. */
+export function fingerprintId({ phash, features }: Fingerprint): bigint {
+  return createHash('sha256').update(`${phash}:${features.join(',')}`).digest().readBigInt64BE(0);
+}

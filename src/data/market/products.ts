@@ -12,7 +12,7 @@ import {
   type CategoryWords,
   type ProductLine,
 } from './product-words.js';
-import { cubeLiteral, fingerprint, type Fingerprint } from '../images/fingerprint.js';
+import { cubeLiteral, fingerprint, fingerprintId, type Fingerprint } from '../images/fingerprint.js';
 import { drawDesign, FINGERPRINT_SIZE } from '../images/draw.js';
 import { taxonomyId } from './taxonomy.js';
 import { DAY, isoDate, isoTimestamp, type Window } from './time.js';
@@ -72,7 +72,9 @@ export type ProductSeed = {
   images: ProductImageSeed[];
 };
 
-export type ProductSlice = { kind: 'products'; shops: ShopSeed[]; products: ProductSeed[]; window: Window };
+/** `fingerprints`: the pictures first shown by this slice's products (each distinct picture is stored once). */
+export type ProductSlice = { kind: 'products'; shops: ShopSeed[]; products: ProductSeed[]; fingerprints: DesignFingerprint[]; window: Window };
+export type DesignFingerprint = Fingerprint & { id: bigint };
 
 export type ProductsPlan = {
   /** Products per shop, in shop order (each shop's `productsCount`). */
@@ -235,24 +237,35 @@ export function startProducts(rng: Rng, shops: ShopSeed[], total: number, window
     shop.productsCount = counts[i];
     shop.catalog = catalogOf(shopFigures(rng.fork(`figures:${shop.id}`), shop, counts[i], currency), currency);
   }
+  const stored = new Set<bigint>();
   return {
     productCounts: counts,
     shopsBetween(start, end) {
       const run = shops.slice(start, end);
-      return { shops: run, products: run.flatMap((shop, k) => shopProducts(rng, shop, counts[start + k], window)), window };
+      const products = run.flatMap((shop, k) => shopProducts(rng, shop, counts[start + k], window));
+      const fingerprints: DesignFingerprint[] = [];
+      for (const product of products) {
+        const found = fingerprintOf(product.design);
+        if (!stored.has(found.id)) {
+          stored.add(found.id);
+          fingerprints.push(found);
+        }
+      }
+      return { shops: run, products, fingerprints, window };
     },
   };
 }
 
 type Week = { product: ProductSeed; k: number };
 
-/** Fingerprints of the designs drawn so far: designs are shared by many products. */
-const designFingerprints = new Map<number, Fingerprint>();
+/** Fingerprints of the designs drawn so far in this process (a design always draws the same picture). */
+const designFingerprints = new Map<number, DesignFingerprint>();
 
-function fingerprintOf(design: number): Fingerprint {
+function fingerprintOf(design: number): DesignFingerprint {
   let found = designFingerprints.get(design);
   if (!found) {
-    found = fingerprint(drawDesign(design, FINGERPRINT_SIZE));
+    const drawn = fingerprint(drawDesign(design, FINGERPRINT_SIZE));
+    found = { ...drawn, id: fingerprintId(drawn) };
     designFingerprints.set(design, found);
   }
   return found;
@@ -276,6 +289,11 @@ export function productTables(slice: ProductSlice): TableRows[] {
   const images = products.flatMap((p) => p.images.map((image) => ({ product: p, image })));
   const withAds = products.reduce((n, p) => n + (p.ads ? 1 : 0), 0);
   return [
+    define<DesignFingerprint>('image_fingerprints', slice.fingerprints.length, slice.fingerprints, [
+      ['id', 'int8', (f) => f.id.toString()],
+      ['phash', 'int8', (f) => f.phash.toString()],
+      ['features', 'cube', (f) => cubeLiteral(f.features)],
+    ]),
     define<ProductSeed>('products', products.length, products, [
       ['id', 'text', (p) => p.id],
       ['shopId', 'uuid', (p) => p.shopId],
@@ -285,6 +303,7 @@ export function productTables(slice: ProductSlice): TableRows[] {
       ['handle', 'text', (p) => p.handle],
       ['url', 'text', (p) => p.url],
       ['imageUrl', 'text', (p) => p.images[0].src],
+      ['imageFingerprintId', 'int8', (p) => fingerprintOf(p.design).id.toString()],
       ['vendor', 'text', (p) => p.vendor],
       ['productType', 'text', (p) => p.productType],
       ['tags', 'text[]', (p) => p.tags],
@@ -328,11 +347,6 @@ export function productTables(slice: ProductSlice): TableRows[] {
       ['euReach', 'int8', (p) => ads(p)?.euReach ?? 0],
       ['spendShare', 'float8', (p) => ads(p)?.spendShare ?? 0],
       ['euReachByCountry', 'jsonb', (p) => ads(p)?.euReachByCountry ?? []],
-    ]),
-    define<ProductSeed>('product_image_fingerprints', products.length, products, [
-      ['productId', 'text', (p) => p.id],
-      ['phash', 'int8', (p) => fingerprintOf(p.design).phash.toString()],
-      ['features', 'cube', (p) => cubeLiteral(fingerprintOf(p.design).features)],
     ]),
     define<{ product: ProductSeed; variant: ProductVariantSeed }>('product_variants', variants.length, variants, [
       ['productId', 'text', (v) => v.product.id],

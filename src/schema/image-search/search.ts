@@ -2,14 +2,17 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { apiError, notFound } from '../../errors.js';
 import type { Fingerprint } from '../../data/images/fingerprint.js';
 
-// Nearest neighbours of an image's fingerprint: the GiST index on product_image_fingerprints.features answers
-// `ORDER BY features <-> q LIMIT n` without reading every fingerprint; the perceptual hash's Hamming distance then
-// orders equally close candidates. A search's ranked results are kept (image_searches) so `searchId` + `offset`
-// page through them without searching again.
+// Nearest neighbours of an image's fingerprint: the GiST index on image_fingerprints.features answers
+// `ORDER BY features <-> q LIMIT n` without reading every fingerprint. Each distinct picture is stored once, so the
+// nearest pictures lead to every product showing them (products.imageFingerprintId, a B-tree). Equally close
+// pictures are ordered by the perceptual hash's Hamming distance. A search's ranked results are kept
+// (image_searches) so `searchId` + `offset` page through them without searching again.
 
 const sql = Prisma.sql;
 
-/** Candidates read from the index per search, and the most results a search keeps. */
+/** Distinct pictures read from the index per search. */
+export const NEAREST_IMAGES = 40;
+/** Products a search keeps at most (and so the largest offset). */
 export const CANDIDATES = 300;
 /** Similarity below which a candidate is not a result: unrelated pictures score about 0.2–0.35. */
 export const MIN_SCORE = 0.4;
@@ -19,20 +22,22 @@ export const SEARCH_TTL_MS = 60 * 60 * 1000;
 
 export type Match = { productId: string; shopId: string; score: number };
 
-/** Products whose image looks like the fingerprint's, most similar first (each product once). */
+/** Products whose image looks like the fingerprint's, most similar first (best sellers first among equals). */
 export async function nearestProducts(prisma: PrismaClient, query: Fingerprint): Promise<Match[]> {
   const features = sql`cube(${query.features}::float8[])`;
-  const rows = await prisma.$queryRaw<{ productId: string; shopId: string; distance: number; bits: number }[]>`
-    SELECT f."productId", p."shopId"::text AS "shopId", f."features" <-> ${features} AS distance,
-           bit_count((f."phash" # ${query.phash}::int8)::bit(64))::int AS bits
-    FROM "product_image_fingerprints" f JOIN "products" p ON p."id" = f."productId"
-    ORDER BY f."features" <-> ${features}
+  const minScoreDistance = (1 - MIN_SCORE) * SCALE;
+  const rows = await prisma.$queryRaw<{ productId: string; shopId: string; distance: number }[]>`
+    WITH near AS (
+      SELECT f."id", f."features" <-> ${features} AS distance, bit_count((f."phash" # ${query.phash}::int8)::bit(64)) AS bits
+      FROM "image_fingerprints" f
+      ORDER BY f."features" <-> ${features}
+      LIMIT ${NEAREST_IMAGES})
+    SELECT p."id" AS "productId", p."shopId"::text AS "shopId", n.distance
+    FROM near n JOIN "products" p ON p."imageFingerprintId" = n."id"
+    WHERE n.distance <= ${minScoreDistance}
+    ORDER BY n.distance, n.bits, coalesce(p."bestSellerPosition", 2147483647), p."monthlyRevenueUsd" DESC, p."id"
     LIMIT ${CANDIDATES}`;
-  return rows
-    .map((row) => ({ ...row, score: Math.round(Math.max(0, 1 - row.distance / SCALE) * 1000) / 1000 }))
-    .filter((row) => row.score >= MIN_SCORE)
-    .sort((a, b) => b.score - a.score || a.bits - b.bits || (a.productId < b.productId ? -1 : 1))
-    .map(({ productId, shopId, score }) => ({ productId, shopId, score }));
+  return rows.map((row) => ({ productId: row.productId, shopId: row.shopId, score: Math.round(Math.max(0, 1 - row.distance / SCALE) * 1000) / 1000 }));
 }
 
 /** The shops selling the matches, each once at its best match; with `groupBrands`, each brand once (its best shop). */

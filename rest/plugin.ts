@@ -61,6 +61,17 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
   }
 }
 
+type OpenApiDocument = { paths?: Record<string, Record<string, { description?: string }>> };
+
+/** SOFA leaves query routes without a description: each operation gets its field's (what it does, what it costs). */
+function withDescriptions(document: OpenApiDocument, fields: ReadonlyMap<RestRoute, GraphQLField<unknown, unknown>>): OpenApiDocument {
+  for (const [route, field] of fields) {
+    const operation = document.paths?.[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+    if (operation && !operation.description && field.description) operation.description = field.description;
+  }
+  return document;
+}
+
 /**
  * The REST /v1 surface: the route table decides which GraphQL field a request runs; this plugin
  * authenticates first (unless the field is public), turns path, query and body into typed arguments,
@@ -113,7 +124,11 @@ export function useRestApi(options: {
       if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) return;
       const state = currentRequest()!;
       const path = url.pathname.slice(BASE_PATH.length) || '/';
-      if (request.method === 'GET' && path === '/openapi.json') return sofa.onRequest!(payload);
+      if (request.method === 'GET' && path === '/openapi.json') {
+        let document: Response | undefined;
+        await sofa.onRequest!({ ...payload, endResponse: (response) => (document = response) });
+        return endResponse(document ? FetsResponse.json(withDescriptions(await document.json(), fields)) : json(notFoundFailure('No OpenAPI document.', state.requestId)));
+      }
       const docs = await docsResponse(request.method, path);
       if (docs) return endResponse(docs);
 

@@ -344,6 +344,15 @@ describe('REST and GraphQL', () => {
     expect(locked.body.errors[0].extensions.code).toBe('forbidden');
   });
 
+  it('the OpenAPI document says what each route costs', async () => {
+    const { body } = await t.rest('GET', '/openapi.json');
+    expect(body.paths['/products'].get.description).toMatch(/one credit per returned product/);
+    expect(body.paths['/products/query'].post.description).toMatch(/one credit per returned product/);
+    expect(body.paths['/products/facets'].get.description).toMatch(/Free/);
+    expect(body.paths['/products/image-search'].post.description).toMatch(/one credit per returned product/);
+    expect(body.paths['/shops/image-search'].post.description).toMatch(/one credit per returned shop/);
+  });
+
   it('needs an API key', async () => {
     expect((await t.rest('GET', '/products', { key: null })).status).toBe(401);
   });

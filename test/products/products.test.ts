@@ -115,6 +115,12 @@ describe('cursor pages', () => {
     expect(await allPages({ sortBy: 'best-selling', order: 'desc' }, 2)).toEqual(ids(await query({ sortBy: 'best-selling', order: 'desc', limit: 100 })));
   });
 
+  it('the page size may change between pages', async () => {
+    const first = await query({ limit: 2 });
+    const second = await query({ limit: 5, cursor: first.body.pagination.nextCursor });
+    expect([...ids(first), ...ids(second)]).toEqual(BEST_SELLING.slice(0, 7));
+  });
+
   it('a GET cursor continues the GET list; total and totalRelation stay', async () => {
     const first = await get('/products?limit=4');
     expect(first.body.pagination).toMatchObject({ total: 9, totalRelation: 'eq' });

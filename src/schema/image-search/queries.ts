@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
+import { workspaceDb } from '../shared/workspace.js';
 import { DEFAULT_CPM, hasEuAccess, withView } from '../products/figures.js';
 import { fingerprintOfInput, imageSearchArgs, oneSource } from './input.js';
 import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './search.js';
@@ -11,10 +12,11 @@ type Args = { image?: string | null; imageUrl?: string | null; searchId?: string
 /** The kept search to page through: the one named by searchId, or a new one of the request's image. */
 async function searchOf(context: Context, kind: 'products' | 'shops', args: Args, groupBrands: boolean): Promise<StoredSearch> {
   const { workspace } = await context.principal();
-  if (args.searchId) return findSearch(context.prisma, workspace.id, kind, args.searchId);
+  const db = await workspaceDb(context);
+  if (args.searchId) return findSearch(db, kind, args.searchId);
   const matches = await nearestProducts(context.prisma, await fingerprintOfInput(args));
   const results = kind === 'products' ? matches.map((m) => ({ id: m.productId, score: m.score })) : await nearestShops(context.prisma, matches, groupBrands);
-  return storeSearch(context.prisma, workspace.id, kind, groupBrands, results);
+  return storeSearch(db, workspace.id, kind, groupBrands, results);
 }
 
 /** The page of a kept search: its ids from `offset`, with their scores. */

@@ -62,12 +62,13 @@ export async function nearestShops(prisma: PrismaClient, matches: Match[], group
 
 export type StoredSearch = { id: string; resultIds: string[]; scores: number[]; expiresAt: Date };
 
-export async function storeSearch(prisma: PrismaClient, workspaceId: string, kind: 'products' | 'shops', groupBrands: boolean, results: { id: string; score: number }[]): Promise<StoredSearch> {
+/** Keeps a search's results; `db` is the workspace's client (src/schema/shared/workspace.ts), which sets the workspace. */
+export async function storeSearch(db: PrismaClient, workspaceId: string, kind: 'products' | 'shops', groupBrands: boolean, results: { id: string; score: number }[]): Promise<StoredSearch> {
   const expiresAt = new Date(Date.now() + SEARCH_TTL_MS);
-  // Searches expired a day ago go with this one: the table holds about a day of searches.
-  const [, search] = await prisma.$transaction([
-    prisma.imageSearch.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - 24 * SEARCH_TTL_MS) } } }),
-    prisma.imageSearch.create({
+  // The workspace's searches that expired a day ago go with this one: the table holds about a day of each workspace's searches.
+  const [, search] = await db.$transaction([
+    db.imageSearch.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - 24 * SEARCH_TTL_MS) } } }),
+    db.imageSearch.create({
       data: { workspaceId, kind, groupBrands, resultIds: results.map((r) => r.id), scores: results.map((r) => r.score), expiresAt },
       select: { id: true, resultIds: true, scores: true, expiresAt: true },
     }),
@@ -75,9 +76,9 @@ export async function storeSearch(prisma: PrismaClient, workspaceId: string, kin
   return search;
 }
 
-/** A kept search of this workspace; another workspace's is answered as a missing one. */
-export async function findSearch(prisma: PrismaClient, workspaceId: string, kind: 'products' | 'shops', searchId: string): Promise<StoredSearch> {
-  const search = await prisma.imageSearch.findFirst({ where: { id: searchId, workspaceId, kind }, select: { id: true, resultIds: true, scores: true, expiresAt: true } });
+/** A kept search of the workspace (`db` is its client): another workspace's is answered as a missing one. */
+export async function findSearch(db: PrismaClient, kind: 'products' | 'shops', searchId: string): Promise<StoredSearch> {
+  const search = await db.imageSearch.findFirst({ where: { id: searchId, kind }, select: { id: true, resultIds: true, scores: true, expiresAt: true } });
   if (!search) throw notFound(`Image search "${searchId}"`);
   if (search.expiresAt.getTime() <= Date.now()) {
     throw apiError('not_found', `Image search "${searchId}" has expired (searches are kept for ${SEARCH_TTL_MS / 60_000} minutes): search with the image again.`);

@@ -5,7 +5,7 @@ import { workspaceDb } from '../shared/workspace.js';
 import { DEFAULT_CPM, hasEuAccess, withView } from '../products/figures.js';
 import { fingerprintOfInput, imageSearchArgs, oneSource } from './input.js';
 import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './search.js';
-import { ProductImageSearchRef, ShopImageSearchRef } from './types.js';
+import { loadImageSearchShops, ProductImageSearchRef, ShopImageSearchRef } from './types.js';
 
 type Args = { image?: string | null; imageUrl?: string | null; searchId?: string | null; offset?: number | null; limit?: number | null };
 
@@ -56,9 +56,8 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context, info) => {
       const page = pageOf(await searchOf(context, 'shops', args, args.groupBrands ?? false), args);
       const select = queryFromInfo({ context, info, path: ['data', 'shop'] });
-      const rows = page.ids.length ? await context.prisma.shop.findMany({ where: { id: { in: page.ids } }, ...select }) : [];
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      const data = page.ids.flatMap((id) => (byId.has(id) ? [{ score: page.scoreOf.get(id)!, shop: byId.get(id)! }] : []));
+      const shops = await loadImageSearchShops(context.prisma, page.ids, select);
+      const data = shops.map((shop) => ({ score: page.scoreOf.get(shop.id)!, shop }));
       return { data, pagination: page.pagination, meta: page.meta };
     },
   }),

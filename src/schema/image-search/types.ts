@@ -1,4 +1,4 @@
-import type { Product, Shop } from '../../generated/prisma/client.js';
+import type { PrismaClient, Product, Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { OffsetPaginationRef, type OffsetPagination } from '../shared/pagination.js';
 import { ProductRef } from '../products/types.js';
@@ -22,7 +22,11 @@ const ProductImageMatch = builder.objectRef<ProductMatch>('ProductImageMatch').i
   }),
 });
 
-/** The shop fields an image match shows. */
+/**
+ * The shop fields an image match shows. A stand-in for the shops domain's Shop summary (src/schema/shops/types.ts,
+ * on its own branch when this was written): once that is on main, ShopImageMatch.shop becomes a ShopSummary
+ * loaded with loadShopSummaries, and this type and loadImageSearchShops go.
+ */
 export const ImageSearchShop = builder.prismaObject('Shop', {
   variant: 'ImageSearchShop',
   fields: (t) => ({
@@ -37,6 +41,14 @@ export const ImageSearchShop = builder.prismaObject('Shop', {
     monthlyVisits: t.exposeInt('monthlyVisits'),
   }),
 });
+
+/** Shops by id with a queryFromInfo selection, in the order of `ids` (missing ids are skipped). */
+export async function loadImageSearchShops(prisma: PrismaClient, ids: readonly string[], select: object): Promise<Shop[]> {
+  if (!ids.length) return [];
+  const rows = await prisma.shop.findMany({ where: { id: { in: [...ids] } }, ...select });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 const ShopImageMatch = builder.objectRef<ShopMatch>('ShopImageMatch').implement({
   fields: (t) => ({

@@ -100,6 +100,8 @@ export type HttpInput = {
   pathParams: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown> | null;
+  /** A multipart body: its fields are text, read like query-string values. */
+  bodyIsText?: boolean;
 };
 
 /** Typed argument values for the route's field, or the violations found. Unknown parameters are ignored. */
@@ -126,7 +128,7 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
       }
       continue;
     }
-    const coerced = coerce(arg.name, arg.type, raw, location !== 'body');
+    const coerced = coerce(arg.name, arg.type, raw, location !== 'body' || input.bodyIsText === true);
     if ('error' in coerced) violations.push({ argument: arg.name, location, expected: [coerced.error] });
     else values[arg.name] = coerced.value;
   }

@@ -16,6 +16,7 @@ import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { matchRoute } from './match.js';
+import { isMultipart, readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { argumentsFromHttp, type ParamViolation } from './params.js';
 import type { RestRoute } from './routes.js';
@@ -170,15 +171,16 @@ export function useRestApi(options: {
     }
 
     let body: Record<string, unknown> | null = null;
+    const multipart = isMultipart(request);
     if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
-      const read = await readBody(request);
+      const read = multipart ? await readMultipart(request) : await readBody(request);
       if ('error' in read) {
         const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
         return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
       }
       body = read.body;
     }
-    const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
+    const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body, bodyIsText: multipart });
     const { values } = read;
     // A path segment whose percent-escapes do not decode is refused here: SOFA's router would decode it again, and throw.
     const undecodable: ParamViolation[] = match.malformed.map((name) => ({ argument: name, location: 'path', expected: [`${name} must be valid percent-encoded UTF-8`] }));

@@ -74,5 +74,11 @@ export const routes: RestRoute[] = [
   { method: 'POST', path: '/google-ads/query', field: 'Query.googleAdsQuery', envelope: 'spread', tags: ['Google Ads'] },
   { method: 'GET', path: '/google-ads/facets/networks', field: 'Query.googleAdsNetworkFacets', envelope: 'spread', tags: ['Google Ads'] },
   { method: 'GET', path: '/google-ads/facets/countries', field: 'Query.googleAdsCountryFacets', envelope: 'spread', tags: ['Google Ads'] },
+  { method: 'GET', path: '/products', field: 'Query.products', envelope: 'spread', tags: ['Products'] },
+  { method: 'POST', path: '/products/query', field: 'Query.productsQuery', envelope: 'spread', tags: ['Products'] },
+  { method: 'GET', path: '/products/facets', field: 'Query.productFacets', envelope: 'single', tags: ['Products'] },
+  { method: 'POST', path: '/products/image-search', field: 'Query.productsImageSearch', envelope: 'spread', tags: ['Products'] },
+  { method: 'POST', path: '/shops/image-search', field: 'Query.shopsImageSearch', envelope: 'spread', tags: ['Shops'] },
+
   { method: 'GET', path: '/google-ads/facets/categories', field: 'Query.googleAdsCategoryFacets', envelope: 'spread', tags: ['Google Ads'] },
 ];

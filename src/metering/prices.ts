@@ -63,6 +63,13 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.emailsQuery': free,
   'Query.email': free,
   'Query.emailHtml': free,
+  // Products: not documented by the reference (prices.md); charged like the other market lists, one credit per returned row.
+  'Query.products': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.productsQuery': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  'Query.productFacets': free,
+  // Image searches: not documented either; one credit per returned result, continuation pages included.
+  'Query.productsImageSearch': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.shopsImageSearch': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
 };
 
 /** The credits a call holds before it runs: its maximum. */

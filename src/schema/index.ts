@@ -10,6 +10,8 @@ import './lookup/index.js';
 import './facets/index.js';
 import './shops/index.js';
 import './emails/index.js';
+import './products/index.js';
+import './image-search/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

@@ -7,11 +7,14 @@ import {
   AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ADVERTISER_DETAIL, ADVERTISER_SUMMARY, ERROR, FACEBOOK_SHOP_ENTRY,
   FACET_ITEMS, FACET_META, GOOGLE_AD, GOOGLE_CATEGORY_FACET, GOOGLE_FACET_VALUE, keyPaths, keysOf, LOOKUP_META, LOOKUP_RESULT, ME,
   OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
+  CURSOR_PAGINATION, IMAGE_SEARCH_META, PRODUCT, PRODUCT_FACET_VALUE,
 } from '../support/shapes.js';
 import { googleAdsScenario } from '../google-ads/scenario.js';
 import { P_GLOW, SHOP_GLOW, T1, tiktokScenario } from '../tiktok/scenario.js';
 import { facetValues } from '../support/discovery-scenario.js';
 import { EMAIL_SUMMARY, LINKED_ADVERTISER, SHOP_PRODUCT, SHOP_SUMMARY } from '../shops/shapes.js';
+import { drawDesign, encodeJpeg } from '../../src/data/images/draw.js';
+import { imageScenario } from '../products/image-scenario.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -30,6 +33,7 @@ beforeAll(async () => {
     await googleAdsScenario(db);
     await facetValues(db);
     await db.prisma.email.create({ data: { id: 1, shopId: SHOP_GLOW, sentAt: new Date(), fromAddress: 'hi@glowlab.co', campaignType: 'campaign', subject: 'Hi', body: 'Hello', bodyLength: 5 } });
+    await imageScenario(db);
   });
   const created = await t.newKey();
   key = created.apiKey;
@@ -400,6 +404,44 @@ const cases: Record<string, Case> = {
       expect(body.data).toHaveLength(3);
       expect(keyPaths(body.data)).toEqual(keyPaths([GOOGLE_CATEGORY_FACET]));
       expect(body.pagination).toEqual({ limit: 100, offset: 1, total: 4 });
+    },
+  },
+  'GET /products': {
+    path: '/products?limit=1',
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: [PRODUCT], pagination: CURSOR_PAGINATION }));
+      expect(body.pagination).toEqual({ limit: 1, total: 9, totalRelation: 'eq', nextCursor: expect.any(String) });
+    },
+  },
+  'POST /products/query': {
+    path: '/products/query',
+    body: { limit: 1, currencies: ['EUR'] },
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: [PRODUCT], pagination: CURSOR_PAGINATION }));
+      expect(body.pagination).toEqual({ limit: 1, total: 4, totalRelation: 'eq', nextCursor: expect.any(String) });
+    },
+  },
+  'GET /products/facets': {
+    path: '/products/facets',
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: { currencies: [PRODUCT_FACET_VALUE], shopCountries: [PRODUCT_FACET_VALUE], shopVisitorCountries: [PRODUCT_FACET_VALUE] } }));
+    },
+  },
+  'POST /products/image-search': {
+    path: '/products/image-search',
+    body: { image: encodeJpeg(drawDesign(22, 200), 80).toString('base64'), limit: 1 },
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: [{ score: 1, product: { ...PRODUCT, weeklyHistory: [] } }], pagination: OFFSET_PAGINATION, meta: IMAGE_SEARCH_META }));
+      expect(body.pagination).toEqual({ limit: 1, offset: 0, total: 1 });
+    },
+  },
+  'POST /shops/image-search': {
+    path: '/shops/image-search',
+    body: { image: encodeJpeg(drawDesign(22, 200), 80).toString('base64') },
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.data.map((match: { shop: { domain: string } }) => match.shop.domain)).toEqual(['peakgear.com']);
+      expect(keysOf(body.meta)).toEqual(['expiresAt', 'searchId']);
     },
   },
 };

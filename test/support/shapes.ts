@@ -187,3 +187,19 @@ export const FACET_ITEMS = {
   pixels: { id: 1, slug: 1, name: 1, iconUrl: 1, categories: [''], usageCount: 1 },
   themes: { id: 1, name: 1, usageCount: 1 },
 };
+// --- Specification: "Product" (cursor lists), and this project's product facets and image-search rows.
+export const PRODUCT = {
+  id: 1, shopifyId: 1, title: 1, description: 1, url: 1, handle: 1, imageUrl: 1, publishedAt: 1,
+  price: { amount: 1, currency: 1, amountUsd: 1, compareAtAmount: 1, onSale: 1, discountPercent: 1, isSubscription: 1, promoTypes: [''] },
+  reviews: { rating: 1, count: 1 },
+  bestSellerRank: { position: 1, percentile: 1 },
+  optionNames: [''],
+  sales: { dailyRevenueUsd: 1, dailyRevenueRangeUsd: { min: 1, mean: 1, max: 1 }, monthlyRevenueUsd: 1, dailyUnitsSold: 1, monthlyUnitsSold: 1 },
+  ads: { active: 1, total: 1, launched30d: 1, weekOverWeekGrowth: 1, adShare: 1, advertisersCount: 1, hasPartnershipAds: 1, previewUrls: [''], activeByCountry: [{ countryCode: 1, activeAds: 1 }], sellingCountries: [''] },
+  euMetrics: { locked: 1, spendUsd: 1, dailySpendUsd: 1, reach: 1, spendShare: 1, reachByCountry: 1 },
+  weeklyHistory: [{ from: 1, to: 1, activeAds: 1, euDailySpendUsd: 1, euDailyReach: 1 }],
+  shop: { id: 1, domain: 1, name: 1, avatarUrl: 1, countryCode: 1, currency: 1, productsCount: 1, monthlyVisits: 1, monthlyRevenueUsd: 1, createdAt: 1, categoryIds: [1] },
+};
+export const CURSOR_PAGINATION = { limit: 1, total: 1, totalRelation: 1, nextCursor: 1 };
+export const PRODUCT_FACET_VALUE = { value: 1, label: 1, productsCount: 1 };
+export const IMAGE_SEARCH_META = { searchId: 1, expiresAt: 1 };

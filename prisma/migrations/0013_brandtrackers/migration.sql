@@ -1,0 +1,33 @@
+-- CreateTable
+CREATE TABLE "brandtracker_quotas" (
+    "workspaceId" UUID NOT NULL,
+    "activeLimit" INTEGER NOT NULL DEFAULT 100,
+    "operationsLimit" INTEGER NOT NULL DEFAULT 200,
+    "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "brandtracker_quotas_pkey" PRIMARY KEY ("workspaceId")
+);
+
+-- CreateTable
+CREATE TABLE "brandtracker_quota_operations" (
+    "id" BIGSERIAL NOT NULL,
+    "workspaceId" UUID NOT NULL,
+    "action" TEXT NOT NULL,
+    "affectedCount" INTEGER NOT NULL,
+    "requestId" TEXT,
+    "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "brandtracker_quota_operations_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "brandtracker_quota_operations_workspaceId_createdAt_idx" ON "brandtracker_quota_operations"("workspaceId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "ads_advertiserId_firstSeenAt_idx" ON "ads"("advertiserId", "firstSeenAt");
+
+-- AddForeignKey
+ALTER TABLE "brandtracker_quotas" ADD CONSTRAINT "brandtracker_quotas_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "brandtracker_quota_operations" ADD CONSTRAINT "brandtracker_quota_operations_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;

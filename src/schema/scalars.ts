@@ -1,8 +1,8 @@
 import { GraphQLScalarType } from 'graphql';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
+import { DAY_MS } from './shared/time.js';
 
-const DAY_MS = 86_400_000;
 const dayStrings = new Map<number, string>();
 
 /**

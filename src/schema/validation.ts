@@ -35,7 +35,10 @@ export function violationsFromIssues(issues: readonly Issue[]): ArgumentViolatio
     const path = (issue.path ?? []).map(keyOf);
     const argument = path[0] ?? 'arguments';
     const name = path.filter((segment) => !/^\d+$/.test(segment)).join('.') || argument;
-    byArgument.set(argument, [...(byArgument.get(argument) ?? []), expectation(name, issue)]);
+    const expected = byArgument.get(argument) ?? [];
+    const rule = expectation(name, issue);
+    // One rule once: zod's int() checks the safe range itself, so a bound of the same number repeats it.
+    if (!expected.includes(rule)) byArgument.set(argument, [...expected, rule]);
   }
   return [...byArgument].map(([argument, expected]) => ({ argument, expected }));
 }

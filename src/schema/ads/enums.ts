@@ -13,7 +13,6 @@ export const AdSearchType = builder.enumType('AdSearchType', { values: ['adCopy'
 export const AdQuerySearchType = builder.enumType('AdQuerySearchType', {
   values: ['adCopy', 'brand', 'website', 'domain', 'urlContains'] as const,
 });
-export const KeywordMode = builder.enumType('KeywordMode', { values: ['any', 'all'] as const });
 export const AdPlatform = builder.enumType('AdPlatform', { values: ['facebook', 'all'] as const });
 export const AdQueryPlatform = builder.enumType('AdQueryPlatform', { values: ['facebook'] as const });
 export const AdListSort = builder.enumType('AdListSort', { values: ['relevance', 'newest', 'longestRunning', 'reach'] as const });
@@ -23,7 +22,6 @@ export const AdQuerySort = builder.enumType('AdQuerySort', {
     'reachDelta1d', 'reachDelta7d', 'reachDelta30d', 'rankDelta7d', 'rankDelta14d', 'rankDelta30d', 'adOrder',
   ] as const,
 });
-export const SortOrder = builder.enumType('SortOrder', { values: ['asc', 'desc'] as const });
 export const ReachPeriod = builder.enumType('ReachPeriod', { values: ['total', 'last24h', 'last7d', 'last30d'] as const });
 export const AdsTimePeriod = builder.enumType('AdsTimePeriod', { values: ['last24h', 'last7d', 'last30d'] as const });
 export const AudienceSex = builder.enumType('AudienceSex', { values: ['men', 'women', 'all'] as const });

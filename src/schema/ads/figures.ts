@@ -1,10 +1,9 @@
 import type { Ad } from '../../generated/prisma/client.js';
+import { daysRunning as running } from '../shared/days-running.js';
 
 // Figures derived from an ad row. The request's CPM travels with the rows it loaded.
 
 export const DEFAULT_CPM = 9;
-const DAY_MS = 86_400_000;
-const RUNNING_FLOOR = Date.UTC(2018, 0, 1);
 const CPM = Symbol('cpm');
 
 type WithCpm = { [CPM]?: number };
@@ -29,7 +28,5 @@ export function lastSeenAt(ad: Pick<Ad, 'duplicates' | 'status' | 'lastSeenAt'>)
 
 /** Calendar days from first seen (not before 2018-01-01) to today while active, else to last seen. */
 export function daysRunning(ad: Pick<Ad, 'status' | 'firstSeenAt' | 'lastSeenAt'>, now = Date.now()): number {
-  const start = Math.max(ad.firstSeenAt.getTime(), RUNNING_FLOOR);
-  const end = ad.status === 'active' ? now : ad.lastSeenAt.getTime();
-  return Math.max(0, Math.floor((end - start) / DAY_MS));
+  return running({ status: ad.status, start: ad.firstSeenAt, lastSeenAt: ad.lastSeenAt, since2018: true }, now);
 }

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { pageArgs, pageInIdOrder, pageListRef, type RowPage } from '../shared/pagination.js';
+import { loadIdPage } from '../shared/id-page.js';
+import { pageArgs, pageListRef, type RowPage } from '../shared/pagination.js';
 import { AdDetail, resolvedFromMember } from './detail.js';
 import { AdListSort, AdMediaTypeFilter, AdPlatform, AdSearchType, AdStatusFilter } from './enums.js';
 import { withCpm, DEFAULT_CPM } from './figures.js';
@@ -23,8 +24,7 @@ async function adPage(
   cpm: number,
 ): Promise<RowPage> {
   const found = await searchAdIds(prisma, filter, sort, page);
-  const rows = found.ids.length ? await prisma.ad.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
-  return pageInIdOrder(found, withCpm(rows, cpm), page);
+  return loadIdPage(found, page, async (ids) => withCpm(await prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }), cpm));
 }
 
 const searchText = z.string().trim().min(1).max(500);

@@ -1,23 +1,18 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { AdMediaTypeFilter, AdQueryPlatform, AdQuerySearchType, AdQuerySort, AdStatusFilter, AdsTimePeriod, AudienceSex, KeywordMode, ReachPeriod, SortOrder } from './enums.js';
+import { countries, countryFilterInput } from '../shared/countries.js';
+import { KeywordMode, SortOrder } from '../shared/enums.js';
+import { amount, bigCount, count } from '../shared/ranges.js';
+import { termsOf } from '../shared/text-search.js';
+import { daysAgo, endOfDay } from '../shared/time.js';
+import { AdMediaTypeFilter, AdQueryPlatform, AdQuerySearchType, AdQuerySort, AdStatusFilter, AdsTimePeriod, AudienceSex, ReachPeriod } from './enums.js';
 import { DEFAULT_CPM } from './figures.js';
 import type { AdFilter, AdSort, RankFilter } from './search.js';
 
-const country = z.string().regex(/^[A-Za-z]{2}$/, '{name} must be ISO 3166-1 alpha-2 country codes').transform((code) => code.toUpperCase());
-const countries = z.array(country).max(250);
-const nonNegative = z.number().min(0);
-const count = z.number().int().min(0);
 const strings = (max: number) => z.array(z.string().min(1).max(500)).max(max);
 
-export const CountryFilterInput = builder.inputType('CountryFilterInput', {
-  description: 'ISO 3166-1 alpha-2 country codes to include and/or exclude.',
-  fields: (t) => ({
-    include: t.stringList({ validate: countries }),
-    exclude: t.stringList({ validate: countries }),
-  }),
-});
+export const CountryFilterInput = countryFilterInput('CountryFilterInput', 'ISO 3166-1 alpha-2 country codes to include and/or exclude.');
 
 export const MarketFilterInput = builder.inputType('MarketFilterInput', {
   fields: (t) => ({
@@ -47,7 +42,6 @@ export const GrowthRankFilterInput = builder.inputType('GrowthRankFilterInput', 
   fields: (t) => ({ anyOf: t.field({ type: [GrowthRankGroupInput], required: true }) }),
 });
 
-const DAY_MS = 86_400_000;
 const PERIOD_DAYS = { last24h: 1, last7d: 7, last30d: 30 } as const;
 
 export const adsQueryArgs = () =>
@@ -81,11 +75,11 @@ export const adsQueryArgs = () =>
     trackedPages: t.stringList({ description: 'Facebook page ids.', validate: strings(100) }),
     partners: t.boolean({ description: 'true: partnership ads only; false: non-partnership only.' }),
     maxAdOrder: t.int({ validate: z.number().int().min(1) }),
-    minReach: t.float({ validate: nonNegative }),
-    maxReach: t.float({ validate: nonNegative }),
+    minReach: t.float({ validate: bigCount }),
+    maxReach: t.float({ validate: bigCount }),
     reachPeriod: t.field({ type: ReachPeriod, description: 'Window of minReach/maxReach and of a reach sort; filters nothing alone.' }),
-    minSpend: t.float({ validate: nonNegative }),
-    maxSpend: t.float({ validate: nonNegative }),
+    minSpend: t.float({ validate: amount }),
+    maxSpend: t.float({ validate: amount }),
     spendPeriod: t.field({ type: ReachPeriod, description: 'Window of minSpend/maxSpend; filters nothing alone.' }),
     cpm: t.float({ description: 'EUR per 1,000 reach for spend filters and estimatedSpend (default 9).', validate: z.number().min(0.01).max(10000) }),
     minAge: t.int({ validate: z.number().int().min(13).max(65) }),
@@ -97,11 +91,11 @@ export const adsQueryArgs = () =>
     maxDescriptionLength: t.int({ validate: count }),
     adCopyHashes: t.stringList({ description: '12-character MD5 prefixes of ad copy.', validate: z.array(z.string().regex(/^[0-9a-fA-F]{12}$/, '{name} must be 12-character hexadecimal MD5 prefixes')).max(100) }),
     market: t.field({ type: MarketFilterInput }),
-    minReachPerPage: t.float({ validate: nonNegative }),
-    maxReachPerPage: t.float({ validate: nonNegative }),
+    minReachPerPage: t.float({ validate: bigCount }),
+    maxReachPerPage: t.float({ validate: bigCount }),
     reachPerPagePeriod: t.field({ type: ReachPeriod, description: 'Window of minReachPerPage/maxReachPerPage; filters nothing alone.' }),
-    minSpendPerPage: t.float({ validate: nonNegative }),
-    maxSpendPerPage: t.float({ validate: nonNegative }),
+    minSpendPerPage: t.float({ validate: amount }),
+    maxSpendPerPage: t.float({ validate: amount }),
     spendPerPagePeriod: t.field({ type: ReachPeriod, description: 'Window of minSpendPerPage/maxSpendPerPage; filters nothing alone.' }),
     minAds: t.int({ description: "The advertiser's ads: launched within adsTimePeriod when it is set, else live.", validate: count }),
     maxAds: t.int({ validate: count }),
@@ -113,7 +107,7 @@ export const adsQueryArgs = () =>
     categoryIds: t.intList({ description: 'Google product taxonomy ids of the primary shop.', validate: z.array(z.number().int().min(1)).max(50) }),
     adRankMode: t.field({ type: AdRankMode, defaultValue: 'rank' }),
     adRankBasis: t.field({ type: AdRankBasis, defaultValue: 'current' }),
-    maxAdRankValue: t.float({ description: 'Best rank (or percentile, with adRankMode percentile) to keep.', validate: z.number().min(0) }),
+    maxAdRankValue: t.float({ description: 'Best rank (or percentile, with adRankMode percentile) to keep.', validate: z.number().min(0).max(2_147_483_647) }),
     rankDeltaWindow: t.string({ description: 'Rank-delta window of minRankDelta and growthRank: 7d, 14d or 30d.', validate: z.enum(['7d', '14d', '30d'], { message: '{name} must be one of the following values: 7d, 14d, 30d' }) }),
     minRankDelta: t.int({ description: 'Minimum rank improvement over the rank-delta window.' }),
     growthRank: t.field({ type: GrowthRankFilterInput }),
@@ -126,12 +120,7 @@ export const adsQueryArgs = () =>
 
 type Args = InputShapeFromFields<ReturnType<typeof adsQueryArgs>>;
 
-const endOfDay = (date: Date | null | undefined) => (date ? new Date(date.getTime() + DAY_MS - 1) : date);
-
-function startOfPeriod(period: keyof typeof PERIOD_DAYS, now = new Date()): Date {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return new Date(today - PERIOD_DAYS[period] * DAY_MS);
-}
+const startOfPeriod = (period: keyof typeof PERIOD_DAYS) => daysAgo(PERIOD_DAYS[period]);
 
 const WINDOWS = { '7d': 7, '14d': 14, '30d': 30 } as const;
 
@@ -153,7 +142,7 @@ function rankFilter(args: Args): RankFilter {
 /** Turns the POST /v1/ads/query body into the list engine's filter, sort and page. */
 export function filterFromQueryArgs(args: Args) {
   const cpm = args.cpm ?? DEFAULT_CPM;
-  const terms = (args.search ?? []).map((term) => term.trim()).filter(Boolean);
+  const terms = termsOf(args.search);
   const filter: AdFilter = {
     search: terms.length ? { terms, keywordMode: args.keywordMode ?? 'any', type: args.searchType ?? 'adCopy' } : undefined,
     status: args.status,

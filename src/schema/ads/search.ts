@@ -4,6 +4,9 @@ import { findIdPage, orderBySql, type OrderKey } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 import { onDomain } from '../shared/domains.js';
 import { escapeLike } from '../shared/like.js';
+import { daysRunningSql } from '../shared/days-running.js';
+import { range, type Range } from '../shared/ranges.js';
+import { tsQuery, type TextSearch } from '../shared/text-search.js';
 
 // The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
@@ -12,11 +15,10 @@ export type ReachPeriodValue = 'total' | 'last24h' | 'last7d' | 'last30d';
 export type AdSortValue =
   | 'createdAt' | 'longestRunning' | 'relevance' | 'relevanceScore' | 'newest' | 'mostDuplicates' | 'reach'
   | 'reachDelta1d' | 'reachDelta7d' | 'reachDelta30d' | 'rankDelta7d' | 'rankDelta14d' | 'rankDelta30d' | 'adOrder';
-type Range<T> = { min?: T | null; max?: T | null };
 
 export type AdFilter = {
   /** `websearch` is a user query string (GET); `terms` are keywords combined by `keywordMode` (POST). */
-  search?: { websearch?: string; terms?: string[]; keywordMode?: 'any' | 'all'; type: 'adCopy' | 'brand' | 'website' | 'domain' | 'urlContains' };
+  search?: TextSearch & { type: 'adCopy' | 'brand' | 'website' | 'domain' | 'urlContains' };
   status?: 'active' | 'inactive' | 'all' | null;
   mediaType?: 'image' | 'video' | 'carousel' | null;
   firstSeen?: Range<Date>;
@@ -63,9 +65,7 @@ export type RankFilter = {
 export type AdSort = { sortBy: AdSortValue; order?: 'asc' | 'desc' | null; reachPeriod?: ReachPeriodValue | null };
 
 const sql = Prisma.sql;
-const DAYS_RUNNING = Prisma.raw(
-  `floor(extract(epoch FROM (CASE WHEN a."status" = 'active' THEN now() ELSE a."lastSeenAt" END) - greatest(a."firstSeenAt", timestamptz '2018-01-01')) / 86400)`,
-);
+const DAYS_RUNNING = daysRunningSql({ alias: 'a', start: 'firstSeenAt', since2018: true });
 const REACH_COLUMN: Record<ReachPeriodValue, Prisma.Sql> = {
   total: Prisma.raw('a."reach"'),
   last24h: Prisma.raw('a."reachDelta1d"'),
@@ -73,32 +73,20 @@ const REACH_COLUMN: Record<ReachPeriodValue, Prisma.Sql> = {
   last30d: Prisma.raw('a."reachDelta30d"'),
 };
 
-function tsQuery(search: NonNullable<AdFilter['search']>): Prisma.Sql {
-  if (search.websearch !== undefined) return sql`websearch_to_tsquery('simple', ${search.websearch})`;
-  const parts = (search.terms ?? []).map((term) => sql`plainto_tsquery('simple', ${term})`);
-  return Prisma.join(parts, search.keywordMode === 'all' ? ' && ' : ' || ');
-}
-
-
 function searchCondition(search: NonNullable<AdFilter['search']>): Prisma.Sql {
   const terms = search.terms ?? (search.websearch !== undefined ? [search.websearch] : []);
   const anyOrAll = (conditions: Prisma.Sql[]) => sql`(${Prisma.join(conditions, search.keywordMode === 'all' ? ' AND ' : ' OR ')})`;
   switch (search.type) {
     case 'adCopy':
-      return sql`a."searchText" @@ (${tsQuery(search)})`;
+      return sql`a."searchText" @@ ${tsQuery(search)}`;
     case 'brand':
-      return sql`v."searchName" @@ (${tsQuery(search)})`;
+      return sql`v."searchName" @@ ${tsQuery(search)}`;
     case 'domain':
       return anyOrAll(terms.map((term) => onDomain(sql`a."landingPageDomain"`, hostOf(term))));
     case 'website':
     case 'urlContains':
       return anyOrAll(terms.map((term) => sql`a."landingPageUrl" ILIKE ${'%' + escapeLike(term) + '%'}`));
   }
-}
-
-function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
-  if (bounds?.min !== undefined && bounds.min !== null) out.push(sql`${column} >= ${bounds.min}`);
-  if (bounds?.max !== undefined && bounds.max !== null) out.push(sql`${column} <= ${bounds.max}`);
 }
 
 function conditions(filter: AdFilter): Prisma.Sql[] {
@@ -187,8 +175,8 @@ function pageConditions(filter: AdFilter): Prisma.Sql[] {
     if (rank.max) {
       const value = rank.max.basis === 'alltime' ? sql`(SELECT min(r."rank") FROM "ad_reach_days" r WHERE r."adId" = a."id")` : sql`a."currentRank"`;
       out.push(rank.max.mode === 'percentile'
-        ? sql`${value} * 100.0 / greatest(v."liveAdsCount", 1) <= ${rank.max.value}`
-        : sql`${value} <= ${rank.max.value}`);
+        ? sql`${value} * 100.0 / greatest(v."liveAdsCount", 1) <= ${rank.max.value}::float8`
+        : sql`${value} <= ${rank.max.value}::float8`);
     }
   }
   return out;

@@ -1,7 +1,8 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { pageInIdOrder, pageListRef, type RowPage } from '../shared/pagination.js';
+import { loadIdPage } from '../shared/id-page.js';
+import { pageListRef, type RowPage } from '../shared/pagination.js';
 import { filterFromGoogleArgs, googleAdsQueryArgs } from './query-args.js';
 import { searchGoogleAdIds, type GoogleAdsFilter, type GoogleAdsSort } from './search.js';
 import { GoogleAdRef } from './types.js';
@@ -10,8 +11,7 @@ const GoogleAdPageRef = pageListRef('GoogleAdPage', GoogleAdRef, 'A page of Goog
 
 async function googleAdPage(prisma: PrismaClient, select: object, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: { page: number; limit: number }): Promise<RowPage> {
   const found = await searchGoogleAdIds(prisma, filter, sort, page);
-  const rows = found.ids.length ? await prisma.googleAd.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
-  return pageInIdOrder(found, rows, page);
+  return loadIdPage(found, page, (ids) => prisma.googleAd.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }));
 }
 
 builder.queryFields((t) => ({

@@ -1,26 +1,22 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
-import { SortOrder } from '../ads/enums.js';
 import { builder } from '../builder.js';
-import { countryCode } from '../shared/codes.js';
+import { countryFilterInput } from '../shared/countries.js';
+import { SortOrder } from '../shared/enums.js';
+import { bigCount, count } from '../shared/ranges.js';
+import { searchTerms, termsOf } from '../shared/text-search.js';
+import { endOfDay } from '../shared/time.js';
 import { GoogleAdNetworkEnum, GoogleAdsSort, GoogleAdStatusFilter } from './enums.js';
 import type { GoogleAdsFilter, GoogleAdsSort as Sort } from './search.js';
 
-const DAY_MS = 86_400_000;
-const countries = z.array(countryCode).max(250);
-const count = z.number().int().min(0);
-
-export const GoogleAdsAudienceCountries = builder.inputType('GoogleAdsAudienceCountries', {
-  description: "ISO 3166-1 alpha-2 audience countries, matched against the ad's main targeted country (not the advertiser's country).",
-  fields: (t) => ({
-    include: t.stringList({ validate: countries }),
-    exclude: t.stringList({ validate: countries }),
-  }),
-});
+export const GoogleAdsAudienceCountries = countryFilterInput(
+  'GoogleAdsAudienceCountries',
+  "ISO 3166-1 alpha-2 audience countries, matched against the ad's main targeted country (not the advertiser's country).",
+);
 
 export const googleAdsQueryArgs = () =>
   builder.args((t) => ({
-    search: t.stringList({ description: 'Advertiser, shop name or domain terms; any of them matches.', validate: z.array(z.string().max(500)).max(50) }),
+    search: t.stringList({ description: 'Advertiser, shop name or domain terms; any of them matches.', validate: searchTerms(50) }),
     status: t.field({ type: GoogleAdStatusFilter, defaultValue: 'all' }),
     networks: t.field({ type: [GoogleAdNetworkEnum], validate: z.array(z.string()).max(5) }),
     categoryIds: t.intList({ description: 'Google category ids from GET /v1/google-ads/facets/categories.', validate: z.array(z.number().int()).max(100) }),
@@ -29,8 +25,8 @@ export const googleAdsQueryArgs = () =>
     publishedBefore: t.field({ type: 'Date', description: 'First seen on or before this date.' }),
     minDaysRunning: t.int({ validate: count }),
     maxDaysRunning: t.int({ validate: count }),
-    minReach: t.float({ validate: z.number().min(0) }),
-    maxReach: t.float({ validate: z.number().min(0) }),
+    minReach: t.float({ validate: bigCount }),
+    maxReach: t.float({ validate: bigCount }),
     sortBy: t.field({ type: GoogleAdsSort, defaultValue: 'newest' }),
     order: t.field({ type: SortOrder, defaultValue: 'desc' }),
     page: t.int({ defaultValue: 1, description: 'Page number, from 1.', validate: z.number().int().min(1) }),
@@ -41,14 +37,14 @@ type Args = InputShapeFromFields<ReturnType<typeof googleAdsQueryArgs>>;
 
 /** Turns the POST /v1/google-ads/query body into the engine's filter, sort and page. */
 export function filterFromGoogleArgs(args: Args) {
-  const terms = (args.search ?? []).map((term) => term.trim()).filter(Boolean);
+  const terms = termsOf(args.search);
   const filter: GoogleAdsFilter = {
     search: terms.length ? terms : undefined,
     status: args.status,
     networks: args.networks,
     categoryIds: args.categoryIds,
     audienceCountries: args.audienceCountries,
-    firstSeen: { min: args.publishedAfter, max: args.publishedBefore ? new Date(args.publishedBefore.getTime() + DAY_MS - 1) : null },
+    firstSeen: { min: args.publishedAfter, max: endOfDay(args.publishedBefore) },
     daysRunning: { min: args.minDaysRunning, max: args.maxDaysRunning },
     reach: { min: args.minReach, max: args.maxReach },
   };

@@ -1,10 +1,11 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { findIdPage } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
+import { daysRunningSql } from '../shared/days-running.js';
+import { range, type Range } from '../shared/ranges.js';
+import { tsQuery } from '../shared/text-search.js';
 
 // The Google Ads engine: SQL finds the page of ad ids and the total of matches (shared/id-page.ts).
-
-type Range<T> = { min?: T | null; max?: T | null };
 
 export type GoogleAdsFilter = {
   search?: string[];
@@ -20,25 +21,18 @@ export type GoogleAdsSortValue = 'newest' | 'reach' | 'longestRunning';
 export type GoogleAdsSort = { sortBy: GoogleAdsSortValue; order: 'asc' | 'desc' };
 
 const sql = Prisma.sql;
-const DAYS_RUNNING = Prisma.raw(
-  `floor(extract(epoch FROM (CASE WHEN g."status" = 'active' THEN now() ELSE g."lastSeenAt" END) - greatest(g."firstSeenAt", timestamptz '2018-01-01')) / 86400)`,
-);
+const DAYS_RUNNING = daysRunningSql({ alias: 'g', start: 'firstSeenAt', since2018: true });
 const SORT_KEYS: Record<GoogleAdsSortValue, Prisma.Sql> = {
   newest: sql`g."firstSeenAt"`,
   reach: sql`g."reach"`,
   longestRunning: DAYS_RUNNING,
 };
 
-function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
-  if (bounds?.min !== undefined && bounds.min !== null) out.push(sql`${column} >= ${bounds.min}`);
-  if (bounds?.max !== undefined && bounds.max !== null) out.push(sql`${column} <= ${bounds.max}`);
-}
-
 function conditions(filter: GoogleAdsFilter): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (filter.search?.length) {
     // Any of the terms, against the advertiser name, shop name and domain.
-    out.push(sql`v."searchName" @@ (${Prisma.join(filter.search.map((term) => sql`plainto_tsquery('simple', ${term})`), ' || ')})`);
+    out.push(sql`v."searchName" @@ ${tsQuery({ terms: filter.search, keywordMode: 'any' })}`);
   }
   if (filter.status && filter.status !== 'all') out.push(sql`g."status" = ${filter.status}::"GoogleAdStatus"`);
   if (filter.networks?.length) out.push(sql`g."network"::text = ANY(${filter.networks}::text[])`);

@@ -1,15 +1,12 @@
 import type { GoogleAd, GoogleAdvertiser } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { daysRunning as running } from '../shared/days-running.js';
 import { GoogleAdMediaTypeEnum, GoogleAdNetworkEnum, GoogleAdStatusEnum } from './enums.js';
 
-const DAY_MS = 86_400_000;
-const RUNNING_FLOOR = Date.UTC(2018, 0, 1);
 
 /** Calendar days from first seen (not before 2018-01-01) to today while active, else to last seen. */
 export function daysRunning(ad: Pick<GoogleAd, 'status' | 'firstSeenAt' | 'lastSeenAt'>, now = Date.now()): number {
-  const start = Math.max(ad.firstSeenAt.getTime(), RUNNING_FLOOR);
-  const end = ad.status === 'active' ? now : ad.lastSeenAt.getTime();
-  return Math.max(0, Math.floor((end - start) / DAY_MS));
+  return running({ status: ad.status, start: ad.firstSeenAt, lastSeenAt: ad.lastSeenAt, since2018: true }, now);
 }
 
 const GoogleAdMedia = builder.objectRef<GoogleAd>('GoogleAdMedia').implement({

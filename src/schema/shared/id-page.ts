@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import type { IdPage } from './pagination.js';
+import { pageInIdOrder, type IdPage, type PageRequest } from './pagination.js';
 
 const sql = Prisma.sql;
 
@@ -49,4 +49,12 @@ export async function findIdPage(prisma: PrismaClient, query: IdPageQuery): Prom
     LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${byColumns('')} LIMIT ${limit} OFFSET ${offset}) p ON TRUE
     ORDER BY ${byColumns('p.')}`;
   return { ids: rows.flatMap((row) => (row.id === null ? [] : [row.id])), total: rows[0].total };
+}
+
+/**
+ * A page found by SQL, its rows loaded by id in one statement (`load`, usually Prisma with the request's
+ * selection), in the order SQL found them: the second half of every list of ids.
+ */
+export async function loadIdPage<T extends { id: string }>(found: IdPage, page: PageRequest, load: (ids: string[]) => Promise<T[]>) {
+  return pageInIdOrder(found, found.ids.length ? await load(found.ids) : [], page);
 }

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { DAY_MS } from '../shared/time.js';
 
 const API_NAME = 'Market Intelligence API';
 
@@ -29,7 +30,6 @@ const Freshness = builder.objectRef<{ status: string; data: FreshnessData }>('Fr
   fields: (t) => ({ status: t.exposeString('status'), data: t.expose('data', { type: FreshnessDataRef }) }),
 });
 
-const DAY_MS = 86_400_000;
 
 builder.queryFields((t) => ({
   apiInfo: t.field({

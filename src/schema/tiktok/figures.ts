@@ -1,13 +1,12 @@
-// Figures derived from a TikTok item row; search.ts computes the same in SQL.
+import { daysRunning as running } from '../shared/days-running.js';
 
-const DAY_MS = 86_400_000;
+// Figures derived from a TikTok item row; search.ts computes the same in SQL.
 
 export type Running = { status: string; publishedAt: Date; lastSeenAt: Date };
 
 /** Whole days from publication to now while active, else to when the item was last seen. */
 export function daysRunning(item: Running, now = Date.now()): number {
-  const end = item.status === 'active' ? now : item.lastSeenAt.getTime();
-  return Math.max(0, Math.floor((end - item.publishedAt.getTime()) / DAY_MS));
+  return running({ status: item.status, start: item.publishedAt, lastSeenAt: item.lastSeenAt, since2018: false }, now);
 }
 
 /** The public composite id of an item. */

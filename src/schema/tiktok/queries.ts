@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { pageInIdOrder, pageListRef, type RowPage } from '../shared/pagination.js';
+import { loadIdPage } from '../shared/id-page.js';
+import { pageListRef, type RowPage } from '../shared/pagination.js';
 import { tiktokIdOf } from './figures.js';
 import { filterFromLibraryArgs, filterFromQueryArgs, libraryArgs, libraryQueryArgs } from './query-args.js';
 import { searchTikTokIds, type TikTokFilter, type TikTokSort } from './search.js';
@@ -14,8 +15,7 @@ const TikTokLibraryPage = pageListRef('TikTokLibraryPage', TikTokLibraryItem, 'A
 /** Finds the page of ids, then loads the selected fields for them in the same order. */
 async function itemPage(prisma: PrismaClient, select: object, filter: TikTokFilter, sort: TikTokSort, page: { page: number; limit: number }): Promise<RowPage> {
   const found = await searchTikTokIds(prisma, filter, sort, page);
-  const rows = found.ids.length ? await prisma.tikTokItem.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
-  return pageInIdOrder(found, rows, page);
+  return loadIdPage(found, page, (ids) => prisma.tikTokItem.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,9 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
-import { KeywordMode, SortOrder } from '../ads/enums.js';
 import { builder } from '../builder.js';
+import { KeywordMode, SortOrder } from '../shared/enums.js';
+import { bigCount, count, percent } from '../shared/ranges.js';
+import { termsOf } from '../shared/text-search.js';
 import { countryCode, hostOf, languageCode } from '../shared/codes.js';
 import { pageArgs } from '../shared/pagination.js';
 import { TikTokItemTypeFilter, TikTokLibrarySort, TikTokMediaTypeFilter, TikTokSearchArea, TikTokStatusFilter, YesNo } from './enums.js';
@@ -13,8 +15,6 @@ const MAX_VALUES = 20;
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_VALUES);
 const text = (max: number) => z.string().max(max);
 const hashtag = z.string().trim().min(1).max(100).transform((tag) => tag.replace(/^#+/, '').toLowerCase());
-const nonNegative = z.number().min(0);
-const percent = z.number().min(0).max(100);
 
 /** The filters GET /v1/tiktok/library and POST /v1/tiktok/library/query share. */
 const filterArgs = () =>
@@ -31,8 +31,8 @@ const filterArgs = () =>
     handle: t.string({ description: 'Profile handle, with or without @.', validate: text(64) }),
     publishedAfter: t.field({ type: 'DateTime' }),
     publishedBefore: t.field({ type: 'DateTime' }),
-    minViews: t.float({ validate: nonNegative }),
-    maxViews: t.float({ validate: nonNegative }),
+    minViews: t.float({ validate: bigCount }),
+    maxViews: t.float({ validate: bigCount }),
     minEngagementRate: t.float({ description: 'Percentage, 0..100.', validate: percent }),
     maxEngagementRate: t.float({ description: 'Percentage, 0..100.', validate: percent }),
     sortBy: t.field({ type: TikTokLibrarySort, defaultValue: 'newest' }),
@@ -57,12 +57,12 @@ export const libraryQueryArgs = () =>
     hasShopLinked: t.field({ type: YesNo }),
     updatedAfter: t.field({ type: 'DateTime' }),
     updatedBefore: t.field({ type: 'DateTime' }),
-    minDaysRunning: t.int({ validate: z.number().int().min(0) }),
-    maxDaysRunning: t.int({ validate: z.number().int().min(0) }),
-    minLikes: t.float({ validate: nonNegative }),
-    minShares: t.float({ validate: nonNegative }),
-    minFollowers: t.float({ description: 'Profile followers.', validate: nonNegative }),
-    minProfileViews: t.float({ description: 'Views of all the profile items.', validate: nonNegative }),
+    minDaysRunning: t.int({ validate: count }),
+    maxDaysRunning: t.int({ validate: count }),
+    minLikes: t.float({ validate: bigCount }),
+    minShares: t.float({ validate: count }),
+    minFollowers: t.float({ description: 'Profile followers.', validate: bigCount }),
+    minProfileViews: t.float({ description: 'Views of all the profile items.', validate: bigCount }),
     isPinned: t.boolean(),
   }));
 
@@ -101,7 +101,7 @@ export function filterFromLibraryArgs(args: LibraryArgs) {
 
 /** POST /v1/tiktok/library/query: search terms and the whole body. */
 export function filterFromQueryArgs(args: LibraryQueryArgs) {
-  const terms = (args.search ?? []).map((term) => term.trim()).filter(Boolean);
+  const terms = termsOf(args.search);
   const filter: TikTokFilter = {
     ...common(args),
     search: terms.length ? { terms, keywordMode: args.keywordMode ?? 'any', area: args.searchArea ?? 'all' } : undefined,

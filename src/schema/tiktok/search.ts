@@ -2,18 +2,20 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 import { onDomain } from '../shared/domains.js';
+import { daysRunningSql } from '../shared/days-running.js';
+import { range, type Range } from '../shared/ranges.js';
+import { tsQuery, type TextSearch } from '../shared/text-search.js';
 
 // The TikTok library engine: SQL finds the page of item ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
 
-type Range<T> = { min?: T | null; max?: T | null };
 export type SearchArea = 'all' | 'caption' | 'profile' | 'hashtag' | 'music';
 export type TikTokSortValue =
   | 'relevance' | 'newest' | 'updatedAt' | 'views' | 'likes' | 'comments' | 'shares' | 'saves' | 'engagementRate' | 'daysRunning' | 'followers';
 
 export type TikTokFilter = {
   /** `websearch` is a user query string (GET); `terms` are keywords combined by `keywordMode` (POST). */
-  search?: { websearch?: string; terms?: string[]; keywordMode?: 'any' | 'all'; area: SearchArea };
+  search?: TextSearch & { area: SearchArea };
   type?: 'all' | 'ad' | 'organic' | null;
   status?: 'all' | 'active' | 'inactive' | null;
   mediaTypes?: ('image' | 'video' | 'carousel')[] | null;
@@ -42,9 +44,7 @@ export type TikTokFilter = {
 export type TikTokSort = { sortBy: TikTokSortValue; order: 'asc' | 'desc' };
 
 const sql = Prisma.sql;
-const DAYS_RUNNING = Prisma.raw(
-  `floor(extract(epoch FROM (CASE WHEN i."status" = 'active' THEN now() ELSE i."lastSeenAt" END) - i."publishedAt") / 86400)`,
-);
+const DAYS_RUNNING = daysRunningSql({ alias: 'i', start: 'publishedAt', since2018: false });
 const VECTORS: Record<Exclude<SearchArea, 'all'>, Prisma.Sql> = {
   caption: Prisma.raw('i."searchCaption"'),
   hashtag: Prisma.raw('i."searchHashtags"'),
@@ -52,12 +52,6 @@ const VECTORS: Record<Exclude<SearchArea, 'all'>, Prisma.Sql> = {
   music: Prisma.raw('m."searchMusic"'),
 };
 const AREAS = Object.keys(VECTORS) as Exclude<SearchArea, 'all'>[];
-
-function tsQuery(search: NonNullable<TikTokFilter['search']>): Prisma.Sql {
-  if (search.websearch !== undefined) return sql`websearch_to_tsquery('simple', ${search.websearch})`;
-  const parts = (search.terms ?? []).map((term) => sql`plainto_tsquery('simple', ${term})`);
-  return sql`(${Prisma.join(parts, search.keywordMode === 'all' ? ' && ' : ' || ')})`;
-}
 
 const areasOf = (search: NonNullable<TikTokFilter['search']>) => (search.area === 'all' ? AREAS : [search.area]);
 
@@ -69,11 +63,6 @@ function searchCondition(search: NonNullable<TikTokFilter['search']>): Prisma.Sq
 function relevance(search: NonNullable<TikTokFilter['search']>): Prisma.Sql {
   const query = tsQuery(search);
   return Prisma.join(areasOf(search).map((area) => sql`coalesce(ts_rank(${VECTORS[area]}, ${query}), 0)`), ' + ');
-}
-
-function range(column: Prisma.Sql, bounds: Range<number | Date> | undefined, out: Prisma.Sql[]) {
-  if (bounds?.min !== undefined && bounds.min !== null) out.push(sql`${column} >= ${bounds.min}`);
-  if (bounds?.max !== undefined && bounds.max !== null) out.push(sql`${column} <= ${bounds.max}`);
 }
 
 function conditions(filter: TikTokFilter): Prisma.Sql[] {

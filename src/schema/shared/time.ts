@@ -1,0 +1,12 @@
+/** One day in milliseconds: the one definition the schema uses. */
+export const DAY_MS = 86_400_000;
+
+/** The last millisecond of a date's UTC day: a `…Before` date bound includes its whole day. */
+export function endOfDay<T extends Date | null | undefined>(date: T): T {
+  return (date ? new Date(date.getTime() + DAY_MS - 1) : date) as T;
+}
+
+/** Midnight UTC `days` days before today (a `last7d`-style window's start). */
+export function daysAgo(days: number, now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - days * DAY_MS);
+}

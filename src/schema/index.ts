@@ -6,6 +6,7 @@ import './ads/index.js';
 import './tiktok/index.js';
 import './google-ads/index.js';
 import './brandtrackers/index.js';
+import './workspace-analytics/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

@@ -124,7 +124,7 @@ export function useRestApi(options: {
       state.dryRun = url.searchParams.get('dryRun') === 'true';
 
       // Authentication, then the rate limit, before anything else touches the database.
-      const principal = isPublicField(field) ? null : (state.principal = authenticate(request.headers.get('authorization')));
+      const principal = isPublicField(field) ? null : (state.principal ??= authenticate(request.headers.get('authorization')));
       try {
         if (principal) await rateLimiter.check((await principal).credential.id, match.route.field.startsWith('Mutation.') ? 'write' : 'read', state.responseHeaders);
       } catch (error) {

@@ -5,6 +5,7 @@ import type { PrismaClient } from './db/client.js';
 import type { Sql } from './metering/ledger.js';
 import { Meter, type NoHold } from './metering/meter.js';
 import type { RateLimiter } from './metering/rate-limit.js';
+import type { WorkspaceScope } from './schema/shared/workspace.js';
 
 /** What the server shares with every request. */
 export type AppServices = {
@@ -31,6 +32,8 @@ type PerRequest = {
   responseHeaders: Map<string, string>;
   /** Charges the priced fields this request runs. */
   meter: Meter;
+  /** The request's client of workspace data, once made (src/schema/shared/workspace.ts: workspaceDb). */
+  workspaceScope: WorkspaceScope;
 };
 
 /** Per-request context, built once for GraphQL and REST alike. */
@@ -54,6 +57,7 @@ export function createContext(
     responseHeaders: request.responseHeaders,
     principal: resolvePrincipal,
     meter: new Meter(services.ledger, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true, services.noHold),
+    workspaceScope: { client: null, workspaceId: null },
     ...services,
   };
 }

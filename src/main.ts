@@ -9,6 +9,7 @@ import { KnownBalances } from './metering/balances.js';
 import { ChargeBatcher } from './metering/charges.js';
 import { releaseStaleHolds } from './metering/ledger.js';
 import { createRateLimiter } from './metering/index.js';
+import { sweepIdempotencyKeys } from './plugins/use-idempotency.js';
 import { createApp } from './server.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
@@ -30,7 +31,10 @@ const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl);
 const limiterReady = await Promise.race([rateLimiter.ready().then(() => true, () => false), new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000))]);
 if (!limiterReady) log('warning: the rate-limit store (REDIS_URL) is not reachable; requests are served without rate limits until it is');
 // Holds left by an instance that died mid-call go back to their pools after ten minutes.
-const sweep = setInterval(() => void releaseStaleHolds(db.ledger, 10 * 60_000).catch(() => {}), 60_000);
+const sweep = setInterval(() => {
+  void releaseStaleHolds(db.ledger, 10 * 60_000).catch(() => {});
+  void sweepIdempotencyKeys(db.pool).catch(() => {});
+}, 60_000);
 sweep.unref();
 
 const app = createApp({

@@ -9,7 +9,9 @@ import { useRequestBodyLimit } from './plugins/use-request-body-limit.js';
 import { currentRequest, useRequestState } from './plugins/use-request-state.js';
 import { useCompiledExecution } from './plugins/use-compiled-execution.js';
 import { useGraphQLProtection } from './plugins/use-graphql-protection.js';
+import { useIdempotency } from './plugins/use-idempotency.js';
 import { schema } from './schema/index.js';
+import { refuseWorkspaceTables } from './schema/shared/workspace.js';
 
 const DEFAULT_QUERY = `# Send your API key as a header: { "Authorization": "Bearer <key>" }
 query {
@@ -43,7 +45,9 @@ function maskError(logger: Logger) {
 }
 
 /** One yoga app: GraphQL (and GraphiQL) at /graphql, the REST surface at /v1, one schema and one context. */
-export function createApp(services: AppServices, options: { logger?: Logger } = {}): App {
+export function createApp(given: AppServices, options: { logger?: Logger } = {}): App {
+  // Resolvers reach workspace tables only through workspaceDb(context) (src/schema/shared/workspace.ts).
+  const services: AppServices = { ...given, prisma: refuseWorkspaceTables(given.prisma) };
   const logger = options.logger ?? { error: (message, error) => console.error(message, error) };
   return createYoga<Record<string, unknown>, Context>({
     schema,
@@ -68,7 +72,8 @@ export function createApp(services: AppServices, options: { logger?: Logger } = 
     },
     plugins: [
       useRequestState(),
-      useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: services.prisma }),
+      useIdempotency({ pool: services.pool, authenticate: services.authenticate }),
+      useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma }),
       useRequestBodyLimit(),
       useGraphQLLimits(services.rateLimiter),
       useGraphQLProtection(),

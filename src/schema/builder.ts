@@ -38,7 +38,8 @@ export const builder = new SchemaBuilder<{
     unauthorizedError: () => apiError('forbidden', 'This API key is not allowed to perform this operation.'),
   },
   prisma: {
-    client: (context) => context.prisma,
+    // Relations of workspace objects load through the request's workspace filter once it exists.
+    client: (context) => context.workspaceScope.client ?? context.prisma,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
+import { writeAudited } from '../shared/audit.js';
+import { workspaceDb } from '../shared/workspace.js';
 import { normaliseAdId } from './queries.js';
 
 const sharePath = (slug: string) => `/share/ads/${slug}`;
@@ -29,17 +31,19 @@ builder.mutationFields((t) => ({
       const { workspace } = await context.principal();
       const ad = await context.prisma.ad.findUnique({ where: { id: normaliseAdId(args.adId) }, select: { id: true } });
       if (!ad) throw notFound(`Ad "${args.adId}"`);
-      const key = { workspaceId_adId: { workspaceId: workspace.id, adId: ad.id } };
+      const db = await workspaceDb(context);
+      const where = { workspaceId_adId: { workspaceId: workspace.id, adId: ad.id } };
+      const existing = await db.adShare.findUnique({ ...query, where });
+      if (existing) return existing;
       try {
-        return await context.prisma.adShare.upsert({
-          ...query,
-          where: key,
-          create: { workspaceId: workspace.id, adId: ad.id, slug: randomBytes(9).toString('base64url') },
-          update: {},
+        return await writeAudited(context, async (tx, audit) => {
+          const share = await tx.adShare.create({ data: { workspaceId: workspace.id, adId: ad.id, slug: randomBytes(9).toString('base64url') } });
+          await audit({ action: 'ad.share', entityType: 'ad_share', entityId: share.id, after: share });
+          return tx.adShare.findUniqueOrThrow({ ...query, where: { id: share.id } });
         });
       } catch (error) {
-        // Prisma's upsert reads, then inserts: a concurrent first share of the same ad can win the insert. Return that share.
-        if ((error as { code?: unknown }).code === 'P2002') return context.prisma.adShare.findUniqueOrThrow({ ...query, where: key });
+        // A concurrent first share of the same ad won the insert (its transaction rolled back): return that share.
+        if ((error as { code?: unknown }).code === 'P2002') return db.adShare.findUniqueOrThrow({ ...query, where });
         throw error;
       }
     },

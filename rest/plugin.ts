@@ -132,7 +132,8 @@ export function useRestApi(options: {
       }
 
       let body: Record<string, unknown> | null = null;
-      if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
+      // A DELETE may carry a JSON body (the bulk and folder deletes take their ids and `confirm` there).
+      if (match.route.method !== 'GET') {
         const read = await readBody(request);
         if ('error' in read) {
           const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);

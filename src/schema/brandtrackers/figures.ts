@@ -1,6 +1,6 @@
 import { apiError } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { workspaceLinks } from './scope.js';
+import { inWorkspace } from '../shared/workspace.js';
 
 // The figures of a tracked brand that come from the market, computed in SQL next to the rows that need them
 // (the list sorts on them) and carried with the loaded links.
@@ -71,6 +71,6 @@ export async function loadFigures(prisma: PrismaClient, workspaceId: string, lin
   const rows = await prisma.$queryRaw<FigureRow[]>`
     SELECT l."id" AS "linkId", ${figureColumns}
     FROM "brandtracker_links" l JOIN "brandtrackers" b ON b."id" = l."brandtrackerId" ${figureJoins}
-    WHERE ${workspaceLinks(workspaceId)} AND l."id" = ANY(${linkIds}::int[])`;
+    WHERE ${inWorkspace('l', workspaceId)} AND l."id" = ANY(${linkIds}::int[])`;
   return new Map(rows.map((row) => [row.linkId, toFigures(row)]));
 }

@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { apiError, notFound } from '../../errors.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { writeAudited } from '../shared/audit.js';
 import { folderId, folderName } from './args.js';
-import { writeAudit } from './audit.js';
 import { BrandtrackerFolder, loadFolder } from './folders.js';
 import { lockWorkspaceQuota, takeOperation } from './quota.js';
 
 // Folder writes. Names are unique in a workspace (409 conflict); a new folder takes the next rank. Deleting a
 // folder moves its brandtrackers to the root, or deactivates them (one create/delete quota operation).
 
-const FolderDeleteAction = builder.enumType('BrandtrackerFolderDeleteAction', {
-  values: { 'move-to-default': { value: 'move-to-default' }, 'delete-brandtrackers': { value: 'delete-brandtrackers' } } as const,
-});
+// The action's values have dashes, which GraphQL enum names cannot: it is a string checked against them.
+const FOLDER_DELETE_ACTIONS = ['move-to-default', 'delete-brandtrackers'] as const;
 
 const FolderDeleteResult = builder.objectRef<{ deleted: boolean; action: string; affectedCount: number }>('BrandtrackerFolderDeleteResult').implement({
   fields: (t) => ({
@@ -25,7 +24,7 @@ const FolderDeleteResult = builder.objectRef<{ deleted: boolean; action: string;
 const nameTaken = (name: string) => apiError('conflict', `The workspace already has a folder named "${name}".`, { details: { field: 'name' } });
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === 'P2002';
 
-type Tx = Prisma.TransactionClient;
+type Tx = PrismaClient;
 
 async function folderOf(tx: Tx, workspaceId: string, id: number) {
   const folder = await tx.brandtrackerFolder.findFirst({ where: { id, workspaceId } });
@@ -42,11 +41,11 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
       try {
-        return await context.prisma.$transaction(async (tx) => {
+        return await writeAudited(context, async (tx, audit) => {
           await lockWorkspaceQuota(tx, workspace.id);
           const { _max } = await tx.brandtrackerFolder.aggregate({ where: { workspaceId: workspace.id }, _max: { rank: true } });
           const folder = await tx.brandtrackerFolder.create({ data: { workspaceId: workspace.id, name: args.name, rank: (_max.rank ?? 0) + 1 } });
-          await writeAudit(tx, context, [{ action: 'brandtracker_folder.create', entityType: 'brandtracker_folder', entityId: String(folder.id), before: null, after: folder }]);
+          await audit({ action: 'brandtracker_folder.create', entityType: 'brandtracker_folder', entityId: folder.id, before: null, after: folder });
           return { id: folder.id, name: folder.name, rank: folder.rank, brandtrackerCount: 0 };
         });
       } catch (error) {
@@ -62,10 +61,10 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
       try {
-        return await context.prisma.$transaction(async (tx) => {
+        return await writeAudited(context, async (tx, audit) => {
           const before = await folderOf(tx, workspace.id, args.folderId);
           const after = await tx.brandtrackerFolder.update({ where: { id: before.id }, data: { name: args.name } });
-          await writeAudit(tx, context, [{ action: 'brandtracker_folder.rename', entityType: 'brandtracker_folder', entityId: String(before.id), before, after }]);
+          await audit({ action: 'brandtracker_folder.rename', entityType: 'brandtracker_folder', entityId: before.id, before, after });
           return (await loadFolder(tx, workspace.id, before.id))!;
         });
       } catch (error) {
@@ -81,13 +80,13 @@ builder.mutationFields((t) => ({
       'delete-brandtrackers deactivates them and takes one create/delete quota operation (nothing changes when the quota is used up).',
     args: {
       folderId: t.arg.int({ required: true, validate: folderId }),
-      action: t.arg({ type: FolderDeleteAction, required: true }),
+      action: t.arg.string({ required: true, description: 'move-to-default or delete-brandtrackers.', validate: z.enum(FOLDER_DELETE_ACTIONS) }),
       confirm: t.arg.boolean({ description: 'Must be true.' }),
     },
     validate: z.looseObject({ confirm: z.boolean().nullish() }).refine((args) => args.confirm === true, { path: ['confirm'], message: '{name} must be true' }),
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
-      return context.prisma.$transaction(async (tx) => {
+      return writeAudited(context, async (tx, audit) => {
         await lockWorkspaceQuota(tx, workspace.id);
         const folder = await folderOf(tx, workspace.id, args.folderId);
         const links = await tx.brandtrackerLink.findMany({ where: { workspaceId: workspace.id, folderId: folder.id, isActive: true }, orderBy: { id: 'asc' } });
@@ -99,16 +98,16 @@ builder.mutationFields((t) => ({
           data: removing ? { isActive: false, removedAt: now, folderId: null } : { folderId: null },
         });
         await tx.brandtrackerFolder.delete({ where: { id: folder.id } });
-        await writeAudit(tx, context, [
-          { action: 'brandtracker_folder.delete', entityType: 'brandtracker_folder', entityId: String(folder.id), before: folder, after: null },
-          ...links.map((link) => ({
+        await audit({ action: 'brandtracker_folder.delete', entityType: 'brandtracker_folder', entityId: folder.id, before: folder, after: null });
+        for (const link of links) {
+          await audit({
             action: removing ? 'brandtracker.delete' : 'brandtracker.move',
             entityType: 'brandtracker_link',
-            entityId: String(link.id),
+            entityId: link.id,
             before: { folderId: link.folderId, isActive: true },
             after: removing ? { folderId: null, isActive: false } : { folderId: null, isActive: true },
-          })),
-        ]);
+          });
+        }
         return { deleted: true, action: args.action, affectedCount: links.length };
       });
     },

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { workspaceDb } from '../shared/workspace.js';
 
 // The workspace's brandtracker folders: listed in rank order with their active brandtrackers counted.
 
@@ -35,12 +36,12 @@ builder.queryFields((t) => ({
     type: [BrandtrackerFolder],
     authScopes: { workspace: true },
     description: "The workspace's brandtracker folders in rank order (GET /v1/brandtrackers/folders).",
-    resolve: async (_root, _args, context) => listFolders(context.prisma, (await context.principal()).workspace.id),
+    resolve: async (_root, _args, context) => listFolders(await workspaceDb(context), (await context.principal()).workspace.id),
   }),
   workspaceFolders: t.field({
     type: [BrandtrackerFolder],
     authScopes: { workspace: true },
     description: 'The same listing as brandtrackerFolders (GET /v1/workspace/folders).',
-    resolve: async (_root, _args, context) => listFolders(context.prisma, (await context.principal()).workspace.id),
+    resolve: async (_root, _args, context) => listFolders(await workspaceDb(context), (await context.principal()).workspace.id),
   }),
 }));

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
-import type { BrandtrackerLink, Prisma } from '../../generated/prisma/client.js';
+import type { BrandtrackerLink, PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { writeAudited } from '../shared/audit.js';
 import { brandtrackerId, folderId } from './args.js';
-import { writeAudit } from './audit.js';
 import { lockWorkspaceQuota, takeOperation } from './quota.js';
 
 // Bulk writes on workspace links, addressed by exactly one set of ids: public brandtracker ids or link ids. Ids that
@@ -34,7 +34,7 @@ const oneSetIssue = { path: ['brandtrackerIds'], message: 'exactly one of {name}
 type Address = { brandtrackerIds?: string[] | null; workspaceLinkIds?: number[] | null };
 
 /** The workspace's active links the address names, and the ids it names that are not among them. */
-async function resolveAddress(tx: Prisma.TransactionClient, workspaceId: string, address: Address) {
+async function resolveAddress(tx: PrismaClient, workspaceId: string, address: Address) {
   const brandtrackerIds = [...new Set((address.brandtrackerIds ?? []).map((id) => id.toLowerCase()))];
   const linkIds = [...new Set(address.workspaceLinkIds ?? [])];
   const links = await tx.brandtrackerLink.findMany({
@@ -62,16 +62,16 @@ builder.mutationFields((t) => ({
     validate: z.looseObject({}).refine(exactlyOneSet, oneSetIssue),
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
-      return context.prisma.$transaction(async (tx) => {
+      return writeAudited(context, async (tx, audit) => {
         if (args.folderId != null && !(await tx.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } }))) {
           throw notFound(`Folder ${args.folderId}`);
         }
         const { links, ...report } = await resolveAddress(tx, workspace.id, args);
         const destination = args.folderId ?? null;
         await tx.brandtrackerLink.updateMany({ where: { id: { in: links.map((link) => link.id) } }, data: { folderId: destination } });
-        await writeAudit(tx, context, links.map((link) => ({
-          action: 'brandtracker.move', entityType: 'brandtracker_link', entityId: String(link.id), before: state(link), after: { ...state(link), folderId: destination },
-        })));
+        for (const link of links) {
+          await audit({ action: 'brandtracker.move', entityType: 'brandtracker_link', entityId: link.id, before: state(link), after: { ...state(link), folderId: destination } });
+        }
         return { ...report, affectedCount: links.length };
       });
     },
@@ -89,14 +89,14 @@ builder.mutationFields((t) => ({
       .refine((args) => args.confirm === true, { path: ['confirm'], message: '{name} must be true' }),
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
-      return context.prisma.$transaction(async (tx) => {
+      return writeAudited(context, async (tx, audit) => {
         await lockWorkspaceQuota(tx, workspace.id);
         const { links, ...report } = await resolveAddress(tx, workspace.id, args);
         await takeOperation(tx, workspace.id, { action: 'bulk-delete', slots: 0, affectedCount: links.length, requestId: context.requestId });
         await tx.brandtrackerLink.updateMany({ where: { id: { in: links.map((link) => link.id) } }, data: { isActive: false, removedAt: new Date() } });
-        await writeAudit(tx, context, links.map((link) => ({
-          action: 'brandtracker.delete', entityType: 'brandtracker_link', entityId: String(link.id), before: state(link), after: { ...state(link), isActive: false },
-        })));
+        for (const link of links) {
+          await audit({ action: 'brandtracker.delete', entityType: 'brandtracker_link', entityId: link.id, before: state(link), after: { ...state(link), isActive: false } });
+        }
         return { ...report, affectedCount: links.length };
       });
     },

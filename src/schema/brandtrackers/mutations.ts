@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { BrandtrackerLink } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { writeAudited } from '../shared/audit.js';
+import { workspaceDb } from '../shared/workspace.js';
 import { brandtrackerId, displayName, folderId } from './args.js';
-import { writeAudit } from './audit.js';
 import { activeLink, loadLink } from './load.js';
 import { lockWorkspaceQuota, takeOperation } from './quota.js';
 import { brandtrackerOfTarget, targetOf, type Target } from './targets.js';
@@ -56,12 +57,12 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, context, info) => {
       const target = targetOf(args);
-      const { workspace } = await context.principal();
-      if (args.folderId != null && !(await context.prisma.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } }))) {
+      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
+      if (args.folderId != null && !(await db.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } }))) {
         throw notFound(`Folder ${args.folderId}`);
       }
       const id = await globalBrandtracker(context.prisma, target);
-      const { linkId, created } = await context.prisma.$transaction(async (tx) => {
+      const { linkId, created } = await writeAudited(context, async (tx, audit) => {
         await lockWorkspaceQuota(tx, workspace.id);
         const before = await tx.brandtrackerLink.findUnique({ where: { workspaceId_brandtrackerId: { workspaceId: workspace.id, brandtrackerId: id } } });
         if (before?.isActive) return { linkId: before.id, created: false };
@@ -70,13 +71,13 @@ builder.mutationFields((t) => ({
         const after = before
           ? await tx.brandtrackerLink.update({ where: { id: before.id }, data })
           : await tx.brandtrackerLink.create({ data: { ...data, workspaceId: workspace.id, brandtrackerId: id } });
-        await writeAudit(tx, context, [{
-          action: before ? 'brandtracker.reactivate' : 'brandtracker.create', entityType: 'brandtracker_link', entityId: String(after.id),
+        await audit({
+          action: before ? 'brandtracker.reactivate' : 'brandtracker.create', entityType: 'brandtracker_link', entityId: after.id,
           before: before ? linkState(before) : null, after: linkState(after),
-        }]);
+        });
         return { linkId: after.id, created: true };
       });
-      const data = await loadLink(context.prisma, workspace.id, linkId, queryFromInfo({ context, info, path: ['data'] }));
+      const data = await loadLink(db, workspace.id, linkId, queryFromInfo({ context, info, path: ['data'] }));
       return { data, created };
     },
   }),
@@ -89,15 +90,15 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, validate: displayName }),
     },
     resolve: async (query, _root, args, context) => {
-      const { workspace } = await context.principal();
-      const found = await activeLink(context.prisma, workspace.id, args.brandtrackerId);
-      await context.prisma.$transaction(async (tx) => {
+      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
+      const found = await activeLink(db, workspace.id, args.brandtrackerId);
+      await writeAudited(context, async (tx, audit) => {
         const before = await tx.brandtrackerLink.findFirst({ where: { id: found.id, workspaceId: workspace.id, isActive: true } });
         if (!before) throw notFound(`Brandtracker "${args.brandtrackerId}"`);
         const after = await tx.brandtrackerLink.update({ where: { id: found.id }, data: { name: args.name } });
-        await writeAudit(tx, context, [{ action: 'brandtracker.rename', entityType: 'brandtracker_link', entityId: String(found.id), before: linkState(before), after: linkState(after) }]);
+        await audit({ action: 'brandtracker.rename', entityType: 'brandtracker_link', entityId: found.id, before: linkState(before), after: linkState(after) });
       });
-      return loadLink(context.prisma, workspace.id, found.id, query);
+      return loadLink(db, workspace.id, found.id, query);
     },
   }),
   brandtrackerDelete: t.field({
@@ -106,13 +107,13 @@ builder.mutationFields((t) => ({
     description: 'Stops tracking a brand (DELETE /v1/brandtrackers/{brandtrackerId}): the link turns inactive and keeps its name and folder for a later reactivation.',
     args: { brandtrackerId: t.arg.string({ required: true, validate: brandtrackerId }) },
     resolve: async (_root, args, context) => {
-      const { workspace } = await context.principal();
-      const found = await activeLink(context.prisma, workspace.id, args.brandtrackerId);
-      await context.prisma.$transaction(async (tx) => {
+      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
+      const found = await activeLink(db, workspace.id, args.brandtrackerId);
+      await writeAudited(context, async (tx, audit) => {
         const before = await tx.brandtrackerLink.findFirst({ where: { id: found.id, workspaceId: workspace.id, isActive: true } });
         if (!before) throw notFound(`Brandtracker "${args.brandtrackerId}"`);
         const after = await tx.brandtrackerLink.update({ where: { id: found.id }, data: { isActive: false, removedAt: new Date() } });
-        await writeAudit(tx, context, [{ action: 'brandtracker.delete', entityType: 'brandtracker_link', entityId: String(found.id), before: linkState(before), after: linkState(after) }]);
+        await audit({ action: 'brandtracker.delete', entityType: 'brandtracker_link', entityId: found.id, before: linkState(before), after: linkState(after) });
       });
       return { id: args.brandtrackerId, deleted: true };
     },

@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
+import { workspaceDb } from '../shared/workspace.js';
 import { offsetOf, pageListRef } from '../shared/pagination.js';
 import { brandtrackerId, folderId, listArgs, listFilter, type BrandtrackerListSortValue, type ListFilter } from './args.js';
 import { BrandtrackerDetail, loadDetailExtras, withExtras } from './detail.js';
@@ -18,10 +19,10 @@ async function listPage(
   filter: ListFilter,
   args: { page?: number | null; limit?: number | null; sortBy?: BrandtrackerListSortValue | null },
 ) {
-  const { workspace } = await context.principal();
+  const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
   const page = { page: args.page ?? 1, limit: args.limit ?? 25 };
-  const found = await findLinkPage(context.prisma, workspace.id, filter, args.sortBy ?? undefined, { limit: page.limit, offset: offsetOf(page) });
-  return loadLinkPage(context.prisma, workspace.id, queryFromInfo({ context, info, path: ['data'] }), found, page) as never;
+  const found = await findLinkPage(db, workspace.id, filter, args.sortBy ?? undefined, { limit: page.limit, offset: offsetOf(page) });
+  return loadLinkPage(db, workspace.id, queryFromInfo({ context, info, path: ['data'] }), found, page) as never;
 }
 
 builder.queryFields((t) => ({
@@ -38,8 +39,8 @@ builder.queryFields((t) => ({
     description: 'The active brandtrackers of one folder (GET /v1/brandtrackers/folders/{folderId}/brandtrackers); 404 for a folder of another workspace.',
     args: { folderId: t.arg.int({ required: true, validate: folderId }), ...listArgs({ folders: false }) },
     resolve: async (_root, args, context, info) => {
-      const { workspace } = await context.principal();
-      const folder = await context.prisma.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } });
+      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
+      const folder = await db.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } });
       if (!folder) throw notFound(`Folder ${args.folderId}`);
       return listPage(context, info, { ...listFilter(args), folderIds: [folder.id] }, args);
     },
@@ -50,9 +51,9 @@ builder.queryFields((t) => ({
     description: 'One active brandtracker of the workspace (GET /v1/brandtrackers/{brandtrackerId}); an inactive one is 404.',
     args: { brandtrackerId: t.arg.string({ required: true, validate: brandtrackerId }) },
     resolve: async (query, _root, args, context) => {
-      const { workspace } = await context.principal();
-      const found = await activeLink(context.prisma, workspace.id, args.brandtrackerId);
-      const [link, extras] = await Promise.all([loadLink(context.prisma, workspace.id, found.id, query), loadDetailExtras(context.prisma, found.pageId)]);
+      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
+      const found = await activeLink(db, workspace.id, args.brandtrackerId);
+      const [link, extras] = await Promise.all([loadLink(db, workspace.id, found.id, query), loadDetailExtras(context.prisma, found.pageId)]);
       return withExtras(link, extras);
     },
   }),

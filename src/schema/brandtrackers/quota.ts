@@ -1,7 +1,8 @@
 import { apiError } from '../../errors.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { Usage } from '../identity/usage.js';
+import { inWorkspace, workspaceDb } from '../shared/workspace.js';
 
 // The plan's brandtracker quotas: active brandtracker slots, and create/delete operations per calendar month
 // (UTC). A create or reactivation takes one operation and one slot; a bulk delete, or a folder deleted with its
@@ -11,7 +12,8 @@ import { Usage } from '../identity/usage.js';
 export const DEFAULT_ACTIVE_LIMIT = 100;
 export const DEFAULT_OPERATIONS_LIMIT = 200;
 
-type Tx = Prisma.TransactionClient;
+/** The workspace's client (workspaceDb) or its transaction (writeAudited). */
+type Tx = PrismaClient;
 
 export type QuotaState = {
   active: { limit: number; used: number; remaining: number };
@@ -27,9 +29,9 @@ export async function quotaState(db: Pick<Tx, '$queryRaw'>, workspaceId: string)
   const period = monthOf();
   const [row] = await db.$queryRaw<{ activeLimit: number | null; operationsLimit: number | null; active: number; operations: number }[]>`
     SELECT q."activeLimit", q."operationsLimit",
-           (SELECT count(*)::int FROM "brandtracker_links" l WHERE l."workspaceId" = ${workspaceId}::uuid AND l."isActive") AS active,
-           (SELECT count(*)::int FROM "brandtracker_quota_operations" o WHERE o."workspaceId" = ${workspaceId}::uuid AND o."createdAt" >= ${period.start}) AS operations
-    FROM (SELECT 1) one LEFT JOIN "brandtracker_quotas" q ON q."workspaceId" = ${workspaceId}::uuid`;
+           (SELECT count(*)::int FROM "brandtracker_links" l WHERE ${inWorkspace('l', workspaceId)} AND l."isActive") AS active,
+           (SELECT count(*)::int FROM "brandtracker_quota_operations" o WHERE ${inWorkspace('o', workspaceId)} AND o."createdAt" >= ${period.start}) AS operations
+    FROM (SELECT 1) one LEFT JOIN "brandtracker_quotas" q ON ${inWorkspace('q', workspaceId)}`;
   const activeLimit = row.activeLimit ?? DEFAULT_ACTIVE_LIMIT;
   const operationsLimit = row.operationsLimit ?? DEFAULT_OPERATIONS_LIMIT;
   return {
@@ -40,7 +42,7 @@ export async function quotaState(db: Pick<Tx, '$queryRaw'>, workspaceId: string)
 
 /** Serialises the quota-taking writes of one workspace until the transaction ends. */
 export async function lockWorkspaceQuota(tx: Tx, workspaceId: string): Promise<void> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`brandtracker-quota:${workspaceId}`}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`brandtracker-quota:${workspaceId}`}, 0))`;
 }
 
 function exceeded(quota: 'activeBrandtrackers' | 'createDeleteOperations', limit: number, used: number, message: string) {
@@ -100,6 +102,6 @@ builder.objectField(Usage, 'brandtrackers', (t) =>
   t.field({
     type: BrandtrackerQuotaRef,
     description: "The workspace plan's brandtracker quotas (additive to the usage response).",
-    resolve: (usage, _args, context) => quotaState(context.prisma, usage.principal.workspace.id),
+    resolve: async (usage, _args, context) => quotaState(await workspaceDb(context), usage.principal.workspace.id),
   }),
 );

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { workspaceDb } from '../shared/workspace.js';
 import { offsetOf, pageArgs, pagePagination, PagePaginationRef, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { brandtrackerId } from './args.js';
 import { activeLink } from './load.js';
@@ -72,8 +73,8 @@ builder.queryFields((t) => ({
       ...pageArgs({ defaultLimit: 100, maxLimit: 365 }),
     },
     resolve: async (_root, args, context) => {
-      const { workspace } = await context.principal();
-      const link = await activeLink(context.prisma, workspace.id, args.brandtrackerId);
+      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
+      const link = await activeLink(db, workspace.id, args.brandtrackerId);
       return findSnapshots(context.prisma, link.pageId, { page: args.page ?? 1, limit: args.limit ?? 100 });
     },
   }),

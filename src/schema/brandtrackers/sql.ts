@@ -3,7 +3,7 @@ import { escapeLike } from '../shared/like.js';
 import type { IdPage } from '../shared/pagination.js';
 import type { ListFilter, BrandtrackerListSortValue } from './args.js';
 import { figureColumns, figureJoins, toFigures, type BrandtrackerFigures, type FigureRow } from './figures.js';
-import { activeLinks } from './scope.js';
+import { inWorkspace } from '../shared/workspace.js';
 
 const sql = Prisma.sql;
 
@@ -50,7 +50,7 @@ export async function findLinkPage(
     WITH m AS MATERIALIZED (
       SELECT l."id" AS "linkId", l."addedAt", b."createdAt", coalesce(l."name", b."name") AS "displayName", ${figureColumns}
       FROM "brandtracker_links" l JOIN "brandtrackers" b ON b."id" = l."brandtrackerId" ${figureJoins}
-      WHERE ${activeLinks(workspaceId)}${conditions(filter)}
+      WHERE ${inWorkspace('l', workspaceId)} AND l."isActive"${conditions(filter)}
     )
     SELECT m.*, t.total
     FROM (SELECT count(*)::int AS total FROM m) t

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { activeLinks } from '../brandtrackers/scope.js';
+import { inWorkspace } from '../shared/workspace.js';
 
 // Which tracked brands an analytics call covers: the workspace's active brandtrackers, narrowed to the requested
 // brandtrackers and folders. Every analytics statement starts from this (as the CTE `s`), so a brandtracker of
@@ -9,7 +9,7 @@ export type AnalyticsScope = { workspaceId: string; brandtrackerIds?: string[]; 
 
 /** `SELECT "brandtrackerId", "name", "pageId"` of the brands in scope. */
 export function scopeSelect(scope: AnalyticsScope): Prisma.Sql {
-  const parts = [activeLinks(scope.workspaceId)];
+  const parts = [inWorkspace('l', scope.workspaceId), Prisma.sql`l."isActive"`];
   if (scope.brandtrackerIds?.length) parts.push(Prisma.sql`b."id" = ANY(${scope.brandtrackerIds}::uuid[])`);
   if (scope.folderIds?.length) parts.push(Prisma.sql`l."folderId" = ANY(${scope.folderIds}::int[])`);
   return Prisma.sql`

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { AD_SUMMARY, AD_SUMMARY_GROUPED, keyPaths, PAGE_PAGINATION } from '../support/shapes.js';
-import { BT_A, BT_B, brandtrackerScenario, LP_SERUM, PAGE_A, PAGE_B, TECH } from './scenario.js';
+import { BT_A, BT_B, brandtrackerScenario, LP_SERUM, PAGE_A, PAGE_B, PAGE_C, TECH } from './scenario.js';
 import { ROW_BRANDTRACKER } from './shapes.js';
 
 // The six workspace analytics routes across the workspace's active brandtrackers: rows, shapes, filters, sorts,
@@ -62,8 +62,16 @@ describe('hooks, ad copies and landing pages', () => {
       { brandtracker: { id: BT_A, name: 'Nordic Glow', facebookPageId: PAGE_A }, adCopy: { text: 'Summer serum sale with free shipping' }, metrics: { usageCount: 2, longestRunning: inFolder.body.data[0].metrics.longestRunning } },
       { brandtracker: { id: BT_A, name: 'Nordic Glow', facebookPageId: PAGE_A }, adCopy: { text: 'Winter jacket clearance' }, metrics: { usageCount: 1, longestRunning: 30 } },
     ]);
-    const foreign = '00000000-0000-4000-8000-0000000000ff';
-    expect((await get(`/workspace/ad-copies?brandtrackerIds=${foreign}`)).body.data).toEqual([]);
+    const missing = '00000000-0000-4000-8000-0000000000ff';
+    expect((await get(`/workspace/ad-copies?brandtrackerIds=${missing}`)).body.data).toEqual([]);
+    // Another workspace's brandtracker (page C, tracked there only) contributes nothing here, even when named.
+    const other = await t.newKey();
+    const theirs = (await t.rest('POST', '/brandtrackers', { key: other.apiKey, body: { facebookPageId: PAGE_C } })).body.data;
+    expect((await get(`/workspace/ad-copies?brandtrackerIds=${theirs.id}`)).body.data).toEqual([]);
+    expect((await get('/workspace/ad-copies?limit=100')).body.data.every((row: { brandtracker: { id: string } }) => row.brandtracker.id !== theirs.id)).toBe(true);
+    expect((await get(`/workspace/ad-copies?brandtrackerIds=${theirs.id}`, other.apiKey)).body.data).toEqual([
+      { brandtracker: { id: theirs.id, name: 'Gamma Goods', facebookPageId: PAGE_C }, adCopy: { text: 'Gamma everyday basics' }, metrics: { usageCount: 1, longestRunning: 3 } },
+    ]);
     const bad = await get('/workspace/ad-copies?sortBy=totalImpressions&folderIds=x&limit=0');
     expect(bad.status).toBe(400);
   });

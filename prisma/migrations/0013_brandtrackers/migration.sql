@@ -26,6 +26,9 @@ CREATE INDEX "brandtracker_quota_operations_workspaceId_createdAt_idx" ON "brand
 -- CreateIndex
 CREATE INDEX "ads_advertiserId_firstSeenAt_idx" ON "ads"("advertiserId", "firstSeenAt");
 
+-- CreateIndex
+CREATE INDEX "ads_advertiserId_status_idx" ON "ads"("advertiserId", "status");
+
 -- AddForeignKey
 ALTER TABLE "brandtracker_quotas" ADD CONSTRAINT "brandtracker_quotas_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

@@ -35,7 +35,7 @@ async function workspace() {
 
 describe('folders', () => {
   it('creates with the next rank, lists on both paths with active counts, renames, refuses a duplicate name', async () => {
-    const { api, rivals } = await workspace();
+    const { api, rivals, workspaceId } = await workspace();
     expect(rivals).toEqual({ id: rivals.id, name: 'Rivals', rank: 1, brandtrackerCount: 0 });
     const second = await api.post('/brandtrackers/folders', { name: 'Inspiration' });
     expect(second.body.data.rank).toBe(2);
@@ -52,6 +52,12 @@ describe('folders', () => {
     expect(taken.body.error.code).toBe('conflict');
     expect((await api.patch(`/brandtrackers/folders/${rivals.id}`, { name: 'Inspiration' })).status).toBe(409);
     expect((await api.post('/brandtrackers/folders', { name: '   ' })).status).toBe(400);
+    const events = await t.db.prisma.auditEvent.findMany({ where: { workspaceId, entityType: 'brandtracker_folder' }, orderBy: { id: 'asc' } });
+    expect(events.map((e) => [e.action, (e.before as { name?: string } | null)?.name ?? null, (e.after as { name?: string } | null)?.name ?? null])).toEqual([
+      ['brandtracker_folder.create', null, 'Rivals'],
+      ['brandtracker_folder.create', null, 'Inspiration'],
+      ['brandtracker_folder.rename', 'Rivals', 'Competitors'],
+    ]);
   });
 
   it("lists a folder's brandtrackers, and 404s another workspace's folder", async () => {
@@ -132,6 +138,8 @@ describe('bulk moves and deletes of workspace links', () => {
     expect(byLink.body.data).toEqual({ requestedCount: 2, affectedCount: 1, notFoundBrandtrackerIds: [], notFoundWorkspaceLinkIds: [theirs.workspaceLinkId] });
     expect((await as(stranger.apiKey).get(`/brandtrackers/${BT_B}`)).body.data.folder).toBeNull();
 
+    const moves = await t.db.prisma.auditEvent.findMany({ where: { workspaceId: w.workspaceId, requestId: moved.body.requestId } });
+    expect(moves).toMatchObject([{ action: 'brandtracker.move', entityId: String(w.ids[PAGE_A].workspaceLinkId), before: { folderId: w.rivals.id }, after: { folderId: inspiration.id } }]);
     const toRoot = await api.patch('/brandtrackers/workspace-links', { brandtrackerIds: [BT_A] });
     expect(toRoot.body.data.affectedCount).toBe(1);
     expect((await api.get(`/brandtrackers/${BT_A}`)).body.data.folder).toBeNull();

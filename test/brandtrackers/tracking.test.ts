@@ -84,6 +84,19 @@ describe('the state machine of a workspace link', () => {
     expect(await t.db.prisma.brandtracker.count({ where: { facebookPageId: PAGE_C } })).toBe(1);
   });
 
+  it('tracks on GraphQL as on REST', async () => {
+    const { apiKey, workspaceId } = await t.newKey();
+    const create = `mutation { brandtrackerCreate(facebookPageId: "${PAGE_B}") { created data { id name workspaceLinkId targetType advertising { newAdsLastDay } } } }`;
+    const first = await t.graphql(create, {}, apiKey);
+    const [link] = await links(workspaceId);
+    expect(first.body.data.brandtrackerCreate).toEqual({ created: true, data: { id: BT_B, name: 'Peak Fitness Store', workspaceLinkId: link.id, targetType: 'page', advertising: { newAdsLastDay: 1 } } });
+    expect((await t.graphql(create, {}, apiKey)).body.data.brandtrackerCreate.created).toBe(false);
+    const rest = await as(apiKey).get(`/brandtrackers/${BT_B}`);
+    expect(rest.body.data).toMatchObject({ id: BT_B, name: 'Peak Fitness Store' });
+    const bad = await t.graphql('mutation { brandtrackerCreate { created } }', {}, apiKey);
+    expect(bad.body.errors[0].extensions.code).toBe('validation_error');
+  });
+
   it('needs exactly one known target: none or two is a 400, an unknown one a 404, nothing created', async () => {
     const { apiKey, workspaceId } = await t.newKey();
     const api = as(apiKey);

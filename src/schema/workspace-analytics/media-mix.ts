@@ -36,7 +36,7 @@ const MediaMixRow = builder.objectRef<MixRow>('WorkspaceMediaMixRow').implement(
 
 const MediaMixPage = rowPageRef('WorkspaceMediaMixPage', MediaMixRow, "Media mix of the workspace's brandtrackers.");
 
-async function mediaMixPage(prisma: PrismaClient, scope: AnalyticsScope, euOnly: boolean, sort: Sort, page: PageRequest) {
+export async function mediaMixPage(prisma: PrismaClient, scope: AnalyticsScope, euOnly: boolean, sort: Sort, page: PageRequest) {
   const order = (prefix: string) => Prisma.raw(`${prefix}"${sort}" DESC, lower(${prefix}"name") ASC, ${prefix}"brandtrackerId" ASC`);
   const rows = await prisma.$queryRaw<(FormatCount & { brandtrackerId: string | null; name: string; pageId: string | null; activeAds: number; total: number })[]>`
     WITH s AS (${scopeSelect(scope)}),

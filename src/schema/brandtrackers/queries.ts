@@ -4,14 +4,14 @@ import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { workspaceDb } from '../shared/workspace.js';
-import { offsetOf, pageListRef } from '../shared/pagination.js';
+import { offsetOf, pageListRef, type RowPage } from '../shared/pagination.js';
 import { brandtrackerId, folderId, listArgs, listFilter, type BrandtrackerListSortValue, type ListFilter } from './args.js';
 import { BrandtrackerDetail, loadDetailExtras, withExtras } from './detail.js';
 import { activeLink, loadLink, loadLinkPage } from './load.js';
 import { findLinkPage } from './sql.js';
 import { Brandtracker } from './types.js';
 
-const BrandtrackerPage = pageListRef('BrandtrackerPage', Brandtracker as never, "A page of the workspace's active brandtrackers.");
+const BrandtrackerPage = pageListRef('BrandtrackerPage', Brandtracker, "A page of the workspace's active brandtrackers.");
 
 async function listPage(
   context: Context,
@@ -22,7 +22,9 @@ async function listPage(
   const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
   const page = { page: args.page ?? 1, limit: args.limit ?? 25 };
   const found = await findLinkPage(db, workspace.id, filter, args.sortBy ?? undefined, { limit: page.limit, offset: offsetOf(page) });
-  return loadLinkPage(db, workspace.id, queryFromInfo({ context, info, path: ['data'] }), found, page) as never;
+  const loaded = await loadLinkPage(db, workspace.id, queryFromInfo({ context, info, path: ['data'] }), found, page);
+  // The page type only passes its rows to the Brandtracker fields; links have integer ids, not RowPage's strings.
+  return loaded as unknown as RowPage;
 }
 
 builder.queryFields((t) => ({

@@ -212,6 +212,11 @@ describe('quotas', () => {
     expect(spent.body.error.details).toMatchObject({ quota: 'createDeleteOperations', limit: 3, used: 3 });
     expect((await links(workspaceId)).filter((link) => link.isActive)).toEqual([]);
 
+    // A page nobody tracked yet: the refused create leaves no global brandtracker behind either.
+    await t.db.prisma.advertiser.create({ data: { id: '1000000000000009', name: 'Delta Daily' } });
+    expect((await api.post('/brandtrackers', { facebookPageId: '1000000000000009' })).status).toBe(409);
+    expect(await t.db.prisma.brandtracker.count({ where: { facebookPageId: '1000000000000009' } })).toBe(0);
+
     const usage = await api.get('/usage');
     expect(usage.body.brandtrackers).toMatchObject({ activeBrandtrackers: { limit: 1, used: 0, remaining: 1 }, createDeleteOperations: { limit: 3, used: 3, remaining: 0 } });
   });

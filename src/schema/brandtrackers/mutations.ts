@@ -8,7 +8,7 @@ import { workspaceDb } from '../shared/workspace.js';
 import { brandtrackerId, displayName, folderId } from './args.js';
 import { activeLink, loadLink } from './load.js';
 import { lockWorkspaceQuota, takeOperation } from './quota.js';
-import { brandtrackerOfTarget, targetOf, type Target } from './targets.js';
+import { brandtrackerOfTarget, targetOf } from './targets.js';
 import { BrandtrackerChange } from './types.js';
 
 // The state machine of a workspace link: none or inactive → active (create or reactivate, one quota operation and
@@ -20,12 +20,12 @@ const linkState = (link: Pick<BrandtrackerLink, 'brandtrackerId' | 'name' | 'fol
 
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === 'P2002';
 
-/** The target's global brandtracker; a concurrent first track of the same target by another workspace wins the insert. */
-async function globalBrandtracker(prisma: Parameters<typeof brandtrackerOfTarget>[0], target: Target): Promise<string> {
+/** Retries once a write that lost the insert of a shared row (a global brandtracker first tracked by two workspaces at once). */
+async function retryOnceOnUniqueViolation<T>(write: () => Promise<T>): Promise<T> {
   try {
-    return await brandtrackerOfTarget(prisma, target);
+    return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) return brandtrackerOfTarget(prisma, target);
+    if (isUniqueViolation(error)) return write();
     throw error;
   }
 }
@@ -58,12 +58,13 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context, info) => {
       const target = targetOf(args);
       const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
-      if (args.folderId != null && !(await db.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } }))) {
-        throw notFound(`Folder ${args.folderId}`);
-      }
-      const id = await globalBrandtracker(context.prisma, target);
-      const { linkId, created } = await writeAudited(context, async (tx, audit) => {
+      // One transaction from the quota check to the link: a refused or failed create leaves no global brandtracker behind.
+      const { linkId, created } = await retryOnceOnUniqueViolation(() => writeAudited(context, async (tx, audit) => {
         await lockWorkspaceQuota(tx, workspace.id);
+        if (args.folderId != null && !(await tx.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } }))) {
+          throw notFound(`Folder ${args.folderId}`);
+        }
+        const id = await brandtrackerOfTarget(tx, target);
         const before = await tx.brandtrackerLink.findUnique({ where: { workspaceId_brandtrackerId: { workspaceId: workspace.id, brandtrackerId: id } } });
         if (before?.isActive) return { linkId: before.id, created: false };
         await takeOperation(tx, workspace.id, { action: before ? 'reactivate' : 'create', slots: 1, affectedCount: 1, requestId: context.requestId });
@@ -76,7 +77,7 @@ builder.mutationFields((t) => ({
           before: before ? linkState(before) : null, after: linkState(after),
         });
         return { linkId: after.id, created: true };
-      });
+      }));
       const data = await loadLink(db, workspace.id, linkId, queryFromInfo({ context, info, path: ['data'] }));
       return { data, created };
     },

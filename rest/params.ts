@@ -114,7 +114,7 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
     if (arg.name in input.pathParams) {
       raw = input.pathParams[arg.name];
       location = 'path';
-    } else if (route.method === 'GET' || route.method === 'DELETE') {
+    } else if (route.method === 'GET' || (route.method === 'DELETE' && (input.body?.[arg.name] ?? null) === null)) {
       const all = input.query.getAll(arg.name).filter((value) => value !== '');
       raw = all.length === 0 ? undefined : isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) ? all : all[all.length - 1];
       location = 'query-string';

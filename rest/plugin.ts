@@ -172,7 +172,8 @@ export function useRestApi(options: {
 
     let body: Record<string, unknown> | null = null;
     const multipart = isMultipart(request);
-    if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
+    // A DELETE may carry a JSON body (the bulk and folder deletes take their ids and `confirm` there).
+    if (match.route.method !== 'GET') {
       const read = multipart ? await readMultipart(request) : await readBody(request);
       if ('error' in read) {
         const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);

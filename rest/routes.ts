@@ -81,4 +81,26 @@ export const routes: RestRoute[] = [
   { method: 'POST', path: '/shops/image-search', field: 'Query.shopsImageSearch', envelope: 'spread', tags: ['Shops'] },
 
   { method: 'GET', path: '/google-ads/facets/categories', field: 'Query.googleAdsCategoryFacets', envelope: 'spread', tags: ['Google Ads'] },
+
+  { method: 'GET', path: '/brandtrackers', field: 'Query.brandtrackers', envelope: 'spread', tags: ['Brandtrackers'] },
+  { method: 'POST', path: '/brandtrackers', field: 'Mutation.brandtrackerCreate', envelope: 'spread', tags: ['Brandtrackers'] },
+  { method: 'GET', path: '/brandtrackers/folders', field: 'Query.brandtrackerFolders', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'POST', path: '/brandtrackers/folders', field: 'Mutation.brandtrackerFolderCreate', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'PATCH', path: '/brandtrackers/folders/:folderId', field: 'Mutation.brandtrackerFolderRename', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'DELETE', path: '/brandtrackers/folders/:folderId', field: 'Mutation.brandtrackerFolderDelete', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'GET', path: '/brandtrackers/folders/:folderId/brandtrackers', field: 'Query.brandtrackerFolderBrandtrackers', envelope: 'spread', tags: ['Brandtrackers'] },
+  { method: 'PATCH', path: '/brandtrackers/workspace-links', field: 'Mutation.brandtrackerLinksMove', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'DELETE', path: '/brandtrackers/workspace-links', field: 'Mutation.brandtrackerLinksDelete', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'GET', path: '/brandtrackers/:brandtrackerId', field: 'Query.brandtracker', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'PATCH', path: '/brandtrackers/:brandtrackerId', field: 'Mutation.brandtrackerUpdate', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'DELETE', path: '/brandtrackers/:brandtrackerId', field: 'Mutation.brandtrackerDelete', envelope: 'single', tags: ['Brandtrackers'] },
+  { method: 'GET', path: '/brandtrackers/:brandtrackerId/snapshots', field: 'Query.brandtrackerSnapshots', envelope: 'spread', tags: ['Brandtrackers'] },
+
+  { method: 'GET', path: '/workspace/folders', field: 'Query.workspaceFolders', envelope: 'single', tags: ['Workspace'] },
+  { method: 'GET', path: '/workspace/top-ads', field: 'Query.workspaceTopAds', envelope: 'spread', omitNull: ['data[].ad.collationId', 'meta'], tags: ['Workspace'] },
+  { method: 'GET', path: '/workspace/hooks', field: 'Query.workspaceHooks', envelope: 'spread', tags: ['Workspace'] },
+  { method: 'GET', path: '/workspace/ad-copies', field: 'Query.workspaceAdCopies', envelope: 'spread', tags: ['Workspace'] },
+  { method: 'GET', path: '/workspace/landing-pages', field: 'Query.workspaceLandingPages', envelope: 'spread', tags: ['Workspace'] },
+  { method: 'GET', path: '/workspace/scaling-ads', field: 'Query.workspaceScalingAds', envelope: 'spread', omitNull: ['data[].ad.collationId'], tags: ['Workspace'] },
+  { method: 'GET', path: '/workspace/media-mix', field: 'Query.workspaceMediaMix', envelope: 'spread', tags: ['Workspace'] },
 ];

@@ -70,6 +70,26 @@ export const PRICES: Record<FieldName, Price> = {
   // Image searches: not documented either; one credit per returned result, continuation pages included.
   'Query.productsImageSearch': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
   'Query.shopsImageSearch': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.brandtrackers': free,
+  'Query.brandtracker': free,
+  'Query.brandtrackerFolders': free,
+  'Query.brandtrackerFolderBrandtrackers': free,
+  'Query.brandtrackerSnapshots': free,
+  'Mutation.brandtrackerCreate': free,
+  'Mutation.brandtrackerUpdate': free,
+  'Mutation.brandtrackerDelete': free,
+  'Mutation.brandtrackerFolderCreate': free,
+  'Mutation.brandtrackerFolderRename': free,
+  'Mutation.brandtrackerFolderDelete': free,
+  'Mutation.brandtrackerLinksMove': free,
+  'Mutation.brandtrackerLinksDelete': free,
+  'Query.workspaceFolders': free,
+  'Query.workspaceTopAds': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.workspaceHooks': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.workspaceAdCopies': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.workspaceLandingPages': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.workspaceScalingAds': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
+  'Query.workspaceMediaMix': { kind: 'perRow', limitArg: 'limit', defaultLimit: 20, rowsAt: 'data' },
 };
 
 /** The credits a call holds before it runs: its maximum. */

@@ -15,6 +15,7 @@ import { facetValues } from '../support/discovery-scenario.js';
 import { EMAIL_SUMMARY, LINKED_ADVERTISER, SHOP_PRODUCT, SHOP_SUMMARY } from '../shops/shapes.js';
 import { drawDesign, encodeJpeg } from '../../src/data/images/draw.js';
 import { imageScenario } from '../products/image-scenario.js';
+import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_RESULT, ROW_BRANDTRACKER } from '../brandtrackers/shapes.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -40,6 +41,18 @@ beforeAll(async () => {
   ws = created;
   // Distinct figures, so every credit field is checked against a value of its own.
   await setCredits(t.db.prisma, { workspace: created.slug, recurringLimit: 500, recurringUsed: 120, topup: 30 });
+  // Brandtrackers: page 1 tracked in folder 900, page 2 and the shop tracked at the root (the deletes take them in turn);
+  // folders 901-904 for the folder deletes.
+  const shop = await t.db.prisma.shop.findUniqueOrThrow({ where: { domain: 'nordicglow.com' } });
+  await t.db.prisma.brandtracker.createMany({
+    data: [
+      { id: BT[0], facebookPageId: '1000000000000001', name: 'Nordic Glow' },
+      { id: BT[1], facebookPageId: '1000000000000002', name: 'Peak Fitness Store' },
+      { id: BT[2], targetType: 'shop', websiteId: shop.id, name: 'Nordic Glow shop' },
+    ],
+  });
+  await t.db.prisma.brandtrackerFolder.createMany({ data: [900, 901, 902, 903, 904].map((id) => ({ id, workspaceId: ws.workspaceId, name: `Folder ${id}`, rank: id - 899 })) });
+  await t.db.prisma.brandtrackerLink.createMany({ data: BT.map((brandtrackerId, i) => ({ workspaceId: ws.workspaceId, brandtrackerId, folderId: i === 0 ? 900 : null })) });
 });
 afterAll(() => t?.close());
 
@@ -47,6 +60,24 @@ const todayUtc = () => {
   const now = new Date();
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 };
+
+const BT = ['4a1c0d2e-0000-4000-8000-0000000000e1', '4a1c0d2e-0000-4000-8000-0000000000e2', '4a1c0d2e-0000-4000-8000-0000000000e3'];
+/** Each call of a route that removes something gets the next one (the unauthenticated calls take one each too). */
+const turns = <T>(items: T[]) => {
+  let next = 0;
+  return () => items[Math.min(next++, items.length - 1)];
+};
+const nextDeletedBrandtracker = turns([BT[1], BT[2]]);
+const nextDeletedFolder = turns([901, 902, 903, 904]);
+let folderNames = 0;
+
+const pageList = (item: object) => ({ body }: HttpResult) => {
+  expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+  expect(body.data.length).toBeGreaterThan(0);
+  for (const row of body.data) expect(keyPaths(row)).toEqual(keyPaths(item));
+  expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+};
+const meteredRows = ({ body, headers }: HttpResult) => expect(headers.get('x-usage-cost')).toBe(String(body.data.length));
 
 /** One representative successful call per route, with the exact shape and values its body must have. */
 type Case = { path: string; body?: unknown; open?: boolean; check: (res: HttpResult) => void };
@@ -442,6 +473,139 @@ const cases: Record<string, Case> = {
       expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
       expect(body.data.map((match: { shop: { domain: string } }) => match.shop.domain)).toEqual(['peakgear.com']);
       expect(keysOf(body.meta)).toEqual(['expiresAt', 'searchId']);
+    },
+  },
+  'GET /brandtrackers': {
+    path: `/brandtrackers?folderIds=900`,
+    check: pageList({ ...BRANDTRACKER, folder: { id: 1, name: 1 }, websites: [] }),
+  },
+  'POST /brandtrackers': {
+    path: '/brandtrackers',
+    body: { facebookPageId: '1000000000000001' },
+    check: ({ body }) => {
+      expect(Object.keys(body)).toEqual(['requestId', 'data', 'created']);
+      expect(keyPaths(body.data)).toEqual(keyPaths({ ...BRANDTRACKER_CHANGE, folder: { id: 1, name: 1 }, websites: [] }));
+      expect(body).toMatchObject({ created: false, data: { id: BT[0], workspaceLinkId: expect.any(Number) } });
+    },
+  },
+  'GET /brandtrackers/folders': {
+    path: '/brandtrackers/folders',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([FOLDER]));
+    },
+  },
+  'POST /brandtrackers/folders': {
+    path: '/brandtrackers/folders',
+    get body() {
+      return { name: `New folder ${++folderNames}` };
+    },
+    check: ({ body }) => expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: FOLDER })),
+  },
+  'PATCH /brandtrackers/folders/:folderId': {
+    path: '/brandtrackers/folders/900',
+    body: { name: 'Rivals' },
+    check: ({ body }) => expect(body.data).toMatchObject({ id: 900, name: 'Rivals', brandtrackerCount: 1 }),
+  },
+  'DELETE /brandtrackers/folders/:folderId': {
+    get path() {
+      return `/brandtrackers/folders/${nextDeletedFolder()}`;
+    },
+    body: { action: 'move-to-default', confirm: true },
+    check: ({ body }) => expect(body.data).toEqual({ deleted: true, action: 'move-to-default', affectedCount: 0 }),
+  },
+  'GET /brandtrackers/folders/:folderId/brandtrackers': {
+    path: '/brandtrackers/folders/900/brandtrackers',
+    check: pageList({ ...BRANDTRACKER, folder: { id: 1, name: 1 }, websites: [] }),
+  },
+  'PATCH /brandtrackers/workspace-links': {
+    path: '/brandtrackers/workspace-links',
+    body: { brandtrackerIds: [BT[0]], folderId: 900 },
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: LINKS_RESULT }));
+      expect(body.data).toMatchObject({ requestedCount: 1, affectedCount: 1 });
+    },
+  },
+  'DELETE /brandtrackers/workspace-links': {
+    path: '/brandtrackers/workspace-links',
+    body: { workspaceLinkIds: [123456], confirm: true },
+    check: ({ body }) => expect(body.data).toEqual({ requestedCount: 1, affectedCount: 0, notFoundBrandtrackerIds: [], notFoundWorkspaceLinkIds: [123456] }),
+  },
+  'GET /brandtrackers/:brandtrackerId': {
+    path: `/brandtrackers/${BT[0]}`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(Object.keys(body.data)).toEqual(Object.keys(BRANDTRACKER_DETAIL)); // the specification's key order
+    },
+  },
+  'PATCH /brandtrackers/:brandtrackerId': {
+    path: `/brandtrackers/${BT[0]}`,
+    body: { name: 'Glow (ours)' },
+    check: ({ body }) => expect(body.data).toMatchObject({ id: BT[0], name: 'Glow (ours)' }),
+  },
+  'DELETE /brandtrackers/:brandtrackerId': {
+    get path() {
+      return `/brandtrackers/${nextDeletedBrandtracker()}`;
+    },
+    check: ({ body }) => expect(body.data).toEqual({ id: expect.stringMatching(UUID), deleted: true }),
+  },
+  'GET /brandtrackers/:brandtrackerId/snapshots': {
+    path: `/brandtrackers/${BT[0]}/snapshots`,
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({
+        requestId: 1, data: { latestDate: 1, latestReadyDate: 1, latestScheduledDate: 1, dates: [1], snapshots: [{ date: 1, status: 1, usableRows: 1, indexedRows: 1 }] }, pagination: PAGE_PAGINATION,
+      }));
+      expect(body.data.latestReadyDate).toBe('2026-11-21');
+    },
+  },
+  'GET /workspace/folders': {
+    path: '/workspace/folders',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([FOLDER]));
+    },
+  },
+  'GET /workspace/top-ads': {
+    path: '/workspace/top-ads?limit=1',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, ad: AD_SUMMARY_GROUPED, metrics: { totalReach: 1, duplicateCount: 1, daysRunning: 1, currentRank: 1 } })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/hooks': {
+    path: '/workspace/hooks',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, hook: { text: 1, sampleAd: { adId: 1, mediaUrl: 1, thumbnailUrl: 1, fullText: 1 } }, metrics: { usageCount: 1, longestRunning: 1, totalImpressions: 1, firstUsedAt: 1, lastUsedAt: 1 } })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/ad-copies': {
+    path: '/workspace/ad-copies',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, adCopy: { text: 1 }, metrics: { usageCount: 1, longestRunning: 1 } })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/landing-pages': {
+    path: '/workspace/landing-pages',
+    check: ({ body, headers }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data).toEqual([]); // no ad of the scenario has a landing page record
+      expect(headers.get('x-usage-cost')).toBe('0');
+    },
+  },
+  'GET /workspace/scaling-ads': {
+    path: '/workspace/scaling-ads',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, ad: AD_SUMMARY_GROUPED, metrics: { currentRank: 1, previousRank: 1, rankDelta: 1, improvementPct: 1 }, trajectory: [{ date: 1, rank: 1, totalAds: 1 }] })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/media-mix': {
+    path: '/workspace/media-mix',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, mediaMix: { formatCount: { image: 1, video: 1, dco: 1, other: 1 } }, metrics: { activeAds: 1 } })(res);
+      meteredRows(res);
     },
   },
 };

@@ -91,6 +91,11 @@ export const USAGE = {
   billing: { configured: 1, planCode: 1, currentPeriodStart: 1, currentPeriodEnd: 1, updatedAt: 1 },
   includedQuota: { limit: 1, used: 1, remaining: 1 },
   credits: { balance: 1, recurring: { limit: 1, used: 1, remaining: 1 }, topup: { balance: 1 }, totalRemaining: 1 },
+  // Additive: the plan's brandtracker quotas.
+  brandtrackers: {
+    activeBrandtrackers: { limit: 1, used: 1, remaining: 1 },
+    createDeleteOperations: { limit: 1, used: 1, remaining: 1, periodStart: 1, periodEnd: 1 },
+  },
 };
 
 export const PAGE_PAGINATION = { page: 1, limit: 1, total: 1, totalPages: 1 };

@@ -238,7 +238,7 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
     operationId,
     tags: route.tags,
     summary: field.description ?? `${route.method} ${BASE_PATH}${route.path}`,
-    description: `GraphQL field \`${route.field}\`. ${open ? 'Open (no key).' : costNote}`,
+    description: `${field.description ? `${field.description} ` : ''}GraphQL field \`${route.field}\`. ${open ? 'Open (no key).' : costNote}`,
     ...(open ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(!inQuery

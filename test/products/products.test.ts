@@ -352,11 +352,11 @@ describe('REST and GraphQL', () => {
 
   it('the OpenAPI document says what each route costs', async () => {
     const { body } = await t.rest('GET', '/openapi.json');
-    expect(body.paths['/products'].get.description).toMatch(/one credit per returned product/);
-    expect(body.paths['/products/query'].post.description).toMatch(/one credit per returned product/);
-    expect(body.paths['/products/facets'].get.description).toMatch(/Free/);
-    expect(body.paths['/products/image-search'].post.description).toMatch(/one credit per returned product/);
-    expect(body.paths['/shops/image-search'].post.description).toMatch(/one credit per returned shop/);
+    expect(body.paths['/v1/products'].get.description).toMatch(/one credit per returned product/);
+    expect(body.paths['/v1/products/query'].post.description).toMatch(/one credit per returned product/);
+    expect(body.paths['/v1/products/facets'].get.description).toMatch(/Free/);
+    expect(body.paths['/v1/products/image-search'].post.description).toMatch(/one credit per returned product/);
+    expect(body.paths['/v1/shops/image-search'].post.description).toMatch(/one credit per returned shop/);
   });
 
   it('needs an API key', async () => {

@@ -91,7 +91,7 @@ describe('GET /v1/shops/{identifier}/similar', () => {
 
   it('explains the score in the OpenAPI document', async () => {
     const doc = (await t.rest('GET', '/openapi.json')).body;
-    expect(doc.paths['/shops/{identifier}/similar'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/SimilarShopPage');
+    expect(JSON.stringify(doc.paths['/v1/shops/{identifier}/similar'].get.responses['200'].content['application/json'].schema)).toContain('"#/components/schemas/SimilarShopPage"');
     expect(doc.components.schemas.SimilarShop.properties.similarityScore.description).toContain('similarityScore (0..1) = 0.30 shared categories (Jaccard)');
   });
 

@@ -19,6 +19,8 @@ import type { RestRoute } from './routes.js';
 export const BASE_PATH = '/v1';
 
 const routeOfRequest = new WeakMap<RequestState, RestRoute>();
+/** Arguments sent as an explicit null (RestRoute.nullArgs), handed to the field past SOFA. */
+const nullsOfRequest = new WeakMap<RequestState, string[]>();
 /** What the field resolved to (already serialised by GraphQL), kept so the envelope is built without re-parsing SOFA's JSON. */
 const dataOfRequest = new WeakMap<RequestState, unknown>();
 
@@ -27,6 +29,12 @@ function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<stri
   const all: Record<string, unknown> = {};
   for (const arg of field.args) if (arg.defaultValue !== undefined) all[arg.name] = arg.defaultValue;
   return { ...all, ...values };
+}
+
+/** Whether a route reads a JSON body: POST and PATCH do, a DELETE when an argument is declared in its body. */
+function hasBody(route: RestRoute): boolean {
+  if (route.method === 'GET') return false;
+  return route.method !== 'DELETE' || Object.values(route.argsIn ?? {}).includes('body');
 }
 
 function json(failure: RestError): Response {
@@ -92,9 +100,12 @@ export function useRestApi(options: {
   return {
     onYogaInit: sofa.onYogaInit,
     onSchemaChange: sofa.onSchemaChange,
-    onExecute() {
+    onExecute({ args }) {
       const state = currentRequest();
       if (!state?.rest) return;
+      // SOFA drops null parameters; an explicit null the route declares (`parentId: null`) reaches the field as null.
+      const nulls = nullsOfRequest.get(state);
+      if (nulls?.length) args.variableValues = { ...args.variableValues, ...Object.fromEntries(nulls.map((name) => [name, null])) };
       return {
         onExecuteDone({ result, setResult }) {
           if (!('data' in result) || result.errors?.length) return; // errors go through SOFA's error handler
@@ -132,7 +143,7 @@ export function useRestApi(options: {
       }
 
       let body: Record<string, unknown> | null = null;
-      if (match.route.method !== 'GET' && match.route.method !== 'DELETE') {
+      if (hasBody(match.route)) {
         const read = await readBody(request);
         if ('error' in read) {
           const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
@@ -142,6 +153,8 @@ export function useRestApi(options: {
       }
       const { values, violations } = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
       if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
+      const nulls = Object.keys(values).filter((name) => values[name] === null);
+      if (nulls.length) nullsOfRequest.set(state, nulls);
       if (state.dryRun && principal) {
         const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
         return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));

@@ -10,6 +10,7 @@ import { currentRequest, useRequestState } from './plugins/use-request-state.js'
 import { useCompiledExecution } from './plugins/use-compiled-execution.js';
 import { useGraphQLProtection } from './plugins/use-graphql-protection.js';
 import { useIdempotency } from './plugins/use-idempotency.js';
+import { useSharedBoards } from './plugins/use-shared-boards.js';
 import { schema } from './schema/index.js';
 import { refuseWorkspaceTables } from './schema/shared/workspace.js';
 
@@ -72,6 +73,7 @@ export function createApp(given: AppServices, options: { logger?: Logger } = {})
     },
     plugins: [
       useRequestState(),
+      useSharedBoards(given.prisma),
       useIdempotency({ pool: services.pool, authenticate: services.authenticate }),
       useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma }),
       useRequestBodyLimit(),

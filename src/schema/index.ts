@@ -5,6 +5,8 @@ import './identity/index.js';
 import './ads/index.js';
 import './tiktok/index.js';
 import './google-ads/index.js';
+import './boards/index.js';
+import './favorites/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

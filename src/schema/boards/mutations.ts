@@ -128,7 +128,7 @@ builder.mutationFields((t) => ({
       parentBoardId: t.arg.string({ description: 'The new parent; null moves the board to the root.', validate: boardId }),
     },
     resolve: async (query, _root, args, context) => {
-      if (!('parentBoardId' in args)) throw validationError([{ argument: 'parentBoardId', expected: ['parentBoardId should be sent (null moves the board to the root)'] }]);
+      if (args.parentBoardId === undefined) throw validationError([{ argument: 'parentBoardId', expected: ['parentBoardId should be sent (null moves the board to the root)'] }]);
       const actor = await actorOf(context);
       const before = await findBoard(context, actor, args.boardId);
       return moveBoard(context, actor, before, args.parentBoardId ?? null, 'parentBoardId', query);

@@ -98,7 +98,7 @@ export function defineFolderFields({ family, prefix, typePrefix, folder, affecte
       },
       resolve: async (_root, args, context) => {
         const actor = await actorOf(context);
-        const change = family.hierarchy && 'parentId' in args ? { name: args.name, parentId: (args as { parentId?: string | null }).parentId ?? null } : { name: args.name };
+        const change = family.hierarchy && (args as { parentId?: string | null }).parentId !== undefined ? { name: args.name, parentId: (args as { parentId?: string | null }).parentId ?? null } : { name: args.name };
         return updateFolder(context, actor, scopeKey(actor, args.scope), family, args.folderId, change);
       },
     }),

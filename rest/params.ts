@@ -102,7 +102,9 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
   const violations: ParamViolation[] = [];
   for (const arg of args) {
     let raw: unknown;
-    const location = locationOf(route, arg.name);
+    const location: Location = arg.name in input.pathParams
+      ? 'path'
+      : route.argsIn?.[arg.name] ?? (route.method === 'GET' || route.method === 'DELETE' ? 'query-string' : 'body');
     if (location === 'path') {
       raw = input.pathParams[arg.name];
     } else if (location === 'query-string') {

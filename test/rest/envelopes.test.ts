@@ -8,6 +8,7 @@ import {
   keysOf, ME, OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
 } from '../support/shapes.js';
 import { P_GLOW, SHOP_GLOW, T1, tiktokGoogleScenario } from '../support/tiktok-google-scenarios.js';
+import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
   ws = created;
   // Distinct figures, so every credit field is checked against a value of its own.
   await setCredits(t.db.prisma, { workspace: created.slug, recurringLimit: 500, recurringUsed: 120, topup: 30 });
+  await setupSavingCases(t, key);
 });
 afterAll(() => t?.close());
 
@@ -254,6 +256,7 @@ const cases: Record<string, Case> = {
       expect(body.pagination).toEqual({ limit: 100, offset: 1, total: 4 });
     },
   },
+  ...savingCases(),
 };
 
 const routeKey = (route: RestRoute) => `${route.method} ${route.path}`;

@@ -189,7 +189,10 @@ describe('share links', () => {
     expect(ok(await call('GET', `/boards/${board.id}`)).data.visibility).toBe('public');
     expect(ok(await call('POST', `/boards/${board.id}/share`)).data).toEqual(share); // create or return
 
-    const open = () => t.app.fetch(`http://api.test${share.sharePath}`).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const open = async () => {
+      const res = await t.app.fetch(`http://api.test${share.sharePath}`);
+      return { status: res.status, body: await res.json() };
+    };
     const page = await open();
     expect(page.status).toBe(200);
     expect(page.body.data.board).toMatchObject({ id: board.id, name: 'Shared' });

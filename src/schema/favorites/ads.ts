@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import type { Ad } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { DEFAULT_CPM, withCpm } from '../ads/figures.js';
+import { normaliseAdId } from '../ads/queries.js';
 import { PublicAd } from '../ads/types.js';
 import { actorOf, scopeKey } from '../boards/access.js';
 import { LIST_LIMITS, uuid } from '../boards/args.js';
@@ -118,7 +119,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const actor = await actorOf(context);
       const key = scopeKey(actor, args.scope);
-      const id = /^\d+$/.test(args.adId) ? `facebook_${args.adId}` : args.adId;
+      const id = normaliseAdId(args.adId);
       const { removed, folderId } = await removeSaved(context, actor, key, ADS, { adId: id }, args.folderId);
       return { removed, adId: id, scope: key.scope, folderId };
     },

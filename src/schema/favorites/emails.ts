@@ -1,5 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
+import { z } from 'zod';
 import type { Context } from '../../context.js';
 import type { Email } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
@@ -9,13 +10,12 @@ import { BoardScopeEnum } from '../boards/enums.js';
 import { moveItem, saveItem } from '../boards/store.js';
 import { findTarget } from '../boards/targets.js';
 import { pageArgs, PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { workspaceDb } from '../shared/workspace.js';
 import { EMAILS, favoriteWhere, placeOf } from './family.js';
 import { defineFolderFields } from './folder-fields.js';
 import { deleteSaved, favoritePage, loadFavorites, moveSaved, removeSaved, type FavoriteRow } from './items.js';
 import { FavoriteEmailSummary, loadFavoriteEmails } from './summaries.js';
 import { NestedFolderRef, SCOPE_DESCRIPTION } from './types.js';
-import { workspaceDb } from '../shared/workspace.js';
-import { z } from 'zod';
 
 // Favorite emails: board items of type email, in nested folders. A favorite's public id is the item's uuid; an email
 // is saved once per scope (adding it again with another folder moves it there).

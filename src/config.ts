@@ -15,6 +15,7 @@ const schema = z.object({
   RATE_LIMIT_WRITE_BURST: z.coerce.number().int().min(1).default(20),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  MCP_MUTATIONS: z.enum(['on', 'off']).default('off'),
 });
 
 export type Config = {
@@ -29,6 +30,8 @@ export type Config = {
   /** How long a credential lookup is reused (revocations take effect within it); 0 turns the cache off. */
   authCacheMs: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  /** Whether /v1/mcp offers the write routes as tools too. */
+  mcpMutations: boolean;
 };
 
 /** Reads and validates the environment once; a bad value stops the process with a clear message. */
@@ -53,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     authCacheMs: e.AUTH_CACHE_MS,
     logLevel: e.LOG_LEVEL,
+    mcpMutations: e.MCP_MUTATIONS === 'on',
   };
 }

@@ -47,7 +47,7 @@ const app = createApp({
   metering: config.metering,
   publicBaseUrl: config.publicBaseUrl,
   startedAt,
-});
+}, { mcpMutations: config.mcpMutations });
 const server = createServer(app);
 await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
 const address = server.address();

@@ -10,6 +10,7 @@ import { currentRequest, useRequestState } from './plugins/use-request-state.js'
 import { useCompiledExecution } from './plugins/use-compiled-execution.js';
 import { useGraphQLProtection } from './plugins/use-graphql-protection.js';
 import { useIdempotency } from './plugins/use-idempotency.js';
+import { useMcp } from './plugins/use-mcp.js';
 import { useSharedBoards } from './plugins/use-shared-boards.js';
 import { schema } from './schema/index.js';
 import { refuseWorkspaceTables } from './schema/shared/workspace.js';
@@ -46,11 +47,12 @@ function maskError(logger: Logger) {
 }
 
 /** One yoga app: GraphQL (and GraphiQL) at /graphql, the REST surface at /v1, one schema and one context. */
-export function createApp(given: AppServices, options: { logger?: Logger } = {}): App {
+export function createApp(given: AppServices, options: { logger?: Logger; mcpMutations?: boolean } = {}): App {
   // Resolvers reach workspace tables only through workspaceDb(context) (src/schema/shared/workspace.ts).
   const services: AppServices = { ...given, prisma: refuseWorkspaceTables(given.prisma) };
   const logger = options.logger ?? { error: (message, error) => console.error(message, error) };
-  return createYoga<Record<string, unknown>, Context>({
+  // The MCP tools call the app itself (src/mcp/): the same routes, keys, limits and prices as any client.
+  const app: App = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -75,6 +77,7 @@ export function createApp(given: AppServices, options: { logger?: Logger } = {})
       useRequestState(),
       useSharedBoards(given.prisma),
       useIdempotency({ pool: services.pool, authenticate: services.authenticate }),
+      useMcp({ schema, routes, mutations: options.mcpMutations ?? false, fetch: async (request) => app.fetch(request) }),
       useRestApi({ schema, routes, authenticate: services.authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma }),
       useRequestBodyLimit(),
       useGraphQLLimits(services.rateLimiter),
@@ -82,4 +85,5 @@ export function createApp(given: AppServices, options: { logger?: Logger } = {})
       useCompiledExecution(),
     ],
   });
+  return app;
 }

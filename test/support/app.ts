@@ -37,6 +37,8 @@ export async function createTestApp(
     metering?: boolean;
     /** Credential lookup cache (0, the default here, looks every key up on every request). */
     authCacheMs?: number;
+    /** Offer the write routes as MCP tools too (MCP_MUTATIONS). */
+    mcpMutations?: boolean;
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
@@ -54,7 +56,7 @@ export async function createTestApp(
     publicBaseUrl: 'http://api.test',
     startedAt: new Date(),
   };
-  const app = createApp(services, { logger: { error: (message, error) => console.error(message, error) } });
+  const app = createApp(services, { logger: { error: (message, error) => console.error(message, error) }, mcpMutations: options.mcpMutations });
 
   const send = async (method: string, url: string, init: { key?: string | null; body?: string; headers?: Record<string, string> }) => {
     const headers: Record<string, string> = { ...init.headers };

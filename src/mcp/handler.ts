@@ -1,0 +1,54 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { GraphQLSchema } from 'graphql';
+import type { RestRoute } from '../../rest/routes.js';
+import { callRoute, type Fetch, type ToolResult } from './call.js';
+import { taskTools, type TaskTool } from './tasks.js';
+import { routeTools, type RouteTool } from './tools.js';
+
+// POST /v1/mcp: the Model Context Protocol over Streamable HTTP, stateless (each POST is answered on its own,
+// as JSON). Every tool call is a call of the API itself with the caller's bearer key, so keys, workspaces, rate
+// limits, credits and errors are the API's own.
+
+const INSTRUCTIONS = [
+  'Tools of the Market Intelligence API; each is one of its REST routes (named in the description) or a task composed of them.',
+  'Results are the REST JSON envelope; lists carry `pagination` to continue with page/offset/cursor.',
+  'Metered tools say their cost; `_meta` carries x-usage-cost and x-credits-remaining: stop before the balance runs out, and do not retry an insufficient_credits error.',
+  'Metered tools accept dryRun: true to learn the cost without spending it. check_credits shows the balance.',
+].join(' ');
+
+export type McpOptions = { schema: GraphQLSchema; routes: readonly RestRoute[]; fetch: Fetch; mutations: boolean };
+
+/** The tools this server offers, in the order they are listed. */
+export function mcpTools(options: Omit<McpOptions, 'fetch'>): (RouteTool | TaskTool)[] {
+  const tools = routeTools(options.schema, options.routes, { mutations: options.mutations });
+  return [...tools, ...taskTools(options.routes)];
+}
+
+export function createMcpHandler(options: McpOptions) {
+  const tools = mcpTools(options);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+
+  return async function handle(request: Request): Promise<Response> {
+    const authorization = request.headers.get('authorization');
+    const origin = new URL(request.url).origin;
+    const server = new Server({ name: 'market-intelligence-api', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+    server.setRequestHandler(CallToolRequestSchema, async (call): Promise<ToolResult> => {
+      const tool = byName.get(call.params.name);
+      const args = (call.params.arguments ?? {}) as Record<string, unknown>;
+      if (!tool) return { content: [{ type: 'text', text: JSON.stringify({ error: { code: 'not_found', message: `No tool ${call.params.name}.` } }) }], isError: true };
+      if ('run' in tool) return tool.run({ fetch: options.fetch, routes: options.routes, authorization, origin }, args);
+      return callRoute(options.fetch, tool.route, args, authorization, origin);
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      await server.close();
+    }
+  };
+}

@@ -1,0 +1,44 @@
+import type { GraphQLField, GraphQLSchema } from 'graphql';
+import { priceOf, type Price } from '../metering/prices.js';
+import type { RestRoute } from '../../rest/routes.js';
+import { objectSchema, type JsonSchema } from './json-schema.js';
+
+// One tool per route of rest/routes.ts, generated: its name from the GraphQL field, its description from the
+// field's, its input from the field's arguments. A new route is a new tool with no code here.
+
+export type RouteTool = { name: string; description: string; inputSchema: JsonSchema; route: RestRoute; metered: boolean };
+
+const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+function costLine(price: Price | undefined): string {
+  if (!price || price.kind === 'free') return 'Free.';
+  if (price.kind === 'perItem') return 'Costs 1 credit when the item is found.';
+  return `Costs 1 credit per returned row (at most \`${price.limitArg}\`, default ${price.defaultLimit}).`;
+}
+
+function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
+  const [kind, name] = route.field.split('.') as ['Query' | 'Mutation', string];
+  const field = (kind === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
+  if (!field) throw new Error(`rest/routes.ts names ${route.field}, which the schema does not have`);
+  return field;
+}
+
+/** The tools of the route table: reads always, writes only when `mutations` is set. */
+export function routeTools(schema: GraphQLSchema, routes: readonly RestRoute[], options: { mutations: boolean }): RouteTool[] {
+  return routes
+    .filter((route) => options.mutations || route.field.startsWith('Query.'))
+    .map((route) => {
+      const field = fieldOf(schema, route);
+      const price = priceOf(route.field);
+      const metered = price !== undefined && price.kind !== 'free';
+      const pathParams = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]);
+      const inputSchema = objectSchema(field.args);
+      for (const param of pathParams) {
+        inputSchema.properties![param] = { ...inputSchema.properties![param], type: 'string' };
+        if (!inputSchema.required?.includes(param)) inputSchema.required = [...(inputSchema.required ?? []), param];
+      }
+      if (metered) inputSchema.properties!.dryRun = { type: 'boolean', description: 'Answer what the call would cost, without running or charging it.' };
+      const description = [field.description ?? '', `${route.method} /v1${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}.`, costLine(price)].filter(Boolean).join(' ');
+      return { name: snake(route.field.slice(route.field.indexOf('.') + 1)), description, inputSchema, route, metered };
+    });
+}

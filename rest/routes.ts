@@ -59,7 +59,7 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/boards', field: 'Query.boards', envelope: 'spread', tags: ['Boards'] },
   { method: 'POST', path: '/boards', field: 'Mutation.boardCreate', envelope: 'single', tags: ['Boards'] },
   { method: 'GET', path: '/boards/:boardId', field: 'Query.board', envelope: 'single', tags: ['Boards'] },
-  { method: 'PATCH', path: '/boards/:boardId', field: 'Mutation.boardUpdate', envelope: 'single', tags: ['Boards'] },
+  { method: 'PATCH', path: '/boards/:boardId', field: 'Mutation.boardUpdate', envelope: 'single', nullArgs: ['description'], tags: ['Boards'] },
   { method: 'DELETE', path: '/boards/:boardId', field: 'Mutation.boardArchive', envelope: 'single', tags: ['Boards'] },
   { method: 'PATCH', path: '/boards/:boardId/parent', field: 'Mutation.boardMove', envelope: 'single', nullArgs: ['parentBoardId'], tags: ['Boards'] },
   { method: 'POST', path: '/boards/:boardId/restore', field: 'Mutation.boardRestore', envelope: 'single', tags: ['Boards'] },

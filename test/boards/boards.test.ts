@@ -66,6 +66,8 @@ describe('create, read, list, update', () => {
     expect(event).toHaveLength(1);
     expect(event[0].before).toMatchObject({ name: 'Before', visibility: 'workspace' });
     expect(event[0].after).toMatchObject({ name: 'After', visibility: 'public' });
+    expect(ok(await call('PATCH', `/boards/${board.id}`, { name: 'After again' })).data.description).toBe('Now described');
+    expect(ok(await call('PATCH', `/boards/${board.id}`, { description: null })).data).toMatchObject({ name: 'After again', description: null });
   });
 
   it('validates every bound with a 400 naming the field, and changes nothing', async () => {

@@ -61,14 +61,14 @@ builder.mutationFields((t) => ({
     args: {
       boardId: t.arg.string({ required: true, validate: boardId }),
       name: t.arg.string({ validate: boardName }),
-      description: t.arg.string({ validate: boardDescription }),
+      description: t.arg.string({ description: 'null clears it.', validate: boardDescription }),
       visibility: t.arg({ type: BoardVisibilityEnum }),
     },
     resolve: async (query, _root, args, context) => {
       const before = await findBoard(context, await actorOf(context), args.boardId);
       const data = {
         ...(args.name != null ? { name: args.name } : {}),
-        ...(args.description != null ? { description: args.description } : {}),
+        ...(args.description !== undefined ? { description: args.description } : {}),
         ...(args.visibility != null ? { visibility: args.visibility } : {}),
       };
       if (Object.keys(data).length === 0) return (await workspaceDb(context)).board.findUniqueOrThrow({ ...query, where: { id: before.id } });

@@ -53,6 +53,20 @@ describe('saved ads', () => {
     expect((await auditsOf(t, workspaceId)).length).toBe(events + 1);
   });
 
+  it('concurrent adds of the same ad save it once: one created, one audit event', async () => {
+    const before = (await auditsOf(t, workspaceId)).length;
+    const answers = await Promise.all([1, 2, 3].map(() => call('POST', '/favorites/ads', { scope: 'workspace', adId: 'facebook_9002' })));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+    expect(answers.filter((res) => res.body.created)).toHaveLength(1);
+    expect(new Set(answers.map((res) => res.body.data.id)).size).toBe(1);
+    expect(await t.db.prisma.boardItem.count({ where: { workspaceId, adId: 'facebook_9002' } })).toBe(1);
+    expect((await auditsOf(t, workspaceId)).length).toBe(before + 1);
+    // What makes it hold under any interleaving: the database refuses a second save of one thing in one place.
+    const duplicate = { workspaceId, scope: 'workspace' as const, itemType: 'ad' as const, adId: 'facebook_9002' };
+    await expect(t.db.prisma.boardItem.create({ data: duplicate })).rejects.toMatchObject({ code: 'P2002' });
+    ok(await call('DELETE', '/favorites/ads/facebook_9002?scope=workspace'));
+  });
+
   it('the group lead keeps collationId; unknown ads are 404; bad input is a 400 naming the field', async () => {
     const saved = await save('facebook_9001');
     expect(saved.data.ad.collationId).toBe('col_a');

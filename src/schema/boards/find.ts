@@ -8,9 +8,14 @@ import { visibleBoardsAnyScope, type Actor } from './access.js';
  * A board the caller sees, or 404: a board of another workspace, another user's personal board and a private
  * board of someone else are all answered as a missing one, before anything changes.
  */
-export async function findBoard(context: Context, actor: Actor, boardId: string, extra: Prisma.BoardWhereInput = {}): Promise<Board> {
+export async function findBoard(context: Context, actor: Actor, boardId: string): Promise<Board> {
   const db = await workspaceDb(context);
-  const board = await db.board.findFirst({ where: { AND: [{ id: boardId }, visibleBoardsAnyScope(actor), extra] } });
+  const board = await db.board.findFirst({ where: seenBoard(actor, boardId) });
   if (!board) throw notFound(`Board "${boardId}"`);
   return board;
+}
+
+/** The board of that id, if the caller sees it. */
+export function seenBoard(actor: Actor, boardId: string): Prisma.BoardWhereInput {
+  return { AND: [{ id: boardId }, visibleBoardsAnyScope(actor)] };
 }

@@ -1,4 +1,5 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import { notFound } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { offsetOf, pageArgs, pageListRef, pagePagination } from '../shared/pagination.js';
@@ -6,7 +7,7 @@ import { workspaceDb } from '../shared/workspace.js';
 import { actorOf, scopeKey, visibleBoards } from './access.js';
 import { boardId, LIST_LIMITS } from './args.js';
 import { BoardKindEnum, BoardScopeEnum, BoardStateEnum, BoardSurfaceEnum } from './enums.js';
-import { findBoard } from './find.js';
+import { findBoard, seenBoard } from './find.js';
 import { BoardItemRef, BoardRef } from './types.js';
 
 const BoardPage = pageListRef('BoardPage', BoardRef, 'A page of boards, by position then creation.');
@@ -53,8 +54,9 @@ builder.queryFields((t) => ({
     description: 'One board the key can see, active or archived (GET /v1/boards/{boardId}).',
     args: { boardId: t.arg.string({ required: true, validate: boardId }) },
     resolve: async (query, _root, args, context) => {
-      const board = await findBoard(context, await actorOf(context), args.boardId);
-      return (await workspaceDb(context)).board.findUniqueOrThrow({ ...query, where: { id: board.id } });
+      const board = await (await workspaceDb(context)).board.findFirst({ ...query, where: seenBoard(await actorOf(context), args.boardId) });
+      if (!board) throw notFound(`Board "${args.boardId}"`);
+      return board;
     },
   }),
   boardItems: t.field({

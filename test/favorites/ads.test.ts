@@ -196,6 +196,13 @@ describe('folders', () => {
     expect(audit.map((e) => e.action).sort()).toEqual(['board.delete', 'board.delete', 'board_item.remove', 'board_item.remove']);
     expect(audit.every((e) => e.after === null)).toBe(true);
     expectNotFound(await call('DELETE', `/favorites/ads/folders/${doomed.root.id}?scope=workspace`, { mode: 'delete_items' }));
+
+    // Keep already saves both ads: moving the tree there does not save them twice, the copies go.
+    doomed = await tree();
+    ok(await call('DELETE', `/favorites/ads/folders/${doomed.root.id}?scope=workspace`, { mode: 'move_items_to_folder', targetFolderId: keep.id }));
+    const kept = ok(await call('GET', `/favorites/ads?scope=workspace&folderId=${keep.id}`)).data;
+    expect(kept.map((f: { ad: { id: string } }) => f.ad.id).sort()).toEqual(['facebook_9001', 'facebook_9004']);
+    expect(await t.db.prisma.boardItem.count({ where: { number: { in: doomed.ids } } })).toBe(0);
   });
 });
 

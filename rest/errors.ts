@@ -1,5 +1,7 @@
 import { GraphQLError } from 'graphql';
-import { ERRORS, isErrorCode, type GraphQLValidationError } from '../src/errors.js';
+import { isDatabaseUnavailable } from '../src/db/failures.js';
+import { ERRORS, isErrorCode, serviceUnavailable, type GraphQLValidationError } from '../src/errors.js';
+import { withoutSuggestions } from '../src/plugins/use-graphql-protection.js';
 import { errorBody, type ErrorBody } from './envelope.js';
 import { locationOf, type ParamViolation } from './params.js';
 import type { RestRoute } from './routes.js';
@@ -28,9 +30,10 @@ export function restErrorFrom(errors: readonly unknown[], requestId: string, rou
   const variable = errors.map((e) => /^Variable "\$(\w+)" (got invalid value|of required type)/.exec(e instanceof Error ? e.message : '')).find(Boolean);
   if (!known && variable && route) {
     const argument = variable[1];
-    const message = (errors.find((e) => e instanceof Error && e.message.startsWith(`Variable "$${argument}"`)) as Error).message;
+    const message = withoutSuggestions((errors.find((e) => e instanceof Error && e.message.startsWith(`Variable "$${argument}"`)) as Error).message);
     return validationFailure([{ argument, location: locationOf(route, argument), expected: [message.replace(/^Variable "\$\w+" /, `${argument}: `)] }], requestId);
   }
+  if (!known && errors.some((e) => isDatabaseUnavailable(e))) return restErrorFrom([serviceUnavailable()], requestId, route);
   if (!known) {
     return { status: 500, headers: {}, body: errorBody('internal_error', 'An unexpected error occurred. Retry with backoff and report the requestId.', requestId) };
   }

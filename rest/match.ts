@@ -1,6 +1,7 @@
 import type { RestRoute } from './routes.js';
 
-export type RouteMatch = { route: RestRoute; params: Record<string, string> };
+/** `malformed` names the path parameters whose percent-escapes do not decode (`%`, `%FF`): the client's 400, never decoded further. */
+export type RouteMatch = { route: RestRoute; params: Record<string, string>; malformed: string[] };
 
 const compiled = new WeakMap<RestRoute, { pattern: RegExp; names: string[] }>();
 
@@ -28,16 +29,19 @@ export function matchRoute(routes: readonly RestRoute[], method: string, path: s
   const first = candidates[0];
   if (!first) return null;
   const params: Record<string, string> = {};
+  const malformed: string[] = [];
   compile(first.route).names.forEach((name, index) => {
-    params[name] = safeDecode(first.match![index + 1]);
+    const decoded = safeDecode(first.match![index + 1]);
+    if (decoded === null) malformed.push(name);
+    params[name] = decoded ?? first.match![index + 1];
   });
-  return { route: first.route, params };
+  return { route: first.route, params, malformed };
 }
 
-function safeDecode(segment: string): string {
+function safeDecode(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
   } catch {
-    return segment;
+    return null;
   }
 }

@@ -2,6 +2,7 @@ import {
   getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLString, isEnumType, isInputObjectType,
   isListType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLInputType,
 } from 'graphql';
+import { textProblem } from '../src/plugins/use-input-guard.js';
 import type { RestRoute } from './routes.js';
 
 // Turns HTTP input into typed GraphQL argument values, using the schema's argument types only:
@@ -22,6 +23,11 @@ type Coerced = { value: unknown } | { error: string };
 
 function coerceScalar(name: string, type: GraphQLInputType, raw: unknown, fromText: boolean): Coerced {
   const named = getNamedType(type);
+  // Input objects check their fields one by one (naming the field at fault); every other value is checked whole.
+  if (!isInputObjectType(named)) {
+    const problem = textProblem(raw);
+    if (problem) return { error: `${name} ${problem}` };
+  }
   if (isEnumType(named)) {
     const values = named.getValues().map((v) => v.name);
     return typeof raw === 'string' && values.includes(raw)

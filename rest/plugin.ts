@@ -4,25 +4,29 @@ import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Authenticator } from '../src/auth/authenticate.js';
 import type { PrismaClient } from '../src/db/client.js';
+import type { CreditHeaders } from '../src/metering/credit-headers.js';
 import { estimateCost } from '../src/metering/dry-run.js';
 import type { RateLimiter } from '../src/metering/rate-limit.js';
-import { currentRequest, type RequestState } from '../src/plugins/use-request-state.js';
+import type { Logger } from '../src/observability/logger.js';
+import type { Readiness } from '../src/observability/readiness.js';
+import { currentRequest, noteErrorCode, type RequestState } from '../src/plugins/use-request-state.js';
 import { isPublicField } from '../src/schema/access.js';
 import { BodyRefused, readBodyText, REFUSED_BODY_HEADERS } from '../src/plugins/use-request-body-limit.js';
 import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { matchRoute } from './match.js';
-import { argumentsFromHttp } from './params.js';
+import { openApiDocument } from './openapi.js';
+import { argumentsFromHttp, type ParamViolation } from './params.js';
 import type { RestRoute } from './routes.js';
 
 export const BASE_PATH = '/v1';
 
 const routeOfRequest = new WeakMap<RequestState, RestRoute>();
-/** Arguments sent as an explicit null (RestRoute.nullArgs), handed to the field past SOFA. */
-const nullsOfRequest = new WeakMap<RequestState, string[]>();
 /** What the field resolved to (already serialised by GraphQL), kept so the envelope is built without re-parsing SOFA's JSON. */
 const dataOfRequest = new WeakMap<RequestState, unknown>();
+/** Arguments sent as an explicit null (RestRoute.nullArgs), handed to the field past SOFA. */
+const nullsOfRequest = new WeakMap<RequestState, string[]>();
 
 /** Argument values as the resolver would see them: defaults filled in. */
 function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<string, unknown>): Record<string, unknown> {
@@ -37,7 +41,8 @@ function hasBody(route: RestRoute): boolean {
   return route.method !== 'DELETE' || Object.values(route.argsIn ?? {}).includes('body');
 }
 
-function json(failure: RestError): Response {
+function json(failure: RestError) {
+  noteErrorCode(failure.body.error.code);
   return FetsResponse.json(failure.body, { status: failure.status as 400, headers: failure.headers });
 }
 
@@ -79,22 +84,27 @@ export function useRestApi(options: {
   authenticate: Authenticator;
   rateLimiter: RateLimiter;
   prisma: PrismaClient;
+  /** Writes X-Credits-Remaining and X-Usage-Cost: 0 for an authenticated call (metered calls then write theirs). */
+  creditHeaders?: CreditHeaders;
+  readiness?: Readiness;
+  logger?: Logger;
 }): Plugin {
-  const { schema, routes, authenticate, rateLimiter, prisma } = options;
+  const { schema, routes, authenticate, rateLimiter, prisma, creditHeaders, readiness, logger } = options;
   const fields = new Map(routes.map((route) => [route, rootField(schema, route)]));
+  let openApi: string | undefined;
   let sofaServerContext: Parameters<NonNullable<Plugin['onRequest']>>[0]['serverContext'] | undefined;
+  const failed = (errors: readonly unknown[], state: RequestState | undefined) => {
+    const failure = restErrorFrom(errors, state?.requestId ?? '', state ? routeOfRequest.get(state) : undefined);
+    // An error already masked by yoga (src/server.ts) was logged there; one raised outside the execution is logged here.
+    const masked = errors.some((e) => (e as { extensions?: { code?: unknown } } | null)?.extensions?.code === failure.body.error.code);
+    if (failure.body.error.code === 'internal_error' && !masked) logger?.error({ requestId: state?.requestId, err: errors[0] }, 'internal error');
+    if (failure.body.error.code === 'service_unavailable' && !masked) logger?.warn({ requestId: state?.requestId, err: errors[0] }, 'database unavailable');
+    return failure;
+  };
   const sofa = useSofa({
     basePath: BASE_PATH,
     routes: Object.fromEntries(routes.map((route) => [route.field, { method: route.method, path: route.path, responseStatus: (route.status ?? 200) as 200, tags: route.tags }])),
-    errorHandler: (errors) => {
-      const state = currentRequest();
-      const failure = restErrorFrom(errors, state?.requestId ?? '', state ? routeOfRequest.get(state) : undefined);
-      return FetsResponse.json(failure.body, { status: failure.status as 400, headers: failure.headers });
-    },
-    openAPI: {
-      info: { title: 'Market Intelligence API', version: 'v1', description: 'REST surface generated from the GraphQL schema. Send `Authorization: Bearer <API key>`.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
+    errorHandler: (errors) => json(failed(errors, currentRequest())),
   });
 
   return {
@@ -119,74 +129,105 @@ export function useRestApi(options: {
       };
     },
     async onRequest(payload) {
-      const { request, url, endResponse } = payload;
+      const { url, endResponse } = payload;
       if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) return;
       const state = currentRequest()!;
-      const path = url.pathname.slice(BASE_PATH.length) || '/';
-      if (request.method === 'GET' && path === '/openapi.json') return sofa.onRequest!(payload);
-      const docs = await docsResponse(request.method, path);
-      if (docs) return endResponse(docs);
-
-      const match = matchRoute(routes, request.method, path);
-      if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
-      const field = fields.get(match.route)!;
-      routeOfRequest.set(state, match.route);
-      state.rest = true;
-      state.dryRun = url.searchParams.get('dryRun') === 'true';
-
-      // Authentication, then the rate limit, before anything else touches the database.
-      const principal = isPublicField(field) ? null : (state.principal ??= authenticate(request.headers.get('authorization')));
       try {
-        if (principal) await rateLimiter.check((await principal).credential.id, match.route.field.startsWith('Mutation.') ? 'write' : 'read', state.responseHeaders);
+        await serve(payload, state);
       } catch (error) {
-        return endResponse(json(restErrorFrom([error], state.requestId, match.route)));
+        // Whatever escaped the steps below is still answered in the envelope, and logged with the request id.
+        endResponse(json(failed([error], state)));
       }
-
-      let body: Record<string, unknown> | null = null;
-      if (hasBody(match.route)) {
-        const read = await readBody(request);
-        if ('error' in read) {
-          const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
-          return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
-        }
-        body = read.body;
-      }
-      const { values, violations } = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
-      if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
-      const nulls = Object.keys(values).filter((name) => values[name] === null);
-      if (nulls.length) nullsOfRequest.set(state, nulls);
-      if (state.dryRun && principal) {
-        const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
-        return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));
-      }
-
-      // SOFA re-reads the arguments: GET values go back into the query string (lists repeated), others into a JSON body.
-      const target = new URL(`${BASE_PATH}${path === '/' ? '' : path}`, url);
-      let init: RequestInit = { method: request.method, headers: request.headers };
-      if (match.route.method === 'GET' || match.route.method === 'DELETE') {
-        for (const [name, value] of Object.entries(values)) {
-          if (match.params[name] !== undefined) continue;
-          for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(name, String(item));
-        }
-      } else {
-        init = { ...init, body: JSON.stringify(values), headers: { ...Object.fromEntries(request.headers), 'content-type': 'application/json' } };
-      }
-      let answer: Response | undefined;
-      // The server's own Request and Headers classes (whatwg-node), as yoga's: no conversion between implementations.
-      const { Request: ServerRequest, Headers: ServerHeaders } = payload.fetchAPI;
-      // SOFA's router gives each call a context created from the server context it is handed (Object.create): one
-      // constant object instead of this request's keeps V8's shapes of those contexts shared, where a fresh prototype
-      // per request made every property the context gets a slow path (measured: a twentieth of a small call's CPU).
-      // Nothing below reads the Node request or response from it; the call's own state is in currentRequest().
-      sofaServerContext ??= { waitUntil: payload.serverContext.waitUntil };
-      await sofa.onRequest!({ ...payload, serverContext: sofaServerContext, request: new ServerRequest(target.toString(), init), url: target, endResponse: (response) => (answer = response) });
-      if (!answer) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
-      if (answer.status >= 400) return endResponse(answer);
-      const headers = new ServerHeaders(answer.headers);
-      headers.delete('content-length');
-      const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
-      // The server's own Response class: its string body is written to the socket as it is (no web stream).
-      return endResponse(FetsResponse.json(envelope(match.route, state.requestId, data), { status: answer.status as 200, headers }));
     },
   };
+
+  async function serve(payload: Parameters<NonNullable<Plugin['onRequest']>>[0], state: RequestState): Promise<void> {
+    const { request, url, endResponse } = payload;
+    const path = url.pathname.slice(BASE_PATH.length) || '/';
+    if (request.method === 'GET' && path === '/openapi.json') {
+      state.route = `${BASE_PATH}/openapi.json`;
+      openApi ??= JSON.stringify(openApiDocument(schema, routes));
+      return endResponse(new FetsResponse(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } }));
+    }
+    if (request.method === 'GET' && path === '/ready' && readiness) {
+      state.route = `${BASE_PATH}/ready`;
+      const report = await readiness.check();
+      return endResponse(FetsResponse.json({ requestId: state.requestId, ...report }, { status: report.status === 'ready' ? 200 : (503 as 200), headers: { 'cache-control': 'no-store' } }));
+    }
+    const docs = await docsResponse(request.method, path);
+    if (docs) {
+      state.route = `${BASE_PATH}/docs`;
+      return endResponse(docs);
+    }
+
+    const match = matchRoute(routes, request.method, path);
+    if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+    const field = fields.get(match.route)!;
+    routeOfRequest.set(state, match.route);
+    state.route = `${BASE_PATH}${match.route.path === '/' ? '' : match.route.path}`;
+    state.rest = true;
+    state.dryRun = url.searchParams.get('dryRun') === 'true';
+
+    // Authentication, then the rate limit, before anything else touches the database.
+    const principal = isPublicField(field) ? null : (state.principal ??= authenticate(request.headers.get('authorization')));
+    try {
+      if (principal) {
+        const { credential, workspace } = await principal;
+        await rateLimiter.check(credential.id, match.route.field.startsWith('Mutation.') ? 'write' : 'read', state.responseHeaders);
+        await creditHeaders?.(workspace.id, state.responseHeaders);
+      }
+    } catch (error) {
+      return endResponse(json(restErrorFrom([error], state.requestId, match.route)));
+    }
+
+    let body: Record<string, unknown> | null = null;
+    if (hasBody(match.route)) {
+      const read = await readBody(request);
+      if ('error' in read) {
+        const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
+        return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
+      }
+      body = read.body;
+    }
+    const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
+    const { values } = read;
+    // A path segment whose percent-escapes do not decode is refused here: SOFA's router would decode it again, and throw.
+    const undecodable: ParamViolation[] = match.malformed.map((name) => ({ argument: name, location: 'path', expected: [`${name} must be valid percent-encoded UTF-8`] }));
+    const violations = [...undecodable, ...read.violations.filter((v) => !match.malformed.includes(v.argument))];
+    if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
+    const nulls = Object.keys(values).filter((name) => values[name] === null);
+    if (nulls.length) nullsOfRequest.set(state, nulls);
+    if (state.dryRun && principal) {
+      const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
+      return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));
+    }
+
+    // SOFA re-reads the arguments: GET values go back into the query string (lists repeated), others into a JSON body.
+    const target = new URL(`${BASE_PATH}${path === '/' ? '' : path}`, url);
+    let init: RequestInit = { method: request.method, headers: request.headers };
+    if (match.route.method === 'GET' || match.route.method === 'DELETE') {
+      for (const [name, value] of Object.entries(values)) {
+        if (match.params[name] !== undefined) continue;
+        for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(name, String(item));
+      }
+    } else {
+      init = { ...init, body: JSON.stringify(values), headers: { ...Object.fromEntries(request.headers), 'content-type': 'application/json' } };
+    }
+    let answer: Response | undefined;
+    // The server's own Request and Headers classes (whatwg-node), as yoga's: no conversion between implementations.
+    const { Request: ServerRequest, Headers: ServerHeaders } = payload.fetchAPI;
+    // SOFA's router gives each call a context created from the server context it is handed (Object.create): one
+    // constant object instead of this request's keeps V8's shapes of those contexts shared, where a fresh prototype
+    // per request made every property the context gets a slow path (measured: a twentieth of a small call's CPU).
+    // Nothing below reads the Node request or response from it; the call's own state is in currentRequest().
+    sofaServerContext ??= { waitUntil: payload.serverContext.waitUntil };
+    await sofa.onRequest!({ ...payload, serverContext: sofaServerContext, request: new ServerRequest(target.toString(), init), url: target, endResponse: (response) => (answer = response) });
+    if (!answer) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+    if (answer.status >= 400) return endResponse(answer);
+    const headers = new ServerHeaders(answer.headers);
+    headers.delete('content-length');
+    const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
+    // The server's own Response class: its string body is written to the socket as it is (no web stream).
+    return endResponse(FetsResponse.json(envelope(match.route, state.requestId, data), { status: answer.status as 200, headers }));
+  }
 }

@@ -15,6 +15,11 @@ const schema = z.object({
   RATE_LIMIT_WRITE_BURST: z.coerce.number().int().min(1).default(20),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  METRICS: z.enum(['on', 'off']).default('off'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  CORS_ORIGINS: z.string().default('*'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   MCP_MUTATIONS: z.enum(['on', 'off']).default('off'),
 });
 
@@ -30,6 +35,14 @@ export type Config = {
   /** How long a credential lookup is reused (revocations take effect within it); 0 turns the cache off. */
   authCacheMs: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  /** JSON lines, or readable lines (`auto`: readable when stdout is a terminal). */
+  logFormat: z.infer<typeof schema>['LOG_FORMAT'];
+  /** /metrics on the API's port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
+  metrics: { onApiPort: boolean; port: number | undefined };
+  /** Origins browsers may call from: '*' (any; never with credentials) or a list. */
+  corsOrigins: '*' | string[];
+  /** How long a SIGTERM waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
   /** Whether /v1/mcp offers the write routes as tools too. */
   mcpMutations: boolean;
 };
@@ -56,6 +69,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     authCacheMs: e.AUTH_CACHE_MS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metrics: { onApiPort: e.METRICS === 'on', port: e.METRICS_PORT },
+    corsOrigins: e.CORS_ORIGINS.trim() === '*' ? '*' : e.CORS_ORIGINS.split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mcpMutations: e.MCP_MUTATIONS === 'on',
   };
 }

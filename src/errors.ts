@@ -19,6 +19,8 @@ export const ERRORS = {
   rate_limited: { status: 429, retryable: true },
   internal_error: { status: 500, retryable: true },
   auth_provider_unavailable: { status: 503, retryable: true },
+  /** Not in the specification's table: the database (or another dependency) is unreachable for a moment. Retry after Retry-After. */
+  service_unavailable: { status: 503, retryable: true },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -55,6 +57,16 @@ export function validationError(violations: ArgumentViolation[]): GraphQLError {
 
 export function notFound(what: string): GraphQLError {
   return apiError('not_found', `${what} was not found.`);
+}
+
+/** Seconds a client is asked to wait (Retry-After) when the service is briefly unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+/** The answer to a request that failed because the database could not be reached or ended its connection. */
+export function serviceUnavailable(): GraphQLError {
+  return apiError('service_unavailable', 'The service is temporarily unavailable (its database could not be reached). Retry after the Retry-After header.', {
+    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -1,22 +1,37 @@
-import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import { createAuthenticator } from './auth/authenticate.js';
 import { loadConfig } from './config.js';
 import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './data/demo.js';
+import { createHttpServer, createMetricsServer } from './http.js';
 import { KnownBalances } from './metering/balances.js';
 import { ChargeBatcher } from './metering/charges.js';
 import { releaseStaleHolds } from './metering/ledger.js';
 import { createRateLimiter } from './metering/index.js';
+import { createLogger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
+import { createReadiness } from './observability/readiness.js';
 import { sweepIdempotencyKeys } from './plugins/use-idempotency.js';
 import { createApp } from './server.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
 // on the first embedded start, and serve GraphQL at /graphql and REST at /v1.
-const log = (line: string) => console.log(`[api] ${line}`);
 const startedAt = new Date();
 const config = loadConfig();
+const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'auto' ? undefined : config.logFormat === 'pretty' });
+const log = (line: string) => logger.info(line);
+// Signals are taken from the first moment: one that comes while the server is still starting stops it as soon as it
+// has started (never midway through a migration, and never by the signal's default action).
+let stopRequested: string | null = null;
+let shutdown: ((signal: string) => Promise<void>) | null = null;
+const onSignal = (signal: string) => {
+  if (shutdown) void shutdown(signal);
+  else stopRequested ??= signal;
+};
+process.on('SIGINT', () => onSignal('SIGINT'));
+process.on('SIGTERM', () => onSignal('SIGTERM'));
 const location = await openDatabase(config, { shareRunning: false });
 const db = connect(location.url, { max: location.embedded ? 4 : 10 });
 
@@ -26,56 +41,94 @@ if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
 const demoWanted = process.env.DEMO_DATA ? process.env.DEMO_DATA === 'true' : location.embedded;
 const demoKey = demoWanted ? await ensureDemo(db.prisma, db.pool, log) : null;
 
-const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl);
+let redisErrorLoggedAt = 0;
+const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl, undefined, (err) => {
+  // ioredis retries every few hundred milliseconds while Redis is down: one line every 30 s is enough.
+  if (Date.now() - redisErrorLoggedAt < 30_000) return;
+  redisErrorLoggedAt = Date.now();
+  logger.warn({ err }, 'the rate-limit store (Redis) is unreachable: requests are served without rate limits until it answers');
+});
 // Serve once the limiter's store answers; a Redis that stays down is reported, and limits then fail open.
 const limiterReady = await Promise.race([rateLimiter.ready().then(() => true, () => false), new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000))]);
-if (!limiterReady) log('warning: the rate-limit store (REDIS_URL) is not reachable; requests are served without rate limits until it is');
+if (!limiterReady) logger.warn('the rate-limit store (REDIS_URL) is not reachable; requests are served without rate limits until it is');
 // Holds left by an instance that died mid-call go back to their pools after ten minutes.
 const sweep = setInterval(() => {
-  void releaseStaleHolds(db.ledger, 10 * 60_000).catch(() => {});
-  void sweepIdempotencyKeys(db.pool).catch(() => {});
+  void releaseStaleHolds(db.ledger, 10 * 60_000).catch((err: unknown) => logger.warn({ err }, 'stale-hold sweep failed'));
+  void sweepIdempotencyKeys(db.pool).catch((err: unknown) => logger.warn({ err }, 'idempotency-key sweep failed'));
 }, 60_000);
 sweep.unref();
 
-const app = createApp({
-  prisma: db.prisma,
-  pool: db.pool,
-  ledger: db.ledger,
-  noHold: { balances: new KnownBalances(), charges: new ChargeBatcher(db.ledger) },
-  authenticate: createAuthenticator(db.prisma, { cacheMs: config.authCacheMs }),
-  rateLimiter,
-  metering: config.metering,
-  publicBaseUrl: config.publicBaseUrl,
-  startedAt,
-}, { mcpMutations: config.mcpMutations });
-const server = createServer(app);
+const metrics = config.metrics.onApiPort || config.metrics.port !== undefined ? new Metrics({ data: db.pool, ledger: db.ledger }) : undefined;
+const readiness = createReadiness({ pool: db.pool, rateLimiter });
+const app = createApp(
+  {
+    prisma: db.prisma,
+    pool: db.pool,
+    ledger: db.ledger,
+    noHold: { balances: new KnownBalances(), charges: new ChargeBatcher(db.ledger) },
+    authenticate: createAuthenticator(db.prisma, { cacheMs: config.authCacheMs }),
+    rateLimiter,
+    metering: config.metering,
+    publicBaseUrl: config.publicBaseUrl,
+    startedAt,
+  },
+  { logger, metrics, corsOrigins: config.corsOrigins, readiness, mcpMutations: config.mcpMutations },
+);
+const server = createHttpServer(app, { logger, metrics, metricsOnThisPort: config.metrics.onApiPort });
 await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+let metricsServer: Server | undefined;
+if (metrics && config.metrics.port !== undefined) {
+  metricsServer = createMetricsServer(metrics);
+  await new Promise<void>((resolve) => metricsServer!.listen(config.metrics.port, config.host, resolve));
+}
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 const base = `http://localhost:${port}`;
 log(`database: ${location.embedded ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : 'DATABASE_URL'}`);
-log(`REST ${base}/v1 · GraphQL and GraphiQL ${base}/graphql · ready in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s`);
+if (metricsServer) {
+  const metricsAddress = metricsServer.address();
+  log(`metrics on port ${typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : config.metrics.port} (/metrics)`);
+}
+logger.info({ port, pid: process.pid }, `REST ${base}/v1 · GraphQL and GraphiQL ${base}/graphql · ready in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s`);
 if (demoKey) {
   log('demo workspace "demo" created. Its API key is shown this once (only a hash is stored):');
   console.log(`\n  ${demoKey}\n\n  curl -H "Authorization: Bearer ${demoKey}" "${base}/v1/ads?search=summer&limit=3"\n`);
 }
 
 let stopping = false;
+/**
+ * Graceful shutdown: the readiness probe answers `stopping`, the server stops accepting connections and closes idle
+ * keep-alive ones, requests in flight are answered (their charges committed before their answers), connections
+ * still busy after SHUTDOWN_TIMEOUT_MS are closed; then the pools, Redis and the embedded database are closed.
+ */
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  log(`${signal}: draining requests in flight, then shutting down`);
-  // Stop accepting, let requests in flight finish (idle keep-alive sockets close now), force after 10 s.
+  readiness.stop();
   const drained = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
-  const force = setTimeout(() => server.closeAllConnections(), 10_000);
+  logger.info({ signal }, 'draining requests in flight, then shutting down');
+  const force = setTimeout(() => {
+    logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still in flight after the shutdown timeout: closing their connections');
+    server.closeAllConnections();
+  }, config.shutdownTimeoutMs);
   await drained;
   clearTimeout(force);
   clearInterval(sweep);
-  await rateLimiter.close();
+  // Closing the pools and the database is bounded too: a connection that never ends must not keep the process alive.
+  const stuck = setTimeout(() => {
+    logger.error('the pools or the database did not close within 5 s: exiting anyway');
+    process.exit(1);
+  }, 5_000);
+  metricsServer?.close();
+  metricsServer?.closeAllConnections();
+  await rateLimiter.close().catch(() => undefined);
   await db.close();
   await location.close();
+  clearTimeout(stuck);
+  logger.info('stopped');
+  logger.flush();
   process.exit(0);
 }
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+shutdown = stop;
+if (stopRequested) void stop(stopRequested);

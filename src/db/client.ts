@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { isDatabaseUnavailable } from './failures.js';
 import { prismaStatementName } from './statements.js';
 
 export type { PrismaClient };
@@ -19,7 +20,7 @@ export function connect(url: string, options: { max?: number } = {}): Db {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000 });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   // Prisma's own statements run prepared, its $queryRaw ones unnamed (src/db/statements.ts).
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }) });
+  const prisma = eachLookupAlone(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }) }));
   const ledger = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 30_000 });
   ledger.on('error', () => {});
   return {
@@ -31,4 +32,34 @@ export function connect(url: string, options: { max?: number } = {}): Db {
       await Promise.all([pool.end(), ledger.end()]);
     },
   };
+}
+
+type Lookup = 'findUnique' | 'findUniqueOrThrow';
+type Delegate = Record<Lookup, (args: unknown) => Promise<unknown>>;
+
+/**
+ * Prisma sends the findUnique lookups of one tick, from any number of requests, as ONE statement (`WHERE id IN
+ * (...)`): when that statement fails, every lookup in it fails, so one request's bad value would fail other
+ * requests, other workspaces' included. A lookup that fails is run again alone (in its own one-statement batch,
+ * which nothing else joins): the innocent ones then succeed, the guilty one fails with its own error. Not when the
+ * database is unreachable (every lookup fails alike), nor for "not found" (an answer of that lookup alone).
+ * Query extensions change no method's types, so the extended client is still typed as a PrismaClient.
+ */
+function eachLookupAlone(base: PrismaClient): PrismaClient {
+  const alone = (model: string, operation: Lookup, args: unknown) => {
+    const delegate = (base as unknown as Record<string, Delegate>)[model.charAt(0).toLowerCase() + model.slice(1)]!;
+    return base.$transaction([delegate[operation](args) as never]).then(([row]) => row as unknown);
+  };
+  const retried = (operation: Lookup) =>
+    async ({ model, args, query }: { model: string; args: unknown; query: (args: unknown) => Promise<unknown> }) => {
+      try {
+        return await query(args);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'P2025' || isDatabaseUnavailable(error)) throw error;
+        return alone(model, operation, args);
+      }
+    };
+  return base.$extends({
+    query: { $allModels: { findUnique: retried('findUnique'), findUniqueOrThrow: retried('findUniqueOrThrow') } },
+  }) as unknown as PrismaClient;
 }

@@ -20,6 +20,12 @@ export class KnownBalances {
     return entry.remaining >= Math.max(amount, 1) * KnownBalances.HEADROOM;
   }
 
+  /** The last figure learnt for the workspace, when it is at most `maxAgeMs` old. */
+  known(workspaceId: string, maxAgeMs = KnownBalances.MAX_AGE_MS): number | undefined {
+    const entry = this.entries.get(workspaceId);
+    return entry && this.now() - entry.at <= maxAgeMs ? entry.remaining : undefined;
+  }
+
   learn(workspaceId: string, remaining: number): void {
     if (this.entries.size >= KnownBalances.MAX_ENTRIES && !this.entries.has(workspaceId)) this.entries.clear();
     this.entries.set(workspaceId, { remaining, at: this.now() });

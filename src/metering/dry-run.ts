@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../db/client.js';
-import { remainingCredits } from './ledger.js';
+import { creditBalance } from './balance.js';
 import { priceOf, reserveFor } from './prices.js';
 
 export type CostEstimate = {
@@ -18,6 +18,6 @@ export async function estimateCost(prisma: PrismaClient, workspaceId: string, ca
     return { field, reserve: price ? reserveFor(price, args) : 0 };
   });
   const reserve = fields.reduce((total, f) => total + f.reserve, 0);
-  const remaining = await remainingCredits(prisma, workspaceId);
+  const remaining = (await creditBalance(prisma, workspaceId)).totalRemaining;
   return { dryRun: true, reserve, remaining, affordable: remaining >= reserve, fields };
 }

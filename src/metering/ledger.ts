@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { PrismaClient } from '../db/client.js';
 import { prepared } from '../db/statements.js';
+import { PERIOD_NOW, POOLS_NOW, remainingNow } from './balance.js';
 
 // Credits are held before a call runs and settled to what it returned. Each step is ONE SQL statement
 // whose conditional UPDATE locks the workspace's account row: concurrent calls on any number of
@@ -41,29 +41,12 @@ export type Charge = { credentialId: string; requestId: string; field: string; r
  * cannot deadlock.
  */
 const TAKE = `current AS (
-      SELECT "workspaceId",
-             ("currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now()) AS rolled,
-             CASE WHEN "currentPeriodEnd" IS NOT NULL AND "currentPeriodEnd" <= now() THEN 0 ELSE "recurringUsed" END AS used,
-             "recurringLimit", "topupBalance",
-             -- periods are counted in UTC calendar months from the period's end, whatever the session's time zone
-             "currentPeriodEnd" AT TIME ZONE 'UTC' AS end_utc,
-             (extract(year FROM age(now() AT TIME ZONE 'UTC', "currentPeriodEnd" AT TIME ZONE 'UTC')) * 12
-               + extract(month FROM age(now() AT TIME ZONE 'UTC', "currentPeriodEnd" AT TIME ZONE 'UTC')))::int AS elapsed
+      SELECT ${POOLS_NOW}
       FROM "credit_accounts"
       WHERE "workspaceId" IN (SELECT "workspaceId" FROM due)
       ORDER BY "workspaceId"
       FOR UPDATE
-    ), period AS (
-      -- An ended period rolls to the one that holds now: k whole months after the old end, both dates counted
-      -- from the old end (Jan 31 + 1 month = Feb 28, + 2 months = Mar 31). Month-end clamping can leave the
-      -- (k+1)th end at or before now: one more month then.
-      SELECT "workspaceId",
-             (end_utc + make_interval(months => k)) AT TIME ZONE 'UTC' AS "start",
-             (end_utc + make_interval(months => k + 1)) AT TIME ZONE 'UTC' AS "end"
-      FROM (SELECT "workspaceId", end_utc,
-                   CASE WHEN end_utc + make_interval(months => elapsed + 1) <= now() AT TIME ZONE 'UTC' THEN elapsed + 1 ELSE elapsed END AS k
-            FROM current WHERE rolled) c
-    ), running AS (
+    ), ${PERIOD_NOW}, running AS (
       SELECT d.*, a.used, GREATEST(a."recurringLimit" - a.used, 0) AS free, a."topupBalance" AS topup_free,
              sum(d.cost) OVER (PARTITION BY d."workspaceId" ORDER BY d.n) <= GREATEST(a."recurringLimit" - a.used, 0) + a."topupBalance" AS payable
       FROM due d JOIN current a USING ("workspaceId")
@@ -145,7 +128,7 @@ export async function settle(db: Sql, hold: Hold, cost: number, charge: Charge |
           "topupBalance" = a."topupBalance" + $3::int
       FROM released r
       WHERE a."workspaceId" = r."workspaceId"
-      RETURNING GREATEST(a."recurringLimit" - a."recurringUsed", 0) + a."topupBalance" AS remaining
+      RETURNING ${remainingNow('a')} AS remaining
     ), usage AS (
       INSERT INTO "usage_records" ("workspaceId", "credentialId", "requestId", "field", "rows", "cost", "recurring", "topup")
       SELECT r."workspaceId", $4::uuid, $5, $6, $7::int, $8::int, $9::int, $10::int
@@ -166,12 +149,4 @@ export async function releaseStaleHolds(db: Sql, olderThanMs: number): Promise<n
   );
   for (const hold of stale) await settle(db, hold, 0, null);
   return stale.length;
-}
-
-/** What the workspace could still spend. */
-export async function remainingCredits(prisma: PrismaClient, workspaceId: string): Promise<number> {
-  const account = await prisma.creditAccount.findUnique({ where: { workspaceId } });
-  if (!account) return 0;
-  const ended = account.currentPeriodEnd !== null && account.currentPeriodEnd <= new Date();
-  return Math.max(account.recurringLimit - (ended ? 0 : account.recurringUsed), 0) + account.topupBalance;
 }

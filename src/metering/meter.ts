@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { apiError } from '../errors.js';
+import { creditBalance, type CreditBalance } from './balance.js';
 import type { KnownBalances } from './balances.js';
 import type { ChargeBatcher } from './charges.js';
 import { reserve, settle, type Settlement, type Sql } from './ledger.js';
@@ -44,6 +45,7 @@ export class Meter {
       const charged = await noHold.charges.charge({ workspaceId: workspace.id, cost: due, charge: { credentialId: credential.id, requestId: this.requestId, field, rows } });
       if (!charged) {
         noHold.balances.forget(workspace.id);
+        this.withdrawFigures();
         throw insufficient(due);
       }
       noHold.balances.learn(workspace.id, charged.remaining);
@@ -53,6 +55,7 @@ export class Meter {
     const hold = await reserve(this.db, workspace.id, amount);
     if (!hold) {
       noHold?.balances.forget(workspace.id);
+      this.withdrawFigures();
       throw insufficient(amount);
     }
     let result: T;
@@ -69,6 +72,21 @@ export class Meter {
     return result;
   }
 
+  /**
+   * The workspace's credits as they stand (the one rule, balance.ts), for a call that reads them: its response
+   * carries them in the credit headers, as a charged call's does, unless a field of the request was charged.
+   */
+  async balance(): Promise<CreditBalance> {
+    const { workspace } = await this.principal();
+    const balance = await creditBalance(this.db, workspace.id);
+    if (this.charged.length === 0) {
+      this.headers.set('X-Usage-Cost', '0');
+      this.headers.set('X-Credits-Used', '0');
+      this.headers.set('X-Credits-Remaining', String(balance.totalRemaining));
+    }
+    return balance;
+  }
+
   private record(field: string, rows: number, settled: Settlement) {
     this.charged.push(settled);
     this.fields.push({ field, rows, cost: settled.cost });
@@ -79,6 +97,13 @@ export class Meter {
     if (this.charged.length === 0) return null;
     const sum = (key: 'cost' | 'recurring' | 'topup') => this.charged.reduce((total, s) => total + s[key], 0);
     return { cost: sum('cost'), recurring: sum('recurring'), topup: sum('topup'), remaining: this.charged.at(-1)!.remaining, fields: this.fields };
+  }
+
+  /** A refused call sends no credit figures: the one written before it ran (src/metering/credit-headers.ts) proved stale. */
+  private withdrawFigures() {
+    if (this.charged.length > 0) return;
+    this.headers.delete('X-Usage-Cost');
+    this.headers.delete('X-Credits-Remaining');
   }
 
   private writeHeaders() {

@@ -14,7 +14,7 @@ declare global {
 
 /**
  * Puts the price table into the resolvers: every root field with a price other than free is charged
- * through the request's meter, on GraphQL and REST alike. Listed last among the plugins, so access rules
+ * through the request's meter, on GraphQL and REST alike; a root field without a price fails the schema's build. Listed last among the plugins, so access rules
  * and argument validation have passed before anything is held.
  */
 export class MeteringPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
@@ -22,7 +22,9 @@ export class MeteringPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
     if (fieldConfig.kind !== 'Query' && fieldConfig.kind !== 'Mutation') return resolver;
     const field = `${fieldConfig.parentType}.${fieldConfig.name}`;
     const price = priceOf(field);
-    if (!price || price.kind === 'free') return resolver;
+    // Fail closed: a root field nobody priced would run free. The schema is not built without its price.
+    if (!price) throw new Error(`${field} has no price: add it to PRICES in src/metering/prices.ts (free is a price too).`);
+    if (price.kind === 'free') return resolver;
     return (parent: unknown, args: object, context: Types['Context'], info: Parameters<typeof resolver>[3]) =>
       (context as Context).meter.run(field, price, args as Record<string, unknown>, () => resolver(parent, args, context, info));
   }

@@ -1,6 +1,6 @@
 /**
  * What each root field costs, keyed by GraphQL field, so GraphQL pays exactly what REST pays.
- * Every field routed in rest/routes.ts must have an entry (a test enforces it). Source: ../shared/spec/prices.md.
+ * Every root field must have an entry: the schema is not built without it (metering/pothos-plugin.ts). Source: ../shared/spec/prices.md.
  *
  * - `free`: never charged.
  * - `perRow`: one credit per returned row. A call reserves its maximum before it runs (the `limitArg`

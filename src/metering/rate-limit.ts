@@ -13,6 +13,8 @@ export interface RateLimitStore {
   take(key: string, bucket: Bucket): Promise<BucketState>;
   /** Resolves once the store can answer (a Redis connection is up). */
   ready(): Promise<void>;
+  /** Resolves when the store answers now (readiness probe); rejects when it does not. Undefined for a store in memory. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
+  async ping() {
+    await this.redis.ping(); // refused at once while disconnected (no offline queue)
+  }
+
   async close() {
     await this.redis.quit();
   }
@@ -120,6 +126,15 @@ export class RateLimiter {
       });
     }
     return decision;
+  }
+
+  /** Whether the buckets live in a store outside the process (Redis), and whether it answers now. */
+  external(): boolean {
+    return this.store.ping !== undefined;
+  }
+
+  async ping(): Promise<void> {
+    await this.store.ping?.();
   }
 
   /** Resolves once the store can answer; serve only after it, or early calls would be let through unmetered. */

@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { currentRequest } from './use-request-state.js';
 import { isPublicField } from '../schema/access.js';
 import { estimateCost } from '../metering/dry-run.js';
+import type { CreditHeaders } from '../metering/credit-headers.js';
 import type { RateLimiter } from '../metering/rate-limit.js';
 
 type RootCall = { field: string; args: Record<string, unknown>; isPublic: boolean };
@@ -41,7 +42,7 @@ function rootCalls(schema: GraphQLSchema, document: DocumentNode, operationName:
  * `X-Dry-Run: true`) with the credits the operation would reserve; and report what was charged in
  * `extensions.cost`.
  */
-export function useGraphQLLimits(rateLimiter: RateLimiter): Plugin<Context> {
+export function useGraphQLLimits(rateLimiter: RateLimiter, creditHeaders?: CreditHeaders): Plugin<Context> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const state = currentRequest();
@@ -67,6 +68,7 @@ export function useGraphQLLimits(rateLimiter: RateLimiter): Plugin<Context> {
         setResultAndStopExecution({ errors: [error as Error] } as never);
         return;
       }
+      await creditHeaders?.(principal.workspace.id, state.responseHeaders);
       if (state.dryRun) {
         const cost = await estimateCost(context.prisma, principal.workspace.id, calls.filter((call) => !call.isPublic));
         setResultAndStopExecution({ data: null, extensions: { cost } } as never);

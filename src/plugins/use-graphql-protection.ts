@@ -21,12 +21,21 @@ const RULES: [RegExp, string][] = [
   [/cost limit/i, 'costLimit'],
 ];
 
+/**
+ * A message without GraphQL's "Did you mean ...?" (fields, arguments, types, enum values): suggestions would tell a
+ * stranger the schema that introspection may not.
+ */
+export function withoutSuggestions(message: string): string {
+  return message.replace(/\s*Did you mean [^?]*\?/g, '');
+}
+
 /** A rejected document answers 400 validation_error, naming the limit (or `graphql` for a plain invalid document). */
 function withCode(error: GraphQLError): GraphQLError {
   if (isErrorCode(error.extensions?.code)) return error;
-  const rule = RULES.find(([pattern]) => pattern.test(error.message))?.[1] ?? 'graphql';
-  const coded = apiError('validation_error', error.message, { details: { rule } });
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: coded.extensions });
+  const message = withoutSuggestions(error.message);
+  const rule = RULES.find(([pattern]) => pattern.test(message))?.[1] ?? 'graphql';
+  const coded = apiError('validation_error', message, { details: { rule } });
+  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: coded.extensions });
 }
 
 export function useGraphQLProtection(): Plugin {
@@ -34,7 +43,8 @@ export function useGraphQLProtection(): Plugin {
   const report = { exposeLimits: true, propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(withCode(error))] };
   const armor = EnvelopArmorPlugin({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth, ...report },
-    maxAliases: { n: GRAPHQL_LIMITS.maxAliases, ...report },
+    // Aliases of __typename count too (armor lets them through by default): each is one more field to answer.
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases, allowList: [], ...report },
     maxTokens: { n: GRAPHQL_LIMITS.maxTokens, exposeLimits: true },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives, ...report },
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost, ...report },

@@ -1,5 +1,5 @@
 import type { TestDatabase } from '../support/database.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // The ads scenario (ads facebook_9001..9004, advertisers 1000000000000001/2, the shop nordicglow.com) plus one of
 // each other saveable thing: a second shop, two emails, a product and a landing page.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { routes } from '../../rest/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // POST /v1/mcp through the SDK's own client, in-process: the tools are the routes, called with the caller's key.
 

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { connect, type Db } from '../../src/db/client.js';
@@ -11,7 +10,9 @@ import { createApp, type App } from '../../src/server.js';
 import { routes } from '../../rest/routes.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
-import { adsScenario } from '../support/scenarios.js';
+import { recordStatements, statementsSettled, withStatements } from '../support/statements.js';
+import { adsScenario } from '../ads/scenario.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 // Four more landing pages for Peak Fitness Store, so a call can return 1..4 rows.
 async function scenario(db: TestDatabase) {
@@ -144,15 +145,7 @@ describe('charges without holds, several in one statement', () => {
     const { apiKey, slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10_000, recurringUsed: 0, topup: 0 });
     await t.rest('GET', PAGES(1), { key: apiKey }); // holds: nothing known yet
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    let responses: Awaited<ReturnType<TestApp['rest']>>[];
-    let sql: string[];
-    try {
-      responses = await Promise.all(Array.from({ length: 40 }, (_, i) => t.rest('GET', PAGES(1 + (i % 4)), { key: apiKey })));
-      sql = spy.mock.calls.map((c) => String(typeof c[0] === 'string' ? c[0] : (c[0] as { text?: string }).text));
-    } finally {
-      spy.mockRestore();
-    }
+    const [responses, sql] = await withStatements(() => Promise.all(Array.from({ length: 40 }, (_, i) => t.rest('GET', PAGES(1 + (i % 4)), { key: apiKey }))));
     expect(sql.filter((text) => /"usage_records"/.test(text)).length).toBeGreaterThan(0);
     expect(sql.filter((text) => /"credit_reservations"/.test(text))).toEqual([]);
     expect(sql.filter((text) => /"credit_accounts"/.test(text)).length).toBeLessThan(40);
@@ -171,15 +164,14 @@ describe('charges without holds, several in one statement', () => {
 describe('SQL statements of a metered list', () => {
   // Statements a metered list sends, but for the key's lookup and last-use write (cached or deferred per key).
   async function statementsOf(apiKey: string, limit: number, rows: number) {
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    const sqlOf = (call: unknown[]) => String((call[0] as { text?: string })?.text ?? call[0]);
+    const sql = recordStatements();
     try {
       const res = await t.rest('GET', PAGES(limit), { key: apiKey });
       expect(res.body.data).toHaveLength(rows);
       expect(res.headers.get('x-usage-cost')).toBe(String(rows));
-      return spy.mock.calls.map(sqlOf).filter((sql) => !/"credentials"/.test(sql));
+      return sql.own();
     } finally {
-      spy.mockRestore();
+      sql.restore();
     }
   }
   const holds = (sql: string[]) => sql.filter((text) => /"credit_reservations"/.test(text));
@@ -189,7 +181,7 @@ describe('SQL statements of a metered list', () => {
     const { apiKey, slug } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
     await t.rest('GET', PAGES(1), { key: apiKey }); // the first call holds (nothing is known yet); its key's last-use write happens now
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await statementsSettled(t.db);
     const one = await statementsOf(apiKey, 1, 1);
     const four = await statementsOf(apiKey, 4, 4);
     expect(four.length).toBe(one.length);
@@ -203,7 +195,7 @@ describe('SQL statements of a metered list', () => {
     const { apiKey, slug } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 50, recurringUsed: 0, topup: 0 });
     await t.rest('GET', PAGES(1), { key: apiKey });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await statementsSettled(t.db);
     const one = await statementsOf(apiKey, 1, 1);
     const four = await statementsOf(apiKey, 4, 4);
     expect(four.length).toBe(one.length);
@@ -213,16 +205,6 @@ describe('SQL statements of a metered list', () => {
 });
 
 describe('a well-funded workspace (no hold)', () => {
-  /** Runs `call` and returns it with the SQL statements it sent. */
-  async function withStatements<T>(call: () => Promise<T>): Promise<[T, string[]]> {
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    try {
-      const result = await call();
-      return [result, spy.mock.calls.map((c) => String(typeof c[0] === 'string' ? c[0] : (c[0] as { text?: string }).text))];
-    } finally {
-      spy.mockRestore();
-    }
-  }
   const holds = (sql: string[]) => sql.filter((text) => /"credit_reservations"/.test(text));
   const readsAds = (sql: string[]) => sql.some((text) => text.includes('"ads"'));
 
@@ -376,15 +358,9 @@ describe('charging', () => {
   it('refuses an unpayable call before reading any market data', async () => {
     const { apiKey, slug } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 0, recurringUsed: 0, topup: 0 });
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    try {
-      const res = await t.rest('GET', PAGES(1), { key: apiKey });
-      expect(res.status).toBe(402);
-      const statements = spy.mock.calls.map((call) => String(typeof call[0] === 'string' ? call[0] : (call[0] as { text?: string }).text));
-      expect(statements.some((sql) => sql.includes('"ads"'))).toBe(false);
-    } finally {
-      spy.mockRestore();
-    }
+    const [res, statements] = await withStatements(() => t.rest('GET', PAGES(1), { key: apiKey }));
+    expect(res.status).toBe(402);
+    expect(statements.some((sql) => sql.includes('"ads"'))).toBe(false);
   });
 
   it('releases the hold when the resolver fails', async () => {
@@ -443,6 +419,29 @@ describe('periods and stale holds', () => {
     expect((await account(slug)).recurringUsed).toBe(4);
   });
 
+  it('an ended period counts as rolled over for /v1/usage, the dry run and the charge alike: all say what the charge takes from', async () => {
+    const { apiKey, slug, workspaceId } = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 100, recurringUsed: 100, topup: 0 });
+    const ended = new Date(Date.now() - 86_400_000); // yesterday
+    await t.db.prisma.creditAccount.update({ where: { workspaceId }, data: { billingConfigured: true, currentPeriodStart: addMonths(ended, -1), currentPeriodEnd: ended } });
+    const period = { currentPeriodStart: ended.toISOString(), currentPeriodEnd: addMonths(ended, 1).toISOString() };
+
+    const before = await t.rest('GET', '/usage', { key: apiKey });
+    expect(before.body.credits).toEqual({ balance: 0, recurring: { limit: 100, used: 0, remaining: 100 }, topup: { balance: 0 }, totalRemaining: 100 });
+    expect(before.body.billing).toMatchObject(period);
+    expect(before.headers.get('x-credits-remaining')).toBe('100');
+    const gql = await fetchGraphQL(t.app, apiKey, '{ usage { credits { totalRemaining } } }');
+    expect([gql.body.data.usage.credits.totalRemaining, gql.headers.get('x-credits-remaining')]).toEqual([100, '100']);
+    expect((await t.rest('GET', `${PAGES(4)}&dryRun=true`, { key: apiKey })).body).toMatchObject({ reserve: 4, remaining: 100, affordable: true });
+
+    const call = await t.rest('GET', PAGES(4), { key: apiKey });
+    expect([call.status, call.headers.get('x-usage-cost'), call.headers.get('x-credits-remaining')]).toEqual([200, '4', '96']);
+    const after = await t.rest('GET', '/usage', { key: apiKey });
+    expect(after.body.credits).toEqual({ balance: 0, recurring: { limit: 100, used: 4, remaining: 96 }, topup: { balance: 0 }, totalRemaining: 96 });
+    expect(after.body.billing).toMatchObject(period); // the period the ledger rolled to, as /v1/usage showed it before
+    expect(await account(slug)).toMatchObject({ recurringUsed: 4, currentPeriodStart: ended, currentPeriodEnd: addMonths(ended, 1) });
+  });
+
   it('returns holds left by a dead instance to their pools', async () => {
     const { slug, workspaceId } = await t.newKey();
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 10, recurringUsed: 0, topup: 4 });
@@ -463,7 +462,7 @@ describe('concurrency across two instances', () => {
     secondDb = connect(t.db.url);
     second = createApp(
       { prisma: secondDb.prisma, pool: secondDb.pool, ledger: secondDb.ledger, authenticate: createAuthenticator(secondDb.prisma), rateLimiter: createRateLimiter(TEST_RATE_LIMITS), publicBaseUrl: 'http://api.test', startedAt: new Date() },
-      { logger: { error: () => {} } },
+      { logger: createLogger({ level: 'silent' }) },
     );
   });
   afterAll(() => secondDb?.close());

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '../../src/metering/rate-limit.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { adsScenario } from '../support/scenarios.js';
+import { withStatements } from '../support/statements.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // Slow refills (a token every 2 s, every 5 s for writes), so a loaded machine cannot refill a bucket mid-test.
 const LIMITS = { read: { capacity: 3, perSecond: 0.5 }, write: { capacity: 1, perSecond: 0.2 } };
@@ -72,16 +72,11 @@ describe(`rate limits (${redisUrl ? 'Redis' : 'memory'} store)`, () => {
   it('is enforced right after authentication, before any other database work', async () => {
     const { apiKey } = await t.newKey();
     for (let i = 0; i < 3; i++) await t.rest('GET', '/ads/facebook_9001', { key: apiKey });
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
-    try {
-      expect((await t.rest('GET', '/ads/facebook_9001', { key: apiKey })).status).toBe(429);
-      const statements = spy.mock.calls.map((call) => String(typeof call[0] === 'string' ? call[0] : (call[0] as { text?: string }).text));
-      // Only the credential lookup ran (one statement): no ad was read, no credit touched.
-      expect(statements).toHaveLength(1);
-      expect(statements[0]).toMatch(/FROM "credentials" c\s+JOIN "workspaces"/);
-    } finally {
-      spy.mockRestore();
-    }
+    const [res, statements] = await withStatements(() => t.rest('GET', '/ads/facebook_9001', { key: apiKey }));
+    expect(res.status).toBe(429);
+    // Only the credential lookup ran (one statement): no ad was read, no credit touched.
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/FROM "credentials" c\s+JOIN "workspaces"/);
   });
 
   it('open routes and failed authentication carry no rate-limit headers', async () => {

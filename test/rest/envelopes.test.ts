@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, type RestRoute } from '../../rest/routes.js';
 import { setCredits } from '../../src/auth/admin.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 import {
   AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ERROR, GOOGLE_AD, GOOGLE_CATEGORY_FACET, GOOGLE_FACET_VALUE, keyPaths,
   keysOf, ME, OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
 } from '../support/shapes.js';
-import { P_GLOW, SHOP_GLOW, T1, tiktokGoogleScenario } from '../support/tiktok-google-scenarios.js';
+import { googleAdsScenario } from '../google-ads/scenario.js';
+import { P_GLOW, SHOP_GLOW, T1, tiktokScenario } from '../tiktok/scenario.js';
 import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
@@ -23,7 +24,8 @@ let ws: { credentialId: string; workspaceId: string; slug: string };
 beforeAll(async () => {
   t = await createTestApp(async (db) => {
     await adsScenario(db);
-    await tiktokGoogleScenario(db);
+    await tiktokScenario(db);
+    await googleAdsScenario(db);
   });
   const created = await t.newKey();
   key = created.apiKey;
@@ -199,6 +201,7 @@ const cases: Record<string, Case> = {
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
+      expect(body.data).toHaveLength(2);
       for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
     },
   },
@@ -216,6 +219,7 @@ const cases: Record<string, Case> = {
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
+      expect(body.data).toHaveLength(2);
       for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
     },
   },
@@ -225,6 +229,7 @@ const cases: Record<string, Case> = {
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 3, totalPages: 1 });
+      expect(body.data).toHaveLength(3);
       for (const ad of body.data) {
         expect(keyPaths(ad)).toEqual(keyPaths(GOOGLE_AD));
         expect(Object.keys(ad)).toEqual(Object.keys(GOOGLE_AD));
@@ -243,6 +248,7 @@ const cases: Record<string, Case> = {
     path: '/google-ads/facets/countries?limit=2',
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data).toHaveLength(2);
       expect(keyPaths(body.data)).toEqual(keyPaths([GOOGLE_FACET_VALUE]));
       expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
       expect(body.pagination).toEqual({ limit: 2, offset: 0, total: 4 });
@@ -252,6 +258,7 @@ const cases: Record<string, Case> = {
     path: '/google-ads/facets/categories?offset=1',
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data).toHaveLength(3);
       expect(keyPaths(body.data)).toEqual(keyPaths([GOOGLE_CATEGORY_FACET]));
       expect(body.pagination).toEqual({ limit: 100, offset: 1, total: 4 });
     },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // The shared list toolkit's bounds (src/schema/shared/ranges.ts, countries.ts): a value the column could not
 // compare is the client's 400 naming the field, never a failed statement (these were 500s: 22P02, 22003).

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/plugins/use-request-body-limit.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // Over a real socket: Content-Length and chunked transfer behave here as they do for clients.
 let t: TestApp;

@@ -5,14 +5,22 @@ import { createRateLimiter } from '../../src/metering/index.js';
 import { KnownBalances } from '../../src/metering/balances.js';
 import { ChargeBatcher } from '../../src/metering/charges.js';
 import type { RateLimits } from '../../src/metering/rate-limit.js';
+import { Writable } from 'node:stream';
+import { createLogger, type LogLevel } from '../../src/observability/logger.js';
+import type { Metrics } from '../../src/observability/metrics.js';
 import { createApp, type App } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export type HttpResult = { status: number; headers: Headers; body: any };
 
+/** One line the server logged (pino's JSON). */
+export type LogEntry = { level: string; msg: string; requestId?: string; err?: { message: string; stack: string }; [field: string]: unknown };
+
 export type TestApp = {
   db: TestDatabase;
   app: App;
+  /** What the server logged, oldest first. */
+  logs: LogEntry[];
   /** A REST call below /v1: `rest('GET', '/ads?search=x', { key })`. */
   rest(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult>;
   /** A GraphQL call at /graphql. */
@@ -37,6 +45,9 @@ export async function createTestApp(
     metering?: boolean;
     /** Credential lookup cache (0, the default here, looks every key up on every request). */
     authCacheMs?: number;
+    /** Which log lines are kept in `logs` ('error' unless TEST_LOG_LEVEL says otherwise; 'info' keeps the access lines). */
+    logLevel?: LogLevel;
+    metrics?: Metrics;
     /** Offer the write routes as MCP tools too (MCP_MUTATIONS). */
     mcpMutations?: boolean;
   } = {},
@@ -56,7 +67,22 @@ export async function createTestApp(
     publicBaseUrl: 'http://api.test',
     startedAt: new Date(),
   };
-  const app = createApp(services, { logger: { error: (message, error) => console.error(message, error) }, mcpMutations: options.mcpMutations });
+  // Log lines are kept for the test to read (`logs`); errors also go to stderr. Errors only, unless the test or
+  // TEST_LOG_LEVEL asks for more (info: every access line).
+  const logs: LogEntry[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        const entry = JSON.parse(line) as LogEntry;
+        logs.push(entry);
+        if (logs.length > 10_000) logs.shift();
+        if (entry.level === 'error' || entry.level === 'fatal') process.stderr.write(`${line}\n`);
+      }
+      done();
+    },
+  });
+  const logger = createLogger({ level: options.logLevel ?? (process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'error', destination });
+  const app = createApp(services, { logger, metrics: options.metrics, mcpMutations: options.mcpMutations });
 
   const send = async (method: string, url: string, init: { key?: string | null; body?: string; headers?: Record<string, string> }) => {
     const headers: Record<string, string> = { ...init.headers };
@@ -76,6 +102,7 @@ export async function createTestApp(
   return {
     db,
     app,
+    logs,
     rest: (method, path, options = {}) =>
       send(method, `/v1${path}`, {
         key: options.key,

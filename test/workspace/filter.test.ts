@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { refuseWorkspaceTables, scopeToWorkspace, WORKSPACE_MODELS, WORKSPACE_TABLES } from '../../src/schema/shared/workspace.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // The one workspace filter (src/schema/shared/workspace.ts): fail closed.
 

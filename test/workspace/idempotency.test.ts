@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { adsScenario } from '../support/scenarios.js';
+import { adsScenario } from '../ads/scenario.js';
 
 // Idempotency-Key on every write (src/plugins/use-idempotency.ts) and the audit event every write records
 // (src/schema/shared/audit.ts), through both surfaces, with the ads share as the write.

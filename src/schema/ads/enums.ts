@@ -1,8 +1,13 @@
+import { AdMediaType, AdStatus } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
 
-export const AdStatusEnum = builder.enumType('AdStatus', { values: ['active', 'inactive', 'unknown'] as const });
-export const AdMediaTypeEnum = builder.enumType('AdMediaType', { values: ['image', 'video', 'carousel', 'dco', 'unknown'] as const });
-export const GenderEnum = builder.enumType('AudienceGender', { values: ['men', 'women', 'all'] as const });
+// The ads enums, each written once: the stored ones come from the database schema, the others are the API's
+// value sets. TypeScript types of these values are derived from them (`typeof AdQuerySort.$inferType`).
+
+export const AdStatusEnum = builder.enumType(AdStatus, { name: 'AdStatus' });
+export const AdMediaTypeEnum = builder.enumType(AdMediaType, { name: 'AdMediaType' });
+/** The audience's gender in an ad record, and the `sex` filter of the lists. */
+export const AudienceGender = builder.enumType('AudienceGender', { values: ['men', 'women', 'all'] as const });
 
 export const AdStatusFilter = builder.enumType('AdStatusFilter', { values: ['active', 'inactive', 'all'] as const });
 export const AdMediaTypeFilter = builder.enumType('AdMediaTypeFilter', {
@@ -24,4 +29,3 @@ export const AdQuerySort = builder.enumType('AdQuerySort', {
 });
 export const ReachPeriod = builder.enumType('ReachPeriod', { values: ['total', 'last24h', 'last7d', 'last30d'] as const });
 export const AdsTimePeriod = builder.enumType('AdsTimePeriod', { values: ['last24h', 'last7d', 'last30d'] as const });
-export const AudienceSex = builder.enumType('AudienceSex', { values: ['men', 'women', 'all'] as const });

@@ -1,6 +1,7 @@
 import './types.js';
 import './detail.js';
 import './queries.js';
-import './resources.js';
-import './share.js';
+import './reach-history.js';
+import './media-url.js';
+import './mutations.js';
 import './landing-pages.js';

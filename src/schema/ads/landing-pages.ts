@@ -6,9 +6,9 @@ import { hostOf } from '../shared/codes.js';
 import { onDomain } from '../shared/domains.js';
 
 type LandingPage = { url: string; usageCount: number; activeAdsCount: number };
-type Meta = { scopeType: 'trackedPages' | 'domain'; scopeValueCount: number; status: 'active' | 'inactive' | 'all'; limit: number; isTruncated: boolean };
-
 const ScopeType = builder.enumType('LandingPageScope', { values: ['trackedPages', 'domain'] as const });
+
+type Meta = { scopeType: typeof ScopeType.$inferType; scopeValueCount: number; status: typeof AdStatusFilter.$inferType; limit: number; isTruncated: boolean };
 
 const LandingPageRef = builder.objectRef<LandingPage>('AdLandingPage').implement({
   fields: (t) => ({

@@ -1,6 +1,6 @@
 import type { Ad } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { AdMediaTypeEnum, AdStatusEnum, GenderEnum } from './enums.js';
+import { AdMediaTypeEnum, AdStatusEnum, AudienceGender } from './enums.js';
 import { cpmOf, daysRunning, estimatedSpend, isCollated, lastSeenAt } from './figures.js';
 
 export const AdMedia = builder.objectRef<Ad>('AdMedia').implement({
@@ -64,7 +64,7 @@ export const AdAudience = builder.objectRef<Ad>('AdAudience').implement({
   fields: (t) => ({
     targetedCountries: t.exposeStringList('targetedCountries', { description: 'ISO 3166-1 alpha-2 codes.' }),
     mainCountry: t.exposeString('mainCountry', { nullable: true, description: 'From EU/UK transparency data; null outside the EU/UK.' }),
-    gender: t.field({ type: GenderEnum, resolve: (ad) => ad.gender as 'men' | 'women' | 'all' }),
+    gender: t.field({ type: AudienceGender, resolve: (ad) => ad.gender as typeof AudienceGender.$inferType }),
     ageMin: t.exposeInt('ageMin', { nullable: true }),
     ageMax: t.exposeInt('ageMax', { nullable: true }),
   }),
@@ -119,4 +119,18 @@ export const PublicAd = builder.prismaObject('Ad', {
   interfaces: [AdSummaryInterface],
   description: 'An ad summary, one row per duplicate group.',
   fields: () => ({}),
+});
+
+const sharePath = (slug: string) => `/share/ads/${slug}`;
+
+export const AdShare = builder.prismaObject('AdShare', {
+  description: 'A public share link of an ad, stable per workspace and ad.',
+  fields: (t) => ({
+    adId: t.exposeString('adId'),
+    id: t.exposeID('id'),
+    slug: t.exposeString('slug'),
+    shareUrl: t.string({ resolve: (share, _args, context) => `${context.publicBaseUrl}${sharePath(share.slug)}` }),
+    sharePath: t.string({ resolve: (share) => sharePath(share.slug) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
 });

@@ -1,10 +1,15 @@
+import { GoogleAdMediaType, GoogleAdNetwork, GoogleAdStatus } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
 
-export const GOOGLE_NETWORKS = ['search', 'shopping', 'maps', 'youtube', 'other'] as const;
+// The Google Ads enums, each written once: the stored ones come from the database schema, the others are the
+// API's value sets. TypeScript types of these values are derived from them.
 
-export const GoogleAdStatusEnum = builder.enumType('GoogleAdStatus', { values: ['active', 'inactive'] as const });
-export const GoogleAdNetworkEnum = builder.enumType('GoogleAdNetwork', { values: GOOGLE_NETWORKS, description: 'Google delivery network.' });
-export const GoogleAdMediaTypeEnum = builder.enumType('GoogleAdMediaType', { values: ['image', 'video'] as const });
+export const GOOGLE_NETWORKS = Object.values(GoogleAdNetwork);
+export type GoogleNetwork = GoogleAdNetwork;
+
+export const GoogleAdStatusEnum = builder.enumType(GoogleAdStatus, { name: 'GoogleAdStatus' });
+export const GoogleAdNetworkEnum = builder.enumType(GoogleAdNetwork, { name: 'GoogleAdNetwork', description: 'Google delivery network.' });
+export const GoogleAdMediaTypeEnum = builder.enumType(GoogleAdMediaType, { name: 'GoogleAdMediaType' });
 export const GoogleAdStatusFilter = builder.enumType('GoogleAdStatusFilter', { values: ['active', 'inactive', 'all'] as const });
 export const GoogleAdsSort = builder.enumType('GoogleAdsSort', {
   values: ['newest', 'reach', 'longestRunning'] as const,

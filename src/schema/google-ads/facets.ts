@@ -1,19 +1,16 @@
-import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { countryName } from '../shared/codes.js';
-import { OffsetPaginationRef, offsetArgs, offsetPagination, type OffsetPagination } from '../shared/pagination.js';
-import { GOOGLE_NETWORKS } from './enums.js';
-import { escapeLike } from '../shared/like.js';
+import { COUNTRY_NAMES } from '../shared/codes.js';
+import { facetArgs, facetList, facetPage, facetPageRef, labelTable, type FacetQuery } from '../shared/facets.js';
+import { GOOGLE_NETWORKS, type GoogleNetwork } from './enums.js';
 
 // The values POST /v1/google-ads/query accepts, with counts from the stored ads.
 
 type FacetValue = { value: string; label: string; adsCount: number };
 type Category = { id: number; name: string; path: string; parentId: number | null; advertiserUsageCount: number };
 
-const NETWORK_LABELS: Record<(typeof GOOGLE_NETWORKS)[number], string> = { search: 'Search', shopping: 'Shopping', maps: 'Maps', youtube: 'YouTube', other: 'Other' };
-const FACET_LIMITS = { defaultLimit: 100, maxLimit: 500 };
-const facetSearch = z.string().max(200);
+const sql = Prisma.sql;
+const NETWORK_LABELS: Record<GoogleNetwork, string> = { search: 'Search', shopping: 'Shopping', maps: 'Maps', youtube: 'YouTube', other: 'Other' };
 
 const GoogleAdsFacetValue = builder.objectRef<FacetValue>('GoogleAdsFacetValue').implement({
   fields: (t) => ({
@@ -27,13 +24,6 @@ const GoogleAdsFacetList = builder.objectRef<{ data: FacetValue[] }>('GoogleAdsF
   fields: (t) => ({ data: t.field({ type: [GoogleAdsFacetValue], resolve: (list) => list.data }) }),
 });
 
-const GoogleAdsFacetPage = builder.objectRef<{ data: FacetValue[]; pagination: OffsetPagination }>('GoogleAdsFacetPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [GoogleAdsFacetValue], resolve: (page) => page.data }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-  }),
-});
-
 const GoogleAdsCategoryFacet = builder.objectRef<Category>('GoogleAdsCategoryFacet').implement({
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Google product taxonomy id.' }),
@@ -44,15 +34,39 @@ const GoogleAdsCategoryFacet = builder.objectRef<Category>('GoogleAdsCategoryFac
   }),
 });
 
-const GoogleAdsCategoryFacetPage = builder.objectRef<{ data: Category[]; pagination: OffsetPagination }>('GoogleAdsCategoryFacetPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [GoogleAdsCategoryFacet], resolve: (page) => page.data }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-  }),
-});
+// Most active ads first, then by value (byte order, as the codes are compared everywhere else).
+const byActiveAds = (count: Prisma.Sql, value: Prisma.Sql): FacetQuery['order'] => [
+  { key: count, direction: 'DESC' },
+  { key: sql`${value} COLLATE "C"`, direction: 'ASC' },
+];
 
-const contains = (text: string, search: string | null | undefined) => !search?.trim() || text.toLowerCase().includes(search.trim().toLowerCase());
-const byCount = (a: FacetValue, b: FacetValue) => b.adsCount - a.adsCount || (a.value < b.value ? -1 : 1);
+/** Every network, whether or not an active ad runs on it. */
+const NETWORKS: FacetQuery = {
+  select: sql`n."value", n."label", coalesce(c.live, 0)::int AS "adsCount"`,
+  from: sql`FROM ${labelTable('n', GOOGLE_NETWORKS.map((network) => [network, NETWORK_LABELS[network]]))}
+    LEFT JOIN (SELECT "network"::text AS value, count(*)::int AS live FROM "google_ads" WHERE "status" = 'active' GROUP BY 1) c ON c.value = n."value"`,
+  labels: [sql`n."label"`],
+  order: byActiveAds(sql`coalesce(c.live, 0)`, sql`n."value"`),
+};
+
+/** The main countries of the stored ads (active or not), named in English. */
+const COUNTRY_LABEL = sql`coalesce(n."label", upper(c.code))`;
+const COUNTRIES: FacetQuery = {
+  select: sql`c.code AS "value", ${COUNTRY_LABEL} AS "label", c.live AS "adsCount"`,
+  from: sql`FROM (SELECT "mainCountry" AS code, count(*) FILTER (WHERE "status" = 'active')::int AS live
+                  FROM "google_ads" WHERE "mainCountry" IS NOT NULL GROUP BY 1) c
+    LEFT JOIN ${labelTable('n', COUNTRY_NAMES)} ON n."value" = upper(c.code)`,
+  labels: [sql`c.code`, COUNTRY_LABEL],
+  order: byActiveAds(sql`c.live`, sql`c.code`),
+};
+
+const CATEGORIES: FacetQuery = {
+  select: sql`c."id", c."name", c."path", c."parentId",
+    (SELECT count(*) FROM "google_advertisers" v WHERE c."id" = ANY(v."categoryIds"))::int AS "advertiserUsageCount"`,
+  from: sql`FROM "categories" c`,
+  labels: [sql`c."name"`, sql`c."path"`],
+  order: [{ key: sql`"advertiserUsageCount"`, direction: 'DESC' }, { key: sql`c."id"`, direction: 'ASC' }],
+};
 
 builder.queryFields((t) => ({
   googleAdsNetworkFacets: t.field({
@@ -60,50 +74,22 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { workspace: true },
     description: 'The delivery networks accepted by googleAdsQuery, with their active ads (GET /v1/google-ads/facets/networks).',
-    resolve: async (_root, _args, context) => {
-      const rows = await context.prisma.googleAd.groupBy({ by: ['network'], where: { status: 'active' }, _count: { _all: true } });
-      const counts = new Map(rows.map((row) => [row.network, row._count._all]));
-      return { data: GOOGLE_NETWORKS.map((value) => ({ value, label: NETWORK_LABELS[value], adsCount: counts.get(value) ?? 0 })).sort(byCount) };
-    },
+    resolve: async (_root, _args, context) => ({ data: await facetList<FacetValue>(context.prisma, NETWORKS) }),
   }),
   googleAdsCountryFacets: t.field({
-    type: GoogleAdsFacetPage,
+    type: facetPageRef('GoogleAdsFacetPage', GoogleAdsFacetValue),
     nullable: true,
     authScopes: { workspace: true },
     description: 'Audience countries observed in the Google Ads library, with their active ads (GET /v1/google-ads/facets/countries). `search` matches the code or the English name.',
-    args: { search: t.arg.string({ validate: facetSearch }), ...offsetArgs(FACET_LIMITS) },
-    resolve: async (_root, args, context) => {
-      const rows = await context.prisma.$queryRaw<{ code: string; live: number }[]>`
-        SELECT "mainCountry" AS code, count(*) FILTER (WHERE "status" = 'active')::int AS live
-        FROM "google_ads" WHERE "mainCountry" IS NOT NULL GROUP BY 1`;
-      const values = rows
-        .map((row) => ({ value: row.code, label: countryName(row.code), adsCount: row.live }))
-        .filter((value) => contains(value.value, args.search) || contains(value.label, args.search))
-        .sort(byCount);
-      const request = { limit: args.limit ?? FACET_LIMITS.defaultLimit, offset: args.offset ?? 0 };
-      return { data: values.slice(request.offset, request.offset + request.limit), pagination: offsetPagination(request, values.length) };
-    },
+    args: facetArgs(),
+    resolve: (_root, args, context) => facetPage<FacetValue>(context.prisma, COUNTRIES, args),
   }),
   googleAdsCategoryFacets: t.field({
-    type: GoogleAdsCategoryFacetPage,
+    type: facetPageRef('GoogleAdsCategoryFacetPage', GoogleAdsCategoryFacet),
     nullable: true,
     authScopes: { workspace: true },
     description: 'Google categories accepted by categoryIds on googleAdsQuery, with advertiser counts (GET /v1/google-ads/facets/categories). `search` matches the name or path.',
-    args: { search: t.arg.string({ validate: facetSearch }), ...offsetArgs(FACET_LIMITS) },
-    resolve: async (_root, args, context) => {
-      const request = { limit: args.limit ?? FACET_LIMITS.defaultLimit, offset: args.offset ?? 0 };
-      const search = args.search?.trim();
-      const pattern = search && `%${escapeLike(search)}%`;
-      const where = pattern ? Prisma.sql`WHERE c."name" ILIKE ${pattern} OR c."path" ILIKE ${pattern}` : Prisma.empty;
-      const [data, [{ total }]] = await Promise.all([
-        context.prisma.$queryRaw<Category[]>`
-          SELECT c."id", c."name", c."path", c."parentId",
-                 (SELECT count(*) FROM "google_advertisers" v WHERE c."id" = ANY(v."categoryIds"))::int AS "advertiserUsageCount"
-          FROM "categories" c ${where}
-          ORDER BY "advertiserUsageCount" DESC, c."id" ASC LIMIT ${request.limit} OFFSET ${request.offset}`,
-        context.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM "categories" c ${where}`,
-      ]);
-      return { data, pagination: offsetPagination(request, total) };
-    },
+    args: facetArgs(),
+    resolve: (_root, args, context) => facetPage<Category>(context.prisma, CATEGORIES, args),
   }),
 }));

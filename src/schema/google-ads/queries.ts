@@ -3,8 +3,9 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { loadIdPage } from '../shared/id-page.js';
 import { pageListRef, type RowPage } from '../shared/pagination.js';
-import { filterFromGoogleArgs, googleAdsQueryArgs } from './query-args.js';
-import { searchGoogleAdIds, type GoogleAdsFilter, type GoogleAdsSort } from './search.js';
+import { googleAdsQueryArgs } from './args.js';
+import { filterFromGoogleArgs } from './filter.js';
+import { searchGoogleAdIds, type GoogleAdsFilter, type GoogleAdsSort } from './sql/search.js';
 import { GoogleAdRef } from './types.js';
 
 const GoogleAdPageRef = pageListRef('GoogleAdPage', GoogleAdRef, 'A page of Google ads.');

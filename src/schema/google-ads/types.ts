@@ -1,13 +1,7 @@
 import type { GoogleAd, GoogleAdvertiser } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { daysRunning as running } from '../shared/days-running.js';
 import { GoogleAdMediaTypeEnum, GoogleAdNetworkEnum, GoogleAdStatusEnum } from './enums.js';
-
-
-/** Calendar days from first seen (not before 2018-01-01) to today while active, else to last seen. */
-export function daysRunning(ad: Pick<GoogleAd, 'status' | 'firstSeenAt' | 'lastSeenAt'>, now = Date.now()): number {
-  return running({ status: ad.status, start: ad.firstSeenAt, lastSeenAt: ad.lastSeenAt, since2018: true }, now);
-}
+import { daysRunning } from './figures.js';
 
 const GoogleAdMedia = builder.objectRef<GoogleAd>('GoogleAdMedia').implement({
   fields: (t) => ({

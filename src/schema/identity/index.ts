@@ -1,33 +1,3 @@
-import { builder } from '../builder.js';
-import { Me, WorkspaceResponse } from './types.js';
-import { totalRemaining, Usage } from './usage.js';
-
-builder.queryFields((t) => ({
-  me: t.field({
-    type: Me,
-    nullable: true,
-    authScopes: { workspace: true },
-    description: 'The credential, workspace and delegated user of the API key (GET /v1/me).',
-    resolve: (_root, _args, context) => context.principal(),
-  }),
-  workspace: t.field({
-    type: WorkspaceResponse,
-    nullable: true,
-    authScopes: { workspace: true },
-    resolve: (_root, _args, context) => context.principal(),
-  }),
-  usage: t.field({
-    type: Usage,
-    nullable: true,
-    authScopes: { workspace: true },
-    description: 'Billing, included quota and credit balances. Reading it costs nothing.',
-    resolve: async (_root, _args, context) => {
-      const principal = await context.principal();
-      const account = await context.prisma.creditAccount.findUnique({ where: { workspaceId: principal.workspace.id } });
-      context.responseHeaders.set('X-Usage-Cost', '0');
-      context.responseHeaders.set('X-Credits-Used', '0');
-      context.responseHeaders.set('X-Credits-Remaining', String(totalRemaining(account)));
-      return { principal, account };
-    },
-  }),
-}));
+import './types.js';
+import './usage.js';
+import './queries.js';

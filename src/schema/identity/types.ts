@@ -1,8 +1,9 @@
 import type { Principal } from '../../auth/principal.js';
+import { AccessLevel, WorkspaceRole } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
 
-export const AccessLevelEnum = builder.enumType('AccessLevel', { values: ['full_access', 'delegated_user'] as const });
-export const WorkspaceRoleEnum = builder.enumType('WorkspaceRole', { values: ['owner', 'admin', 'member', 'readonly'] as const });
+export const AccessLevelEnum = builder.enumType(AccessLevel, { name: 'AccessLevel' });
+export const WorkspaceRoleEnum = builder.enumType(WorkspaceRole, { name: 'WorkspaceRole' });
 
 type Credential = Principal['credential'];
 type Workspace = Principal['workspace'];
@@ -15,7 +16,6 @@ export const WorkspaceSummary = builder.objectRef<Workspace>('WorkspaceSummary')
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
-
 
 export const MeCredential = builder.objectRef<Credential>('MeCredential').implement({
   fields: (t) => ({

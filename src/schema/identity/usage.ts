@@ -1,22 +1,13 @@
 import type { Principal } from '../../auth/principal.js';
-import type { CreditAccount } from '../../generated/prisma/client.js';
+import type { CreditBalance, CreditQuota } from '../../metering/balance.js';
 import { builder } from '../builder.js';
 import { AccessLevelEnum } from './types.js';
 
-export type UsageSnapshot = { principal: Principal; account: CreditAccount | null };
+// GET /v1/usage: the workspace's credits as the meter counts them (src/metering/balance.ts).
 
-type Quota = { limit: number; used: number; remaining: number };
+export type UsageSnapshot = { principal: Principal; balance: CreditBalance };
 
-function recurringQuota(account: CreditAccount | null): Quota {
-  if (!account) return { limit: 0, used: 0, remaining: 0 };
-  return { limit: account.recurringLimit, used: account.recurringUsed, remaining: Math.max(0, account.recurringLimit - account.recurringUsed) };
-}
-
-export function totalRemaining(account: CreditAccount | null): number {
-  return recurringQuota(account).remaining + (account?.topupBalance ?? 0);
-}
-
-const QuotaRef = builder.objectRef<Quota>('CreditQuota').implement({
+const QuotaRef = builder.objectRef<CreditQuota>('CreditQuota').implement({
   fields: (t) => ({ limit: t.exposeInt('limit'), used: t.exposeInt('used'), remaining: t.exposeInt('remaining') }),
 });
 
@@ -24,22 +15,22 @@ const TopupRef = builder.objectRef<{ balance: number }>('TopupCredits').implemen
   fields: (t) => ({ balance: t.exposeInt('balance') }),
 });
 
-const CreditsRef = builder.objectRef<CreditAccount | null>('Credits').implement({
+const CreditsRef = builder.objectRef<CreditBalance>('Credits').implement({
   fields: (t) => ({
-    balance: t.int({ deprecationReason: 'Use topup.balance.', resolve: (a) => a?.topupBalance ?? 0 }),
-    recurring: t.field({ type: QuotaRef, resolve: recurringQuota }),
-    topup: t.field({ type: TopupRef, resolve: (a) => ({ balance: a?.topupBalance ?? 0 }) }),
-    totalRemaining: t.int({ description: 'Remaining recurring plus top-up credits.', resolve: totalRemaining }),
+    balance: t.int({ deprecationReason: 'Use topup.balance.', resolve: (b) => b.topup }),
+    recurring: t.field({ type: QuotaRef, resolve: (b) => b.recurring }),
+    topup: t.field({ type: TopupRef, resolve: (b) => ({ balance: b.topup }) }),
+    totalRemaining: t.exposeInt('totalRemaining', { description: 'Remaining recurring plus top-up credits.' }),
   }),
 });
 
-const BillingRef = builder.objectRef<CreditAccount | null>('Billing').implement({
+const BillingRef = builder.objectRef<CreditBalance>('Billing').implement({
   fields: (t) => ({
-    configured: t.boolean({ resolve: (a) => a?.billingConfigured ?? false }),
-    planCode: t.string({ nullable: true, resolve: (a) => (a?.billingConfigured ? a.planCode : null) }),
-    currentPeriodStart: t.field({ type: 'DateTime', nullable: true, resolve: (a) => (a?.billingConfigured ? a.currentPeriodStart : null) }),
-    currentPeriodEnd: t.field({ type: 'DateTime', nullable: true, resolve: (a) => (a?.billingConfigured ? a.currentPeriodEnd : null) }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => (a?.billingConfigured ? a.updatedAt : null) }),
+    configured: t.boolean({ resolve: (b) => b.billing.configured }),
+    planCode: t.string({ nullable: true, resolve: (b) => (b.billing.configured ? b.billing.planCode : null) }),
+    currentPeriodStart: t.field({ type: 'DateTime', nullable: true, resolve: (b) => (b.billing.configured ? b.period.start : null) }),
+    currentPeriodEnd: t.field({ type: 'DateTime', nullable: true, resolve: (b) => (b.billing.configured ? b.period.end : null) }),
+    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (b) => (b.billing.configured ? b.billing.updatedAt : null) }),
   }),
 });
 
@@ -56,16 +47,16 @@ const UsageCredential = builder.objectRef<Principal['credential']>('UsageCredent
 });
 
 export const Usage = builder.objectRef<UsageSnapshot>('Usage').implement({
-  description: "The workspace's billing, quota and credit balance, from its credit records.",
+  description: "The workspace's billing, quota and credit balance, from its credit records. A recurring period that has ended counts as rolled over to the one that holds now, as the next charge rolls it.",
   fields: (t) => ({
     workspace: t.field({ type: UsageWorkspace, resolve: (u) => u.principal.workspace }),
     credential: t.field({ type: UsageCredential, resolve: (u) => u.principal.credential }),
-    billing: t.field({ type: BillingRef, resolve: (u) => u.account }),
+    billing: t.field({ type: BillingRef, resolve: (u) => u.balance }),
     includedQuota: t.field({
       type: QuotaRef,
       deprecationReason: 'Use credits.recurring and credits.totalRemaining.',
-      resolve: (u) => recurringQuota(u.account),
+      resolve: (u) => u.balance.recurring,
     }),
-    credits: t.field({ type: CreditsRef, resolve: (u) => u.account }),
+    credits: t.field({ type: CreditsRef, resolve: (u) => u.balance }),
   }),
 });

@@ -19,6 +19,13 @@ for (const code of pairs) {
   LANGUAGE_BY_NAME.set(name.toLowerCase(), code);
 }
 
+/** Every region code the runtime names, with its English name: countryName for all of them at once. */
+export const COUNTRY_NAMES: readonly (readonly [code: string, name: string])[] = pairs.flatMap((pair) => {
+  const code = pair.toUpperCase();
+  const name = regionNames.of(code);
+  return name ? [[code, name] as const] : [];
+});
+
 export function countryName(code: string): string {
   return regionNames.of(code.toUpperCase()) ?? code.toUpperCase();
 }

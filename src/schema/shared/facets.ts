@@ -1,12 +1,14 @@
+import type { ObjectRef } from '@pothos/core';
 import { z } from 'zod';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { orderBySql, type OrderKey } from './id-page.js';
 import { escapeLike } from './like.js';
-import { offsetArgs, offsetPagination, type OffsetPagination, type OffsetRequest } from './pagination.js';
+import { OffsetPaginationRef, offsetArgs, offsetPagination, type OffsetPagination, type OffsetRequest } from './pagination.js';
 
 // Facet lists: the values a filter accepts, with how often each is used, searchable by label, paged by
-// offset. Every facet list pages in SQL through facetPage, whatever its values come from.
+// offset. Every facet list runs in SQL through facetPage (or facetList for a closed set shown whole), whatever
+// its values come from: a table, an enum, or labels computed in TypeScript (labelTable).
 
 export const FACET_LIMITS = { defaultLimit: 100, maxLimit: 500 };
 
@@ -31,23 +33,54 @@ export type FacetQuery = {
   order: OrderKey[];
 };
 
+export type FacetPage<T> = { data: T[]; pagination: OffsetPagination };
+
+function whereOf(query: FacetQuery, search: string | null | undefined): Prisma.Sql {
+  const conditions = [...(query.where ?? [])];
+  const text = search?.trim();
+  if (text) {
+    const pattern = `%${escapeLike(text)}%`;
+    conditions.push(Prisma.sql`(${Prisma.join(query.labels.map((label) => Prisma.sql`${label} ILIKE ${pattern}`), ' OR ')})`);
+  }
+  return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+}
+
 /** One page of a facet list and how many values match: two statements, run together. */
 export async function facetPage<T>(
   prisma: PrismaClient,
   query: FacetQuery,
   args: { search?: string | null; limit?: number | null; offset?: number | null },
-): Promise<{ data: T[]; pagination: OffsetPagination }> {
+): Promise<FacetPage<T>> {
   const request: OffsetRequest = { limit: args.limit ?? FACET_LIMITS.defaultLimit, offset: args.offset ?? 0 };
-  const conditions = [...(query.where ?? [])];
-  const search = args.search?.trim();
-  if (search) {
-    const pattern = `%${escapeLike(search)}%`;
-    conditions.push(Prisma.sql`(${Prisma.join(query.labels.map((label) => Prisma.sql`${label} ILIKE ${pattern}`), ' OR ')})`);
-  }
-  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  const where = whereOf(query, args.search);
   const [data, [{ total }]] = await Promise.all([
     prisma.$queryRaw<T[]>`SELECT ${query.select} ${query.from} ${where} ORDER BY ${orderBySql(query.order)} LIMIT ${request.limit} OFFSET ${request.offset}`,
     prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${query.from} ${where}`,
   ]);
   return { data, pagination: offsetPagination(request, total) };
+}
+
+/** Every value of a small closed facet (an enum's values), in order: one statement, no paging. */
+export function facetList<T>(prisma: PrismaClient, query: FacetQuery): Promise<T[]> {
+  return prisma.$queryRaw<T[]>`SELECT ${query.select} ${query.from} ${whereOf(query, null)} ORDER BY ${orderBySql(query.order)}`;
+}
+
+/**
+ * Values and their labels computed in TypeScript (enum labels, country names) as rows `alias("value", "label")`
+ * for a facet's FROM, sent as two parameter arrays: the labels are searched and sorted in SQL like any column.
+ */
+export function labelTable(alias: string, labels: ReadonlyArray<readonly [value: string, label: string]>): Prisma.Sql {
+  const values = labels.map(([value]) => value);
+  const names = labels.map(([, label]) => label);
+  return Prisma.sql`unnest(${values}::text[], ${names}::text[]) AS ${Prisma.raw(alias)}("value", "label")`;
+}
+
+/** A facet page type `{ data[], pagination }` of the given item type. */
+export function facetPageRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
+  return builder.objectRef<FacetPage<T>>(name).implement({
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (page) => page.data as never }),
+      pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
+    }),
+  });
 }

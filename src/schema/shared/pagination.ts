@@ -28,6 +28,11 @@ export function pageArgs(limits: { defaultLimit: number; maxLimit: number }) {
   }));
 }
 
+/** The page a list was asked for: `page` and `limit` as validated by pageArgs, their defaults when omitted. */
+export function pageRequest(args: { page?: number | null; limit?: number | null }, defaultLimit: number): PageRequest {
+  return { page: args.page ?? 1, limit: args.limit ?? defaultLimit };
+}
+
 export function offsetOf({ page, limit }: PageRequest): number {
   return (page - 1) * limit;
 }

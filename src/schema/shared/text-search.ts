@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
+import type { KeywordModeValue } from './enums.js';
 
 /** A text search: a web-search string (GET lists), or terms combined by `keywordMode` (POST queries). */
-export type TextSearch = { websearch?: string; terms?: string[]; keywordMode?: 'any' | 'all' | null };
+export type TextSearch = { websearch?: string; terms?: string[]; keywordMode?: KeywordModeValue | null };
 
 /** The search as a `tsquery` on the 'simple' configuration, parenthesised (the search columns are built with it). */
 export function tsQuery(search: TextSearch): Prisma.Sql {

@@ -1,8 +1,12 @@
+import { TikTokItemStatus, TikTokItemType, TikTokMediaType } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
 
-export const TikTokItemTypeEnum = builder.enumType('TikTokItemType', { values: ['ad', 'organic'] as const });
-export const TikTokItemStatusEnum = builder.enumType('TikTokItemStatus', { values: ['active', 'inactive', 'unknown'] as const });
-export const TikTokMediaTypeEnum = builder.enumType('TikTokMediaType', { values: ['image', 'video', 'carousel', 'unknown'] as const });
+// The TikTok enums, each written once: the stored ones come from the database schema, the others are the API's
+// value sets. TypeScript types of these values are derived from them (`typeof TikTokLibrarySort.$inferType`).
+
+export const TikTokItemTypeEnum = builder.enumType(TikTokItemType, { name: 'TikTokItemType' });
+export const TikTokItemStatusEnum = builder.enumType(TikTokItemStatus, { name: 'TikTokItemStatus' });
+export const TikTokMediaTypeEnum = builder.enumType(TikTokMediaType, { name: 'TikTokMediaType' });
 export const TikTokMediaItemTypeEnum = builder.enumType('TikTokMediaItemType', { values: ['image', 'video'] as const });
 
 export const TikTokSearchArea = builder.enumType('TikTokSearchArea', {

@@ -1,2 +1,3 @@
 import './types.js';
+import './detail.js';
 import './queries.js';

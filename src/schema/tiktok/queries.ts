@@ -6,9 +6,11 @@ import { builder } from '../builder.js';
 import { loadIdPage } from '../shared/id-page.js';
 import { pageListRef, type RowPage } from '../shared/pagination.js';
 import { tiktokIdOf } from './figures.js';
-import { filterFromLibraryArgs, filterFromQueryArgs, libraryArgs, libraryQueryArgs } from './query-args.js';
-import { searchTikTokIds, type TikTokFilter, type TikTokSort } from './search.js';
-import { TikTokLibraryItem, TikTokLibraryItemDetail } from './types.js';
+import { libraryArgs, libraryQueryArgs } from './args.js';
+import { TikTokLibraryItemDetail } from './detail.js';
+import { filterFromLibraryArgs, filterFromQueryArgs } from './filter.js';
+import { searchTikTokIds, type TikTokFilter, type TikTokSort } from './sql/search.js';
+import { TikTokLibraryItem } from './types.js';
 
 const TikTokLibraryPage = pageListRef('TikTokLibraryPage', TikTokLibraryItem, 'A page of TikTok library items.');
 

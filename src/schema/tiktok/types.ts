@@ -1,9 +1,12 @@
-import type { TikTokItem, TikTokMusic, TikTokPageSnapshot, TikTokPin } from '../../generated/prisma/client.js';
+import type { TikTokItem, TikTokMusic } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { TikTokItemStatusEnum, TikTokItemTypeEnum, TikTokMediaItemTypeEnum, TikTokMediaTypeEnum } from './enums.js';
-import { compositeId, daysRunning, shopFaviconUrl, shopLogoUrl } from './figures.js';
+import { compositeId, daysRunning } from './figures.js';
+import { NEVER_PINNED, TikTokPageSnapshotRef, TikTokPinRef, TikTokProfile, TikTokShop } from './profile.js';
 
-type MediaItem = { type: 'image' | 'video'; url: string; order: number };
+// A TikTok library item: its media, content and metrics, and the fields every item shows (list rows and detail).
+
+type MediaItem = { type: typeof TikTokMediaItemTypeEnum.$inferType; url: string; order: number };
 
 function mediasOf(item: TikTokItem): MediaItem[] {
   if (item.videoUrl) return [{ type: 'video', url: item.videoUrl, order: 0 }];
@@ -63,70 +66,6 @@ export const TikTokMetrics = builder.objectRef<TikTokItem>('TikTokMetrics').impl
   }),
 });
 
-export const TikTokProfile = builder.prismaObject('TikTokProfile', {
-  description: 'The TikTok account that posted the item; `id` is the tiktokPageId.',
-  fields: (t) => ({
-    id: t.exposeString('id'),
-    handle: t.exposeString('handle'),
-    name: t.exposeString('name'),
-    avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
-    bio: t.exposeString('bio', { nullable: true }),
-    bioUrl: t.exposeString('bioUrl', { nullable: true }),
-    accountType: t.exposeString('accountType', { description: 'business, creator or personal.' }),
-    secUid: t.exposeString('secUid'),
-    followers: t.expose('followers', { type: 'SafeInt' }),
-    following: t.exposeInt('following'),
-    totalTikToks: t.exposeInt('totalTikToks'),
-    newTikToks: t.exposeInt('newTikToks', { description: 'Published in the last 30 days.' }),
-    percentAds: t.exposeFloat('percentAds'),
-    views: t.expose('views', { type: 'SafeInt' }),
-    likes: t.expose('likes', { type: 'SafeInt' }),
-    pageCreation: t.expose('pageCreation', { type: 'DateTime', nullable: true }),
-  }),
-});
-
-export const TikTokShop = builder.prismaObject('Shop', {
-  variant: 'TikTokShop',
-  description: 'The shop the item promotes or belongs to.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    domain: t.exposeString('domain'),
-    name: t.exposeString('name'),
-    logoUrl: t.string({ resolve: (shop) => shopLogoUrl(shop.id) }),
-    faviconUrl: t.string({ resolve: (shop) => shopFaviconUrl(shop.domain) }),
-    countryCode: t.exposeString('countryCode', { nullable: true }),
-    monthlyVisits: t.exposeInt('monthlyVisits'),
-    trafficGrowth30d: t.exposeFloat('trafficGrowth30d', { nullable: true, description: 'Fraction: 0.18 = +18%.' }),
-    productsCount: t.exposeInt('productsCount'),
-    googleCategoryIds: t.exposeIntList('categoryIds'),
-  }),
-});
-
-type Pin = Pick<TikTokPin, 'isCurrent' | 'firstPinnedAt' | 'lastPinnedAt' | 'lastUnpinnedAt'>;
-const NEVER_PINNED: Pin = { isCurrent: false, firstPinnedAt: null as never, lastPinnedAt: null as never, lastUnpinnedAt: null };
-
-export const TikTokPinRef = builder.objectRef<Pin>('TikTokPin').implement({
-  description: 'Pin history on the profile; the dates are null for an item never pinned.',
-  fields: (t) => ({
-    isCurrent: t.exposeBoolean('isCurrent'),
-    firstPinnedAt: t.expose('firstPinnedAt', { type: 'DateTime', nullable: true }),
-    lastPinnedAt: t.expose('lastPinnedAt', { type: 'DateTime', nullable: true }),
-    lastUnpinnedAt: t.expose('lastUnpinnedAt', { type: 'DateTime', nullable: true }),
-  }),
-});
-
-export const TikTokPageSnapshotRef = builder.objectRef<TikTokPageSnapshot>('TikTokPageSnapshot').implement({
-  description: "The profile's latest daily snapshot: live ads and organic items, and the day's gains.",
-  fields: (t) => ({
-    recordedAt: t.expose('recordedAt', { type: 'DateTime' }),
-    adsCount: t.exposeInt('adsCount'),
-    organicCount: t.exposeInt('organicCount'),
-    totalTikToks: t.exposeInt('totalTikToks'),
-    dailyViews: t.expose('dailyViews', { type: 'SafeInt' }),
-    dailyLikes: t.expose('dailyLikes', { type: 'SafeInt' }),
-    dailyFollowers: t.exposeInt('dailyFollowers'),
-  }),
-});
 
 /** The fields of every TikTok library item, in list rows and in the detail alike. */
 export const TikTokItemFields = builder.prismaInterface('TikTokItem', {
@@ -162,49 +101,4 @@ export const TikTokLibraryItem = builder.prismaObject('TikTokItem', {
   interfaces: [TikTokItemFields],
   description: 'A TikTok ad or organic video of the library.',
   fields: () => ({}),
-});
-
-type Links = { tiktokUrl: string; profileUrl: string };
-type Source = { network: string; sourceType: string; tiktokPageId: string; websiteId: string | null; domain: string | null };
-
-const TikTokLinks = builder.objectRef<Links>('TikTokLinks').implement({
-  fields: (t) => ({ tiktokUrl: t.exposeString('tiktokUrl'), profileUrl: t.exposeString('profileUrl') }),
-});
-
-const TikTokSource = builder.objectRef<Source>('TikTokSource').implement({
-  fields: (t) => ({
-    network: t.exposeString('network'),
-    sourceType: t.exposeString('sourceType', { description: 'commercial_content_library for ads, profile for organic videos.' }),
-    tiktokPageId: t.exposeString('tiktokPageId'),
-    websiteId: t.exposeString('websiteId', { nullable: true }),
-    domain: t.exposeString('domain', { nullable: true }),
-  }),
-});
-
-export const TikTokLibraryItemDetail = builder.prismaObject('TikTokItem', {
-  variant: 'TikTokLibraryItemDetail',
-  interfaces: [TikTokItemFields],
-  description: 'A TikTok library item with its links and source.',
-  fields: (t) => ({
-    links: t.field({
-      type: TikTokLinks,
-      select: { profile: { select: { handle: true } } },
-      resolve: (item) => {
-        const profileUrl = `https://www.tiktok.com/@${item.profile.handle}`;
-        const kind = item.mediaType === 'video' || item.mediaType === 'unknown' ? 'video' : 'photo';
-        return { tiktokUrl: `${profileUrl}/${kind}/${item.id}`, profileUrl };
-      },
-    }),
-    source: t.field({
-      type: TikTokSource,
-      select: { shop: { select: { domain: true } } },
-      resolve: (item) => ({
-        network: 'tiktok',
-        sourceType: item.type === 'ad' ? 'commercial_content_library' : 'profile',
-        tiktokPageId: item.profileId,
-        websiteId: item.shopId,
-        domain: item.shop?.domain ?? null,
-      }),
-    }),
-  }),
 });

@@ -1,0 +1,78 @@
+import { notFound } from '../../errors.js';
+import type { AdMediaType } from '../../generated/prisma/enums.js';
+import { builder } from '../builder.js';
+import { adIdArg } from './args.js';
+import { AdMediaTypeEnum } from './enums.js';
+import { normaliseAdId } from './queries.js';
+
+const UrlType = builder.enumType('MediaUrlType', { values: ['public_asset', 'external_direct'] as const });
+const MediaSource = builder.enumType('MediaUrlSource', { values: ['media_url', 'thumbnail_url'] as const });
+
+type MediaUrl = {
+  adId: string;
+  mediaType: AdMediaType;
+  url: string | null;
+  urlType: typeof UrlType.$inferType;
+  selectedSource: typeof MediaSource.$inferType;
+  mediaUrl: string | null;
+  thumbnailUrl: string | null;
+  filename: string | null;
+};
+
+const AdMediaUrl = builder.objectRef<MediaUrl>('AdMediaUrl').implement({
+  description: 'Where the best media asset of an ad lives. The binary itself is not proxied.',
+  fields: (t) => ({
+    adId: t.exposeString('adId'),
+    mediaType: t.expose('mediaType', { type: AdMediaTypeEnum }),
+    url: t.exposeString('url', { nullable: true }),
+    urlType: t.expose('urlType', { type: UrlType, description: 'public_asset: a stable URL; external_direct: may expire upstream.' }),
+    selectedSource: t.expose('selectedSource', { type: MediaSource }),
+    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
+    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    filename: t.exposeString('filename', { nullable: true, description: 'The ad id with the extension of the selected URL.' }),
+  }),
+});
+
+// Hosts whose URLs do not expire; anything else (Meta's CDN) is an external direct link.
+const PUBLIC_ASSET_HOSTS = [/(^|\.)cdn\.example\.com$/];
+
+function describeMedia(ad: { id: string; mediaType: MediaUrl['mediaType']; mediaUrl: string | null; thumbnailUrl: string | null }): MediaUrl {
+  const selectedSource = ad.mediaUrl ? 'media_url' : 'thumbnail_url';
+  const url = ad.mediaUrl ?? ad.thumbnailUrl;
+  let host = '';
+  let extension = '';
+  try {
+    const parsed = new URL(url ?? '');
+    host = parsed.hostname;
+    extension = /\.([a-z0-9]{2,5})$/i.exec(parsed.pathname)?.[1]?.toLowerCase() ?? '';
+  } catch {
+    // no usable URL: keep the defaults
+  }
+  return {
+    adId: ad.id,
+    mediaType: ad.mediaType,
+    url,
+    urlType: PUBLIC_ASSET_HOSTS.some((pattern) => pattern.test(host)) ? 'public_asset' : 'external_direct',
+    selectedSource,
+    mediaUrl: ad.mediaUrl,
+    thumbnailUrl: ad.thumbnailUrl,
+    filename: url ? `${ad.id}${extension ? `.${extension}` : ''}` : null,
+  };
+}
+
+builder.queryFields((t) => ({
+  adMediaUrl: t.field({
+    type: AdMediaUrl,
+    nullable: true,
+    authScopes: { workspace: true },
+    args: { adId: t.arg.string({ required: true, validate: adIdArg }) },
+    resolve: async (_root, args, context) => {
+      const ad = await context.prisma.ad.findUnique({
+        where: { id: normaliseAdId(args.adId) },
+        select: { id: true, mediaType: true, mediaUrl: true, thumbnailUrl: true },
+      });
+      if (!ad) throw notFound(`Ad "${args.adId}"`);
+      return describeMedia(ad);
+    },
+  }),
+}));

@@ -1,0 +1,209 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setCredits } from '../../src/auth/admin.js';
+import { connect, type Db } from '../../src/db/client.js';
+import { releaseStaleHolds } from '../../src/metering/ledger.js';
+import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { adsScenario } from '../ads/scenario.js';
+import { TcpProxy } from './tcp-proxy.js';
+
+// A failing database and a failing Redis, while requests run. PostgreSQL only: terminating backends and refusing
+// connections need a real server (PGlite runs inside the test's process). Requests in the fault's window answer 503
+// with a code of the table, never 500; the server recovers by itself; no write is half-done.
+
+const onPostgres = process.env.TEST_DB === 'postgres';
+const PAGES = '/ads/facets/landing-pages?scopeTrackedPages=1000000000000001&limit=5'; // metered: holds, runs, settles
+
+let database: TestDatabase;
+let admin: pg.Client;
+let dbName: string;
+const statuses = new Map<string, number>();
+
+function tally(label: string, res: HttpResult) {
+  const key = `${label} ${res.status}${res.status >= 400 ? ` ${res.body?.error?.code}` : ''}`;
+  statuses.set(key, (statuses.get(key) ?? 0) + 1);
+}
+
+/** Answers to a fault: a success, or a retryable 503 in the envelope with Retry-After; never a 500. */
+function expectSurvivable(res: HttpResult, label: string) {
+  tally(label, res);
+  if (res.status === 503) {
+    expect(['service_unavailable', 'auth_provider_unavailable'], label).toContain(res.body.error.code);
+    expect(res.body.error.requestId, label).toBe(res.headers.get('x-request-id'));
+    if (res.body.error.code === 'service_unavailable') expect(res.headers.get('retry-after'), label).toBe('1');
+  } else expect(res.status, `${label}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(200);
+}
+
+async function waitFor(condition: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 400; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** The credit ledger agrees with itself: no hold left, the pools hold what the usage records did not take. */
+async function expectLedgerWhole(db: Db, workspaceId: string, limit: number) {
+  await releaseStaleHolds(db.ledger, 0); // what the server's sweep does for holds a dead call left
+  const [{ rows: holds }, { rows: [account] }, { rows: [used] }] = await Promise.all([
+    db.pool.query('SELECT count(*)::int AS n FROM "credit_reservations" WHERE "workspaceId" = $1', [workspaceId]),
+    db.pool.query('SELECT "recurringUsed", "topupBalance" FROM "credit_accounts" WHERE "workspaceId" = $1', [workspaceId]),
+    db.pool.query('SELECT coalesce(sum("recurring"), 0)::int AS recurring, coalesce(sum("topup"), 0)::int AS topup FROM "usage_records" WHERE "workspaceId" = $1', [workspaceId]),
+  ]);
+  expect(holds[0].n).toBe(0);
+  expect(account.recurringUsed).toBe(used.recurring); // every credit taken has its usage record, and no more
+  expect(account.topupBalance + used.topup).toBe(0); // the workspace started with no top-up credits
+  expect(account.recurringUsed).toBeLessThanOrEqual(limit);
+}
+
+describe.skipIf(!onPostgres)('PostgreSQL faults (skipped on PGlite: terminating backends and refusing connections need a real server)', () => {
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await adsScenario(database);
+    dbName = new URL(database.url).pathname.slice(1);
+    admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    if (statuses.size) console.log(`faults: answers seen ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    await admin?.end();
+    await database?.dispose();
+  });
+
+  it('backends terminated in the middle of queries: those requests answer 503 service_unavailable, the next ones 200, and no write is half-done', async () => {
+    const t: TestApp = await createTestApp(undefined, { database });
+    try {
+      const { apiKey, slug, workspaceId } = await t.newKey();
+      await setCredits(database.prisma, { workspace: slug, recurringLimit: 100_000, recurringUsed: 0, topup: 0 });
+      for (let round = 0; round < 3; round++) {
+        // Requests queue behind a lock on the table they read; their backends are then terminated while they wait.
+        const locker = new pg.Client({ connectionString: database.url });
+        await locker.connect();
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE "ads" IN ACCESS EXCLUSIVE MODE');
+        const calls = [
+          ...Array.from({ length: 6 }, () => ['detail', t.rest('GET', '/ads/facebook_9001', { key: apiKey })] as const),
+          ...Array.from({ length: 4 }, () => ['metered', t.rest('GET', PAGES, { key: apiKey })] as const),
+          ...Array.from({ length: 2 }, () => ['search', t.rest('POST', '/ads/query', { key: apiKey, body: { minReach: 1 } })] as const),
+          ['share', t.rest('POST', '/ads/facebook_9004/share', { key: apiKey, body: {} })] as const,
+          ['graphql', t.graphql('{ ad(adId: "facebook_9001") { id } }', {}, apiKey)] as const,
+        ];
+        const blocked = async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [dbName])).rows[0].n as number;
+        await waitFor(async () => (await blocked()) >= 8, 'requests waiting on the lock');
+        const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [dbName]);
+        await locker.query('ROLLBACK');
+        await locker.end();
+        expect(killed.rowCount).toBeGreaterThanOrEqual(8);
+        const answers = await Promise.all(calls.map(async ([label, pending]) => [label, await pending] as const));
+        for (const [label, res] of answers) {
+          if (label === 'graphql') {
+            tally(label, res);
+            const code = res.body.errors?.[0]?.extensions?.code;
+            expect(code === undefined || code === 'service_unavailable', JSON.stringify(res.body)).toBe(true);
+          } else expectSurvivable(res, label);
+        }
+        expect(answers.filter(([, res]) => res.status === 503 || res.body.errors?.[0]?.extensions?.code === 'service_unavailable').length).toBeGreaterThanOrEqual(1);
+      }
+      // Recovered without a restart: every call answers again.
+      for (let i = 0; i < 5; i++) {
+        expect((await t.rest('GET', '/ads/facebook_9001', { key: apiKey })).status).toBe(200);
+        expect((await t.rest('GET', PAGES, { key: apiKey })).status).toBe(200);
+      }
+      expect((await t.rest('GET', '/ready')).status).toBe(200);
+      await expectLedgerWhole(database, workspaceId, 100_000);
+      // A share is written with its audit event, or not at all.
+      const { rows: [shares] } = await database.pool.query(
+        `SELECT (SELECT count(*) FROM "ad_shares" WHERE "workspaceId" = $1)::int AS shares, (SELECT count(*) FROM "audit_events" WHERE "workspaceId" = $1 AND "action" = 'ad.share')::int AS audited`,
+        [workspaceId],
+      );
+      expect(shares.shares).toBe(shares.audited);
+      expect(t.logs.filter((line) => line.level === 'error' && line.msg === 'internal error')).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the database refusing connections for a while: 503 in that window, readiness 503, then recovery without a restart', async () => {
+    const proxy = new TcpProxy({ host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
+    await proxy.up();
+    const url = new URL(database.url);
+    url.port = String(proxy.port);
+    url.hostname = '127.0.0.1';
+    const through: Db = connect(url.toString(), { max: 4 });
+    // Credentials are cached (as in production, AUTH_CACHE_MS) so the refusal meets the data queries, not only the key lookup.
+    const t = await createTestApp(undefined, { database: { ...database, prisma: through.prisma, pool: through.pool, ledger: through.ledger }, authCacheMs: 60_000 });
+    try {
+      const { apiKey, slug, workspaceId } = await t.newKey();
+      await setCredits(database.prisma, { workspace: slug, recurringLimit: 100_000, recurringUsed: 0, topup: 0 });
+      expect((await t.rest('GET', '/ads/facebook_9001', { key: apiKey })).status).toBe(200);
+      expect((await t.rest('GET', PAGES, { key: apiKey })).status).toBe(200);
+
+      await proxy.down();
+      const during = await Promise.all([
+        ...Array.from({ length: 4 }, () => t.rest('GET', '/ads/facebook_9001', { key: apiKey })),
+        ...Array.from({ length: 3 }, () => t.rest('GET', PAGES, { key: apiKey })),
+        t.rest('POST', '/ads/query', { key: apiKey, body: {} }),
+        t.rest('POST', '/ads/facebook_9002/share', { key: apiKey, body: {} }),
+      ]);
+      for (const res of during) {
+        expectSurvivable(res, 'refused');
+        expect(res.status).toBe(503);
+      }
+      const gql = await t.graphql('{ ad(adId: "facebook_9001") { id } }', {}, apiKey);
+      expect(gql.body.errors[0].extensions.code).toBe('service_unavailable');
+      const ready = await t.rest('GET', '/ready');
+      expect([ready.status, ready.body.status, ready.body.checks.database.status]).toEqual([503, 'unavailable', 'down']);
+      expect((await t.rest('GET', '/health')).status).toBe(200); // liveness touches nothing
+
+      await proxy.up();
+      expect((await t.rest('GET', '/ads/facebook_9001', { key: apiKey })).status).toBe(200);
+      expect((await t.rest('GET', PAGES, { key: apiKey })).status).toBe(200);
+      expect((await t.rest('POST', '/ads/facebook_9002/share', { key: apiKey, body: {} })).status).toBe(200);
+      expect((await t.rest('GET', '/ready')).status).toBe(200);
+      await expectLedgerWhole(database, workspaceId, 100_000);
+      expect(t.logs.filter((line) => line.level === 'error' && line.msg === 'internal error')).toEqual([]);
+    } finally {
+      await t.close();
+      await through.close();
+      await proxy.down();
+    }
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)('Redis going away (skipped without TEST_REDIS_URL)', () => {
+  it('requests are served without rate limits while Redis is down (as the README says), readiness says so, and limits resume when it is back', async () => {
+    const target = new URL(redisUrl!);
+    const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    await proxy.up();
+    // Five reads per key, refilled very slowly: more than five answered while Redis is down shows the limits are off.
+    const rateLimits = { read: { capacity: 5, perSecond: 0.001 }, write: { capacity: 5, perSecond: 0.001 } };
+    const t = await createTestApp(adsScenario, { rateLimits, redisUrl: `redis://127.0.0.1:${proxy.port}`, redisPrefix: `mi:test:${process.pid}:${Date.now()}:` });
+    try {
+      const { apiKey } = await t.newKey();
+      const first = await t.rest('GET', '/ads/facebook_9001', { key: apiKey });
+      expect(first.status).toBe(200);
+      expect((await t.rest('GET', '/ready')).body.checks.redis.status).toBe('up');
+      await proxy.down();
+      for (let i = 0; i < 7; i++) {
+        const res = await t.rest('GET', '/ads/facebook_9001', { key: apiKey });
+        tally('redis down', res);
+        expect(res.status).toBe(200);
+      }
+      const ready = await t.rest('GET', '/ready');
+      expect([ready.status, ready.body.checks.redis.status, ready.body.checks.database.status]).toEqual([503, 'down', 'up']);
+      await proxy.up();
+      await waitFor(async () => (await t.rest('GET', '/ready')).status === 200, 'Redis to be back');
+      const after = await t.rest('GET', '/ads/facebook_9001', { key: apiKey });
+      expect(after.status).toBe(200);
+      expect([first.headers.get('x-ratelimit-remaining'), after.headers.get('x-ratelimit-remaining')]).toEqual(['4', '3']); // Redis' bucket again
+    } finally {
+      await t.close().catch(() => undefined);
+      await proxy.down();
+    }
+  });
+});
+
+it.skipIf(onPostgres || Boolean(redisUrl))('faults need a real PostgreSQL (TEST_DATABASE_URL, project postgres) or Redis (TEST_REDIS_URL): skipped here', () => {});

@@ -11,7 +11,7 @@ import { visibleBoardsAnyScope, type Actor } from './access.js';
 export async function findBoard(context: Context, actor: Actor, boardId: string): Promise<Board> {
   const db = await workspaceDb(context);
   const board = await db.board.findFirst({ where: seenBoard(actor, boardId) });
-  if (!board) throw notFound(`Board "${boardId}"`);
+  if (!board) throw notFound('The board');
   return board;
 }
 

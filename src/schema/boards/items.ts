@@ -60,7 +60,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const board = await findBoard(context, await actorOf(context), args.boardId);
       const item = await (await workspaceDb(context)).boardItem.findFirst({ where: { id: args.itemId.toLowerCase(), boardId: board.id } });
-      if (!item) throw notFound(`Item "${args.itemId}" of board "${board.id}"`);
+      if (!item) throw notFound('The item on this board');
       await removeItem(context, item);
       return { removed: true, itemId: item.id, boardId: board.id };
     },

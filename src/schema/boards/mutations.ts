@@ -19,7 +19,7 @@ import { BoardRef } from './types.js';
 export async function parentFor(context: Parameters<typeof findBoard>[0], actor: Actor, board: Pick<Board, 'scope' | 'ownerUserId'>, parentId: string): Promise<Board> {
   const db = await workspaceDb(context);
   const parent = await db.board.findFirst({ where: { AND: [{ id: parentId, archivedAt: null }, visibleBoards(actor, { scope: board.scope, ownerUserId: board.ownerUserId })] } });
-  if (!parent) throw notFound(`Board "${parentId}"`);
+  if (!parent) throw notFound('The parent board');
   return parent;
 }
 

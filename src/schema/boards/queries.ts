@@ -55,7 +55,7 @@ builder.queryFields((t) => ({
     args: { boardId: t.arg.string({ required: true, validate: boardId }) },
     resolve: async (query, _root, args, context) => {
       const board = await (await workspaceDb(context)).board.findFirst({ ...query, where: seenBoard(await actorOf(context), args.boardId) });
-      if (!board) throw notFound(`Board "${args.boardId}"`);
+      if (!board) throw notFound('The board');
       return board;
     },
   }),

@@ -34,7 +34,7 @@ export function favoriteWhere(actor: Actor, key: ScopeKey, family: Family): Pris
 export async function findFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
   const db = await workspaceDb(context);
   const folder = await db.board.findFirst({ where: { AND: [{ id: folderId.toLowerCase() }, folderWhere(actor, key, family)] } });
-  if (!folder) throw notFound(`Favorite ${family.name} folder "${folderId}"`);
+  if (!folder) throw notFound(`The favorite ${family.name} folder`);
   return folder;
 }
 

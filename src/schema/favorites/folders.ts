@@ -59,7 +59,7 @@ export async function reorderFolders(context: Context, actor: Actor, key: ScopeK
   const db = await workspaceDb(context);
   const found = await db.board.findMany({ where: { AND: [folderWhere(actor, key, family), { id: { in: ids } }] } });
   const missing = ids.find((id) => !found.some((folder) => folder.id === id));
-  if (missing) throw notFound(`Favorite ${family.name} folder "${missing}"`);
+  if (missing) throw notFound(`A favorite ${family.name} folder of the list`);
   const changed = found.filter((folder) => folder.position !== entries[ids.indexOf(folder.id)].order);
   if (changed.length) {
     await writeAudited(context, async (tx, audit) => {

@@ -38,7 +38,7 @@ export async function loadFavorites(context: Context, ids: readonly string[]): P
 export async function findSaved(context: Context, actor: Actor, key: ScopeKey, family: Family, saved: { number: number } | { id: string }): Promise<FavoriteRow> {
   const db = await workspaceDb(context);
   const item = await db.boardItem.findFirst({ where: { AND: [saved, favoriteWhere(actor, key, family)] }, include: { board: true } });
-  if (!item) throw notFound(`Saved favorite ${'number' in saved ? saved.number : `"${saved.id}"`}`);
+  if (!item) throw notFound('The saved favorite');
   return item;
 }
 

@@ -100,6 +100,8 @@ export type HttpInput = {
   pathParams: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown> | null;
+  /** A multipart body: its fields are text, read like query-string values. */
+  bodyIsText?: boolean;
 };
 
 /** Typed argument values for the route's field, or the violations found. Unknown parameters are ignored. */
@@ -108,9 +110,11 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
   const violations: ParamViolation[] = [];
   for (const arg of args) {
     let raw: unknown;
+    // The path; else where the route declares it (argsIn); else GET's query string, a DELETE's body when it has the
+    // argument and its query string otherwise, the body of a POST or PATCH.
     const location: Location = arg.name in input.pathParams
       ? 'path'
-      : route.argsIn?.[arg.name] ?? (route.method === 'GET' || route.method === 'DELETE' ? 'query-string' : 'body');
+      : route.argsIn?.[arg.name] ?? (route.method === 'GET' || (route.method === 'DELETE' && (input.body?.[arg.name] ?? null) === null) ? 'query-string' : 'body');
     if (location === 'path') {
       raw = input.pathParams[arg.name];
     } else if (location === 'query-string') {
@@ -129,7 +133,7 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
       }
       continue;
     }
-    const coerced = coerce(arg.name, arg.type, raw, location !== 'body');
+    const coerced = coerce(arg.name, arg.type, raw, location !== 'body' || input.bodyIsText === true);
     if ('error' in coerced) violations.push({ argument: arg.name, location, expected: [coerced.error] });
     else values[arg.name] = coerced.value;
   }

@@ -16,6 +16,7 @@ import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
 import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { matchRoute } from './match.js';
+import { isMultipart, readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { argumentsFromHttp, type ParamViolation } from './params.js';
 import type { RestRoute } from './routes.js';
@@ -33,12 +34,6 @@ function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<stri
   const all: Record<string, unknown> = {};
   for (const arg of field.args) if (arg.defaultValue !== undefined) all[arg.name] = arg.defaultValue;
   return { ...all, ...values };
-}
-
-/** Whether a route reads a JSON body: POST and PATCH do, a DELETE when an argument is declared in its body. */
-function hasBody(route: RestRoute): boolean {
-  if (route.method === 'GET') return false;
-  return route.method !== 'DELETE' || Object.values(route.argsIn ?? {}).includes('body');
 }
 
 function json(failure: RestError) {
@@ -181,15 +176,17 @@ export function useRestApi(options: {
     }
 
     let body: Record<string, unknown> | null = null;
-    if (hasBody(match.route)) {
-      const read = await readBody(request);
+    const multipart = isMultipart(request);
+    // A DELETE may carry a JSON body (the bulk and folder deletes take their ids and `confirm` there).
+    if (match.route.method !== 'GET') {
+      const read = multipart ? await readMultipart(request) : await readBody(request);
       if ('error' in read) {
         const failure = validationFailure([{ argument: '', location: 'body', expected: [read.error] }], state.requestId);
         return endResponse(json(read.refused ? { ...failure, headers: { ...failure.headers, ...REFUSED_BODY_HEADERS } } : failure));
       }
       body = read.body;
     }
-    const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body });
+    const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body, bodyIsText: multipart });
     const { values } = read;
     // A path segment whose percent-escapes do not decode is refused here: SOFA's router would decode it again, and throw.
     const undecodable: ParamViolation[] = match.malformed.map((name) => ({ argument: name, location: 'path', expected: [`${name} must be valid percent-encoded UTF-8`] }));

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useRestApi } from '../rest/plugin.js';
+import { useMedia } from './plugins/use-media.js';
 import { routes } from '../rest/routes.js';
 import type { Authenticator } from './auth/authenticate.js';
 import { createContext, type AppServices, type Context } from './context.js';
@@ -148,6 +149,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
       useSharedBoards(given.prisma),
+      useMedia(),
       useIdempotency({ pool: services.pool, authenticate }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, fetch: async (request) => app.fetch(request) }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),

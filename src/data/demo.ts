@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { createKey, createWorkspace } from '../auth/admin.js';
 import type { PrismaClient } from '../db/client.js';
+import { trackDemoBrands } from './demo-brandtrackers.js';
 import { seedMarket } from './market.js';
 
 export const DEMO_SLUG = 'demo';
@@ -16,7 +17,8 @@ export async function ensureDemo(prisma: PrismaClient, pool: pg.Pool, log: (line
     log(`demo market loaded in ${(ms / 1000).toFixed(1)} s: ${Object.entries(counts).map(([table, n]) => `${n} ${table}`).join(', ')}`);
   }
   if (await prisma.workspace.findUnique({ where: { slug: DEMO_SLUG } })) return null;
-  await createWorkspace(prisma, { slug: DEMO_SLUG, name: 'Demo workspace', plan: 'demo' });
+  const { workspaceId } = await createWorkspace(prisma, { slug: DEMO_SLUG, name: 'Demo workspace', plan: 'demo' });
+  log(`the demo workspace tracks ${await trackDemoBrands(prisma, workspaceId)} brands`);
   const { apiKey } = await createKey(prisma, { workspace: DEMO_SLUG, name: 'Demo key', description: 'Created on first start' });
   return apiKey;
 }

@@ -31,7 +31,7 @@ function checkDeclaredLength(headers: Headers): BodyRefused | 'declared' | 'unde
 }
 
 /** A body without a declared length (chunked), read chunk by chunk and abandoned as soon as it passes the limit. */
-async function readCounted(body: ReadableStream<Uint8Array>): Promise<string> {
+async function readCounted(body: ReadableStream<Uint8Array>): Promise<Buffer> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -45,7 +45,7 @@ async function readCounted(body: ReadableStream<Uint8Array>): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** A body that broke off (the client went away or sent a malformed chunk) is the client's failure, not the server's. */
@@ -58,7 +58,18 @@ export async function readBodyText(request: Request): Promise<string> {
   const length = checkDeclaredLength(request.headers);
   if (length instanceof BodyRefused) throw length;
   try {
-    return length === 'declared' || request.body === null ? await request.text() : await readCounted(request.body);
+    return length === 'declared' || request.body === null ? await request.text() : (await readCounted(request.body)).toString('utf8');
+  } catch (error) {
+    throw unreadable(error);
+  }
+}
+
+/** The request's body as bytes (a multipart upload), under the same limit as readBodyText. */
+export async function readBodyBytes(request: Request): Promise<Buffer> {
+  const length = checkDeclaredLength(request.headers);
+  if (length instanceof BodyRefused) throw length;
+  try {
+    return length === 'declared' || request.body === null ? Buffer.from(await request.arrayBuffer()) : await readCounted(request.body);
   } catch (error) {
     throw unreadable(error);
   }

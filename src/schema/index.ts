@@ -5,6 +5,15 @@ import './identity/index.js';
 import './ads/index.js';
 import './tiktok/index.js';
 import './google-ads/index.js';
+import './advertisers/index.js';
+import './lookup/index.js';
+import './facets/index.js';
+import './shops/index.js';
+import './emails/index.js';
+import './products/index.js';
+import './image-search/index.js';
+import './brandtrackers/index.js';
+import './workspace-analytics/index.js';
 import './boards/index.js';
 import './favorites/index.js';
 

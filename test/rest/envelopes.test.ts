@@ -4,11 +4,18 @@ import { setCredits } from '../../src/auth/admin.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { adsScenario } from '../ads/scenario.js';
 import {
-  AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ERROR, GOOGLE_AD, GOOGLE_CATEGORY_FACET, GOOGLE_FACET_VALUE, keyPaths,
-  keysOf, ME, OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
+  AD_DETAIL_GROUPED, AD_DETAIL_RESOLVED, AD_SUMMARY, AD_SUMMARY_GROUPED, ADVERTISER_DETAIL, ADVERTISER_SUMMARY, ERROR, FACEBOOK_SHOP_ENTRY,
+  FACET_ITEMS, FACET_META, GOOGLE_AD, GOOGLE_CATEGORY_FACET, GOOGLE_FACET_VALUE, keyPaths, keysOf, LOOKUP_META, LOOKUP_RESULT, ME,
+  OFFSET_PAGINATION, PAGE_PAGINATION, TIKTOK_ITEM, TIKTOK_ITEM_DETAIL, USAGE, VALIDATION_ERROR, WORKSPACE,
+  CURSOR_PAGINATION, IMAGE_SEARCH_META, PRODUCT, PRODUCT_FACET_VALUE,
 } from '../support/shapes.js';
 import { googleAdsScenario } from '../google-ads/scenario.js';
 import { P_GLOW, SHOP_GLOW, T1, tiktokScenario } from '../tiktok/scenario.js';
+import { facetValues } from '../support/discovery-scenario.js';
+import { EMAIL_SUMMARY, LINKED_ADVERTISER, SHOP_PRODUCT, SHOP_SUMMARY } from '../shops/shapes.js';
+import { drawDesign, encodeJpeg } from '../../src/data/images/draw.js';
+import { imageScenario } from '../products/image-scenario.js';
+import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_RESULT, ROW_BRANDTRACKER } from '../brandtrackers/shapes.js';
 import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
@@ -26,12 +33,27 @@ beforeAll(async () => {
     await adsScenario(db);
     await tiktokScenario(db);
     await googleAdsScenario(db);
+    await facetValues(db);
+    await db.prisma.email.create({ data: { id: 1, shopId: SHOP_GLOW, sentAt: new Date(), fromAddress: 'hi@glowlab.co', campaignType: 'campaign', subject: 'Hi', body: 'Hello', bodyLength: 5 } });
+    await imageScenario(db);
   });
   const created = await t.newKey();
   key = created.apiKey;
   ws = created;
   // Distinct figures, so every credit field is checked against a value of its own.
   await setCredits(t.db.prisma, { workspace: created.slug, recurringLimit: 500, recurringUsed: 120, topup: 30 });
+  // Brandtrackers: page 1 tracked in folder 900, page 2 and the shop tracked at the root (the deletes take them in turn);
+  // folders 901-904 for the folder deletes.
+  const shop = await t.db.prisma.shop.findUniqueOrThrow({ where: { domain: 'nordicglow.com' } });
+  await t.db.prisma.brandtracker.createMany({
+    data: [
+      { id: BT[0], facebookPageId: '1000000000000001', name: 'Nordic Glow' },
+      { id: BT[1], facebookPageId: '1000000000000002', name: 'Peak Fitness Store' },
+      { id: BT[2], targetType: 'shop', websiteId: shop.id, name: 'Nordic Glow shop' },
+    ],
+  });
+  await t.db.prisma.brandtrackerFolder.createMany({ data: [900, 901, 902, 903, 904].map((id) => ({ id, workspaceId: ws.workspaceId, name: `Folder ${id}`, rank: id - 899 })) });
+  await t.db.prisma.brandtrackerLink.createMany({ data: BT.map((brandtrackerId, i) => ({ workspaceId: ws.workspaceId, brandtrackerId, folderId: i === 0 ? 900 : null })) });
   await setupSavingCases(t, key);
 });
 afterAll(() => t?.close());
@@ -40,6 +62,24 @@ const todayUtc = () => {
   const now = new Date();
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 };
+
+const BT = ['4a1c0d2e-0000-4000-8000-0000000000e1', '4a1c0d2e-0000-4000-8000-0000000000e2', '4a1c0d2e-0000-4000-8000-0000000000e3'];
+/** Each call of a route that removes something gets the next one (the unauthenticated calls take one each too). */
+const turns = <T>(items: T[]) => {
+  let next = 0;
+  return () => items[Math.min(next++, items.length - 1)];
+};
+const nextDeletedBrandtracker = turns([BT[1], BT[2]]);
+const nextDeletedFolder = turns([901, 902, 903, 904]);
+let folderNames = 0;
+
+const pageList = (item: object) => ({ body }: HttpResult) => {
+  expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+  expect(body.data.length).toBeGreaterThan(0);
+  for (const row of body.data) expect(keyPaths(row)).toEqual(keyPaths(item));
+  expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+};
+const meteredRows = ({ body, headers }: HttpResult) => expect(headers.get('x-usage-cost')).toBe(String(body.data.length));
 
 /** One representative successful call per route, with the exact shape and values its body must have. */
 type Case = { path: string; body?: unknown; open?: boolean; check: (res: HttpResult) => void };
@@ -223,6 +263,82 @@ const cases: Record<string, Case> = {
       for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
     },
   },
+  'GET /shops': {
+    path: '/shops?limit=2',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ limit: 2, offset: 0, total: 3 });
+      for (const shop of body.data) expectShape(shop, SHOP_SUMMARY);
+    },
+  },
+  'POST /shops/query': {
+    path: '/shops/query',
+    body: { search: 'https://glowlab.co/products/x', searchType: 'domain' },
+    check: ({ body }) => {
+      expect(body.pagination).toEqual({ limit: 32, offset: 0, total: 1 });
+      expectShape(body.data[0], SHOP_SUMMARY);
+      expect(Object.keys(body.data[0])).toEqual(Object.keys(SHOP_SUMMARY)); // tiktok present: the shop has an account
+    },
+  },
+  'GET /shops/:identifier/similar': {
+    path: '/shops/unknown.example/similar',
+    check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: [], pagination: { limit: 32, offset: 0, total: 0 }, meta: { shopExists: false } }),
+  },
+  'GET /shops/:shopId': {
+    path: `/shops/${SHOP_GLOW}`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(Object.keys(body.data)).toEqual(['id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'trustpilot', 'socials', 'catalog', 'traffic', 'advertising', 'technology', 'tiktok', 'latestAds', 'similarShops']);
+    },
+  },
+  'GET /shops/:shopId/sales/history': { path: `/shops/${SHOP_GLOW}/sales/history`, check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: [] }) },
+  'GET /shops/:shopId/advertisers': {
+    path: `/shops/${SHOP_GLOW}/advertisers`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      for (const row of body.data) expect(Object.keys(row)).toEqual(Object.keys(LINKED_ADVERTISER));
+    },
+  },
+  'GET /shops/:shopId/socials/history': { path: `/shops/${SHOP_GLOW}/socials/history`, check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: { facebook: [], instagram: [] } }) },
+  'GET /shops/:shopId/products': {
+    path: `/shops/${SHOP_GLOW}/products`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
+      for (const row of body.data) expect(Object.keys(row)).toEqual(Object.keys(SHOP_PRODUCT));
+    },
+  },
+  'GET /shops/:shopId/emails': {
+    path: `/shops/${SHOP_GLOW}/emails`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 1, totalPages: 1 });
+      expectShape(body.data[0], EMAIL_SUMMARY);
+    },
+  },
+  'GET /shops/:shopId/emails/stats': {
+    path: `/shops/${SHOP_GLOW}/emails/stats?month=2026-01`,
+    check: ({ body }) => {
+      expect(keyPaths(body.data)).toEqual(['calendar', 'calendar.emailsByDate', 'calendar.month', 'calendar.totalEmails', 'last90Days', 'last90Days.avgEmailsPerWeek',
+        'last90Days.emailsByDayOfWeek', 'last90Days.emailsByDayOfWeek.0', 'last90Days.emailsByDayOfWeek.1', 'last90Days.emailsByDayOfWeek.2', 'last90Days.emailsByDayOfWeek.3',
+        'last90Days.emailsByDayOfWeek.4', 'last90Days.emailsByDayOfWeek.5', 'last90Days.emailsByDayOfWeek.6', 'last90Days.totalEmails']);
+    },
+  },
+  'POST /emails/query': {
+    path: '/emails/query',
+    body: {},
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+      expect(Object.keys(body.data[0])).toEqual(Object.keys(EMAIL_SUMMARY));
+      expectShape(body.data[0], EMAIL_SUMMARY);
+    },
+  },
+  'GET /emails/:emailId': {
+    path: '/emails/1',
+    check: ({ body }) => expect(Object.keys(body.data)).toEqual(['id', 'sentAt', 'campaignType', 'classification', 'content', 'shop', 'language']),
+  },
+  'GET /emails/:emailId/html': { path: '/emails/1/html', check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: { emailId: 1, html: null, htmlLength: 0 } }) },
   'POST /google-ads/query': {
     path: '/google-ads/query',
     body: { status: 'active' },
@@ -234,6 +350,66 @@ const cases: Record<string, Case> = {
         expect(keyPaths(ad)).toEqual(keyPaths(GOOGLE_AD));
         expect(Object.keys(ad)).toEqual(Object.keys(GOOGLE_AD));
       }
+    },
+  },
+  ...facetCases(),
+  'GET /lookup': {
+    path: '/lookup?q=nordicglow.com',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'requestId']);
+      expect(body.data.map((r: { type: string }) => r.type)).toEqual(['advertiser', 'shop']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([{ ...LOOKUP_RESULT, brandtracker: null }]));
+      expect(keyPaths(body.meta)).toEqual(keyPaths({ ...LOOKUP_META, warnings: [] }));
+    },
+  },
+  'GET /lookup/facebook-shop': {
+    path: '/lookup/facebook-shop?facebookPageId=1000000000000001',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'requestId']);
+      expect(Object.keys(body.data)).toEqual(['input', 'primaryShop', 'shops', 'primaryFacebookPage', 'facebookPages']);
+      expect(body.data.shops).toHaveLength(1);
+      expect(keyPaths(body.data)).toEqual(keyPaths({ input: { type: 1, id: 1 }, primaryShop: FACEBOOK_SHOP_ENTRY, shops: [FACEBOOK_SHOP_ENTRY], primaryFacebookPage: null, facebookPages: [] }));
+      expect(body.meta).toEqual({ limit: 50, returnedShops: 1, returnedFacebookPages: 0 });
+    },
+  },
+  'GET /advertisers': {
+    path: '/advertisers?search=nordic',
+    check: ({ body }) => {
+      expect(Object.keys(body)).toEqual(['requestId', 'data', 'pagination', 'meta']);
+      expect(body.data).toHaveLength(1);
+      expect(keyPaths(body.data)).toEqual(keyPaths([{ ...ADVERTISER_SUMMARY, mainLandingPages: [] }]));
+      expect(Object.keys(body.data[0])).toEqual(Object.keys(ADVERTISER_SUMMARY));
+      expect(body.pagination).toEqual({ limit: 20, offset: 0, total: 1 });
+      expect(body.meta).toEqual({ isTruncated: false });
+    },
+  },
+  'POST /advertisers/query': {
+    path: '/advertisers/query',
+    body: {},
+    check: ({ body }) => {
+      expect(Object.keys(body)).toEqual(['requestId', 'data', 'pagination', 'meta']);
+      expect(body.data.length).toBeGreaterThan(0);
+      for (const advertiser of body.data) expect(Object.keys(advertiser)).toEqual(Object.keys(ADVERTISER_SUMMARY));
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
+    },
+  },
+  'GET /advertisers/:advertiserId': {
+    path: '/advertisers/1000000000000002',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths({ ...ADVERTISER_DETAIL, linkedShops: [] }));
+      expect(Object.keys(body.data)).toEqual(Object.keys(ADVERTISER_DETAIL));
+      expect(body.data.lastAds.map((ad: { id: string }) => ad.id)).toEqual(['facebook_9004']);
+    },
+  },
+  'GET /advertisers/:advertiserId/ads': {
+    path: '/advertisers/1000000000000001/ads',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data.map((ad: { id: string }) => ad.id)).toEqual(['facebook_9001', 'facebook_9003']);
+      expect(keyPaths(body.data.slice(0, 1))).toEqual(keyPaths([AD_SUMMARY_GROUPED]));
+      expect(keyPaths(body.data.slice(1))).toEqual(keyPaths([AD_SUMMARY]));
+      expect(body.pagination).toEqual({ limit: 25, offset: 0, total: 2 });
     },
   },
   'GET /google-ads/facets/networks': {
@@ -263,8 +439,206 @@ const cases: Record<string, Case> = {
       expect(body.pagination).toEqual({ limit: 100, offset: 1, total: 4 });
     },
   },
+  'GET /products': {
+    path: '/products?limit=1',
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: [PRODUCT], pagination: CURSOR_PAGINATION }));
+      expect(body.pagination).toEqual({ limit: 1, total: 9, totalRelation: 'eq', nextCursor: expect.any(String) });
+    },
+  },
+  'POST /products/query': {
+    path: '/products/query',
+    body: { limit: 1, currencies: ['EUR'] },
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: [PRODUCT], pagination: CURSOR_PAGINATION }));
+      expect(body.pagination).toEqual({ limit: 1, total: 4, totalRelation: 'eq', nextCursor: expect.any(String) });
+    },
+  },
+  'GET /products/facets': {
+    path: '/products/facets',
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: { currencies: [PRODUCT_FACET_VALUE], shopCountries: [PRODUCT_FACET_VALUE], shopVisitorCountries: [PRODUCT_FACET_VALUE] } }));
+    },
+  },
+  'POST /products/image-search': {
+    path: '/products/image-search',
+    body: { image: encodeJpeg(drawDesign(22, 200), 80).toString('base64'), limit: 1 },
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: [{ score: 1, product: { ...PRODUCT, weeklyHistory: [] } }], pagination: OFFSET_PAGINATION, meta: IMAGE_SEARCH_META }));
+      expect(body.pagination).toEqual({ limit: 1, offset: 0, total: 1 });
+    },
+  },
+  'POST /shops/image-search': {
+    path: '/shops/image-search',
+    body: { image: encodeJpeg(drawDesign(22, 200), 80).toString('base64') },
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.data.map((match: { shop: { domain: string } }) => match.shop.domain)).toEqual(['peakgear.com']);
+      expect(keysOf(body.meta)).toEqual(['expiresAt', 'searchId']);
+    },
+  },
+  'GET /brandtrackers': {
+    path: `/brandtrackers?folderIds=900`,
+    check: pageList({ ...BRANDTRACKER, folder: { id: 1, name: 1 }, websites: [] }),
+  },
+  'POST /brandtrackers': {
+    path: '/brandtrackers',
+    body: { facebookPageId: '1000000000000001' },
+    check: ({ body }) => {
+      expect(Object.keys(body)).toEqual(['requestId', 'data', 'created']);
+      expect(keyPaths(body.data)).toEqual(keyPaths({ ...BRANDTRACKER_CHANGE, folder: { id: 1, name: 1 }, websites: [] }));
+      expect(body).toMatchObject({ created: false, data: { id: BT[0], workspaceLinkId: expect.any(Number) } });
+    },
+  },
+  'GET /brandtrackers/folders': {
+    path: '/brandtrackers/folders',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([FOLDER]));
+    },
+  },
+  'POST /brandtrackers/folders': {
+    path: '/brandtrackers/folders',
+    get body() {
+      return { name: `New folder ${++folderNames}` };
+    },
+    check: ({ body }) => expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: FOLDER })),
+  },
+  'PATCH /brandtrackers/folders/:folderId': {
+    path: '/brandtrackers/folders/900',
+    body: { name: 'Rivals' },
+    check: ({ body }) => expect(body.data).toMatchObject({ id: 900, name: 'Rivals', brandtrackerCount: 1 }),
+  },
+  'DELETE /brandtrackers/folders/:folderId': {
+    get path() {
+      return `/brandtrackers/folders/${nextDeletedFolder()}`;
+    },
+    body: { action: 'move-to-default', confirm: true },
+    check: ({ body }) => expect(body.data).toEqual({ deleted: true, action: 'move-to-default', affectedCount: 0 }),
+  },
+  'GET /brandtrackers/folders/:folderId/brandtrackers': {
+    path: '/brandtrackers/folders/900/brandtrackers',
+    check: pageList({ ...BRANDTRACKER, folder: { id: 1, name: 1 }, websites: [] }),
+  },
+  'PATCH /brandtrackers/workspace-links': {
+    path: '/brandtrackers/workspace-links',
+    body: { brandtrackerIds: [BT[0]], folderId: 900 },
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({ requestId: 1, data: LINKS_RESULT }));
+      expect(body.data).toMatchObject({ requestedCount: 1, affectedCount: 1 });
+    },
+  },
+  'DELETE /brandtrackers/workspace-links': {
+    path: '/brandtrackers/workspace-links',
+    body: { workspaceLinkIds: [123456], confirm: true },
+    check: ({ body }) => expect(body.data).toEqual({ requestedCount: 1, affectedCount: 0, notFoundBrandtrackerIds: [], notFoundWorkspaceLinkIds: [123456] }),
+  },
+  'GET /brandtrackers/:brandtrackerId': {
+    path: `/brandtrackers/${BT[0]}`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(Object.keys(body.data)).toEqual(Object.keys(BRANDTRACKER_DETAIL)); // the specification's key order
+    },
+  },
+  'PATCH /brandtrackers/:brandtrackerId': {
+    path: `/brandtrackers/${BT[0]}`,
+    body: { name: 'Glow (ours)' },
+    check: ({ body }) => expect(body.data).toMatchObject({ id: BT[0], name: 'Glow (ours)' }),
+  },
+  'DELETE /brandtrackers/:brandtrackerId': {
+    get path() {
+      return `/brandtrackers/${nextDeletedBrandtracker()}`;
+    },
+    check: ({ body }) => expect(body.data).toEqual({ id: expect.stringMatching(UUID), deleted: true }),
+  },
+  'GET /brandtrackers/:brandtrackerId/snapshots': {
+    path: `/brandtrackers/${BT[0]}/snapshots`,
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({
+        requestId: 1, data: { latestDate: 1, latestReadyDate: 1, latestScheduledDate: 1, dates: [1], snapshots: [{ date: 1, status: 1, usableRows: 1, indexedRows: 1 }] }, pagination: PAGE_PAGINATION,
+      }));
+      expect(body.data.latestReadyDate).toBe('2026-11-21');
+    },
+  },
+  'GET /workspace/folders': {
+    path: '/workspace/folders',
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([FOLDER]));
+    },
+  },
+  'GET /workspace/top-ads': {
+    path: '/workspace/top-ads?limit=1',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, ad: AD_SUMMARY_GROUPED, metrics: { totalReach: 1, duplicateCount: 1, daysRunning: 1, currentRank: 1 } })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/hooks': {
+    path: '/workspace/hooks',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, hook: { text: 1, sampleAd: { adId: 1, mediaUrl: 1, thumbnailUrl: 1, fullText: 1 } }, metrics: { usageCount: 1, longestRunning: 1, totalImpressions: 1, firstUsedAt: 1, lastUsedAt: 1 } })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/ad-copies': {
+    path: '/workspace/ad-copies',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, adCopy: { text: 1 }, metrics: { usageCount: 1, longestRunning: 1 } })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/landing-pages': {
+    path: '/workspace/landing-pages',
+    check: ({ body, headers }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data).toEqual([]); // no ad of the scenario has a landing page record
+      expect(headers.get('x-usage-cost')).toBe('0');
+    },
+  },
+  'GET /workspace/scaling-ads': {
+    path: '/workspace/scaling-ads',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, ad: AD_SUMMARY_GROUPED, metrics: { currentRank: 1, previousRank: 1, rankDelta: 1, improvementPct: 1 }, trajectory: [{ date: 1, rank: 1, totalAds: 1 }] })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /workspace/media-mix': {
+    path: '/workspace/media-mix',
+    check: (res) => {
+      pageList({ brandtracker: ROW_BRANDTRACKER, mediaMix: { formatCount: { image: 1, video: 1, dco: 1, other: 1 } }, metrics: { activeAds: 1 } })(res);
+      meteredRows(res);
+    },
+  },
   ...savingCases(),
 };
+
+/** GET /v1/facets/*: values, offset pagination and meta, each list with its own item shape. */
+function facetCases(): Record<string, Case> {
+  return Object.fromEntries(
+    Object.entries(FACET_ITEMS).map(([name, item]) => [
+      `GET /facets/${name}`,
+      {
+        path: `/facets/${name}`,
+        check: ({ body }: HttpResult) => {
+          expect(Object.keys(body)).toEqual(['requestId', 'data', 'pagination', 'meta']);
+          expect(body.data.length).toBeGreaterThan(0);
+          expect(keyPaths(body.data)).toEqual(keyPaths([item]));
+          expect(Object.keys(body.data[0])).toEqual(Object.keys(item));
+          expect(keyPaths(body.pagination)).toEqual(keyPaths(OFFSET_PAGINATION));
+          expect(keyPaths(body.meta)).toEqual(keyPaths(FACET_META));
+        },
+      },
+    ]),
+  );
+}
+
+/** No key beyond the shape's (empty lists and null objects carry fewer), in the shape's order. */
+function expectShape(value: object, shape: object) {
+  const allowed = new Set(keyPaths(shape));
+  expect(keyPaths(value).filter((path) => !allowed.has(path))).toEqual([]);
+  expect(Object.keys(value)).toEqual(Object.keys(shape).filter((name) => name in value));
+}
 
 const routeKey = (route: RestRoute) => `${route.method} ${route.path}`;
 

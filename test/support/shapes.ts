@@ -91,6 +91,11 @@ export const USAGE = {
   billing: { configured: 1, planCode: 1, currentPeriodStart: 1, currentPeriodEnd: 1, updatedAt: 1 },
   includedQuota: { limit: 1, used: 1, remaining: 1 },
   credits: { balance: 1, recurring: { limit: 1, used: 1, remaining: 1 }, topup: { balance: 1 }, totalRemaining: 1 },
+  // Additive: the plan's brandtracker quotas.
+  brandtrackers: {
+    activeBrandtrackers: { limit: 1, used: 1, remaining: 1 },
+    createDeleteOperations: { limit: 1, used: 1, remaining: 1, periodStart: 1, periodEnd: 1 },
+  },
 };
 
 export const PAGE_PAGINATION = { page: 1, limit: 1, total: 1, totalPages: 1 };
@@ -151,3 +156,55 @@ export const GOOGLE_AD = {
 };
 export const GOOGLE_FACET_VALUE = { value: 1, label: 1, adsCount: 1 };
 export const GOOGLE_CATEGORY_FACET = { id: 1, name: 1, path: 1, parentId: 1, advertiserUsageCount: 1 };
+
+// --- Specification: "Advertiser" (summary in lists, detail on its own) and gaps-filled's advertisers list meta.
+const ADVERTISER_RECORD = { id: 1, platform: 1, facebookPageId: 1, name: 1, logoUrl: 1, profile: { likes: 1, instagramFollowers: 1, createdAt: 1 } };
+export const ADVERTISER_SUMMARY = {
+  ...ADVERTISER_RECORD,
+  advertising: { activeAds: 1, reach30d: 1 },
+  lastAds: [{ id: 1, mediaUrl: 1, thumbnailUrl: 1 }],
+  mainLandingPages: [{ landingPage: 1, screenshotUrl: 1 }],
+};
+export const ADVERTISER_DETAIL = {
+  ...ADVERTISER_RECORD,
+  linkedShops: [{ shopId: 1, domain: 1, name: 1, isPrimary: 1 }],
+  advertising: { activeAds: 1, reach30d: 1, countryDistribution: [{ countryCode: 1, share: 1 }] },
+  lastAds: [AD_SUMMARY],
+};
+
+// --- Specification: "Lookup" (result and meta) and the Facebook-page/shop relation.
+export const LOOKUP_RESULT = {
+  type: 1, matchType: 1, matchField: 1, score: 1,
+  brandtracker: { id: 1, name: 1, facebookPageId: 1 },
+  advertiser: { id: 1, name: 1, facebookPageId: 1 },
+  shop: { id: 1, domain: 1, name: 1 },
+  signals: { activeAds: 1, liveAdsCount: 1, reach30d: 1, totalReach: 1, monthlyVisits: 1, workspaceAddedAt: 1, hasBrandtracker: 1, hasAdvertiser: 1, hasShop: 1 },
+};
+export const LOOKUP_META = { q: 1, type: 1, limit: 1, returned: 1, partial: 1, warnings: [{ code: 1, type: 1, message: 1 }] };
+export const FACEBOOK_SHOP_ENTRY = { id: 1, domain: 1, name: 1, rank: 1, isMainRelation: 1, isPrimary: 1, trafficNumber: 1, profilePhotoUrl: 1 };
+
+// --- gaps-filled "Facets": one envelope, five item shapes.
+export const FACET_META = { valueType: 1, filterUsage: [{ resource: 1, fields: [''], valueField: 1 }] };
+export const FACET_ITEMS = {
+  categories: { id: 1, name: 1, path: 1, parentId: 1, usageCount: 1 },
+  'shopify-apps': { id: 1, label: 1, iconUrl: 1, shopifyUrl: 1, usageCount: 1 },
+  technologies: { slug: 1, id: 1, name: 1, iconUrl: 1, categories: [''], usageCount: 1 },
+  pixels: { id: 1, slug: 1, name: 1, iconUrl: 1, categories: [''], usageCount: 1 },
+  themes: { id: 1, name: 1, usageCount: 1 },
+};
+// --- Specification: "Product" (cursor lists), and this project's product facets and image-search rows.
+export const PRODUCT = {
+  id: 1, shopifyId: 1, title: 1, description: 1, url: 1, handle: 1, imageUrl: 1, publishedAt: 1,
+  price: { amount: 1, currency: 1, amountUsd: 1, compareAtAmount: 1, onSale: 1, discountPercent: 1, isSubscription: 1, promoTypes: [''] },
+  reviews: { rating: 1, count: 1 },
+  bestSellerRank: { position: 1, percentile: 1 },
+  optionNames: [''],
+  sales: { dailyRevenueUsd: 1, dailyRevenueRangeUsd: { min: 1, mean: 1, max: 1 }, monthlyRevenueUsd: 1, dailyUnitsSold: 1, monthlyUnitsSold: 1 },
+  ads: { active: 1, total: 1, launched30d: 1, weekOverWeekGrowth: 1, adShare: 1, advertisersCount: 1, hasPartnershipAds: 1, previewUrls: [''], activeByCountry: [{ countryCode: 1, activeAds: 1 }], sellingCountries: [''] },
+  euMetrics: { locked: 1, spendUsd: 1, dailySpendUsd: 1, reach: 1, spendShare: 1, reachByCountry: 1 },
+  weeklyHistory: [{ from: 1, to: 1, activeAds: 1, euDailySpendUsd: 1, euDailyReach: 1 }],
+  shop: { id: 1, domain: 1, name: 1, avatarUrl: 1, countryCode: 1, currency: 1, productsCount: 1, monthlyVisits: 1, monthlyRevenueUsd: 1, createdAt: 1, categoryIds: [1] },
+};
+export const CURSOR_PAGINATION = { limit: 1, total: 1, totalRelation: 1, nextCursor: 1 };
+export const PRODUCT_FACET_VALUE = { value: 1, label: 1, productsCount: 1 };
+export const IMAGE_SEARCH_META = { searchId: 1, expiresAt: 1 };

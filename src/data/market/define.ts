@@ -26,6 +26,7 @@ export const MARKET_TABLES = [
   'brandtracker_websites',
   'shop_social_days',
   'shop_sales_readings',
+  'image_fingerprints',
   'products',
   'product_variants',
   'product_images',

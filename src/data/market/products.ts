@@ -12,6 +12,8 @@ import {
   type CategoryWords,
   type ProductLine,
 } from './product-words.js';
+import { cubeLiteral, fingerprint, fingerprintId, type Fingerprint } from '../images/fingerprint.js';
+import { drawDesign, FINGERPRINT_SIZE } from '../images/draw.js';
 import { taxonomyId } from './taxonomy.js';
 import { DAY, isoDate, isoTimestamp, type Window } from './time.js';
 
@@ -64,11 +66,15 @@ export type ProductSeed = {
   monthlyUnitsSold: number;
   dailyUnitsSold: number;
   ads: ProductAdsSeed | null;
+  /** The drawn design of the featured image (src/data/images/draw.ts). */
+  design: number;
   variants: ProductVariantSeed[];
   images: ProductImageSeed[];
 };
 
-export type ProductSlice = { kind: 'products'; shops: ShopSeed[]; products: ProductSeed[]; window: Window };
+/** `fingerprints`: the pictures first shown by this slice's products (each distinct picture is stored once). */
+export type ProductSlice = { kind: 'products'; shops: ShopSeed[]; products: ProductSeed[]; fingerprints: DesignFingerprint[]; window: Window };
+export type DesignFingerprint = Fingerprint & { id: bigint };
 
 export type ProductsPlan = {
   /** Products per shop, in shop order (each shop's `productsCount`). */
@@ -231,16 +237,39 @@ export function startProducts(rng: Rng, shops: ShopSeed[], total: number, window
     shop.productsCount = counts[i];
     shop.catalog = catalogOf(shopFigures(rng.fork(`figures:${shop.id}`), shop, counts[i], currency), currency);
   }
+  const stored = new Set<bigint>();
   return {
     productCounts: counts,
     shopsBetween(start, end) {
       const run = shops.slice(start, end);
-      return { shops: run, products: run.flatMap((shop, k) => shopProducts(rng, shop, counts[start + k], window)), window };
+      const products = run.flatMap((shop, k) => shopProducts(rng, shop, counts[start + k], window));
+      const fingerprints: DesignFingerprint[] = [];
+      for (const product of products) {
+        const found = fingerprintOf(product.design);
+        if (!stored.has(found.id)) {
+          stored.add(found.id);
+          fingerprints.push(found);
+        }
+      }
+      return { shops: run, products, fingerprints, window };
     },
   };
 }
 
 type Week = { product: ProductSeed; k: number };
+
+/** Fingerprints of the designs drawn so far in this process (a design always draws the same picture). */
+const designFingerprints = new Map<number, DesignFingerprint>();
+
+function fingerprintOf(design: number): DesignFingerprint {
+  let found = designFingerprints.get(design);
+  if (!found) {
+    const drawn = fingerprint(drawDesign(design, FINGERPRINT_SIZE));
+    found = { ...drawn, id: fingerprintId(drawn) };
+    designFingerprints.set(design, found);
+  }
+  return found;
+}
 
 function* weeksOf(products: readonly ProductSeed[]): Generator<Week> {
   for (const product of products) {
@@ -260,6 +289,11 @@ export function productTables(slice: ProductSlice): TableRows[] {
   const images = products.flatMap((p) => p.images.map((image) => ({ product: p, image })));
   const withAds = products.reduce((n, p) => n + (p.ads ? 1 : 0), 0);
   return [
+    define<DesignFingerprint>('image_fingerprints', slice.fingerprints.length, slice.fingerprints, [
+      ['id', 'int8', (f) => f.id.toString()],
+      ['phash', 'int8', (f) => f.phash.toString()],
+      ['features', 'cube', (f) => cubeLiteral(f.features)],
+    ]),
     define<ProductSeed>('products', products.length, products, [
       ['id', 'text', (p) => p.id],
       ['shopId', 'uuid', (p) => p.shopId],
@@ -269,6 +303,7 @@ export function productTables(slice: ProductSlice): TableRows[] {
       ['handle', 'text', (p) => p.handle],
       ['url', 'text', (p) => p.url],
       ['imageUrl', 'text', (p) => p.images[0].src],
+      ['imageFingerprintId', 'int8', (p) => fingerprintOf(p.design).id.toString()],
       ['vendor', 'text', (p) => p.vendor],
       ['productType', 'text', (p) => p.productType],
       ['tags', 'text[]', (p) => p.tags],

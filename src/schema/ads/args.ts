@@ -17,6 +17,9 @@ import { AdRankBasis, AdRankMode, CountryFilterInput, GrowthRankFilterInput, Mar
 export const adIdArg = z.string().min(1).max(128);
 
 const strings = (max: number) => z.array(z.string().min(1).max(500)).max(max);
+/** Facet values (GET /v1/facets/*): UUIDs of themes and pixels, numeric ids of Shopify apps. */
+const facetUuids = z.array(z.uuid('{name} must be UUIDs')).max(50);
+const appIds = z.array(count).max(50);
 const searchText = z.string().trim().min(1).max(500);
 
 /** GET /v1/ads. */
@@ -108,6 +111,11 @@ export const adsQueryArgs = () =>
     minProducts: t.int({ validate: count }),
     maxProducts: t.int({ validate: count }),
     categoryIds: t.intList({ description: 'Google product taxonomy ids of the primary shop.', validate: z.array(z.number().int().min(1)).max(50) }),
+    themes: t.stringList({ description: 'Theme ids (GET /v1/facets/themes) of the primary shop.', validate: facetUuids }),
+    pixels: t.stringList({ description: 'Pixel ids (GET /v1/facets/pixels): the primary shop uses one of them.', validate: facetUuids }),
+    excludePixels: t.stringList({ description: 'Pixel ids the primary shop must not use.', validate: facetUuids }),
+    shopifyApps: t.intList({ description: 'Shopify app ids (GET /v1/facets/shopify-apps): the primary shop uses one of them.', validate: appIds }),
+    excludeShopifyApps: t.intList({ description: 'Shopify app ids the primary shop must not use.', validate: appIds }),
     adRankMode: t.field({ type: AdRankMode, defaultValue: 'rank' }),
     adRankBasis: t.field({ type: AdRankBasis, defaultValue: 'current' }),
     maxAdRankValue: t.float({ description: 'Best rank (or percentile, with adRankMode percentile) to keep.', validate: z.number().min(0).max(2_147_483_647) }),

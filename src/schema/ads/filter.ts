@@ -74,7 +74,16 @@ export function filterFromQueryArgs(args: AdsQueryArgs) {
       spend: { min: args.minSpendPerPage, max: args.maxSpendPerPage, period: args.spendPerPagePeriod ?? 'total', cpm },
       ads: { min: args.minAds, max: args.maxAds, since: args.adsTimePeriod ? startOfPeriod(args.adsTimePeriod) : null },
     },
-    shop: { traffic: { min: args.minTraffic, max: args.maxTraffic }, products: { min: args.minProducts, max: args.maxProducts }, categoryIds: args.categoryIds },
+    shop: {
+      traffic: { min: args.minTraffic, max: args.maxTraffic },
+      products: { min: args.minProducts, max: args.maxProducts },
+      categoryIds: args.categoryIds,
+      themes: args.themes,
+      pixels: args.pixels,
+      excludePixels: args.excludePixels,
+      shopifyApps: args.shopifyApps,
+      excludeShopifyApps: args.excludeShopifyApps,
+    },
     rank: rankFilter(args),
     maxAdsPerBrand: args.maxAdsPerBrand,
   };

@@ -8,12 +8,14 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 
 /** Prisma models that belong to a workspace and must be read through the workspace filter. */
 export const WORKSPACE_MODELS: ReadonlySet<string> = new Set([
-  'AdShare', 'BrandtrackerFolder', 'BrandtrackerLink', 'Board', 'BoardItem', 'BoardShare', 'AuditEvent',
+  'AdShare', 'BrandtrackerFolder', 'BrandtrackerLink', 'Board', 'BoardItem', 'BoardShare', 'AuditEvent', 'ImageSearch',
+  'BrandtrackerQuota', 'BrandtrackerQuotaOperation',
 ]);
 
 /** Their tables, for raw SQL (`FROM "boards" b WHERE ${inWorkspace('b', id)}`). */
 export const WORKSPACE_TABLES: ReadonlySet<string> = new Set([
-  'ad_shares', 'brandtracker_folders', 'brandtracker_links', 'boards', 'board_items', 'board_shares', 'audit_events',
+  'ad_shares', 'brandtracker_folders', 'brandtracker_links', 'boards', 'board_items', 'board_shares', 'audit_events', 'image_searches',
+  'brandtracker_quotas', 'brandtracker_quota_operations',
 ]);
 
 /** `alias."workspaceId" = <id>`: the workspace filter of a raw statement. */

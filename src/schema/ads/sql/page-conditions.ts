@@ -1,5 +1,6 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { range } from '../../shared/ranges.js';
+import { primaryShopConditions } from './shop-filter.js';
 import type { AdFilter, ReachPeriodValue } from './search.js';
 
 // The conditions on the ad's advertiser page (v): its reach, spend and ads over a period, its primary shop,
@@ -36,14 +37,7 @@ export function pageConditions(filter: AdFilter): Prisma.Sql[] {
       : sql`v."liveAdsCount"`;
     range(ads, page.ads, out);
   }
-  const shop = filter.shop;
-  if (shop && (shop.traffic?.min != null || shop.traffic?.max != null || shop.products?.min != null || shop.products?.max != null || shop.categoryIds?.length)) {
-    const inner: Prisma.Sql[] = [sql`l."advertiserId" = a."advertiserId"`, sql`l."isPrimary"`];
-    range(sql`s."monthlyVisits"`, shop.traffic, inner);
-    range(sql`s."productsCount"`, shop.products, inner);
-    if (shop.categoryIds?.length) inner.push(sql`s."categoryIds" && ${shop.categoryIds}::int[]`);
-    out.push(sql`EXISTS (SELECT 1 FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId" WHERE ${Prisma.join(inner, ' AND ')})`);
-  }
+  out.push(...primaryShopConditions(filter.shop));
   const rank = filter.rank;
   if (rank) {
     const delta = rankDeltaFor(rank.window);

@@ -8,6 +8,7 @@ import type { TextSearch } from '../../shared/text-search.js';
 import type { AdMediaTypeFilter, AdQuerySearchType, AdQuerySort, AdStatusFilter, AudienceGender, ReachPeriod } from '../enums.js';
 import type { AdRankBasis, AdRankMode, RankDirection } from '../inputs.js';
 import { conditions } from './conditions.js';
+import type { PrimaryShopFilter } from './shop-filter.js';
 import { orderBy } from './order.js';
 
 // The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
@@ -49,7 +50,7 @@ export type AdFilter = {
   /** The advertiser's page: reach and spend over a period, and how many ads it runs. */
   page?: { reach?: Range<number> & { period: ReachPeriodValue }; spend?: Range<number> & { period: ReachPeriodValue; cpm: number }; ads?: Range<number> & { since: Date | null } };
   /** The advertiser's primary shop. */
-  shop?: { traffic?: Range<number>; products?: Range<number>; categoryIds?: number[] | null };
+  shop?: PrimaryShopFilter;
   rank?: RankFilter;
   /** At most this many rows per advertiser (its best ones by the requested sort). */
   maxAdsPerBrand?: number | null;

@@ -1,0 +1,34 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { daysRunningSql } from '../shared/days-running.js';
+import { findIdPage, type OrderKey } from '../shared/id-page.js';
+import type { OffsetRequest } from '../shared/pagination.js';
+
+// GET /v1/advertisers/{advertiserId}/ads: the page's ads, one row per duplicate group as on /v1/ads.
+
+export type AdvertiserAdsFilter = { advertiserId: string; status: 'all' | 'active' | 'inactive'; mediaType: 'all' | 'image' | 'video' };
+export type AdvertiserAdsSort = { sortBy: 'newest' | 'createdAt' | 'longestRunning' | 'reach' | 'duplicates'; order: 'asc' | 'desc' };
+
+const sql = Prisma.sql;
+const SORT_KEYS: Record<AdvertiserAdsSort['sortBy'], Prisma.Sql> = {
+  newest: sql`a."firstSeenAt"`,
+  createdAt: sql`a."createdAt"`,
+  longestRunning: daysRunningSql({ alias: 'a', start: 'firstSeenAt', since2018: true }),
+  reach: sql`a."reach"`,
+  duplicates: sql`a."duplicates"`,
+};
+
+export function findAdvertiserAdIds(prisma: PrismaClient, filter: AdvertiserAdsFilter, sort: AdvertiserAdsSort, page: OffsetRequest) {
+  const where: Prisma.Sql[] = [sql`a."advertiserId" = ${filter.advertiserId}`, sql`a."isGroupLead"`];
+  if (filter.status !== 'all') where.push(sql`a."status" = ${filter.status}::"AdStatus"`);
+  if (filter.mediaType !== 'all') where.push(sql`a."mediaType" = ${filter.mediaType}::"AdMediaType"`);
+  const order: OrderKey[] = [{ key: SORT_KEYS[sort.sortBy], direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, { key: sql`a."id"`, direction: 'ASC' }];
+  return findIdPage(prisma, {
+    id: sql`a."id"`,
+    from: sql`FROM "ads" a WHERE ${Prisma.join(where, ' AND ')}`,
+    order,
+    limit: page.limit,
+    offset: page.offset,
+    // One page's ads: a few hundred rows at most, read through the (advertiserId, firstSeenAt) index.
+    scansAllMatches: true,
+  });
+}

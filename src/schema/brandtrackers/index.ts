@@ -1,0 +1,9 @@
+import './types.js';
+import './detail.js';
+import './queries.js';
+import './folders.js';
+import './snapshots.js';
+import './quota.js';
+import './mutations.js';
+import './folder-mutations.js';
+import './links.js';

@@ -1,0 +1,119 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { hostOf } from '../shared/codes.js';
+import { onDomain } from '../shared/domains.js';
+import { findIdPage, type OrderKey } from '../shared/id-page.js';
+import { range, type Range } from '../shared/ranges.js';
+import { tsQuery } from '../shared/text-search.js';
+import { activeAdsOf } from '../shops/sql.js';
+
+// The emails list engine: SQL finds the page of email ids and the total (shared/id-page.ts), Prisma loads the rows.
+
+export type EmailSortValue = 'newest' | 'oldest' | 'relevance' | 'monthlyVisits' | 'bodyLength' | 'shopEmailFrequency' | 'event' | 'promotionType';
+export type EmailSearch = { terms: string[]; keywordMode: 'any' | 'all'; type: 'domain' | 'email' | 'shopKeywords' };
+export type EmailFilter = {
+  search?: EmailSearch | null;
+  shopIds?: string[] | null;
+  sent?: Range<Date>;
+  campaignTypes?: string[] | null;
+  languages?: string[] | null;
+  promotionTypes?: string[] | null;
+  promotionTypeIds?: number[] | null;
+  categories?: string[] | null;
+  emailCategoryIds?: number[] | null;
+  eventNames?: string[] | null;
+  eventIds?: number[] | null;
+  eventCategories?: string[] | null;
+  bodyLength?: Range<number>;
+  monthlyVisits?: Range<number>;
+  productsCount?: Range<number>;
+  shopCreated?: Range<Date>;
+  shopEmails90d?: Range<number>;
+  activeAds?: Range<number>;
+  shopifyPlan?: 'all' | 'plus' | 'nonPlus' | null;
+  categoryIds?: number[] | null;
+  currencies?: string[] | null;
+  creationCountries?: string[] | null;
+  excludeCreationCountries?: string[] | null;
+  technologies?: string[] | null;
+};
+export type EmailSort = { sortBy: EmailSortValue; order?: 'asc' | 'desc' | null };
+
+const sql = Prisma.sql;
+const lower = (values: string[]) => values.map((value) => value.toLowerCase());
+const EMAILS_90D = sql`(SELECT count(*) FROM "emails" x WHERE x."shopId" = e."shopId" AND x."sentAt" >= now() - interval '90 days')`;
+
+function searchCondition(search: EmailSearch): Prisma.Sql {
+  const anyOrAll = (conditions: Prisma.Sql[]) => sql`(${Prisma.join(conditions, search.keywordMode === 'all' ? ' AND ' : ' OR ')})`;
+  switch (search.type) {
+    case 'shopKeywords':
+      return sql`e."searchText" @@ ${tsQuery({ terms: search.terms, keywordMode: search.keywordMode })}`;
+    case 'email':
+      return anyOrAll(search.terms.map((term) => sql`lower(e."fromAddress") = ${term.trim().toLowerCase()}`));
+    case 'domain':
+      return anyOrAll(search.terms.map((term) => sql`(${onDomain(sql`s."domain"`, hostOf(term))} OR lower(split_part(e."fromAddress", '@', 2)) = ${hostOf(term)})`));
+  }
+}
+
+function conditions(f: EmailFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (f.search) out.push(searchCondition(f.search));
+  if (f.shopIds?.length) out.push(sql`e."shopId" = ANY(${f.shopIds}::uuid[])`);
+  range(sql`e."sentAt"`, f.sent, out);
+  if (f.campaignTypes?.length) out.push(sql`lower(e."campaignType") = ANY(${lower(f.campaignTypes)}::text[])`);
+  if (f.languages?.length) out.push(sql`e."language" = ANY(${f.languages}::text[])`);
+  if (f.promotionTypes?.length) out.push(sql`e."promotionTypeId" IN (SELECT "id" FROM "email_promotion_types" WHERE lower("name") = ANY(${lower(f.promotionTypes)}::text[]))`);
+  if (f.promotionTypeIds?.length) out.push(sql`e."promotionTypeId" = ANY(${f.promotionTypeIds}::int[])`);
+  if (f.categories?.length) out.push(sql`e."categoryId" IN (SELECT "id" FROM "email_categories" WHERE lower("name") = ANY(${lower(f.categories)}::text[]))`);
+  if (f.emailCategoryIds?.length) out.push(sql`e."categoryId" = ANY(${f.emailCategoryIds}::int[])`);
+  if (f.eventNames?.length) out.push(sql`e."eventId" IN (SELECT "id" FROM "email_events" WHERE lower("name") = ANY(${lower(f.eventNames)}::text[]))`);
+  if (f.eventIds?.length) out.push(sql`e."eventId" = ANY(${f.eventIds}::int[])`);
+  if (f.eventCategories?.length) out.push(sql`e."eventId" IN (SELECT "id" FROM "email_events" WHERE lower("category") = ANY(${lower(f.eventCategories)}::text[]))`);
+  range(sql`e."bodyLength"`, f.bodyLength, out);
+  range(sql`s."monthlyVisits"`, f.monthlyVisits, out);
+  range(sql`s."productsCount"`, f.productsCount, out);
+  range(sql`s."createdAt"`, f.shopCreated, out);
+  range(EMAILS_90D, f.shopEmails90d, out);
+  if (f.activeAds) range(activeAdsOf('last24h'), f.activeAds, out);
+  if (f.shopifyPlan === 'plus') out.push(sql`s."isShopifyPlus"`);
+  if (f.shopifyPlan === 'nonPlus') out.push(sql`NOT s."isShopifyPlus"`);
+  if (f.categoryIds?.length) out.push(sql`s."categoryIds" && ${f.categoryIds}::int[]`);
+  if (f.currencies?.length) out.push(sql`s."currency" = ANY(${f.currencies}::text[])`);
+  if (f.creationCountries?.length) out.push(sql`s."countryCode" = ANY(${f.creationCountries}::text[])`);
+  if (f.excludeCreationCountries?.length) out.push(sql`(s."countryCode" IS NULL OR NOT (s."countryCode" = ANY(${f.excludeCreationCountries}::text[])))`);
+  if (f.technologies?.length) {
+    out.push(sql`EXISTS (SELECT 1 FROM "shop_technologies" x JOIN "technologies" g ON g."id" = x."technologyId" WHERE x."shopId" = e."shopId" AND g."slug" = ANY(${f.technologies}::text[]))`);
+  }
+  return out.length ? out : [sql`TRUE`];
+}
+
+function order(f: EmailFilter, sort: EmailSort): OrderKey[] {
+  const dir = (fallback: 'asc' | 'desc') => ((sort.order ?? fallback) === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
+  const byId: OrderKey = { key: sql`e."id"`, direction: 'DESC' };
+  const newest: OrderKey = { key: sql`e."sentAt"`, direction: dir('desc') };
+  switch (sort.sortBy) {
+    case 'newest': return [newest, byId];
+    case 'oldest': return [{ key: sql`e."sentAt"`, direction: dir('asc') }, { key: sql`e."id"`, direction: 'ASC' }];
+    case 'relevance':
+      return f.search?.type === 'shopKeywords'
+        ? [{ key: sql`ts_rank(e."searchText", ${tsQuery({ terms: f.search.terms, keywordMode: f.search.keywordMode })})`, direction: 'DESC' }, newest, byId]
+        : [newest, byId];
+    case 'monthlyVisits': return [{ key: sql`s."monthlyVisits"`, direction: dir('desc') }, newest, byId];
+    case 'bodyLength': return [{ key: sql`e."bodyLength"`, direction: dir('desc') }, newest, byId];
+    case 'shopEmailFrequency': return [{ key: EMAILS_90D, direction: dir('desc') }, newest, byId];
+    case 'event': return [{ key: sql`(SELECT v."name" FROM "email_events" v WHERE v."id" = e."eventId")`, direction: dir('asc') }, newest, byId];
+    case 'promotionType': return [{ key: sql`(SELECT v."name" FROM "email_promotion_types" v WHERE v."id" = e."promotionTypeId")`, direction: dir('asc') }, newest, byId];
+  }
+}
+
+const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength']);
+
+export async function searchEmailIds(prisma: PrismaClient, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }) {
+  return findIdPage(prisma, {
+    id: sql`e."id"::text`,
+    from: sql`FROM "emails" e LEFT JOIN "shops" s ON s."id" = e."shopId" WHERE ${Prisma.join(conditions(filter), ' AND ')}`,
+    order: order(filter, sort),
+    limit: page.limit,
+    offset: page.offset,
+    scansAllMatches: filter.search?.type === 'shopKeywords' || !INDEXED_SORTS.has(sort.sortBy),
+  });
+}

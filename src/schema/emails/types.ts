@@ -1,0 +1,141 @@
+import type { Email, EmailEvent, Prisma, Shop } from '../../generated/prisma/client.js';
+import { builder } from '../builder.js';
+import { ShopDetailProfile, ShopTechnology, ShopTrustpilot, TECHNOLOGY_SELECT, trustpilotOf } from '../shops/detail.js';
+import { shopFigures, type ShopFigures } from '../shops/figures.js';
+
+// Email records: the summary of lists and the detail of GET /v1/emails/{emailId}.
+
+const PREVIEW_LENGTH = 200;
+
+type Classified = Email & { promotionType: { name: string } | null; category: { name: string } | null; event: EmailEvent | null };
+type ShopAnalytics = { emails90d: number; lastEmailAt: Date | null };
+
+const EmailEventRef = builder.objectRef<EmailEvent>('EmailEvent').implement({
+  fields: (t) => ({ name: t.exposeString('name'), id: t.exposeInt('id'), category: t.exposeString('category') }),
+});
+
+const EmailClassification = builder.objectRef<Classified>('EmailClassification').implement({
+  fields: (t) => ({
+    promotionType: t.string({ nullable: true, resolve: (e) => e.promotionType?.name ?? null }),
+    promotionTypeId: t.exposeInt('promotionTypeId', { nullable: true }),
+    category: t.string({ nullable: true, resolve: (e) => e.category?.name ?? null }),
+    categoryId: t.exposeInt('categoryId', { nullable: true }),
+    event: t.field({ type: EmailEventRef, nullable: true, description: 'The calendar or lifecycle event the email is about.', resolve: (e) => e.event }),
+  }),
+});
+
+const CLASSIFICATION_SELECT = { promotionType: { select: { name: true } }, category: { select: { name: true } }, event: true } satisfies Prisma.EmailSelect;
+
+export const EmailContent = builder.objectRef<Email>('EmailContent').implement({
+  fields: (t) => ({
+    subject: t.exposeString('subject'),
+    preheader: t.exposeString('preheader', { nullable: true }),
+    bodyPreview: t.string({ description: `The first ${PREVIEW_LENGTH} characters of the plain-text body.`, resolve: (e) => e.body.slice(0, PREVIEW_LENGTH) }),
+    bodyLength: t.exposeInt('bodyLength', { description: 'Characters of the plain-text body.' }),
+    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+  }),
+});
+
+const EmailDetailContent = builder.objectRef<Email>('EmailDetailContent').implement({
+  fields: (t) => ({
+    subject: t.exposeString('subject'),
+    preheader: t.exposeString('preheader', { nullable: true }),
+    bodyPreview: t.string({ resolve: (e) => e.body.slice(0, PREVIEW_LENGTH) }),
+    bodyLength: t.exposeInt('bodyLength'),
+    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+    body: t.exposeString('body', { description: 'The plain-text body.' }),
+  }),
+});
+
+export const EmailShop = builder.prismaObject('Shop', {
+  variant: 'EmailShop',
+  description: 'The shop that sent the email.',
+  fields: (t) => ({ id: t.exposeID('id'), domain: t.exposeString('domain'), name: t.exposeString('name') }),
+});
+
+const EmailShopTraffic = builder.objectRef<Shop>('EmailShopTraffic').implement({
+  fields: (t) => ({
+    monthlyVisits: t.exposeInt('monthlyVisits'),
+    growth30d: t.exposeFloat('trafficGrowth30d', { nullable: true, description: 'Fraction: 0.18 = +18%.' }),
+    growth90d: t.exposeFloat('trafficGrowth90d', { nullable: true }),
+    mainMarket: t.exposeString('mainMarket', { nullable: true, description: 'The country most visitors come from.' }),
+  }),
+});
+
+const EmailShopCatalog = builder.objectRef<Shop>('EmailShopCatalog').implement({
+  fields: (t) => ({
+    productsCount: t.exposeInt('productsCount'),
+    mainCategory: t.string({ nullable: true, resolve: (shop) => shop.categories[0] ?? null }),
+    categories: t.exposeStringList('categories'),
+  }),
+});
+
+const EmailShopMarketing = builder.objectRef<ShopFigures>('EmailShopMarketing').implement({
+  description: "The shop's advertising: Meta ads of its linked pages and its TikTok account.",
+  fields: (t) => ({
+    activeAds: t.exposeInt('activeAds'),
+    linkedAdvertisersCount: t.exposeInt('linkedAdvertisersCount'),
+    hasTikTok: t.boolean({ resolve: (f) => f.tiktok !== null }),
+  }),
+});
+
+const EmailShopAnalytics = builder.objectRef<ShopAnalytics>('EmailShopAnalytics').implement({
+  fields: (t) => ({
+    emails90d: t.exposeInt('emails90d', { description: 'Emails the shop sent in the last 90 days.' }),
+    avgEmailsPerWeek: t.float({ resolve: (a) => Math.round((a.emails90d / (90 / 7)) * 100) / 100 }),
+    lastEmailAt: t.expose('lastEmailAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const EmailDetailShop = builder.prismaObject('Shop', {
+  variant: 'EmailDetailShop',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    domain: t.exposeString('domain'),
+    name: t.exposeString('name'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    profile: t.field({ type: ShopDetailProfile, resolve: (shop) => shop }),
+    traffic: t.field({ type: EmailShopTraffic, resolve: (shop) => shop }),
+    catalog: t.field({ type: EmailShopCatalog, resolve: (shop) => shop }),
+    marketing: t.field({ type: EmailShopMarketing, resolve: (shop, _args, context) => shopFigures(context).load(shop.id) }),
+    technology: t.field({ type: ShopTechnology, select: TECHNOLOGY_SELECT, resolve: (shop) => shop as never }),
+    trustpilot: t.field({ type: ShopTrustpilot, nullable: true, resolve: trustpilotOf }),
+    analytics: t.field({
+      type: EmailShopAnalytics,
+      resolve: async (shop, _args, context) => {
+        const [row] = await context.prisma.$queryRaw<ShopAnalytics[]>`
+          SELECT count(*) FILTER (WHERE "sentAt" >= now() - interval '90 days')::int AS "emails90d", max("sentAt") AS "lastEmailAt"
+          FROM "emails" WHERE "shopId" = ${shop.id}::uuid`;
+        return row;
+      },
+    }),
+  }),
+});
+
+/** An email summary, one row of the email lists. */
+export const EmailSummary = builder.prismaObject('Email', {
+  variant: 'EmailSummary',
+  description: 'A marketing email of a shop.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    sentAt: t.expose('sentAt', { type: 'DateTime' }),
+    campaignType: t.exposeString('campaignType'),
+    classification: t.field({ type: EmailClassification, select: CLASSIFICATION_SELECT, resolve: (e) => e as Classified }),
+    content: t.field({ type: EmailContent, resolve: (e) => e }),
+    shop: t.relation('shop', { type: EmailShop, nullable: true }),
+  }),
+});
+
+export const EmailDetail = builder.prismaObject('Email', {
+  variant: 'EmailDetail',
+  description: 'An email with its body, language and its shop in more detail.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    sentAt: t.expose('sentAt', { type: 'DateTime' }),
+    campaignType: t.exposeString('campaignType'),
+    classification: t.field({ type: EmailClassification, select: CLASSIFICATION_SELECT, resolve: (e) => e as Classified }),
+    content: t.field({ type: EmailDetailContent, resolve: (e) => e }),
+    shop: t.relation('shop', { type: EmailDetailShop, nullable: true }),
+    language: t.exposeString('language', { nullable: true, description: 'ISO 639-1.' }),
+  }),
+});

@@ -1,0 +1,64 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { Context } from '../../context.js';
+import { builder } from '../builder.js';
+import { workspaceDb } from '../shared/workspace.js';
+import { DEFAULT_CPM, hasEuAccess, withView } from '../products/figures.js';
+import { fingerprintOfInput, imageSearchArgs, oneSource } from './input.js';
+import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './search.js';
+import { loadImageSearchShops, ProductImageSearchRef, ShopImageSearchRef } from './types.js';
+
+type Args = { image?: string | null; imageUrl?: string | null; searchId?: string | null; offset?: number | null; limit?: number | null };
+
+/** The kept search to page through: the one named by searchId, or a new one of the request's image. */
+async function searchOf(context: Context, kind: 'products' | 'shops', args: Args, groupBrands: boolean): Promise<StoredSearch> {
+  const { workspace } = await context.principal();
+  const db = await workspaceDb(context);
+  if (args.searchId) return findSearch(db, kind, args.searchId);
+  const matches = await nearestProducts(context.prisma, await fingerprintOfInput(args));
+  const results = kind === 'products' ? matches.map((m) => ({ id: m.productId, score: m.score })) : await nearestShops(context.prisma, matches, groupBrands);
+  return storeSearch(db, workspace.id, kind, groupBrands, results);
+}
+
+/** The page of a kept search: its ids from `offset`, with their scores. */
+function pageOf(search: StoredSearch, args: Args) {
+  const request = { limit: args.limit ?? 20, offset: args.offset ?? 0 };
+  const ids = search.resultIds.slice(request.offset, request.offset + request.limit);
+  const scoreOf = new Map(ids.map((id, i) => [id, search.scores[request.offset + i]]));
+  return { ids, scoreOf, pagination: { ...request, total: search.resultIds.length }, meta: { searchId: search.id, expiresAt: search.expiresAt } };
+}
+
+builder.queryFields((t) => ({
+  productsImageSearch: t.field({
+    type: ProductImageSearchRef,
+    nullable: true,
+    authScopes: { workspace: true },
+    description:
+      'Products whose image looks like the given one, most similar first (POST /v1/products/image-search): a copy resized, re-encoded or slightly cropped finds its product first. Send an image (multipart `image` on REST, base64 on GraphQL) or an imageUrl; continue with searchId and offset. Costs one credit per returned product.',
+    args: imageSearchArgs(),
+    validate: oneSource,
+    resolve: async (_root, args, context, info) => {
+      const page = pageOf(await searchOf(context, 'products', args, false), args);
+      const select = queryFromInfo({ context, info, path: ['data', 'product'] });
+      const rows = page.ids.length ? await context.prisma.product.findMany({ where: { id: { in: page.ids } }, relationLoadStrategy: 'join', ...select }) : [];
+      const byId = new Map(withView(rows, { cpm: DEFAULT_CPM, euAccess: await hasEuAccess(context) }).map((row) => [row.id, row]));
+      const data = page.ids.flatMap((id) => (byId.has(id) ? [{ score: page.scoreOf.get(id)!, product: byId.get(id)! }] : []));
+      return { data, pagination: page.pagination, meta: page.meta };
+    },
+  }),
+  shopsImageSearch: t.field({
+    type: ShopImageSearchRef,
+    nullable: true,
+    authScopes: { workspace: true },
+    description:
+      'Shops selling a product that looks like the given image, each shop once at its closest product, most similar first (POST /v1/shops/image-search); groupBrands keeps one shop per brand (the Facebook page its ads come from). Same image inputs and continuation as productsImageSearch. Costs one credit per returned shop.',
+    args: { ...imageSearchArgs(), groupBrands: t.arg.boolean({ defaultValue: false, description: "One shop per brand: shops whose ads come from the same main Facebook page count once (the search's first request decides)." }) },
+    validate: oneSource,
+    resolve: async (_root, args, context, info) => {
+      const page = pageOf(await searchOf(context, 'shops', args, args.groupBrands ?? false), args);
+      const select = queryFromInfo({ context, info, path: ['data', 'shop'] });
+      const shops = await loadImageSearchShops(context.prisma, page.ids, select);
+      const data = shops.map((shop) => ({ score: page.scoreOf.get(shop.id)!, shop }));
+      return { data, pagination: page.pagination, meta: page.meta };
+    },
+  }),
+}));

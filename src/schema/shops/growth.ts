@@ -1,0 +1,50 @@
+import { Prisma } from '../../generated/prisma/client.js';
+import { shopAds } from './figures.js';
+
+// The growth filters of POST /v1/shops/query: conditions `{ period, comparison, value, operator }` on a growth
+// in percent, read for the shop being filtered (s).
+
+export type GrowthCondition = { period: string; comparison: 'greater' | 'lower'; value?: number | null; operator?: 'and' | 'or' | null };
+
+const sql = Prisma.sql;
+const S = sql`s."id"`;
+export const PERIOD_DAYS: Record<string, number> = { last24h: 1, last7d: 7, last14d: 14, last30d: 30, last60d: 60, last90d: 90, last180d: 180 };
+
+/** Growth in percent over `days` of a figure read at two moments: (now - then) / then * 100. */
+function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: number): Prisma.Sql {
+  switch (kind) {
+    case 'traffic': {
+      const column = days <= 30 ? sql`s."trafficGrowth30d"` : days <= 90 ? sql`s."trafficGrowth90d"` : sql`s."trafficGrowth180d"`;
+      return sql`(${column} * 100)`;
+    }
+    case 'ads': {
+      const since = (from: number, to: number) =>
+        sql`(SELECT count(*) FROM ${shopAds(S)} AND a."firstSeenAt" >= now() - ${from} * interval '1 day' AND a."firstSeenAt" < now() - ${to} * interval '1 day')`;
+      return sql`((${since(days, 0)} - ${since(2 * days, days)}) * 100.0 / nullif(${since(2 * days, days)}, 0))`;
+    }
+    case 'pageReach': {
+      const sum = (from: number, to: number) => sql`(SELECT sum(m."totalImpressions") FROM "advertiser_shops" l JOIN "advertiser_metric_days" m ON m."advertiserId" = l."advertiserId"
+        WHERE l."shopId" = ${S} AND m."date" > (SELECT max("date") FROM "advertiser_metric_days") - ${from}::int AND m."date" <= (SELECT max("date") FROM "advertiser_metric_days") - ${to}::int)`;
+      return sql`((${sum(days, 0)} - ${sum(2 * days, days)}) * 100.0 / nullif(${sum(2 * days, days)}, 0))`;
+    }
+    case 'adReach': {
+      const reachAt = (ago: number) => sql`(SELECT sum(r."reach") FROM "advertiser_shops" l JOIN "ads" a ON a."advertiserId" = l."advertiserId"
+        JOIN "ad_reach_days" r ON r."adId" = a."id" WHERE l."shopId" = ${S} AND r."date" = (SELECT max("date") FROM "ad_reach_days") - ${ago}::int)`;
+      return sql`((${reachAt(0)} - ${reachAt(days)}) * 100.0 / nullif(${reachAt(days)}, 0))`;
+    }
+  }
+}
+
+/** Conditions joined left to right by their `operator` (AND binds tighter than OR); none → nothing. */
+export function growthConditions(kind: Parameters<typeof growthOf>[0], conditions: GrowthCondition[] | null | undefined, out: Prisma.Sql[]) {
+  const usable = (conditions ?? []).filter((c) => c.value !== null && c.value !== undefined);
+  if (!usable.length) return;
+  const groups: Prisma.Sql[][] = [[]];
+  usable.forEach((condition, index) => {
+    const growth = growthOf(kind, PERIOD_DAYS[condition.period]);
+    groups[groups.length - 1].push(condition.comparison === 'greater' ? sql`${growth} >= ${condition.value}` : sql`${growth} <= ${condition.value}`);
+    if (index < usable.length - 1 && condition.operator === 'or') groups.push([]);
+  });
+  out.push(sql`(${Prisma.join(groups.map((group) => sql`(${Prisma.join(group, ' AND ')})`), ' OR ')})`);
+}
+

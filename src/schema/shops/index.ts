@@ -1,0 +1,4 @@
+import './types.js';
+import './queries.js';
+import './detail.js';
+import './resources.js';

@@ -1,0 +1,189 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { findIdPage, type OrderKey } from '../shared/id-page.js';
+import { range, type Range } from '../shared/ranges.js';
+import { tsQuery } from '../shared/text-search.js';
+import { mainTikTokProfile, shopAds } from './figures.js';
+import { growthConditions, PERIOD_DAYS, type GrowthCondition } from './growth.js';
+
+// The shops list engine: SQL finds the page of shop ids and the total of matches (shared/id-page.ts); Prisma
+// then loads the fields the request selected for those ids.
+
+export type AdsPeriod = 'last24h' | 'last7d' | 'last30d';
+export type ShopSearch = { text: string; type: 'broad' | 'domain' | 'shopContains' | 'productName' };
+export type ShopSortValue =
+  | 'relevance' | 'monthlyVisits' | 'activeAds' | 'growth30d' | 'productsCount' | 'createdAt'
+  | 'tiktokFollowers' | 'tiktokActiveAds' | 'tiktokTotalPosts' | 'tiktokAvgActiveAds7d' | 'tiktokAvgActiveAds30d';
+export type ShopSort = { sortBy: ShopSortValue; order: 'asc' | 'desc'; adsPeriod: AdsPeriod };
+
+export type ShopFilter = {
+  search?: ShopSearch | null;
+  ids?: string[] | null;
+  excludeIds?: string[] | null;
+  categoryIds?: number[] | null;
+  excludeCategoryIds?: number[] | null;
+  shopifyAppIds?: number[] | null;
+  excludeShopifyAppIds?: number[] | null;
+  pixelIds?: string[] | null;
+  excludePixelIds?: string[] | null;
+  technologies?: string[] | null;
+  excludeTechnologies?: string[] | null;
+  themeIds?: string[] | null;
+  excludeThemeIds?: string[] | null;
+  creationCountries?: string[] | null;
+  excludeCreationCountries?: string[] | null;
+  mainMarketCountries?: string[] | null;
+  marketCountries?: string[] | null;
+  excludeMarketCountries?: string[] | null;
+  languages?: string[] | null;
+  currencies?: string[] | null;
+  monthlyVisits?: Range<number>;
+  estimatedRevenue?: Range<number>;
+  productsCount?: Range<number>;
+  bestSellerPrice?: Range<number>;
+  created?: Range<Date>;
+  activeAds?: Range<number> & { period: AdsPeriod };
+  hasTikTok?: boolean | null;
+  tiktokFollowers?: Range<number>;
+  tiktokActiveAds?: Range<number>;
+  tiktokTotalPosts?: Range<number>;
+  isShopifyPlus?: boolean | null;
+  displayInTrending?: boolean | null;
+  dtcRegion?: 'all' | 'us' | 'eu' | null;
+  trustpilotRating?: Range<number>;
+  trustpilotReviews?: Range<number>;
+  trafficGrowth?: GrowthCondition[] | null;
+  adsGrowth?: GrowthCondition[] | null;
+  pageReachGrowth?: GrowthCondition[] | null;
+  adReachGrowth?: GrowthCondition[] | null;
+};
+
+const sql = Prisma.sql;
+export const S = sql`s."id"`;
+const EU = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'];
+
+/** The hosts a domain search tries: the host itself and its parent domains ("a.shop.com" → a.shop.com, shop.com). */
+export function domainCandidates(host: string): string[] {
+  const labels = host.split('.').filter(Boolean);
+  return labels.slice(0, -1).map((_, index) => labels.slice(index).join('.'));
+}
+
+/** Active ads of the shop's pages: live now (last24h), or running at some point of the last 7 or 30 days. */
+export function activeAdsOf(period: AdsPeriod): Prisma.Sql {
+  const running = period === 'last24h' ? sql`a."status" = 'active'` : sql`(a."status" = 'active' OR a."lastSeenAt" >= now() - ${PERIOD_DAYS[period]} * interval '1 day')`;
+  return sql`(SELECT count(*) FROM ${shopAds(S)} AND ${running})`;
+}
+
+const tiktok = (column: Prisma.Sql) => sql`(SELECT ${column} FROM (${mainTikTokProfile(S)}) p)`;
+const snapshotAverage = (days: number) =>
+  tiktok(sql`(SELECT avg(x."adsCount") FROM (SELECT n."adsCount" FROM "tiktok_page_snapshots" n WHERE n."profileId" = p."id" ORDER BY n."date" DESC LIMIT ${days}) x)`);
+const TIKTOK = {
+  followers: tiktok(sql`p."followers"`),
+  activeAds: tiktok(sql`(SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = p."id" AND i."type" = 'ad' AND i."status" = 'active')`),
+  totalPosts: tiktok(sql`p."totalTikToks"`),
+};
+
+const linked = (table: string, column: string, values: unknown[], type: string) =>
+  sql`EXISTS (SELECT 1 FROM ${Prisma.raw(`"${table}"`)} x WHERE x."shopId" = ${S} AND x.${Prisma.raw(`"${column}"`)} = ANY(${values}::${Prisma.raw(type)}))`;
+
+function searchCondition(search: ShopSearch): Prisma.Sql {
+  if (search.type === 'domain') {
+    const hosts = domainCandidates(search.text);
+    return sql`(s."domain" = ANY(${hosts}::text[]) OR s."relatedDomains" && ${hosts}::text[] OR s."myShopifyDomain" = ANY(${hosts}::text[]))`;
+  }
+  if (search.type === 'productName') {
+    return sql`s."id" IN (SELECT pr."shopId" FROM "products" pr WHERE pr."searchTitle" @@ ${tsQuery({ websearch: search.text })})`;
+  }
+  const host = search.text.trim().toLowerCase();
+  return sql`(s."searchText" @@ ${tsQuery({ websearch: search.text })} OR s."domain" = ${host} OR ${host} = ANY(s."relatedDomains"))`;
+}
+
+function conditions(f: ShopFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (f.search) out.push(searchCondition(f.search));
+  if (f.ids) out.push(sql`s."id" = ANY(${f.ids}::uuid[])`);
+  if (f.excludeIds?.length) out.push(sql`NOT (s."id" = ANY(${f.excludeIds}::uuid[]))`);
+  if (f.categoryIds?.length) out.push(sql`s."categoryIds" && ${f.categoryIds}::int[]`);
+  if (f.excludeCategoryIds?.length) out.push(sql`NOT (s."categoryIds" && ${f.excludeCategoryIds}::int[])`);
+  if (f.shopifyAppIds?.length) out.push(linked('shop_apps', 'appId', f.shopifyAppIds, 'int[]'));
+  if (f.excludeShopifyAppIds?.length) out.push(sql`NOT ${linked('shop_apps', 'appId', f.excludeShopifyAppIds, 'int[]')}`);
+  if (f.pixelIds?.length) out.push(linked('shop_pixels', 'pixelId', f.pixelIds, 'uuid[]'));
+  if (f.excludePixelIds?.length) out.push(sql`NOT ${linked('shop_pixels', 'pixelId', f.excludePixelIds, 'uuid[]')}`);
+  const bySlug = (slugs: string[]) => sql`EXISTS (SELECT 1 FROM "shop_technologies" x JOIN "technologies" g ON g."id" = x."technologyId" WHERE x."shopId" = ${S} AND g."slug" = ANY(${slugs}::text[]))`;
+  if (f.technologies?.length) out.push(bySlug(f.technologies));
+  if (f.excludeTechnologies?.length) out.push(sql`NOT ${bySlug(f.excludeTechnologies)}`);
+  if (f.themeIds?.length) out.push(sql`s."themeId" = ANY(${f.themeIds}::uuid[])`);
+  if (f.excludeThemeIds?.length) out.push(sql`(s."themeId" IS NULL OR NOT (s."themeId" = ANY(${f.excludeThemeIds}::uuid[])))`);
+  if (f.creationCountries?.length) out.push(sql`s."countryCode" = ANY(${f.creationCountries}::text[])`);
+  if (f.excludeCreationCountries?.length) out.push(sql`(s."countryCode" IS NULL OR NOT (s."countryCode" = ANY(${f.excludeCreationCountries}::text[])))`);
+  if (f.mainMarketCountries?.length) out.push(sql`s."mainMarket" = ANY(${f.mainMarketCountries}::text[])`);
+  if (f.marketCountries?.length) out.push(linked('shop_traffic_countries', 'countryCode', f.marketCountries, 'text[]'));
+  if (f.excludeMarketCountries?.length) out.push(sql`NOT ${linked('shop_traffic_countries', 'countryCode', f.excludeMarketCountries, 'text[]')}`);
+  if (f.languages?.length) out.push(sql`s."defaultLanguage" = ANY(${f.languages}::text[])`);
+  if (f.currencies?.length) out.push(sql`s."currency" = ANY(${f.currencies}::text[])`);
+  range(sql`s."monthlyVisits"`, f.monthlyVisits, out);
+  range(sql`s."monthlyRevenueUsd"`, f.estimatedRevenue, out);
+  range(sql`s."productsCount"`, f.productsCount, out);
+  range(sql`s."bestSellerPriceUsd"`, f.bestSellerPrice, out);
+  range(sql`s."createdAt"`, f.created, out);
+  if (f.activeAds) range(activeAdsOf(f.activeAds.period), f.activeAds, out);
+  if (f.hasTikTok != null) out.push(sql`${f.hasTikTok ? Prisma.empty : sql`NOT`} EXISTS (SELECT 1 FROM "tiktok_profiles" p WHERE p."shopId" = ${S})`);
+  range(TIKTOK.followers, f.tiktokFollowers, out);
+  range(TIKTOK.activeAds, f.tiktokActiveAds, out);
+  range(TIKTOK.totalPosts, f.tiktokTotalPosts, out);
+  if (f.isShopifyPlus != null) out.push(sql`s."isShopifyPlus" = ${f.isShopifyPlus}`);
+  if (f.displayInTrending) out.push(sql`s."displayInTrending"`);
+  if (f.dtcRegion) out.push(sql`s."isDtc"`);
+  if (f.dtcRegion === 'us') out.push(sql`s."countryCode" = 'US'`);
+  if (f.dtcRegion === 'eu') out.push(sql`s."countryCode" = ANY(${EU}::text[])`);
+  range(sql`s."trustpilotRating"`, f.trustpilotRating, out);
+  range(sql`s."trustpilotReviews"`, f.trustpilotReviews, out);
+  growthConditions('traffic', f.trafficGrowth, out);
+  growthConditions('ads', f.adsGrowth, out);
+  growthConditions('pageReach', f.pageReachGrowth, out);
+  growthConditions('adReach', f.adReachGrowth, out);
+  return out.length ? out : [sql`TRUE`];
+}
+
+const textRank = (search: ShopSearch | null | undefined) =>
+  search && (search.type === 'broad' || search.type === 'shopContains') ? sql`ts_rank(s."searchText", ${tsQuery({ websearch: search.text })})` : null;
+
+function sortKey(sort: ShopSort): Prisma.Sql {
+  switch (sort.sortBy) {
+    case 'relevance':
+    case 'monthlyVisits': return sql`s."monthlyVisits"`;
+    case 'activeAds': return activeAdsOf(sort.adsPeriod);
+    case 'growth30d': return sql`s."trafficGrowth30d"`;
+    case 'productsCount': return sql`s."productsCount"`;
+    case 'createdAt': return sql`s."createdAt"`;
+    case 'tiktokFollowers': return TIKTOK.followers;
+    case 'tiktokActiveAds': return TIKTOK.activeAds;
+    case 'tiktokTotalPosts': return TIKTOK.totalPosts;
+    case 'tiktokAvgActiveAds7d': return snapshotAverage(7);
+    case 'tiktokAvgActiveAds30d': return snapshotAverage(30);
+  }
+}
+
+export function shopOrder(filter: ShopFilter, sort: ShopSort): OrderKey[] {
+  const direction = sort.order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST';
+  const rank = sort.sortBy === 'relevance' ? textRank(filter.search) : null;
+  const keys: OrderKey[] = rank ? [{ key: rank, direction: 'DESC' }] : [];
+  return [...keys, { key: sortKey(sort), direction }, { key: S, direction: 'ASC' }];
+}
+
+const COMPUTED_SORTS = new Set<ShopSortValue>(['activeAds', 'tiktokFollowers', 'tiktokActiveAds', 'tiktokTotalPosts', 'tiktokAvgActiveAds7d', 'tiktokAvgActiveAds30d']);
+
+export function shopConditions(filter: ShopFilter): Prisma.Sql {
+  return Prisma.join(conditions(filter), ' AND ');
+}
+
+export async function searchShopIds(prisma: PrismaClient, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }) {
+  return findIdPage(prisma, {
+    id: sql`s."id"::text`,
+    from: sql`FROM "shops" s WHERE ${shopConditions(filter)}`,
+    order: shopOrder(filter, sort),
+    limit: page.limit,
+    offset: page.offset,
+    // A text search or a computed order visits every match anyway.
+    scansAllMatches: Boolean(filter.search && filter.search.type !== 'domain') || COMPUTED_SORTS.has(sort.sortBy),
+  });
+}

@@ -1,0 +1,84 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { daysRunningSql } from '../shared/days-running.js';
+import { offsetOf, pagePagination, type PageRequest } from '../shared/pagination.js';
+import { adsOfScope, scopeSelect, type AnalyticsScope } from './scope.js';
+
+// Hooks, ad copies and landing pages of tracked brands: the ads of each brand grouped by the text or page they
+// use, with usage figures, one page of groups in one statement (the groups, their count, the page, and what the
+// page's rows show: the sample ad, the landing page with its technologies). `window` narrows the ads (the
+// per-brandtracker analytics pass their time window; the workspace routes read all ads).
+
+const sql = Prisma.sql;
+
+export type GroupKind = 'hook' | 'adCopy' | 'landingPage';
+export type GroupSort = 'usageCount' | 'longestRunning' | 'totalImpressions' | 'firstUsedAt' | 'lastUsedAt';
+
+type Sample = { adId: string; mediaUrl: string | null; thumbnailUrl: string | null; fullText: string | null };
+type LandingPage = { url: string; technologies: { id: string; name: string; iconUrl: string | null }[]; screenshots: { desktop: string | null; mobile: string | null; head: string | null } };
+
+export type GroupRow = {
+  brandtracker: { id: string; name: string; facebookPageId: string | null };
+  key: string;
+  usageCount: number;
+  longestRunning: number;
+  totalImpressions: bigint;
+  firstUsedAt: Date;
+  lastUsedAt: Date;
+  sample: Sample | null;
+  landingPage: LandingPage | null;
+};
+
+const GROUPS: Record<GroupKind, { key: Prisma.Sql; join: Prisma.Sql; where: Prisma.Sql }> = {
+  hook: { key: sql`h."text"`, join: sql`JOIN "ad_hooks" h ON h."adId" = a."id"`, where: sql`btrim(h."text") <> ''` },
+  adCopy: { key: sql`a."body"`, join: sql``, where: sql`a."body" IS NOT NULL AND btrim(a."body") <> ''` },
+  landingPage: { key: sql`a."landingPageId"::text`, join: sql``, where: sql`a."landingPageId" IS NOT NULL` },
+};
+
+const EXTRAS: Record<GroupKind, { columns: Prisma.Sql; joins: Prisma.Sql }> = {
+  hook: {
+    columns: sql`CASE WHEN sa."id" IS NULL THEN NULL ELSE json_build_object('adId', sa."id", 'mediaUrl', sa."mediaUrl", 'thumbnailUrl', sa."thumbnailUrl",
+      'fullText', coalesce(tr."fullText", sa."body")) END AS sample, NULL::json AS "landingPage"`,
+    joins: sql`LEFT JOIN "ads" sa ON sa."id" = p."sampleAdId" LEFT JOIN "ad_transcripts" tr ON tr."adId" = sa."id"`,
+  },
+  adCopy: { columns: sql`NULL::json AS sample, NULL::json AS "landingPage"`, joins: sql`` },
+  landingPage: {
+    columns: sql`NULL::json AS sample, CASE WHEN lp."id" IS NULL THEN NULL ELSE json_build_object('url', lp."url",
+      'technologies', (SELECT coalesce(json_agg(json_build_object('id', tt."id", 'name', tt."name", 'iconUrl', tt."iconUrl") ORDER BY tt."name", tt."id"), '[]')
+                       FROM "landing_page_technologies" lt JOIN "technologies" tt ON tt."id" = lt."technologyId" WHERE lt."landingPageId" = lp."id"),
+      'screenshots', json_build_object('desktop', lp."screenshotDesktopUrl", 'mobile', lp."screenshotMobileUrl", 'head', lp."screenshotHeadUrl")) END AS "landingPage"`,
+    joins: sql`LEFT JOIN "landing_pages" lp ON lp."id" = p."key"::uuid`,
+  },
+};
+
+function orderOf(sort: GroupSort, order: 'asc' | 'desc', prefix: string): Prisma.Sql {
+  const direction = order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST';
+  return Prisma.raw(`${prefix}"${sort}" ${direction}, ${prefix}"brandtrackerId" ASC, ${prefix}"key" ASC`);
+}
+
+export type GroupQuery = { scope: AnalyticsScope; kind: GroupKind; euOnly: boolean; window?: Prisma.Sql; sort: GroupSort; order: 'asc' | 'desc'; page: PageRequest };
+
+export async function groupPage(prisma: PrismaClient, query: GroupQuery) {
+  const group = GROUPS[query.kind];
+  const extras = EXTRAS[query.kind];
+  const days = daysRunningSql({ alias: 'a', start: 'firstSeenAt', since2018: true });
+  const rows = await prisma.$queryRaw<(Omit<GroupRow, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number })[]>`
+    WITH s AS (${scopeSelect(query.scope)}),
+    g AS MATERIALIZED (
+      SELECT s."brandtrackerId", ${group.key} AS "key", count(*)::int AS "usageCount", max(${days})::int AS "longestRunning",
+             coalesce(sum(a."reach"), 0)::bigint AS "totalImpressions", min(a."firstSeenAt") AS "firstUsedAt", max(a."lastSeenAt") AS "lastUsedAt",
+             (array_agg(a."id" ORDER BY a."reach" DESC, a."id"))[1] AS "sampleAdId"
+      FROM s ${adsOfScope({ euOnly: query.euOnly, window: query.window })} ${group.join}
+      WHERE ${group.where}
+      GROUP BY 1, 2
+    )
+    SELECT p.*, s."name", s."pageId", t.total, ${extras.columns}
+    FROM (SELECT count(*)::int AS total FROM g) t
+    LEFT JOIN LATERAL (SELECT * FROM g ORDER BY ${orderOf(query.sort, query.order, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
+    LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId"
+    ${extras.joins}
+    ORDER BY ${orderOf(query.sort, query.order, 'p.')}`;
+  const data: GroupRow[] = rows
+    .filter((row) => row.brandtrackerId !== null)
+    .map(({ brandtrackerId, name, pageId, total: _total, ...row }) => ({ ...row, brandtracker: { id: brandtrackerId!, name, facebookPageId: pageId } }));
+  return { data, pagination: pagePagination(query.page, rows[0]?.total ?? 0) };
+}

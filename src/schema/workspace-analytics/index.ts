@@ -1,0 +1,4 @@
+import './types.js';
+import './groups.js';
+import './top-ads.js';
+import './media-mix.js';

@@ -1,0 +1,117 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { daysRunningSql } from '../shared/days-running.js';
+import { offsetOf, type PageRequest } from '../shared/pagination.js';
+import { adsOfScope, scopeSelect, type AnalyticsScope } from './scope.js';
+
+// The ranked ads of tracked brands (one per duplicate group, its lead), for the top-ads and scaling-ads routes:
+// one statement finds the page of ads with their brandtracker, their ranking figures and the count.
+
+const sql = Prisma.sql;
+
+export type RankedAdsSort =
+  | 'currentRank' | 'rankDelta' | 'rankDelta7d' | 'rankDelta14d' | 'rankDelta30d'
+  | 'reach' | 'reachDelta1d' | 'reachDelta7d' | 'reachDelta30d' | 'daysRunning' | 'duplicates';
+
+const DAYS = daysRunningSql({ alias: 'a', start: 'firstSeenAt', since2018: true });
+
+const SORT_KEYS: Record<RankedAdsSort, { column: string; direction: 'ASC NULLS LAST' | 'DESC NULLS LAST' }> = {
+  currentRank: { column: 'currentRank', direction: 'ASC NULLS LAST' },
+  rankDelta: { column: 'rankDelta', direction: 'DESC NULLS LAST' },
+  rankDelta7d: { column: 'rankDelta7d', direction: 'DESC NULLS LAST' },
+  rankDelta14d: { column: 'rankDelta14d', direction: 'DESC NULLS LAST' },
+  rankDelta30d: { column: 'rankDelta30d', direction: 'DESC NULLS LAST' },
+  reach: { column: 'reach', direction: 'DESC NULLS LAST' },
+  reachDelta1d: { column: 'reachDelta1d', direction: 'DESC NULLS LAST' },
+  reachDelta7d: { column: 'reachDelta7d', direction: 'DESC NULLS LAST' },
+  reachDelta30d: { column: 'reachDelta30d', direction: 'DESC NULLS LAST' },
+  daysRunning: { column: 'daysRunning', direction: 'DESC NULLS LAST' },
+  duplicates: { column: 'duplicates', direction: 'DESC NULLS LAST' },
+};
+
+export type RankedAd = {
+  adId: string;
+  brandtracker: { id: string; name: string; facebookPageId: string | null };
+  aggregatedReach: bigint;
+  duplicates: number;
+  daysRunning: number;
+  currentRank: number | null;
+  rankDelta: number | null;
+  improvementPct: number | null;
+};
+
+export type RankedAdsQuery = {
+  scope: AnalyticsScope;
+  euOnly: boolean;
+  /** Inactive groups too (top-ads `includeInactive`); otherwise active ones only. */
+  includeInactive: boolean;
+  /** Further conditions on the ad `a` (the scaling filters). */
+  where?: Prisma.Sql[];
+  sorts: RankedAdsSort[];
+  page: PageRequest;
+};
+
+function orderOf(sorts: RankedAdsSort[], prefix: string): Prisma.Sql {
+  const keys = sorts.map((sort) => `${prefix}"${SORT_KEYS[sort].column}" ${SORT_KEYS[sort].direction}`);
+  return Prisma.raw([...keys, `${prefix}"adId" ASC`].join(', '));
+}
+
+export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
+  const conditions = [sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [sql`a."status" = 'active'`]), ...(query.where ?? [])];
+  const rows = await prisma.$queryRaw<(Omit<RankedAd, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number })[]>`
+    WITH s AS (${scopeSelect(query.scope)}),
+    m AS MATERIALIZED (
+      SELECT a."id" AS "adId", s."brandtrackerId", s."name", s."pageId", a."aggregatedReach", a."duplicates", ${DAYS}::int AS "daysRunning",
+             a."currentRank", a."rankDelta", a."rankDelta7d", a."rankDelta14d", a."rankDelta30d", a."improvementPct",
+             a."reach", a."reachDelta1d", a."reachDelta7d", a."reachDelta30d"
+      FROM s ${adsOfScope({ euOnly: query.euOnly })}
+      WHERE ${Prisma.join(conditions, ' AND ')}
+    )
+    SELECT p.*, t.total
+    FROM (SELECT count(*)::int AS total FROM m) t
+    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${orderOf(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
+    ORDER BY ${orderOf(query.sorts, 'p.')}`;
+  return {
+    total: rows[0]?.total ?? 0,
+    rows: rows
+      .filter((row) => row.adId !== null)
+      .map((row) => ({
+        adId: row.adId,
+        brandtracker: { id: row.brandtrackerId!, name: row.name, facebookPageId: row.pageId },
+        aggregatedReach: row.aggregatedReach,
+        duplicates: row.duplicates,
+        daysRunning: row.daysRunning,
+        currentRank: row.currentRank,
+        rankDelta: row.rankDelta,
+        improvementPct: row.improvementPct,
+      })),
+  };
+}
+
+export type TrajectoryPoint = { date: Date; rank: number; totalAds: number | null };
+
+/**
+ * Daily page ranks of the given ads over the 7-day comparison window ending on their latest snapshot day, with
+ * the number of ads ranked in their page that day; one statement.
+ */
+export async function trajectories(prisma: PrismaClient, adIds: string[]): Promise<Map<string, TrajectoryPoint[]>> {
+  const byAd = new Map<string, TrajectoryPoint[]>(adIds.map((id) => [id, []]));
+  if (!adIds.length) return byAd;
+  const rows = await prisma.$queryRaw<{ adId: string; date: Date; rank: number; totalAds: number | null }[]>`
+    WITH t AS (
+      SELECT r."adId", r."date", r."rank", a."advertiserId"
+      FROM "ad_reach_days" r JOIN "ads" a ON a."id" = r."adId"
+      WHERE r."adId" = ANY(${adIds}::text[]) AND r."rank" IS NOT NULL
+        AND r."date" >= (SELECT max("date") FROM "ad_reach_days" WHERE "adId" = ANY(${adIds}::text[])) - 7
+    ),
+    totals AS (
+      SELECT a."advertiserId", r."date", count(*)::int AS n
+      FROM "ads" a JOIN "ad_reach_days" r ON r."adId" = a."id"
+      WHERE a."advertiserId" IN (SELECT DISTINCT "advertiserId" FROM t) AND r."date" IN (SELECT DISTINCT "date" FROM t) AND r."rank" IS NOT NULL
+      GROUP BY 1, 2
+    )
+    SELECT t."adId", t."date", t."rank", totals.n AS "totalAds"
+    FROM t LEFT JOIN totals ON totals."advertiserId" = t."advertiserId" AND totals."date" = t."date"
+    ORDER BY t."adId", t."date"`;
+  for (const row of rows) byAd.get(row.adId)?.push({ date: row.date, rank: row.rank, totalAds: row.totalAds });
+  return byAd;
+}

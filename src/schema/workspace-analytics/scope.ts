@@ -1,0 +1,27 @@
+import { Prisma } from '../../generated/prisma/client.js';
+import { inWorkspace } from '../shared/workspace.js';
+
+// Which tracked brands an analytics call covers: the workspace's active brandtrackers, narrowed to the requested
+// brandtrackers and folders. Every analytics statement starts from this (as the CTE `s`), so a brandtracker of
+// another workspace never contributes a row. The per-brandtracker analytics narrow it to one brandtracker.
+
+export type AnalyticsScope = { workspaceId: string; brandtrackerIds?: string[]; folderIds?: number[] };
+
+/** `SELECT "brandtrackerId", "name", "pageId"` of the brands in scope. */
+export function scopeSelect(scope: AnalyticsScope): Prisma.Sql {
+  const parts = [inWorkspace('l', scope.workspaceId), Prisma.sql`l."isActive"`];
+  if (scope.brandtrackerIds?.length) parts.push(Prisma.sql`b."id" = ANY(${scope.brandtrackerIds}::uuid[])`);
+  if (scope.folderIds?.length) parts.push(Prisma.sql`l."folderId" = ANY(${scope.folderIds}::int[])`);
+  return Prisma.sql`
+    SELECT b."id" AS "brandtrackerId", coalesce(l."name", b."name") AS "name", b."facebookPageId" AS "pageId"
+    FROM "brandtracker_links" l JOIN "brandtrackers" b ON b."id" = l."brandtrackerId"
+    WHERE ${Prisma.join(parts, ' AND ')}`;
+}
+
+/** The ads an analytics call reads, as `a` joined to the scope `s`: all ads of the brands' pages, or the EU ones. */
+export function adsOfScope(options: { euOnly: boolean; window?: Prisma.Sql }): Prisma.Sql {
+  const conditions = [Prisma.sql`a."advertiserId" = s."pageId"`];
+  if (options.euOnly) conditions.push(Prisma.sql`a."isEuAd"`);
+  if (options.window) conditions.push(options.window);
+  return Prisma.sql`JOIN "ads" a ON ${Prisma.join(conditions, ' AND ')}`;
+}

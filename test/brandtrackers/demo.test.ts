@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDemo } from '../../src/data/demo.js';
+import { seedMarket } from '../../src/data/market.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+// On first start the demo workspace tracks a handful of the market's brands in two folders, so that the
+// brandtracker and workspace analytics routes answer with rows for a new user.
+
+let t: TestApp;
+let key: string;
+beforeAll(async () => {
+  t = await createTestApp(async (db) => {
+    await seedMarket(db.pool, { scale: 'tiny', seed: 42 });
+  });
+  key = (await ensureDemo(t.db.prisma, t.db.pool, () => {}))!;
+}, 180_000);
+afterAll(() => t?.close());
+
+const get = (path: string) => t.rest('GET', path, { key });
+
+describe('the demo workspace', () => {
+  it('tracks six loaded brands: three and two in two folders, one at the root', async () => {
+    const folders = await get('/brandtrackers/folders');
+    expect(folders.body.data.map((f: { name: string; rank: number; brandtrackerCount: number }) => [f.name, f.rank, f.brandtrackerCount])).toEqual([
+      ['Competitors', 1, 3],
+      ['Inspiration', 2, 2],
+    ]);
+    const list = await get('/brandtrackers');
+    expect(list.body.pagination.total).toBe(6);
+    expect(list.body.data.filter((b: { folder: unknown }) => b.folder === null)).toHaveLength(1);
+    expect(list.body.data.every((b: { status: { isLoaded: boolean }; advertising: { activeAds: number } }) => b.status.isLoaded && b.advertising.activeAds > 0)).toBe(true);
+    const detail = await get(`/brandtrackers/${list.body.data[0].id}`);
+    expect(detail.body.data.statistics.liveAdCount.activeCount).toBeGreaterThan(0);
+    expect((await get(`/brandtrackers/${list.body.data[0].id}/snapshots`)).body.data.snapshots.length).toBeGreaterThan(0);
+  });
+
+  it('answers every workspace analytics route with rows', async () => {
+    for (const route of ['top-ads', 'hooks', 'ad-copies', 'landing-pages', 'media-mix', 'scaling-ads']) {
+      const res = await get(`/workspace/${route}`);
+      expect([route, res.status, res.body.data.length > 0]).toEqual([route, 200, true]);
+    }
+  });
+});

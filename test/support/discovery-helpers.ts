@@ -1,0 +1,38 @@
+import pg from 'pg';
+import { expect, vi } from 'vitest';
+import type { HttpResult } from './app.js';
+
+/** A 400 validation_error naming exactly one field (`query-string.limit`, `body.pageNiches`). */
+export function expectViolation(res: HttpResult, field: string, expected?: string[]) {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body.error.code).toBe('validation_error');
+  const [violation, ...others] = res.body.error.details.validationErrors;
+  expect(others).toEqual([]);
+  expect(violation.field).toBe(field);
+  expect(violation.location).toBe(field.slice(0, field.lastIndexOf('.')));
+  if (expected) expect(violation.expected).toEqual(expected);
+  else expect(violation.expected.length).toBeGreaterThan(0);
+}
+
+/** The ids of a 200 list response. */
+export function idsOf<T = string>(res: HttpResult, key = 'id'): T[] {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.map((row: Record<string, T>) => row[key]);
+}
+
+const textOf = (call: unknown[]) => String((call[0] as { text?: string })?.text ?? call[0]);
+
+/**
+ * The SQL statements a call runs, apart from the API key's lookup and last-use write (cached per key in
+ * production). Counted on every pg client, so Prisma's and raw SQL alike.
+ */
+export async function statementsOf(call: () => Promise<HttpResult>): Promise<{ res: HttpResult; statements: string[] }> {
+  const spy = vi.spyOn(pg.Client.prototype, 'query');
+  try {
+    const res = await call();
+    const statements = spy.mock.calls.map(textOf).filter((text) => !/"credentials"/.test(text));
+    return { res, statements };
+  } finally {
+    spy.mockRestore();
+  }
+}

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERRORS } from '../src/errors.js';
 import { priceOf } from '../src/metering/prices.js';
 import { isPublicField } from '../src/schema/access.js';
-import { MAX_QUERY_LIST } from './params.js';
+import { locationOf, MAX_QUERY_LIST } from './params.js';
 import type { RestRoute } from './routes.js';
 
 // The OpenAPI 3.1 document of the REST surface (GET /v1/openapi.json, committed as rest/openapi.json), built from
@@ -200,7 +200,6 @@ function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown,
 
 function operation(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>, operationId: string): Schema {
   const pathNames = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
-  const inQuery = route.method === 'GET' || route.method === 'DELETE';
   const parameters: Schema[] = [];
   const bodyProperties: Record<string, Schema> = {};
   const bodyRequired: string[] = [];
@@ -208,7 +207,7 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
     const required = isNonNullType(arg.type) && arg.defaultValue === undefined;
     const schema = builder.input(arg.type, arg);
     if (pathNames.includes(arg.name)) parameters.push({ name: arg.name, in: 'path', required: true, schema });
-    else if (inQuery) {
+    else if (locationOf(route, arg.name) === 'query-string') {
       const list = isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type);
       parameters.push({
         name: arg.name,
@@ -241,7 +240,7 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
     description: `${field.description ? `${field.description} ` : ''}GraphQL field \`${route.field}\`. ${open ? 'Open (no key).' : costNote}`,
     ...(open ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(!inQuery
+    ...(Object.keys(bodyProperties).length || route.method === 'POST' || route.method === 'PATCH'
       ? {
           requestBody: {
             required: bodyRequired.length > 0,

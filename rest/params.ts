@@ -110,17 +110,22 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
   const violations: ParamViolation[] = [];
   for (const arg of args) {
     let raw: unknown;
-    let location: Location;
-    if (arg.name in input.pathParams) {
+    // The path; else where the route declares it (argsIn); else GET's query string, a DELETE's body when it has the
+    // argument and its query string otherwise, the body of a POST or PATCH.
+    const location: Location = arg.name in input.pathParams
+      ? 'path'
+      : route.argsIn?.[arg.name] ?? (route.method === 'GET' || (route.method === 'DELETE' && (input.body?.[arg.name] ?? null) === null) ? 'query-string' : 'body');
+    if (location === 'path') {
       raw = input.pathParams[arg.name];
-      location = 'path';
-    } else if (route.method === 'GET' || (route.method === 'DELETE' && (input.body?.[arg.name] ?? null) === null)) {
+    } else if (location === 'query-string') {
       const all = input.query.getAll(arg.name).filter((value) => value !== '');
       raw = all.length === 0 ? undefined : isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) ? all : all[all.length - 1];
-      location = 'query-string';
     } else {
       raw = input.body?.[arg.name] ?? undefined;
-      location = 'body';
+      if (input.body?.[arg.name] === null && route.nullArgs?.includes(arg.name) && !isNonNullType(arg.type)) {
+        values[arg.name] = null;
+        continue;
+      }
     }
     if (raw === undefined || raw === null) {
       if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
@@ -138,5 +143,7 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
 /** Where each argument of a route comes from, for naming fields in errors raised by resolvers. */
 export function locationOf(route: RestRoute, argument: string): Location {
   if (route.path.split('/').includes(`:${argument}`)) return 'path';
+  const declared = route.argsIn?.[argument];
+  if (declared) return declared;
   return route.method === 'GET' || route.method === 'DELETE' ? 'query-string' : 'body';
 }

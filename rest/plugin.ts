@@ -26,6 +26,8 @@ export const BASE_PATH = '/v1';
 const routeOfRequest = new WeakMap<RequestState, RestRoute>();
 /** What the field resolved to (already serialised by GraphQL), kept so the envelope is built without re-parsing SOFA's JSON. */
 const dataOfRequest = new WeakMap<RequestState, unknown>();
+/** Arguments sent as an explicit null (RestRoute.nullArgs), handed to the field past SOFA. */
+const nullsOfRequest = new WeakMap<RequestState, string[]>();
 
 /** Argument values as the resolver would see them: defaults filled in. */
 function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<string, unknown>): Record<string, unknown> {
@@ -103,9 +105,12 @@ export function useRestApi(options: {
   return {
     onYogaInit: sofa.onYogaInit,
     onSchemaChange: sofa.onSchemaChange,
-    onExecute() {
+    onExecute({ args }) {
       const state = currentRequest();
       if (!state?.rest) return;
+      // SOFA drops null parameters; an explicit null the route declares (`parentId: null`) reaches the field as null.
+      const nulls = nullsOfRequest.get(state);
+      if (nulls?.length) args.variableValues = { ...args.variableValues, ...Object.fromEntries(nulls.map((name) => [name, null])) };
       return {
         onExecuteDone({ result, setResult }) {
           if (!('data' in result) || result.errors?.length) return; // errors go through SOFA's error handler
@@ -187,6 +192,8 @@ export function useRestApi(options: {
     const undecodable: ParamViolation[] = match.malformed.map((name) => ({ argument: name, location: 'path', expected: [`${name} must be valid percent-encoded UTF-8`] }));
     const violations = [...undecodable, ...read.violations.filter((v) => !match.malformed.includes(v.argument))];
     if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
+    const nulls = Object.keys(values).filter((name) => values[name] === null);
+    if (nulls.length) nullsOfRequest.set(state, nulls);
     if (state.dryRun && principal) {
       const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
       return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));

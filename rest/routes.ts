@@ -17,6 +17,13 @@ export type RestRoute = {
   /** Keys dropped when null, for fields the specification shows only when present (`data.resolvedFrom`, `data[].collationId`). */
   omitNull?: string[];
   status?: 200 | 201;
+  /**
+   * Where an argument comes from when not the method's default (GET and DELETE: the query string; POST and
+   * PATCH: the JSON body): `scope` in the query string of a PATCH, `mode` in the JSON body of a DELETE.
+   */
+  argsIn?: Record<string, 'query-string' | 'body'>;
+  /** Body arguments where an explicit null means something (`parentId: null` moves a folder to the root). */
+  nullArgs?: string[];
   tags: string[];
 };
 
@@ -103,4 +110,54 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/workspace/landing-pages', field: 'Query.workspaceLandingPages', envelope: 'spread', tags: ['Workspace'] },
   { method: 'GET', path: '/workspace/scaling-ads', field: 'Query.workspaceScalingAds', envelope: 'spread', omitNull: ['data[].ad.collationId'], tags: ['Workspace'] },
   { method: 'GET', path: '/workspace/media-mix', field: 'Query.workspaceMediaMix', envelope: 'spread', tags: ['Workspace'] },
+  // Boards (the saving mechanism) and the favorites families over them. `scope` is in the query string of every
+  // favorites route but the two adds (POST bodies) and the folder creates.
+  { method: 'GET', path: '/boards', field: 'Query.boards', envelope: 'spread', tags: ['Boards'] },
+  { method: 'POST', path: '/boards', field: 'Mutation.boardCreate', envelope: 'single', tags: ['Boards'] },
+  { method: 'GET', path: '/boards/:boardId', field: 'Query.board', envelope: 'single', tags: ['Boards'] },
+  { method: 'PATCH', path: '/boards/:boardId', field: 'Mutation.boardUpdate', envelope: 'single', nullArgs: ['description'], tags: ['Boards'] },
+  { method: 'DELETE', path: '/boards/:boardId', field: 'Mutation.boardArchive', envelope: 'single', tags: ['Boards'] },
+  { method: 'PATCH', path: '/boards/:boardId/parent', field: 'Mutation.boardMove', envelope: 'single', nullArgs: ['parentBoardId'], tags: ['Boards'] },
+  { method: 'POST', path: '/boards/:boardId/restore', field: 'Mutation.boardRestore', envelope: 'single', tags: ['Boards'] },
+  { method: 'GET', path: '/boards/:boardId/items', field: 'Query.boardItems', envelope: 'spread', tags: ['Boards'] },
+  { method: 'POST', path: '/boards/:boardId/items', field: 'Mutation.boardItemAdd', envelope: 'spread', tags: ['Boards'] },
+  { method: 'DELETE', path: '/boards/:boardId/items/:itemId', field: 'Mutation.boardItemRemove', envelope: 'single', tags: ['Boards'] },
+  { method: 'POST', path: '/boards/:boardId/share', field: 'Mutation.boardShare', envelope: 'single', tags: ['Boards'] },
+  { method: 'DELETE', path: '/boards/:boardId/share', field: 'Mutation.boardShareRevoke', envelope: 'single', tags: ['Boards'] },
+
+  { method: 'GET', path: '/favorites/ads', field: 'Query.favoriteAds', envelope: 'spread', omitNull: ['data[].ad.collationId'], tags: ['Favorites'] },
+  { method: 'POST', path: '/favorites/ads', field: 'Mutation.favoriteAdAdd', envelope: 'spread', omitNull: ['data.ad.collationId'], tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/ads/:adId', field: 'Mutation.favoriteAdRemove', envelope: 'single', tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/ads/saved/:favoriteId/folder', field: 'Mutation.favoriteAdMove', envelope: 'single', omitNull: ['ad.collationId'], argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/ads/saved/:favoriteId', field: 'Mutation.favoriteAdDelete', envelope: 'single', tags: ['Favorites'] },
+  { method: 'GET', path: '/favorites/ads/folders', field: 'Query.favoriteAdFolders', envelope: 'spread', tags: ['Favorites'] },
+  { method: 'POST', path: '/favorites/ads/folders', field: 'Mutation.favoriteAdFolderCreate', envelope: 'single', tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/ads/folders/reorder', field: 'Mutation.favoriteAdFoldersReorder', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/ads/folders/:folderId', field: 'Mutation.favoriteAdFolderUpdate', envelope: 'single', argsIn: { scope: 'query-string' }, nullArgs: ['parentId'], tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/ads/folders/:folderId', field: 'Mutation.favoriteAdFolderDelete', envelope: 'single', argsIn: { mode: 'body', targetFolderId: 'body' }, tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/ads/folders/:folderId/visibility', field: 'Mutation.favoriteAdFolderVisibility', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+  { method: 'POST', path: '/favorites/ads/folders/:folderId/share', field: 'Mutation.favoriteAdFolderShare', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+
+  { method: 'GET', path: '/favorites/shops', field: 'Query.favoriteShops', envelope: 'spread', omitNull: ['data[].shop.tiktok'], tags: ['Favorites'] },
+  { method: 'POST', path: '/favorites/shops', field: 'Mutation.favoriteShopAdd', envelope: 'spread', omitNull: ['data.shop.tiktok'], tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/shops/:websiteId', field: 'Mutation.favoriteShopRemove', envelope: 'single', tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/shops/saved/:favoriteId/folder', field: 'Mutation.favoriteShopMove', envelope: 'single', omitNull: ['shop.tiktok'], argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/shops/saved/:favoriteId', field: 'Mutation.favoriteShopDelete', envelope: 'single', tags: ['Favorites'] },
+  { method: 'GET', path: '/favorites/shops/folders', field: 'Query.favoriteShopFolders', envelope: 'spread', tags: ['Favorites'] },
+  { method: 'POST', path: '/favorites/shops/folders', field: 'Mutation.favoriteShopFolderCreate', envelope: 'single', tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/shops/folders/:folderId', field: 'Mutation.favoriteShopFolderUpdate', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/shops/folders/:folderId', field: 'Mutation.favoriteShopFolderDelete', envelope: 'single', argsIn: { mode: 'body', targetFolderId: 'body' }, tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/shops/folders/:folderId/visibility', field: 'Mutation.favoriteShopFolderVisibility', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+
+  { method: 'GET', path: '/favorites/emails', field: 'Query.favoriteEmails', envelope: 'spread', tags: ['Favorites'] },
+  { method: 'POST', path: '/favorites/emails', field: 'Mutation.favoriteEmailAdd', envelope: 'spread', tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/emails/:emailId', field: 'Mutation.favoriteEmailRemove', envelope: 'single', tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/emails/saved/:favoriteId/folder', field: 'Mutation.favoriteEmailMove', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/emails/saved/:favoriteId', field: 'Mutation.favoriteEmailDelete', envelope: 'single', tags: ['Favorites'] },
+  { method: 'GET', path: '/favorites/emails/folders', field: 'Query.favoriteEmailFolders', envelope: 'spread', tags: ['Favorites'] },
+  { method: 'POST', path: '/favorites/emails/folders', field: 'Mutation.favoriteEmailFolderCreate', envelope: 'single', tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/emails/folders/reorder', field: 'Mutation.favoriteEmailFoldersReorder', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/emails/folders/:folderId', field: 'Mutation.favoriteEmailFolderUpdate', envelope: 'single', argsIn: { scope: 'query-string' }, nullArgs: ['parentId'], tags: ['Favorites'] },
+  { method: 'DELETE', path: '/favorites/emails/folders/:folderId', field: 'Mutation.favoriteEmailFolderDelete', envelope: 'single', argsIn: { mode: 'body', targetFolderId: 'body' }, tags: ['Favorites'] },
+  { method: 'PATCH', path: '/favorites/emails/folders/:folderId/visibility', field: 'Mutation.favoriteEmailFolderVisibility', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
 ];

@@ -20,6 +20,7 @@ import { useInputGuard } from './plugins/use-input-guard.js';
 import { useMcp } from './plugins/use-mcp.js';
 import { useRequestBodyLimit } from './plugins/use-request-body-limit.js';
 import { currentRequest, noteErrorCode, noteIdentity, useRequestState } from './plugins/use-request-state.js';
+import { useSharedBoards } from './plugins/use-shared-boards.js';
 import { schema } from './schema/index.js';
 import { refuseWorkspaceTables } from './schema/shared/workspace.js';
 
@@ -147,6 +148,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     },
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
+      useSharedBoards(given.prisma),
       useMedia(),
       useIdempotency({ pool: services.pool, authenticate }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, fetch: async (request) => app.fetch(request) }),

@@ -1,3 +1,4 @@
+import { locationOf } from '../../rest/params.js';
 import type { RestRoute } from '../../rest/routes.js';
 
 // A tool call is the REST call behind it, sent through the server itself: the same authentication, rate
@@ -26,15 +27,19 @@ export function routeRequest(route: RestRoute, args: Record<string, unknown>, au
   if (dryRun) url.searchParams.set('dryRun', 'true');
   const headers: Record<string, string> = {};
   if (authorization) headers.authorization = authorization;
-  if (route.method === 'GET' || route.method === 'DELETE') {
-    for (const [name, value] of Object.entries(rest)) {
-      if (value === undefined || value === null) continue;
-      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+  // Each argument goes where the route reads it (rest/params.ts: the method's default, or the route's argsIn).
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(rest)) {
+    if (locationOf(route, name) !== 'query-string') {
+      body[name] = value;
+      continue;
     }
-    return new Request(url, { method: route.method, headers });
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
   }
+  if (route.method === 'GET' || (route.method === 'DELETE' && Object.keys(body).length === 0)) return new Request(url, { method: route.method, headers });
   headers['content-type'] = 'application/json';
-  return new Request(url, { method: route.method, headers, body: JSON.stringify(rest) });
+  return new Request(url, { method: route.method, headers, body: JSON.stringify(body) });
 }
 
 /** The answer of a route call as a tool result: errors (any non-2xx) are tool errors carrying the error envelope. */

@@ -14,6 +14,8 @@ import './products/index.js';
 import './image-search/index.js';
 import './brandtrackers/index.js';
 import './workspace-analytics/index.js';
+import './boards/index.js';
+import './favorites/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

@@ -16,6 +16,7 @@ import { EMAIL_SUMMARY, LINKED_ADVERTISER, SHOP_PRODUCT, SHOP_SUMMARY } from '..
 import { drawDesign, encodeJpeg } from '../../src/data/images/draw.js';
 import { imageScenario } from '../products/image-scenario.js';
 import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_RESULT, ROW_BRANDTRACKER } from '../brandtrackers/shapes.js';
+import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -53,6 +54,7 @@ beforeAll(async () => {
   });
   await t.db.prisma.brandtrackerFolder.createMany({ data: [900, 901, 902, 903, 904].map((id) => ({ id, workspaceId: ws.workspaceId, name: `Folder ${id}`, rank: id - 899 })) });
   await t.db.prisma.brandtrackerLink.createMany({ data: BT.map((brandtrackerId, i) => ({ workspaceId: ws.workspaceId, brandtrackerId, folderId: i === 0 ? 900 : null })) });
+  await setupSavingCases(t, key);
 });
 afterAll(() => t?.close());
 
@@ -608,6 +610,7 @@ const cases: Record<string, Case> = {
       meteredRows(res);
     },
   },
+  ...savingCases(),
 };
 
 /** GET /v1/facets/*: values, offset pagination and meta, each list with its own item shape. */

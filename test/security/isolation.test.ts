@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { getNamedType, isObjectType, type GraphQLField } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locationOf } from '../../rest/params.js';
 import { routes, type RestRoute } from '../../rest/routes.js';
 import { schema } from '../../src/schema/index.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
@@ -41,12 +42,15 @@ function call(route: RestRoute, key: string, args: Record<string, unknown>): Pro
     if (path.includes(`:${name}`)) path = path.replace(`:${name}`, encodeURIComponent(String(value)));
     else rest[name] = value;
   }
-  if (route.method === 'GET' || route.method === 'DELETE') {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(rest)) for (const item of [value].flat()) query.append(name, String(item));
-    return t.rest(route.method, `${path}${query.size ? `?${query}` : ''}`, { key });
+  // Each argument where the route reads it (the method's default, or the route's argsIn).
+  const query = new URLSearchParams();
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(rest)) {
+    if (locationOf(route, name) === 'query-string') for (const item of [value].flat()) query.append(name, String(item));
+    else body[name] = value;
   }
-  return t.rest(route.method, path, { key, body: rest });
+  const url = `${path}${query.size ? `?${query}` : ''}`;
+  return t.rest(route.method, url, { key, body: route.method === 'GET' || (route.method === 'DELETE' && !Object.keys(body).length) ? undefined : body });
 }
 
 function graphql(route: RestRoute, key: string, args: Record<string, unknown>) {
@@ -103,7 +107,7 @@ describe('declarations', () => {
   });
 
   it('a new route with a workspace id and no declaration would fail the check above', () => {
-    const board: RestRoute = { method: 'GET', path: '/boards/:boardId', field: 'Query.ad', envelope: 'single', tags: [] };
+    const board: RestRoute = { method: 'GET', path: '/widgets/:boardId', field: 'Query.ad', envelope: 'single', tags: [] };
     const moved: RestRoute = { method: 'POST', path: '/boards/move', field: 'Mutation.adShare', envelope: 'single', tags: [] };
     expect(idArguments(board, fieldOf(board))).toEqual(['boardId']);
     expect(declarations.has(keyOf(board))).toBe(false);

@@ -1,0 +1,4 @@
+import './queries.js';
+import './mutations.js';
+import './items.js';
+import './share.js';

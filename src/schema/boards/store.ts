@@ -1,0 +1,62 @@
+import type { Context } from '../../context.js';
+import { apiError } from '../../errors.js';
+import type { BoardItem } from '../../generated/prisma/client.js';
+import { writeAudited } from '../shared/audit.js';
+import { workspaceDb } from '../shared/workspace.js';
+import type { Actor, ScopeKey } from './access.js';
+import type { Target } from './targets.js';
+
+// The one saving mechanism. Boards and the three favorites families all save through here: a saved item is a
+// board item of a scope, on a board or at the root (boardId null), once per place (a unique index makes a
+// concurrent second save of the same thing find the first).
+
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === 'P2002';
+
+/** Saves `target` at `boardId` (null: the family's root); an already saved one is returned unchanged, with no audit event. */
+export async function saveItem(
+  context: Context,
+  actor: Actor,
+  place: ScopeKey & { boardId: string | null },
+  target: Target,
+  note?: string | null,
+): Promise<{ id: string; created: boolean }> {
+  const db = await workspaceDb(context);
+  const where = { ...place, ...target };
+  const existing = await db.boardItem.findFirst({ where, select: { id: true } });
+  if (existing) return { id: existing.id, created: false };
+  try {
+    const id = await writeAudited(context, async (tx, audit) => {
+      const item = await tx.boardItem.create({ data: { ...where, workspaceId: actor.workspaceId, createdByUserId: actor.userId, note: note ?? null } });
+      await audit({ action: 'board_item.add', entityType: 'board_item', entityId: item.id, after: item });
+      return item.id;
+    });
+    return { id, created: true };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const first = await db.boardItem.findFirst({ where, select: { id: true } });
+    if (!first) throw error;
+    return { id: first.id, created: false };
+  }
+}
+
+/** Removes a saved item: a before/null audit event. */
+export async function removeItem(context: Context, item: BoardItem): Promise<void> {
+  await writeAudited(context, async (tx, audit) => {
+    await tx.boardItem.delete({ where: { id: item.id } });
+    await audit({ action: 'board_item.remove', entityType: 'board_item', entityId: item.id, before: item, after: null });
+  });
+}
+
+/** Moves a saved item to another place of its scope; saving the same thing twice in one place is a 409. */
+export async function moveItem(context: Context, item: BoardItem, boardId: string | null): Promise<void> {
+  if (item.boardId === boardId) return;
+  try {
+    await writeAudited(context, async (tx, audit) => {
+      const after = await tx.boardItem.update({ where: { id: item.id }, data: { boardId } });
+      await audit({ action: 'board_item.move', entityType: 'board_item', entityId: item.id, before: item, after });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw apiError('conflict', 'The same item is already saved in that folder.');
+    throw error;
+  }
+}

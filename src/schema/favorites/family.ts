@@ -1,0 +1,44 @@
+import type { Context } from '../../context.js';
+import { notFound } from '../../errors.js';
+import type { Board, Prisma } from '../../generated/prisma/client.js';
+import { workspaceDb } from '../shared/workspace.js';
+import { visibleBoards, type Actor, type ScopeKey } from '../boards/access.js';
+
+// The three favorites families are one vocabulary over boards: a family's folders are the active folder boards of
+// its surface, its favorites the board items of its type (at the root when boardId is null). Folder ids are board
+// ids; favorite ids are board item ids (the item's number for ads, its uuid for shops and emails).
+
+export type Family = {
+  name: 'ads' | 'shops' | 'emails';
+  surface: 'ads' | 'shops' | 'emails';
+  itemType: 'ad' | 'shop' | 'email';
+  /** Folders nest (ads, emails); shop folders are flat. */
+  hierarchy: boolean;
+};
+
+export const ADS: Family = { name: 'ads', surface: 'ads', itemType: 'ad', hierarchy: true };
+export const SHOPS: Family = { name: 'shops', surface: 'shops', itemType: 'shop', hierarchy: false };
+export const EMAILS: Family = { name: 'emails', surface: 'emails', itemType: 'email', hierarchy: true };
+
+/** The family's folders of a scope the caller sees. */
+export function folderWhere(actor: Actor, key: ScopeKey, family: Family): Prisma.BoardWhereInput {
+  return { AND: [visibleBoards(actor, key), { surface: family.surface, kind: 'folder', archivedAt: null }] };
+}
+
+/** The family's favorites of a scope the caller sees: at the root, or in one of its visible folders. */
+export function favoriteWhere(actor: Actor, key: ScopeKey, family: Family): Prisma.BoardItemWhereInput {
+  return { ...key, itemType: family.itemType, OR: [{ boardId: null }, { board: folderWhere(actor, key, family) }] };
+}
+
+/** A folder of the family in the scope, or 404 (another scope's, workspace's or family's folder alike). */
+export async function findFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
+  const db = await workspaceDb(context);
+  const folder = await db.board.findFirst({ where: { AND: [{ id: folderId.toLowerCase() }, folderWhere(actor, key, family)] } });
+  if (!folder) throw notFound(`The favorite ${family.name} folder`);
+  return folder;
+}
+
+/** The folder id as a place to save in: null (the root) when omitted or null. */
+export async function placeOf(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string | null | undefined) {
+  return { ...key, boardId: folderId ? (await findFolder(context, actor, key, family, folderId)).id : null };
+}

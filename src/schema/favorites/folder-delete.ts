@@ -1,0 +1,69 @@
+import type { Context } from '../../context.js';
+import { validationError } from '../../errors.js';
+import type { BoardItem, PrismaClient } from '../../generated/prisma/client.js';
+import { writeAudited, type Audit } from '../shared/audit.js';
+import type { Actor, ScopeKey } from '../boards/access.js';
+import { targetIdOf } from '../boards/targets.js';
+import { subtreeIds } from '../boards/tree.js';
+import { findFolder, type Family } from './family.js';
+
+// Deleting a favorite folder deletes its whole tree, with explicit handling of the favorites inside: deleted with
+// it, moved to the root, or moved to another folder of the same scope outside the tree. A favorite already saved
+// at the destination is not saved twice: the copy inside the tree is removed.
+
+export type DeleteMode = 'delete_items' | 'move_items_to_root' | 'move_items_to_folder';
+
+export type FolderDeletion = {
+  deleted: boolean;
+  folderId: string;
+  scope: ScopeKey['scope'];
+  mode: DeleteMode;
+  targetFolderId: string | null;
+  deletedFolderIds: string[];
+  affected: BoardItem[];
+};
+
+async function moveItems(tx: PrismaClient, audit: Audit, items: BoardItem[], boardId: string | null): Promise<void> {
+  if (!items.length) return;
+  const { scope, ownerUserId } = items[0];
+  const there = await tx.boardItem.findMany({ where: { scope, ownerUserId, boardId, itemType: { in: [...new Set(items.map((item) => item.itemType))] } } });
+  const saved = new Set(there.map((item) => `${item.itemType}:${targetIdOf(item)}`));
+  for (const item of items) {
+    const keyOf = `${item.itemType}:${targetIdOf(item)}`;
+    if (saved.has(keyOf)) {
+      await tx.boardItem.delete({ where: { id: item.id } });
+      await audit({ action: 'board_item.remove', entityType: 'board_item', entityId: item.id, before: item, after: null });
+      continue;
+    }
+    saved.add(keyOf);
+    const after = await tx.boardItem.update({ where: { id: item.id }, data: { boardId } });
+    await audit({ action: 'board_item.move', entityType: 'board_item', entityId: item.id, before: item, after });
+  }
+}
+
+export async function deleteFolder(
+  context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, mode: DeleteMode, targetFolderId: string | null | undefined,
+): Promise<FolderDeletion> {
+  const folder = await findFolder(context, actor, key, family, folderId);
+  if (mode === 'move_items_to_folder' && !targetFolderId) {
+    throw validationError([{ argument: 'targetFolderId', expected: ['targetFolderId should not be empty when mode is move_items_to_folder'] }]);
+  }
+  const target = mode === 'move_items_to_folder' ? await findFolder(context, actor, key, family, targetFolderId!) : null;
+  return writeAudited(context, async (tx, audit) => {
+    const ids = await subtreeIds(tx, actor.workspaceId, folder.id);
+    if (target && ids.includes(target.id)) {
+      throw validationError([{ argument: 'targetFolderId', expected: ['targetFolderId must be a folder outside the deleted folder tree'] }]);
+    }
+    const affected = await tx.boardItem.findMany({ where: { boardId: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { number: 'asc' }] });
+    if (mode === 'delete_items') {
+      await tx.boardItem.deleteMany({ where: { boardId: { in: ids } } });
+      for (const item of affected) await audit({ action: 'board_item.remove', entityType: 'board_item', entityId: item.id, before: item, after: null });
+    } else {
+      await moveItems(tx, audit, affected, target?.id ?? null);
+    }
+    const folders = await tx.board.findMany({ where: { id: { in: ids } } });
+    await tx.board.deleteMany({ where: { id: { in: ids } } });
+    for (const before of folders) await audit({ action: 'board.delete', entityType: 'board', entityId: before.id, before, after: null });
+    return { deleted: true, folderId: folder.id, scope: key.scope, mode, targetFolderId: target?.id ?? null, deletedFolderIds: ids, affected };
+  });
+}

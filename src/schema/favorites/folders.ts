@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../context.js';
+import { apiError, notFound, validationError } from '../../errors.js';
+import type { Board, Prisma } from '../../generated/prisma/client.js';
+import { writeAudited } from '../shared/audit.js';
+import { workspaceDb } from '../shared/workspace.js';
+import { offsetOf, pagePagination, type PageRequest } from '../shared/pagination.js';
+import type { Actor, ScopeKey } from '../boards/access.js';
+import { moveBoard } from '../boards/mutations.js';
+import { subtreeIds } from '../boards/tree.js';
+import { findFolder, folderWhere, type Family } from './family.js';
+
+// Favorite folders of every family: they are boards of the family's surface. Created at the root or under a
+// folder (families with hierarchy), renamed, moved, reordered, deleted with their subtree, and switched between
+// private (personal scope) and organization (workspace scope) visibility.
+
+const FOLDER_ORDER: Prisma.BoardOrderByWithRelationInput[] = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }];
+
+export async function folderPage(context: Context, actor: Actor, key: ScopeKey, family: Family, page: PageRequest, filter: { parentId?: string | null; rootOnly?: boolean | null } = {}) {
+  if (filter.parentId && filter.rootOnly) throw validationError([{ argument: 'rootOnly', expected: ['rootOnly must not be true together with parentId'] }]);
+  const where: Prisma.BoardWhereInput = {
+    AND: [folderWhere(actor, key, family), filter.parentId ? { parentBoardId: filter.parentId.toLowerCase() } : filter.rootOnly ? { parentBoardId: null } : {}],
+  };
+  const db = await workspaceDb(context);
+  const [data, total] = await Promise.all([db.board.findMany({ where, orderBy: FOLDER_ORDER, skip: offsetOf(page), take: page.limit }), db.board.count({ where })]);
+  return { data, pagination: pagePagination(page, total) };
+}
+
+export async function createFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, name: string, parentId?: string | null): Promise<Board> {
+  const parent = parentId ? await findFolder(context, actor, key, family, parentId) : null;
+  return writeAudited(context, async (tx, audit) => {
+    const folder = await tx.board.create({
+      data: { id: randomUUID(), workspaceId: actor.workspaceId, ...key, name, kind: 'folder', surface: family.surface, createdByUserId: actor.userId, parentBoardId: parent?.id ?? null },
+    });
+    await audit({ action: 'board.create', entityType: 'board', entityId: folder.id, after: folder });
+    return folder;
+  });
+}
+
+/** Renames and/or moves a folder: `parentId` undefined keeps the parent, null moves it to the root. */
+export async function updateFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, change: { name?: string | null; parentId?: string | null }): Promise<Board> {
+  let folder = await findFolder(context, actor, key, family, folderId);
+  if (change.parentId !== undefined) {
+    const parentId = change.parentId === null ? null : (await findFolder(context, actor, key, family, change.parentId)).id;
+    folder = await moveBoard(context, actor, folder, parentId, 'parentId', {});
+  }
+  if (change.name == null || change.name === folder.name) return folder;
+  const before = folder;
+  return writeAudited(context, async (tx, audit) => {
+    const after = await tx.board.update({ where: { id: before.id }, data: { name: change.name! } });
+    await audit({ action: 'board.update', entityType: 'board', entityId: before.id, before, after });
+    return after;
+  });
+}
+
+export async function reorderFolders(context: Context, actor: Actor, key: ScopeKey, family: Family, entries: readonly { id: string; order: number }[]): Promise<Board[]> {
+  const ids = entries.map((entry) => entry.id.toLowerCase());
+  if (new Set(ids).size !== ids.length) throw validationError([{ argument: 'folders', expected: ['folders must not name a folder twice'] }]);
+  const db = await workspaceDb(context);
+  const found = await db.board.findMany({ where: { AND: [folderWhere(actor, key, family), { id: { in: ids } }] } });
+  const missing = ids.find((id) => !found.some((folder) => folder.id === id));
+  if (missing) throw notFound(`A favorite ${family.name} folder of the list`);
+  const changed = found.filter((folder) => folder.position !== entries[ids.indexOf(folder.id)].order);
+  if (changed.length) {
+    await writeAudited(context, async (tx, audit) => {
+      for (const before of changed) {
+        const after = await tx.board.update({ where: { id: before.id }, data: { position: entries[ids.indexOf(before.id)].order } });
+        await audit({ action: 'board.reorder', entityType: 'board', entityId: before.id, before: { position: before.position }, after: { position: after.position } });
+      }
+    });
+  }
+  return db.board.findMany({ where: { id: { in: ids } }, orderBy: FOLDER_ORDER });
+}
+
+/**
+ * Switches a root folder tree between organization (workspace scope) and private (the delegated user's personal
+ * scope), its saved items with it. Private conversion is refused (403) when the tree holds folders or favorites
+ * another user saved: they would leave the workspace for one person's scope.
+ */
+export async function setFolderVisibility(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, visibility: 'private' | 'organization'): Promise<Board> {
+  const folder = await findFolder(context, actor, key, family, folderId);
+  if (folder.parentBoardId) throw apiError('conflict', 'Only a root folder sets the visibility of its tree: set it on the root folder.');
+  const target: ScopeKey = visibility === 'organization' ? { scope: 'workspace', ownerUserId: null } : { scope: 'personal', ownerUserId: actor.userId };
+  if (target.scope === folder.scope) return folder;
+  if (target.scope === 'personal' && !actor.userId) throw apiError('forbidden', 'private visibility needs a delegated-user API key.');
+  return writeAudited(context, async (tx, audit) => {
+    const ids = await subtreeIds(tx, actor.workspaceId, folder.id);
+    if (target.scope === 'personal') {
+      // Rows a full-access key made (no user) belong to the workspace: they are someone else's too.
+      const others = { OR: [{ createdByUserId: null }, { createdByUserId: { not: actor.userId! } }] };
+      const foreign = (await tx.board.count({ where: { id: { in: ids }, ...others } })) + (await tx.boardItem.count({ where: { boardId: { in: ids }, ...others } }));
+      if (foreign) throw apiError('forbidden', "This folder tree holds folders or favorites other users saved: it cannot become private.");
+    }
+    await tx.board.updateMany({ where: { id: { in: ids } }, data: target });
+    await tx.boardItem.updateMany({ where: { boardId: { in: ids } }, data: target });
+    const after = await tx.board.findUniqueOrThrow({ where: { id: folder.id } });
+    await audit({ action: 'board.visibility', entityType: 'board', entityId: folder.id, before: folder, after: { ...after, boardIds: ids } });
+    return after;
+  });
+}

@@ -111,7 +111,7 @@ class Builder {
           return {
             type: 'object',
             ...(named.description ? { description: named.description } : {}),
-            properties: Object.fromEntries(fields.map((f) => [f.name, this.output(f.type)])),
+            properties: Object.fromEntries(fields.map((f) => [f.name, f.description ? { ...this.output(f.type), description: f.description } : this.output(f.type)])),
           };
         });
       } else if (isUnionType(named)) out = { oneOf: named.getTypes().map((member) => this.output(member)) };

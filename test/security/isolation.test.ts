@@ -75,6 +75,8 @@ function missingLike(value: unknown): unknown {
 function normalised(res: HttpResult, ids: unknown[]): string {
   let text = JSON.stringify({ status: res.status, body: res.body }).replaceAll(res.headers.get('x-request-id') ?? '\u0000', '<requestId>');
   for (const id of ids.flat()) if (typeof id === 'string' && id.length) text = text.replaceAll(JSON.stringify(id).slice(1, -1), '<id>');
+  // Integer ids (folders, workspace links) echoed back to the caller who sent them are not A's data either.
+  for (const id of ids.flat()) if (typeof id === 'number') text = text.replace(new RegExp(`(?<![0-9.])${id}(?![0-9.])`, 'g'), '<id>');
   return text;
 }
 

@@ -52,4 +52,5 @@ export const MARKET_ID_ARGUMENTS: ReadonlySet<string> = new Set([
   'adId', 'adIds', 'advertiserId', 'advertiserIds', 'shopId', 'shopIds', 'websiteId', 'productId', 'productIds', 'emailId',
   'categoryIds', 'pixelIds', 'excludePixelIds', 'shopifyAppIds', 'excludeShopifyAppIds', 'themeIds', 'technologyIds',
   'tiktokPageId', 'tiktokPageIds', 'facebookPageId', 'partnerIds', 'searchId',
+  'excludeThemeIds', 'excludeCategoryIds', 'promotionTypeIds', 'emailCategoryIds', 'eventIds',
 ]);

@@ -42,9 +42,9 @@ const ROWS: Row[] = [
 ];
 
 export async function productsScenario({ prisma }: TestDatabase): Promise<void> {
-  await prisma.theme.create({ data: { id: THEME, name: 'Dawn' } });
-  await prisma.pixel.createMany({ data: [{ id: PIXEL.meta, slug: 'meta-pixel', name: 'Meta Pixel', categories: [] }, { id: PIXEL.tiktok, slug: 'tiktok-pixel', name: 'TikTok Pixel', categories: [] }] });
-  await prisma.shopifyApp.createMany({ data: [{ id: 101, label: 'Klaviyo', slug: 'klaviyo' }, { id: 102, label: 'Judge.me', slug: 'judgeme' }] });
+  await prisma.theme.create({ data: { id: THEME, name: 'Sense' } });
+  await prisma.pixel.createMany({ data: [{ id: PIXEL.meta, slug: 'meta-pixel-products', name: 'Meta Pixel (products)', categories: [] }, { id: PIXEL.tiktok, slug: 'tiktok-pixel-products', name: 'TikTok Pixel (products)', categories: [] }] });
+  await prisma.shopifyApp.createMany({ data: [{ id: 101, label: 'Klaviyo', slug: 'klaviyo-products' }, { id: 102, label: 'Judge.me', slug: 'judgeme-products' }] });
   await prisma.shop.createMany({
     data: [
       { id: SHOP.A, domain: 'glowskin.com', name: 'Glow Skin', countryCode: 'FR', currency: 'EUR', monthlyVisits: 50000, trafficGrowth30d: 0.2, productsCount: 4, createdAt: day('2024-01-10'), themeId: THEME, categoryIds: [567] },

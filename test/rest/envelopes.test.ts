@@ -34,7 +34,7 @@ beforeAll(async () => {
     await tiktokScenario(db);
     await googleAdsScenario(db);
     await facetValues(db);
-    await db.prisma.email.create({ data: { id: 1, shopId: SHOP_GLOW, sentAt: new Date(), fromAddress: 'hi@glowlab.co', campaignType: 'campaign', subject: 'Hi', body: 'Hello', bodyLength: 5 } });
+    await db.prisma.email.create({ data: { id: 880001, shopId: SHOP_GLOW, sentAt: new Date(), fromAddress: 'hi@glowlab.co', campaignType: 'campaign', subject: 'Hi', body: 'Hello', bodyLength: 5 } });
     await imageScenario(db);
   });
   const created = await t.newKey();
@@ -267,7 +267,8 @@ const cases: Record<string, Case> = {
     path: '/shops?limit=2',
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
-      expect(body.pagination).toEqual({ limit: 2, offset: 0, total: 3 });
+      expect(body.pagination).toEqual({ limit: 2, offset: 0, total: expect.any(Number) });
+      expect(body.data).toHaveLength(2);
       for (const shop of body.data) expectShape(shop, SHOP_SUMMARY);
     },
   },
@@ -312,8 +313,10 @@ const cases: Record<string, Case> = {
     path: `/shops/${SHOP_GLOW}/emails`,
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
-      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 1, totalPages: 1 });
-      expectShape(body.data[0], EMAIL_SUMMARY);
+      // The saving cases (test/boards/envelope-cases.ts) add emails to a shop of the scenario too.
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: body.data.length, totalPages: 1 });
+      expect(body.data.length).toBeGreaterThan(0);
+      for (const email of body.data) expectShape(email, EMAIL_SUMMARY);
     },
   },
   'GET /shops/:shopId/emails/stats': {
@@ -335,10 +338,10 @@ const cases: Record<string, Case> = {
     },
   },
   'GET /emails/:emailId': {
-    path: '/emails/1',
+    path: '/emails/880001',
     check: ({ body }) => expect(Object.keys(body.data)).toEqual(['id', 'sentAt', 'campaignType', 'classification', 'content', 'shop', 'language']),
   },
-  'GET /emails/:emailId/html': { path: '/emails/1/html', check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: { emailId: 1, html: null, htmlLength: 0 } }) },
+  'GET /emails/:emailId/html': { path: '/emails/880001/html', check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: { emailId: 880001, html: null, htmlLength: 0 } }) },
   'POST /google-ads/query': {
     path: '/google-ads/query',
     body: { status: 'active' },
@@ -357,8 +360,9 @@ const cases: Record<string, Case> = {
     path: '/lookup?q=nordicglow.com',
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'meta', 'requestId']);
-      expect(body.data.map((r: { type: string }) => r.type)).toEqual(['advertiser', 'shop']);
-      expect(keyPaths(body.data)).toEqual(keyPaths([{ ...LOOKUP_RESULT, brandtracker: null }]));
+      expect(body.data.map((r: { type: string }) => r.type)).toEqual(expect.arrayContaining(['advertiser', 'shop']));
+      // The envelope test tracks page 1 (below): its row carries the brandtracker, the shop's does not.
+      for (const row of body.data) expectShape(row, LOOKUP_RESULT);
       expect(keyPaths(body.meta)).toEqual(keyPaths({ ...LOOKUP_META, warnings: [] }));
     },
   },

@@ -80,7 +80,8 @@ function caseArbitrary(op: Operation): fc.Arbitrary<Case> {
       if (!chosen.has(input.name)) continue;
       const value = chosen.get(input.name);
       if (input.in === 'path') {
-        const text = asText(value)[0] ?? '';
+        // A lone surrogate cannot be percent-encoded (URIError): a client could not send it either.
+        const text = (asText(value)[0] ?? '').replace(/[\uD800-\uDFFF]/g, '\uFFFD');
         path = path.replace(`{${input.name}}`, shape === 'rawPercent' ? `${encodeURIComponent(text)}%${text.length % 2 ? 'G' : ''}` : encodeURIComponent(text) || '%20');
       } else if (input.in === 'query') {
         for (const text of asText(value)) query.append(input.name, text);

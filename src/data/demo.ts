@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { createKey, createWorkspace } from '../auth/admin.js';
 import type { PrismaClient } from '../db/client.js';
+import { saveDemoItems } from './demo-boards.js';
 import { trackDemoBrands } from './demo-brandtrackers.js';
 import { seedMarket } from './market.js';
 
@@ -19,6 +20,7 @@ export async function ensureDemo(prisma: PrismaClient, pool: pg.Pool, log: (line
   if (await prisma.workspace.findUnique({ where: { slug: DEMO_SLUG } })) return null;
   const { workspaceId } = await createWorkspace(prisma, { slug: DEMO_SLUG, name: 'Demo workspace', plan: 'demo' });
   log(`the demo workspace tracks ${await trackDemoBrands(prisma, workspaceId)} brands`);
+  log(`the demo workspace has ${await saveDemoItems(prisma, workspaceId)} saved items on its boards and favorites`);
   const { apiKey } = await createKey(prisma, { workspace: DEMO_SLUG, name: 'Demo key', description: 'Created on first start' });
   return apiKey;
 }

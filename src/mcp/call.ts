@@ -42,10 +42,14 @@ export function routeRequest(route: RestRoute, args: Record<string, unknown>, au
   return new Request(url, { method: route.method, headers, body: JSON.stringify(body) });
 }
 
+/** A tool's text within MAX_RESULT_CHARS: anything larger is cut, and says so. */
+export function bounded(text: string): string {
+  return text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters: ask for a smaller limit]` : text;
+}
+
 /** The answer of a route call as a tool result: errors (any non-2xx) are tool errors carrying the error envelope. */
 export async function toolResult(response: Response): Promise<ToolResult> {
-  let text = await response.text();
-  if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters: ask for a smaller limit]`;
+  const text = bounded(await response.text());
   const meta: Record<string, unknown> = {};
   for (const name of METERING_HEADERS) {
     const value = response.headers.get(name);

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../../rest/routes.js';
+import { currentRequest } from '../plugins/use-request-state.js';
 import { callRoute, type Fetch, type ToolResult } from './call.js';
-import { taskTools, type TaskTool } from './tasks.js';
+import { taskTools, type TaskTool } from './tasks/index.js';
 import { routeTools, type RouteTool } from './tools.js';
 
 // POST /v1/mcp: the Model Context Protocol over Streamable HTTP, stateless (each POST is answered on its own,
@@ -16,12 +18,17 @@ const INSTRUCTIONS = [
   'Results are the REST JSON envelope; lists carry `pagination` to continue with page/offset/cursor.',
   'Metered tools say their cost; `_meta` carries x-usage-cost and x-credits-remaining: stop before the balance runs out, and do not retry an insufficient_credits error.',
   'Metered tools accept dryRun: true to learn the cost without spending it. check_credits shows the balance.',
+  'Task tools (brief_competitor, find_similar_shops, daily_radar) run several routes in one call and say their total cost; continueWith in their answer names the route tool to page on.',
 ].join(' ');
 
-export type McpOptions = { schema: GraphQLSchema; routes: readonly RestRoute[]; fetch: Fetch; mutations: boolean };
+export type McpOptions = {
+  schema: GraphQLSchema; routes: readonly RestRoute[]; fetch: Fetch; mutations: boolean;
+  /** false on servers that do not sell credits (METERING=off): task tools then never refuse for the balance. */
+  metering?: boolean;
+};
 
 /** The tools this server offers, in the order they are listed. */
-export function mcpTools(options: Omit<McpOptions, 'fetch'>): (RouteTool | TaskTool)[] {
+export function mcpTools(options: Omit<McpOptions, 'fetch' | 'metering'>): (RouteTool | TaskTool)[] {
   const tools = routeTools(options.schema, options.routes, { mutations: options.mutations });
   return [...tools, ...taskTools(options.routes)];
 }
@@ -40,7 +47,8 @@ export function createMcpHandler(options: McpOptions) {
       const tool = byName.get(call.params.name);
       const args = (call.params.arguments ?? {}) as Record<string, unknown>;
       if (!tool) return { content: [{ type: 'text', text: JSON.stringify({ error: { code: 'not_found', message: `No tool ${call.params.name}.` } }) }], isError: true };
-      if ('run' in tool) return tool.run({ fetch: options.fetch, routes: options.routes, authorization, origin }, args);
+      const requestId = currentRequest()?.requestId ?? randomUUID();
+      if ('run' in tool) return tool.run({ fetch: options.fetch, routes: options.routes, authorization, origin, requestId, metering: options.metering ?? true }, args);
       return callRoute(options.fetch, tool.route, args, authorization, origin);
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

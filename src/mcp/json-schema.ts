@@ -5,7 +5,10 @@ import {
 
 // A GraphQL argument list as the JSON Schema of a tool's input: what an agent sees is what the route takes.
 
-export type JsonSchema = { type?: string; description?: string; enum?: string[]; format?: string; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown };
+export type JsonSchema = {
+  type?: string; description?: string; enum?: string[]; format?: string; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown;
+  minimum?: number; maximum?: number; minLength?: number; maxLength?: number;
+};
 
 const SCALAR_FORMATS: Record<string, JsonSchema> = {
   Date: { type: 'string', format: 'date' },

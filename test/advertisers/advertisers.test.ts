@@ -23,7 +23,7 @@ describe('GET /v1/advertisers: search', () => {
     const res = await get('');
     expect(idsOf(res)).toEqual([P_GLOW, P_PEAK, P_LAB, P_URBAN]);
     expect(res.body.pagination).toEqual({ limit: 20, offset: 0, total: 4 });
-    expect(res.body.meta).toEqual({ isTruncated: false });
+    expect(res.body.meta).toEqual({ isTruncated: false, totalRelation: 'eq' });
     const page = await get('?limit=2&offset=1');
     expect(idsOf(page)).toEqual([P_PEAK, P_LAB]);
     expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4 });
@@ -148,7 +148,7 @@ describe('POST /v1/advertisers/query', () => {
   it('an empty body lists every advertiser; paging and sorting come from the body', async () => {
     const res = await post({});
     expect(sorted(idsOf(res))).toEqual(ALL);
-    expect(res.body.meta).toEqual({ isTruncated: false });
+    expect(res.body.meta).toEqual({ isTruncated: false, totalRelation: 'eq' });
     const page = await post({ sortBy: 'followers', order: 'asc', limit: 2, offset: 1 });
     expect(idsOf(page)).toEqual([P_URBAN, P_GLOW]);
     expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4 });
@@ -218,7 +218,7 @@ describe('REST and GraphQL', () => {
       `{ advertisers(search: ["glow"], sortBy: reach14d, limit: 5) {
           data { id platform facebookPageId name logoUrl profile { likes instagramFollowers createdAt } advertising { activeAds reach30d }
                  lastAds { id mediaUrl thumbnailUrl } mainLandingPages { landingPage screenshotUrl } }
-          pagination { limit offset total } meta { isTruncated } } }`,
+          pagination { limit offset total } meta { isTruncated totalRelation } } }`,
       undefined,
       key,
     );

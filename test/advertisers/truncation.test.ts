@@ -27,13 +27,13 @@ const query = (body: unknown) => t.rest('POST', '/advertisers/query', { key, bod
 it('a search over ads that matches more advertisers than it collects is cut, and says so', async () => {
   const res = await query({ searchType: 'adCopy', search: ['zebra'], limit: 5 });
   expect(idsOf(res)).toHaveLength(5);
-  expect(res.body.meta).toEqual({ isTruncated: true });
+  expect(res.body.meta).toEqual({ isTruncated: true, totalRelation: 'gte' });
   expect(res.body.pagination.total).toBe(STAGE_CAP);
 });
 
 it('one that matches fewer is whole', async () => {
   const res = await query({ searchType: 'adCopy', search: ['lion'], limit: 20 });
   expect(idsOf(res)).toHaveLength(10);
-  expect(res.body.meta).toEqual({ isTruncated: false });
+  expect(res.body.meta).toEqual({ isTruncated: false, totalRelation: 'eq' });
   expect(res.body.pagination.total).toBe(10);
 });

@@ -3,8 +3,8 @@ import { ensureDemo } from '../../src/data/demo.js';
 import { seedMarket } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
-// On first start the demo workspace tracks a handful of the market's brands in two folders, so that the
-// brandtracker and workspace analytics routes answer with rows for a new user.
+// On first start the demo workspace tracks a handful of the market's brands in two folders and has saved items,
+// so that the brandtracker, workspace analytics, boards and favorites routes answer with rows for a new user.
 
 let t: TestApp;
 let key: string;
@@ -39,5 +39,22 @@ describe('the demo workspace', () => {
       const res = await get(`/workspace/${route}`);
       expect([route, res.status, res.body.data.length > 0]).toEqual([route, 200, true]);
     }
+  });
+
+  it('has saved items on boards and in the three favorites families', async () => {
+    const boards = await get('/boards');
+    expect(boards.status).toBe(200);
+    const names = boards.body.data.map((board: { name: string }) => board.name);
+    expect(names).toEqual(expect.arrayContaining(['Competitor research', 'Swipe file']));
+    const research = boards.body.data.find((board: { name: string }) => board.name === 'Competitor research');
+    const items = await get(`/boards/${research.id}/items`);
+    expect(items.status).toBe(200);
+    const types = new Set(items.body.data.map((item: { itemType?: string; type?: string }) => item.itemType ?? item.type));
+    expect(types.size).toBeGreaterThanOrEqual(3);
+    for (const family of ['ads', 'shops', 'emails']) {
+      const res = await get(`/favorites/${family}?scope=workspace`);
+      expect([family, res.status, res.body.data.length > 0]).toEqual([family, 200, true]);
+    }
+    expect((await get('/favorites/ads/folders?scope=workspace')).body.data.map((folder: { name: string }) => folder.name)).toContain('Swipe file');
   });
 });

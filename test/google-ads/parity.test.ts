@@ -14,7 +14,7 @@ const GOOGLE_QUERY = `query Google($search: [String!], $status: GoogleAdStatusFi
       reach { value lowerBound upperBound }
       audience { mainCountry countries { countryCode share } remarketing interest }
     }
-    pagination { page limit total totalPages }
+    pagination { page limit total totalPages } meta { totalRelation }
   }
 }`;
 

@@ -1,10 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { routes } from '../../rest/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { adsScenario } from '../ads/scenario.js';
+import { connect as connectTo, parse, type TextResult } from './client.js';
 
 // POST /v1/mcp through the SDK's own client, in-process: the tools are the routes, called with the caller's key.
 
@@ -16,27 +15,16 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function connect(apiKey: string | null) {
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL('http://api.test/v1/mcp'), {
-    fetch: (url, init) => Promise.resolve(t.app.fetch(String(url), init as RequestInit)),
-    requestInit: { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} },
-  });
-  await client.connect(transport);
-  return client;
-}
-
-type TextResult = { content: { type: string; text: string }[]; isError?: boolean; _meta?: Record<string, unknown> };
-const parse = (result: unknown) => JSON.parse((result as TextResult).content[0].text);
+const connect = (apiKey: string | null) => connectTo(t, apiKey);
 
 describe('tools', () => {
-  it('lists one tool per read route, with its input schema, and check_credits; no writes by default', async () => {
+  it('lists one tool per read route, with its input schema, and the task tools; no writes by default', async () => {
     const client = await connect(key.apiKey);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     const reads = routes.filter((route) => route.field.startsWith('Query.'));
-    expect(names).toHaveLength(reads.length + 1);
-    expect(names).toContain('check_credits');
+    expect(names).toHaveLength(reads.length + 4);
+    expect(names).toEqual(expect.arrayContaining(['check_credits', 'brief_competitor', 'find_similar_shops', 'daily_radar']));
     expect(names).toContain('ads_query');
     expect(names).not.toContain('ad_share'); // a mutation
     const adsQuery = tools.find((tool) => tool.name === 'ads_query')!;
@@ -102,13 +90,7 @@ describe('writes', () => {
   it('are tools only when the server allows them (MCP_MUTATIONS=on), and then act for the key', async () => {
     const writer = await createTestApp(undefined, { database: t.db, mcpMutations: true });
     try {
-      const client = new Client({ name: 'test-agent', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL('http://api.test/v1/mcp'), {
-          fetch: (url, init) => Promise.resolve(writer.app.fetch(String(url), init as RequestInit)),
-          requestInit: { headers: { authorization: `Bearer ${key.apiKey}` } },
-        }),
-      );
+      const client = await connectTo(writer, key.apiKey);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('ad_share');
       const shared = parse(await client.callTool({ name: 'ad_share', arguments: { adId: 'facebook_9001' } }));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findKeysetPage } from '../../src/schema/shared/cursor.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
+import { recordStatements } from '../support/statements.js';
 import { BEST_SELLING, P, PIXEL, productsScenario, SHOP, THEME } from './scenario.js';
 
 let t: TestApp;
@@ -169,6 +170,24 @@ describe('cursor pages', () => {
       expect(new Set(perPage)).toEqual(new Set([3]));
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it('a filtered, sorted page costs the same statements whatever its size (1 or 4 products)', async () => {
+    const body = { shopifyAppIds: [101], themeIds: [THEME], minShopMonthlyVisits: 50000, minShopTrafficGrowth30d: 10, sortBy: 'best-selling' };
+    await query({ ...body, limit: 1 }); // the key's first use writes its last-use time
+    const recorder = recordStatements();
+    // The route's own statements: not the key's, nor the credit ledger's (one charge per request, whatever its rows).
+    const counted = () => recorder.own().filter((text) => !/"credit_|usage_records/.test(text)).length;
+    try {
+      expect(ids(await query({ ...body, limit: 1 }))).toHaveLength(1);
+      const one = counted();
+      recorder.clear();
+      expect(ids(await query({ ...body, limit: 4 }))).toEqual([P.A1, P.A2, P.A3, P.A4].filter((id) => BEST_SELLING.includes(id)).sort((a, b) => BEST_SELLING.indexOf(a) - BEST_SELLING.indexOf(b)));
+      expect(one).toBeGreaterThan(0);
+      expect(counted()).toBe(one);
+    } finally {
+      recorder.restore();
     }
   });
 

@@ -155,7 +155,8 @@ const cases: Record<string, Case> = {
   'GET /ads': {
     path: '/ads?search=summer&sortBy=reach',
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
       expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
       expect(body.data.map((ad: { id: string }) => ad.id)).toEqual(['facebook_9004', 'facebook_9001']);
@@ -168,7 +169,8 @@ const cases: Record<string, Case> = {
     path: '/ads/query',
     body: {},
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 3, totalPages: 1 });
       const byId = Object.fromEntries(body.data.map((ad: { id: string }) => [ad.id, ad]));
       expect(Object.keys(byId).sort()).toEqual(['facebook_9001', 'facebook_9003', 'facebook_9004']);
@@ -226,7 +228,8 @@ const cases: Record<string, Case> = {
   'GET /tiktok/library': {
     path: `/tiktok/library?limit=1&tiktokPageId=${P_GLOW}`,
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(body.pagination).toEqual({ page: 1, limit: 1, total: 2, totalPages: 2 });
       expect(body.data).toHaveLength(1);
       for (const item of body.data) {
@@ -239,7 +242,8 @@ const cases: Record<string, Case> = {
     path: '/tiktok/library/query',
     body: { tiktokPageIds: [P_GLOW], sortBy: 'views' },
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
       expect(body.data).toHaveLength(2);
       for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
@@ -257,7 +261,8 @@ const cases: Record<string, Case> = {
   'GET /shops/:shopId/tiktok/library': {
     path: `/shops/${SHOP_GLOW}/tiktok/library`,
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
       expect(body.data).toHaveLength(2);
       for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(TIKTOK_ITEM));
@@ -266,7 +271,8 @@ const cases: Record<string, Case> = {
   'GET /shops': {
     path: '/shops?limit=2',
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(body.pagination).toEqual({ limit: 2, offset: 0, total: expect.any(Number) });
       expect(body.data).toHaveLength(2);
       for (const shop of body.data) expectShape(shop, SHOP_SUMMARY);
@@ -312,7 +318,8 @@ const cases: Record<string, Case> = {
   'GET /shops/:shopId/emails': {
     path: `/shops/${SHOP_GLOW}/emails`,
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       // The saving cases (test/boards/envelope-cases.ts) add emails to a shop of the scenario too.
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: body.data.length, totalPages: 1 });
       expect(body.data.length).toBeGreaterThan(0);
@@ -331,7 +338,8 @@ const cases: Record<string, Case> = {
     path: '/emails/query',
     body: {},
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
       expect(Object.keys(body.data[0])).toEqual(Object.keys(EMAIL_SUMMARY));
       expectShape(body.data[0], EMAIL_SUMMARY);
@@ -346,7 +354,8 @@ const cases: Record<string, Case> = {
     path: '/google-ads/query',
     body: { status: 'active' },
     check: ({ body }) => {
-      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 3, totalPages: 1 });
       expect(body.data).toHaveLength(3);
       for (const ad of body.data) {
@@ -384,7 +393,7 @@ const cases: Record<string, Case> = {
       expect(keyPaths(body.data)).toEqual(keyPaths([{ ...ADVERTISER_SUMMARY, mainLandingPages: [] }]));
       expect(Object.keys(body.data[0])).toEqual(Object.keys(ADVERTISER_SUMMARY));
       expect(body.pagination).toEqual({ limit: 20, offset: 0, total: 1 });
-      expect(body.meta).toEqual({ isTruncated: false });
+      expect(body.meta).toEqual({ isTruncated: false, totalRelation: 'eq' });
     },
   },
   'POST /advertisers/query': {
@@ -478,6 +487,7 @@ const cases: Record<string, Case> = {
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
       expect(body.data.map((match: { shop: { domain: string } }) => match.shop.domain)).toEqual(['peakgear.com']);
+      expect(Object.keys(body.data[0].shop)).toEqual(Object.keys(SHOP_SUMMARY));
       expect(keysOf(body.meta)).toEqual(['expiresAt', 'searchId']);
     },
   },
@@ -562,6 +572,184 @@ const cases: Record<string, Case> = {
         requestId: 1, data: { latestDate: 1, latestReadyDate: 1, latestScheduledDate: 1, dates: [1], snapshots: [{ date: 1, status: 1, usableRows: 1, indexedRows: 1 }] }, pagination: PAGE_PAGINATION,
       }));
       expect(body.data.latestReadyDate).toBe('2026-11-21');
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/media-mix': {
+    path: `/brandtrackers/${BT[0]}/media-mix?snapshotDate=latest`,
+    check: ({ body }) => {
+      expect(keyPaths(body)).toEqual(keyPaths({
+        requestId: 1, data: { activeAds: 1, formatCount: { image: 1, video: 1, dco: 1, other: 1 } }, meta: { requestedSnapshotDate: 1, resolvedSnapshotDate: 1, dataFreshnessLagDays: 1, periodNote: 1 },
+      }));
+      expect(body.data.activeAds).toBe(body.data.formatCount.image + body.data.formatCount.video + body.data.formatCount.dco + body.data.formatCount.other);
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/scaling-ads': {
+    path: `/brandtrackers/${BT[0]}/scaling-ads?snapshotDate=latest`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(keyPaths(body.data)).toEqual(keyPaths([{ ad: AD_SUMMARY_GROUPED, metrics: { currentRank: 1, previousRank: 1, rankDelta: 1, improvementPct: 1 }, trajectory: [{ date: 1, rank: 1, totalAds: 1 }] }]));
+      expect(body.meta).toMatchObject({ requestedSnapshotDate: 'latest', resolvedSnapshotDate: null });
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/ad-rank': {
+    path: `/brandtrackers/${BT[0]}/ad-rank?timeWindow=7d&minRankDelta=0`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+      expect(body.data).toEqual([]); // no ad of the scenario has a 7-day window delta
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/landing-pages/simple': {
+    path: `/brandtrackers/${BT[0]}/landing-pages/simple?timePeriod=last1y&snapshotDate=latest`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data).toEqual([]); // no ad of the scenario has a landing page record
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/creatives': {
+    path: `/brandtrackers/${BT[0]}/creatives?snapshotDate=latest`,
+    check: pageList({ adId: 1, mediaType: 1, mediaUrl: 1, thumbnailUrl: 1, firstSeenAt: 1, daysRunning: 1, duplicates: 1 }),
+  },
+  'GET /brandtrackers/:brandtrackerId/partners': {
+    path: `/brandtrackers/${BT[0]}/partners?timePeriod=last30d&cpm=10`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data).toEqual([]); // no ad of the scenario names a partner page
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/demography': {
+    path: `/brandtrackers/${BT[0]}/demography?snapshotDate=latest&timePeriod=last7d`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'requestId']);
+      expect(body.data).toEqual({ hasData: false, countryDistribution: [], ageDistribution: [], genderDistribution: [] });
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/ads': {
+    path: `/brandtrackers/${BT[0]}/ads`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.meta).toEqual({ totalRelation: 'eq' });
+      expect(body.data.map((ad: { id: string }) => ad.id)).toEqual(['facebook_9001', 'facebook_9003']);
+      expect(keyPaths(body.data.slice(0, 1))).toEqual(keyPaths([AD_SUMMARY_GROUPED]));
+      expect(keyPaths(body.data.slice(1))).toEqual(keyPaths([AD_SUMMARY]));
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/partnership-ads': {
+    path: `/brandtrackers/${BT[0]}/partnership-ads?status=all`,
+    check: ({ body }) => expect(body).toEqual({ requestId: expect.any(String), data: [], pagination: { page: 1, limit: 25, total: 0, totalPages: 0 }, meta: { totalRelation: 'eq' } }),
+  },
+  'GET /brandtrackers/:brandtrackerId/partnership-ads/count': {
+    path: `/brandtrackers/${BT[0]}/partnership-ads/count`,
+    check: ({ body }) => expect(body).toEqual({ requestId: expect.any(String), data: { count: 0 } }),
+  },
+  ...Object.fromEntries(([
+    ['hooks', { hook: 1, usageCount: 1, longestRunning: 1, totalImpressions: 1, firstUsedAt: 1, lastUsedAt: 1, sampleAd: { adId: 1, mediaUrl: 1, thumbnailUrl: 1, fullText: 1 } }],
+    ['transcripts', { fullText: 1, usageCount: 1, longestRunning: 1, totalImpressions: 1, firstUsedAt: 1, lastUsedAt: 1, sampleAd: { adId: 1, mediaUrl: 1, thumbnailUrl: 1 } }],
+    ['headlines', { headline: 1, usageCount: 1, longestRunning: 1 }],
+    ['ad-copies', { adCopy: 1, usageCount: 1, longestRunning: 1 }],
+  ] as const).map(([route, row]): [string, Case] => [`GET /brandtrackers/:brandtrackerId/${route}`, {
+    path: `/brandtrackers/${BT[0]}/${route}`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'meta', 'pagination', 'requestId']);
+      expect(body.data.length).toBeGreaterThan(0);
+      for (const item of body.data) expect(keyPaths(item)).toEqual(keyPaths(row));
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+      expect(body.meta).toEqual({ requestedSnapshotDate: null, resolvedSnapshotDate: null, dataFreshnessLagDays: null, periodNote: 'Live active ads.' });
+    },
+  }])),
+  'GET /brandtrackers/:brandtrackerId/time-series': {
+    path: `/brandtrackers/${BT[0]}/time-series?startDate=2026-11-19&endDate=2026-11-21`,
+    check: ({ body }) => {
+      const count = [{ date: 1, count: 1 }];
+      expect(keyPaths(body)).toEqual(keyPaths({
+        requestId: 1,
+        data: { granularity: 1, dateRange: { startDate: 1, endDate: 1 }, adsLaunched: count, liveAds: count, euImpressionsSpend: [{ date: 1, impressions: 1, cumulativeImpressions: 1, estimatedSpend: 1 }], cpm: 1 },
+        meta: { requestedSnapshotDate: 1, resolvedSnapshotDate: 1, dataFreshnessLagDays: 1, periodNote: 1 },
+      }));
+      expect(body.data.liveAds.map((point: { date: string }) => point.date)).toEqual(['2026-11-19', '2026-11-20', '2026-11-21']);
+    },
+  },
+  ...Object.fromEntries((['adCopy', 'headline', 'landingPage'] as const).map((kind) => {
+    const path = { adCopy: 'ad-copy-evolution', headline: 'headline-evolution', landingPage: 'landing-page-evolution' }[kind];
+    return [`GET /brandtrackers/:brandtrackerId/${path}`, {
+      path: `/brandtrackers/${BT[0]}/${path}?startDate=2026-11-19&endDate=2026-11-21`,
+      check: ({ body }: HttpResult) => {
+        const point = { date: 1, recordedAt: 1, activeAds: 1, totalAds: 1, euAds: 1, euActiveAds: 1, totalReach: 1, percentNewAds: 1 };
+        expect(keyPaths(body)).toEqual(keyPaths({
+          requestId: 1, dateRange: { startDate: 1, endDate: 1 }, pagination: PAGE_PAGINATION,
+          meta: { requestedSnapshotDate: 1, resolvedSnapshotDate: 1, dataFreshnessLagDays: 1, periodNote: 1 },
+          // This scenario's ads of the brand have no landing page row: no landing-page series (test/brandtracker-analytics has them).
+          data: kind === 'landingPage' ? [] : [{ [kind]: 1, points: [point] }],
+        }));
+      },
+    }];
+  })),
+  'GET /brandtrackers/:brandtrackerId/timeline': {
+    path: `/brandtrackers/${BT[0]}/timeline`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
+      expect(body.data.map((ad: { id: string }) => ad.id)).toEqual(['facebook_9001', 'facebook_9003']);
+      expect(keyPaths(body.data[0])).toEqual(keyPaths(AD_SUMMARY_GROUPED));
+      expect(keyPaths(body.data[1])).toEqual(keyPaths(AD_SUMMARY));
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/timeline/metadata': {
+    path: `/brandtrackers/${BT[0]}/timeline/metadata?status=inactive`,
+    check: ({ body }) => expect(body).toEqual({ requestId: expect.any(String), data: { totalCount: 1, earliestDate: '2025-01-09', latestDate: '2025-02-08' } }),
+  },
+  'GET /brandtrackers/:brandtrackerId/landing-pages': {
+    // The scenario's ads of this brand link to no stored landing page: the shape of the rows is checked in test/brandtracker-analytics.
+    path: `/brandtrackers/${BT[0]}/landing-pages?timePeriod=last1y`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(body.data).toEqual([]);
+      expect(body.pagination).toEqual({ page: 1, limit: 20, total: 0, totalPages: 0 });
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/overview': {
+    path: `/brandtrackers/${BT[0]}/overview?timeSeriesPeriod=7d&timeSeriesGranularity=weekly&snapshotDate=latest`,
+    check: ({ body }) => {
+      const point = { date: 1, count: 1 };
+      const { topAds, adsPreview, topLandingPages, ...rest } = body.data;
+      expect(keyPaths({ ...body, data: rest })).toEqual(keyPaths({
+        requestId: 1, meta: { requestedSnapshotDate: 1, resolvedSnapshotDate: 1, dataFreshnessLagDays: 1, periodNote: 1 },
+        data: {
+          graph: { granularity: 1, dateRange: { startDate: 1, endDate: 1 }, adsLaunched: [point], liveAds: [point], euImpressionsSpend: [{ date: 1, impressions: 1, cumulativeImpressions: 1, estimatedSpend: 1 }], cpm: 1 },
+          mediaMix: { activeAds: 1, formatCount: { image: 1, video: 1, dco: 1, other: 1 } },
+        },
+      }));
+      for (const section of [topAds, adsPreview, topLandingPages]) expect(keyPaths(section.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+      for (const row of topAds.data) expect(keyPaths(row)).toEqual(keyPaths({ ad: row.ad.metrics.duplicates > 1 ? AD_SUMMARY_GROUPED : AD_SUMMARY, metrics: { totalReach: 1, duplicateCount: 1, daysRunning: 1, currentRank: 1 } }));
+      for (const ad of adsPreview.data) expect(keyPaths(ad)).toEqual(keyPaths(ad.metrics.duplicates > 1 ? AD_SUMMARY_GROUPED : AD_SUMMARY));
+      expect(adsPreview.data.length).toBeGreaterThan(0);
+      expect(body.data.graph.granularity).toBe('weekly');
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/testing': {
+    path: `/brandtrackers/${BT[0]}/testing?limit=50`,
+    check: ({ body }) => {
+      expect(keysOf(body)).toEqual(['data', 'pagination', 'requestId']);
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(PAGE_PAGINATION));
+      expect(body.data.length).toBeGreaterThan(0);
+      for (const { ads, ...batch } of body.data) {
+        expect(keyPaths(batch)).toEqual(keyPaths({
+          startDate: 1, adsReturned: 1, maxAdsPerBatch: 1, adsTruncated: 1, runningCount: 1, isWinner: 1,
+          stats: { reach: { min: 1, avg: 1, max: 1, total: 1 }, daysRunning: { min: 1, avg: 1, max: 1 }, activeCount: 1, totalCount: 1, bestPerformerId: 1 },
+        }));
+        for (const ad of ads) expect(keyPaths(ad)).toEqual(keyPaths(ad.metrics.duplicates > 1 ? AD_SUMMARY_GROUPED : AD_SUMMARY));
+        expect(batch.adsReturned).toBe(ads.length);
+      }
+    },
+  },
+  'GET /brandtrackers/:brandtrackerId/top-ads': {
+    path: `/brandtrackers/${BT[0]}/top-ads?period=last7d&snapshotDate=latest`,
+    check: (res) => {
+      pageList({ ad: AD_SUMMARY_GROUPED, metrics: { totalReach: 1, duplicateCount: 1, daysRunning: 1, currentRank: 1 } })(res);
+      expect(res.headers.get('x-usage-cost')).toBe('0');
     },
   },
   'GET /workspace/folders': {

@@ -24,7 +24,7 @@ describe('GET /v1/shops', () => {
   it('lists shop summaries in the offset envelope, most visited first, with the specification\'s keys', async () => {
     const res = await get('/shops');
     expect(idsOf(res)).toEqual([PEAK, GLOW, LAB, TINY]);
-    expect(Object.keys(res.body)).toEqual(['requestId', 'data', 'pagination']);
+    expect(Object.keys(res.body)).toEqual(['requestId', 'data', 'pagination', 'meta']);
     expect(res.body.pagination).toEqual({ limit: 32, offset: 0, total: 4 });
     const glow = res.body.data[1];
     expect(Object.keys(glow)).toEqual(Object.keys(SHOP_SUMMARY));

@@ -19,14 +19,14 @@ const TIKTOK_FIELDS = `
 const LIBRARY = `query Library($search: String, $sortBy: TikTokLibrarySort, $order: SortOrder, $limit: Int, $page: Int, $hashtags: [String!], $languages: [String!]) {
   tiktokLibrary(search: $search, sortBy: $sortBy, order: $order, limit: $limit, page: $page, hashtags: $hashtags, languages: $languages) {
     data { ${TIKTOK_FIELDS} }
-    pagination { page limit total totalPages }
+    pagination { page limit total totalPages } meta { totalRelation }
   }
 }`;
 
 const LIBRARY_QUERY = `query LibraryQuery($search: [String!], $keywordMode: KeywordMode, $hasShopLinked: YesNo, $minFollowers: Float, $sortBy: TikTokLibrarySort) {
   tiktokLibraryQuery(search: $search, keywordMode: $keywordMode, hasShopLinked: $hasShopLinked, minFollowers: $minFollowers, sortBy: $sortBy) {
     data { ${TIKTOK_FIELDS} }
-    pagination { page limit total totalPages }
+    pagination { page limit total totalPages } meta { totalRelation }
   }
 }`;
 
@@ -41,7 +41,7 @@ const ITEM = `query Item($itemId: String!) {
 const SHOP_LIBRARY = `query ShopLibrary($shopId: String!, $type: TikTokItemTypeFilter, $limit: Int) {
   shopTiktokLibrary(shopId: $shopId, type: $type, limit: $limit) {
     data { ${TIKTOK_FIELDS} }
-    pagination { page limit total totalPages }
+    pagination { page limit total totalPages } meta { totalRelation }
   }
 }`;
 

@@ -16,10 +16,13 @@ import { AdRankBasis, AdRankMode, CountryFilterInput, GrowthRankFilterInput, Mar
 /** An ad id as sent (`facebook_<number>`, or the bare number). */
 export const adIdArg = z.string().min(1).max(128);
 
-const strings = (max: number) => z.array(z.string().min(1).max(500)).max(max);
+/** Up to `max` strings of 1..500 characters (labels, URLs, ids). */
+export const strings = (max: number) => z.array(z.string().min(1).max(500)).max(max);
 /** Facet values (GET /v1/facets/*): UUIDs of themes and pixels, numeric ids of Shopify apps. */
 const facetUuids = z.array(z.uuid('{name} must be UUIDs')).max(50);
 const appIds = z.array(count).max(50);
+/** 12-character MD5 prefixes of ad copy. */
+export const adCopyHashes = z.array(z.string().regex(/^[0-9a-fA-F]{12}$/, '{name} must be 12-character hexadecimal MD5 prefixes')).max(100);
 const searchText = z.string().trim().min(1).max(500);
 
 /** GET /v1/ads. */
@@ -95,7 +98,7 @@ export const adsQueryArgs = () =>
     mainCountries: t.stringList({ validate: countries }),
     minDescriptionLength: t.int({ validate: count }),
     maxDescriptionLength: t.int({ validate: count }),
-    adCopyHashes: t.stringList({ description: '12-character MD5 prefixes of ad copy.', validate: z.array(z.string().regex(/^[0-9a-fA-F]{12}$/, '{name} must be 12-character hexadecimal MD5 prefixes')).max(100) }),
+    adCopyHashes: t.stringList({ description: '12-character MD5 prefixes of ad copy.', validate: adCopyHashes }),
     market: t.field({ type: MarketFilterInput }),
     minReachPerPage: t.float({ validate: bigCount }),
     maxReachPerPage: t.float({ validate: bigCount }),

@@ -11,10 +11,10 @@ import { filterFromListArgs, filterFromQueryArgs } from './filter.js';
 import { searchAdIds, type AdFilter, type AdSort } from './sql/search.js';
 import { PublicAd } from './types.js';
 
-const AdPageRef = pageListRef('AdPage', PublicAd, 'A page of ad summaries, one per duplicate group.');
+export const AdPageRef = pageListRef('AdPage', PublicAd, 'A page of ad summaries, one per duplicate group.', { searchable: true });
 
-/** Finds the page of ids, then loads the selected fields for them in the same order. */
-async function adPage(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }): Promise<RowPage> {
+/** Finds the page of ids, then loads the selected fields for them in the same order (the brandtracker ads lists too). */
+export async function adPage(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }): Promise<RowPage> {
   const found = await searchAdIds(prisma, list.filter, list.sort, list.page);
   return loadIdPage(found, list.page, async (ids) => withCpm(await prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }), list.cpm));
 }

@@ -8,7 +8,8 @@ import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
 import { loadOffsetPage, offsetListRef, type OffsetRowPage } from '../shared/offset-page.js';
-import { OffsetPaginationRef, offsetArgs } from '../shared/pagination.js';
+import { TotalRelationEnum } from '../shared/cursor.js';
+import { listMeta, OffsetPaginationRef, offsetArgs, TOTAL_RELATION_DESCRIPTION, type ListMeta } from '../shared/pagination.js';
 import { count } from '../shared/ranges.js';
 import { findAdvertiserAdIds } from './ad-list.js';
 import { advertisersArgs, advertisersQueryArgs, filterFromArgs, notBothCategoryFilters } from './args.js';
@@ -16,11 +17,12 @@ import { AdvertiserAdMediaType, AdvertiserAdsSort } from './enums.js';
 import { searchAdvertiserIds } from './sql.js';
 import { AdvertiserDetail, AdvertiserSummary } from './types.js';
 
-type AdvertiserPage = OffsetRowPage & { meta: { isTruncated: boolean } };
+type AdvertiserPage = OffsetRowPage & { meta: { isTruncated: boolean } & ListMeta };
 
-const AdvertiserListMeta = builder.objectRef<{ isTruncated: boolean }>('AdvertiserListMeta').implement({
+const AdvertiserListMeta = builder.objectRef<AdvertiserPage['meta']>('AdvertiserListMeta').implement({
   fields: (t) => ({
     isTruncated: t.exposeBoolean('isTruncated', { description: 'True when a search over ads matched more advertisers than it collects (10,000), so the list is cut.' }),
+    totalRelation: t.field({ type: TotalRelationEnum, description: TOTAL_RELATION_DESCRIPTION, resolve: (meta) => meta.totalRelation }),
   }),
 });
 
@@ -39,7 +41,8 @@ async function advertiserPage(prisma: PrismaClient, select: object, args: Parame
   const { filter, sort, page } = filterFromArgs(args);
   const found = await searchAdvertiserIds(prisma, filter, sort, page);
   const rows = await loadOffsetPage(found, page, (ids) => prisma.advertiser.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }));
-  return { ...rows, meta: { isTruncated: found.isTruncated } };
+  // A cut search over ads counts no further than its cap either: the total is a lower bound.
+  return { ...rows, meta: { isTruncated: found.isTruncated, totalRelation: found.isTruncated ? 'gte' : listMeta(found).totalRelation } };
 }
 
 const advertiserId = z.string().min(1).max(128);

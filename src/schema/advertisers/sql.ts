@@ -71,16 +71,20 @@ function conditions(filter: AdvertiserFilter, staged: string[] | null, figures: 
   return out.length ? out : [sql`TRUE`];
 }
 
-function orderBy(filter: AdvertiserFilter, sort: AdvertiserSort, figures: Figures): { keys: OrderKey[]; computed: boolean } {
+/** The text rank of a brand search sorted by relevance (how often the words occur in the page's name). */
+function textRank(filter: AdvertiserFilter, sort: AdvertiserSort): Prisma.Sql | null {
+  return sort.sortBy === 'relevance' && filter.search?.type === 'brand' ? sql`ts_rank(v."searchName", ${tsQuery(filter.search)})` : null;
+}
+
+/** The order after the text rank (textRank). */
+function orderBy(sort: AdvertiserSort, figures: Figures): { keys: OrderKey[]; computed: boolean } {
   const byId: OrderKey = { key: sql`v."id"`, direction: 'ASC' };
   const direction = sort.order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST';
   const keys = (key: Prisma.Sql, computed: boolean) => ({ keys: [{ key, direction } as OrderKey, byId], computed });
   switch (sort.sortBy) {
-    case 'relevance': {
-      // Always descending: the brand search's text rank, then the most active pages.
-      const rank = filter.search?.type === 'brand' ? [{ key: sql`ts_rank(v."searchName", ${tsQuery(filter.search)})`, direction: 'DESC' } as const] : [];
-      return { keys: [...rank, { key: sql`v."liveAdsCount"`, direction: 'DESC' }, { key: sql`v."totalReach"`, direction: 'DESC' }, byId], computed: rank.length > 0 };
-    }
+    case 'relevance':
+      // Always descending: the brand search's text rank (textRank), then the most active pages.
+      return { keys: [{ key: sql`v."liveAdsCount"`, direction: 'DESC' }, { key: sql`v."totalReach"`, direction: 'DESC' }, byId], computed: false };
     case 'newest': return keys(sql`v."pageCreatedAt"`, false);
     case 'activeAds': return keys(sql`v."liveAdsCount"`, false);
     case 'followers': return keys(sql`v."facebookLikes"`, false);
@@ -97,14 +101,16 @@ export async function searchAdvertiserIds(prisma: PrismaClient, filter: Advertis
   const staged = overAds ? await adSearchStage(prisma, filter.search!) : null;
   const figures = new Figures();
   const where = conditions(filter, staged, figures);
-  const order = orderBy(filter, sort, figures);
+  const order = orderBy(sort, figures);
   const found = await findIdPage(prisma, {
     id: sql`v."id"`,
     from: sql`FROM "advertisers" v ${figures.sql()} WHERE ${Prisma.join(where, ' AND ')}`,
     order: order.keys,
     limit: page.limit,
     offset: page.offset,
-    scansAllMatches: order.computed || filter.search?.type === 'brand',
+    // A brand search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
+    search: filter.search?.type === 'brand' ? { rank: textRank(filter, sort) } : undefined,
+    scansAllMatches: order.computed,
   });
   return { ...found, isTruncated: staged !== null && staged.length > STAGE_CAP };
 }

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
-import { offsetOf, pagePagination, PagePaginationRef, type PagePagination, type PageRequest } from '../shared/pagination.js';
+import { listMeta, ListMetaRef, offsetOf, pagePagination, PagePaginationRef, type ListMeta, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { findShopId } from '../shops/find.js';
 import { emailFilter, emailsQueryArgs, shopEmailsArgs } from './args.js';
 import { searchEmailIds, type EmailFilter, type EmailSort } from './sql.js';
 import { EmailDetail, EmailSummary } from './types.js';
 
-type EmailPage = { data: { id: number }[]; pagination: PagePagination };
+type EmailPage = { data: { id: number }[]; pagination: PagePagination; meta: ListMeta };
 type EmailHtml = { emailId: number; html: string | null; htmlLength: number };
 
 const EmailPageRef = builder.objectRef<EmailPage>('EmailPage').implement({
@@ -18,6 +18,7 @@ const EmailPageRef = builder.objectRef<EmailPage>('EmailPage').implement({
   fields: (t) => ({
     data: t.field({ type: [EmailSummary], resolve: (page) => page.data as never }),
     pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
+    meta: t.field({ type: ListMetaRef, resolve: (page) => page.meta }),
   }),
 });
 
@@ -41,7 +42,7 @@ async function emailPage(context: Context, info: GraphQLResolveInfo, filter: Ema
   const ids = found.ids.map(Number);
   const rows = ids.length ? await context.prisma.email.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...queryFromInfo({ context, info, path: ['data'] }) }) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return { data: ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total) };
+  return { data: ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total), meta: listMeta(found) };
 }
 
 const emailIdArg = z.string().min(1).max(64);

@@ -86,34 +86,42 @@ function conditions(f: EmailFilter): Prisma.Sql[] {
   return out.length ? out : [sql`TRUE`];
 }
 
-function order(f: EmailFilter, sort: EmailSort): OrderKey[] {
+/** The text rank of a keyword search sorted by relevance (how often the words occur in the shop's email text). */
+function textRank(f: EmailFilter, sort: EmailSort): Prisma.Sql | null {
+  if (sort.sortBy !== 'relevance' || f.search?.type !== 'shopKeywords') return null;
+  return sql`ts_rank(e."searchText", ${tsQuery({ terms: f.search.terms, keywordMode: f.search.keywordMode })})`;
+}
+
+/** The order after the text rank (textRank). */
+function order(sort: EmailSort): OrderKey[] {
   const dir = (fallback: 'asc' | 'desc') => ((sort.order ?? fallback) === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
+  // sentAt and bodyLength are NOT NULL: plain ASC/DESC, which their indexes serve in either direction.
+  const notNull = (fallback: 'asc' | 'desc') => ((sort.order ?? fallback) === 'asc' ? 'ASC' : 'DESC');
   const byId: OrderKey = { key: sql`e."id"`, direction: 'DESC' };
-  const newest: OrderKey = { key: sql`e."sentAt"`, direction: dir('desc') };
+  const newest: OrderKey = { key: sql`e."sentAt"`, direction: notNull('desc') };
   switch (sort.sortBy) {
     case 'newest': return [newest, byId];
-    case 'oldest': return [{ key: sql`e."sentAt"`, direction: dir('asc') }, { key: sql`e."id"`, direction: 'ASC' }];
-    case 'relevance':
-      return f.search?.type === 'shopKeywords'
-        ? [{ key: sql`ts_rank(e."searchText", ${tsQuery({ terms: f.search.terms, keywordMode: f.search.keywordMode })})`, direction: 'DESC' }, newest, byId]
-        : [newest, byId];
+    case 'oldest': return [{ key: sql`e."sentAt"`, direction: notNull('asc') }, { key: sql`e."id"`, direction: 'ASC' }];
+    case 'relevance': return [newest, byId];
     case 'monthlyVisits': return [{ key: sql`s."monthlyVisits"`, direction: dir('desc') }, newest, byId];
-    case 'bodyLength': return [{ key: sql`e."bodyLength"`, direction: dir('desc') }, newest, byId];
+    case 'bodyLength': return [{ key: sql`e."bodyLength"`, direction: notNull('desc') }, newest, byId];
     case 'shopEmailFrequency': return [{ key: EMAILS_90D, direction: dir('desc') }, newest, byId];
     case 'event': return [{ key: sql`(SELECT v."name" FROM "email_events" v WHERE v."id" = e."eventId")`, direction: dir('asc') }, newest, byId];
     case 'promotionType': return [{ key: sql`(SELECT v."name" FROM "email_promotion_types" v WHERE v."id" = e."promotionTypeId")`, direction: dir('asc') }, newest, byId];
   }
 }
 
-const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength']);
+const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength', 'relevance']);
 
 export async function searchEmailIds(prisma: PrismaClient, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }) {
   return findIdPage(prisma, {
     id: sql`e."id"::text`,
     from: sql`FROM "emails" e LEFT JOIN "shops" s ON s."id" = e."shopId" WHERE ${Prisma.join(conditions(filter), ' AND ')}`,
-    order: order(filter, sort),
+    order: order(sort),
     limit: page.limit,
     offset: page.offset,
-    scansAllMatches: filter.search?.type === 'shopKeywords' || !INDEXED_SORTS.has(sort.sortBy),
+    // A keyword search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
+    search: filter.search?.type === 'shopKeywords' ? { rank: textRank(filter, sort) } : undefined,
+    scansAllMatches: !INDEXED_SORTS.has(sort.sortBy),
   });
 }

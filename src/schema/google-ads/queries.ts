@@ -8,7 +8,7 @@ import { filterFromGoogleArgs } from './filter.js';
 import { searchGoogleAdIds, type GoogleAdsFilter, type GoogleAdsSort } from './sql/search.js';
 import { GoogleAdRef } from './types.js';
 
-const GoogleAdPageRef = pageListRef('GoogleAdPage', GoogleAdRef, 'A page of Google ads.');
+const GoogleAdPageRef = pageListRef('GoogleAdPage', GoogleAdRef, 'A page of Google ads.', { searchable: true });
 
 async function googleAdPage(prisma: PrismaClient, select: object, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: { page: number; limit: number }): Promise<RowPage> {
   const found = await searchGoogleAdIds(prisma, filter, sort, page);

@@ -1,11 +1,13 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Context } from '../../context.js';
+import type { Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { workspaceDb } from '../shared/workspace.js';
 import { DEFAULT_CPM, hasEuAccess, withView } from '../products/figures.js';
 import { fingerprintOfInput, imageSearchArgs, oneSource } from './input.js';
 import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './search.js';
-import { loadImageSearchShops, ProductImageSearchRef, ShopImageSearchRef } from './types.js';
+import { loadShopSummaries } from '../shops/types.js';
+import { ProductImageSearchRef, ShopImageSearchRef } from './types.js';
 
 type Args = { image?: string | null; imageUrl?: string | null; searchId?: string | null; offset?: number | null; limit?: number | null };
 
@@ -56,7 +58,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context, info) => {
       const page = pageOf(await searchOf(context, 'shops', args, args.groupBrands ?? false), args);
       const select = queryFromInfo({ context, info, path: ['data', 'shop'] });
-      const shops = await loadImageSearchShops(context.prisma, page.ids, select);
+      const shops = await loadShopSummaries<Shop>(context.prisma, page.ids, select);
       const data = shops.map((shop) => ({ score: page.scoreOf.get(shop.id)!, shop }));
       return { data, pagination: page.pagination, meta: page.meta };
     },

@@ -1,8 +1,8 @@
-import type { PrismaClient, Product, Shop } from '../../generated/prisma/client.js';
+import type { Product, Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { OffsetPaginationRef, type OffsetPagination } from '../shared/pagination.js';
 import { ProductRef } from '../products/types.js';
-import { mediaUrl } from '../shared/media-url.js';
+import { ShopSummary } from '../shops/types.js';
 
 export type SearchMeta = { searchId: string; expiresAt: Date };
 export type ProductMatch = { score: number; product: Product };
@@ -22,38 +22,10 @@ const ProductImageMatch = builder.objectRef<ProductMatch>('ProductImageMatch').i
   }),
 });
 
-/**
- * The shop fields an image match shows. A stand-in for the shops domain's Shop summary (src/schema/shops/types.ts,
- * on its own branch when this was written): once that is on main, ShopImageMatch.shop becomes a ShopSummary
- * loaded with loadShopSummaries, and this type and loadImageSearchShops go.
- */
-export const ImageSearchShop = builder.prismaObject('Shop', {
-  variant: 'ImageSearchShop',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    domain: t.exposeString('domain'),
-    name: t.exposeString('name'),
-    screenshotUrl: t.string({ nullable: true, resolve: (shop, _args, context) => mediaUrl(shop.screenshotUrl, context.publicBaseUrl) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    countryCode: t.exposeString('countryCode', { nullable: true }),
-    currency: t.exposeString('currency', { nullable: true }),
-    productsCount: t.exposeInt('productsCount'),
-    monthlyVisits: t.exposeInt('monthlyVisits'),
-  }),
-});
-
-/** Shops by id with a queryFromInfo selection, in the order of `ids` (missing ids are skipped). */
-export async function loadImageSearchShops(prisma: PrismaClient, ids: readonly string[], select: object): Promise<Shop[]> {
-  if (!ids.length) return [];
-  const rows = await prisma.shop.findMany({ where: { id: { in: [...ids] } }, ...select });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
 const ShopImageMatch = builder.objectRef<ShopMatch>('ShopImageMatch').implement({
   fields: (t) => ({
     score: t.exposeFloat('score', { description: "Visual similarity of the shop's closest product image, 0..1." }),
-    shop: t.field({ type: ImageSearchShop, resolve: (match) => match.shop }),
+    shop: t.field({ type: ShopSummary, resolve: (match) => match.shop }),
   }),
 });
 

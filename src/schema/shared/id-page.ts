@@ -1,15 +1,9 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
 import { pageInIdOrder, type IdPage, type PageRequest } from './pagination.js';
+import { findSearchPage } from './search-page.js';
 
-const sql = Prisma.sql;
-
-/** One key of a list's order; the last key of every order is unique (the id), so pages never overlap. */
-export type OrderKey = { key: Prisma.Sql; direction: 'ASC' | 'DESC' | 'ASC NULLS LAST' | 'DESC NULLS LAST' };
-
-/** `k1 DESC, k2 ASC, …` for an ORDER BY (or a window's ORDER BY). */
-export function orderBySql(keys: readonly OrderKey[]): Prisma.Sql {
-  return Prisma.join(keys.map(({ key, direction }) => sql`${key} ${Prisma.raw(direction)}`), ', ');
-}
+export { orderBySql, type OrderKey };
 
 export type IdPageQuery = {
   /** The id expression, e.g. a."id" (text). */
@@ -26,11 +20,21 @@ export type IdPageQuery = {
    * index, and a separate count, run at the same time, is cheaper.
    */
   scansAllMatches: boolean;
+  /**
+   * A text search (its condition is in `from`): unless the order is computed (`scansAllMatches`), the page and a
+   * total counted up to a cap come from shared/search-page.ts at a cost bounded whatever the number of matches,
+   * `rank` (the text rank, when sorted by relevance) ranking a bounded set of candidates ahead of `order`. With
+   * a computed order every match is visited anyway: the rank then orders all of them and the total is exact.
+   */
+  search?: { rank: Prisma.Sql | null };
 };
 
 /** The ids of one page of matches, in order, and how many match in all. */
 export async function findIdPage(prisma: PrismaClient, query: IdPageQuery): Promise<IdPage> {
-  const { id, from, order, limit, offset } = query;
+  const { id, from, limit, offset, search } = query;
+  if (search && !query.scansAllMatches) return findSearchPage(prisma, { id, from, order: query.order, rank: search.rank, limit, offset });
+  // Visiting every match anyway, the text rank (if any) orders all of them.
+  const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
   if (!query.scansAllMatches) {
     const [rows, [{ total }]] = await Promise.all([
       prisma.$queryRaw<{ id: string }[]>`SELECT ${id} AS id ${from} ORDER BY ${orderBySql(order)} LIMIT ${limit} OFFSET ${offset}`,
@@ -38,15 +42,13 @@ export async function findIdPage(prisma: PrismaClient, query: IdPageQuery): Prom
     ]);
     return { ids: rows.map((row) => row.id), total };
   }
-  const columns = order.map((_, index) => Prisma.raw(`o${index}`));
-  const keys = Prisma.join(order.map(({ key }, index) => sql`${key} AS ${columns[index]}`), ', ');
-  const byColumns = (prefix: string) => orderBySql(order.map(({ direction }, index) => ({ key: Prisma.raw(`${prefix}o${index}`), direction })));
+  const { select: keys, orderBy: byColumns } = orderColumns(order);
   // The count row is always there, so a page past the end still reports the total (with no id).
   const rows = await prisma.$queryRaw<{ id: string | null; total: number }[]>`
     WITH matches AS MATERIALIZED (SELECT ${id} AS id, ${keys} ${from})
     SELECT p.id, t.total
     FROM (SELECT count(*)::int AS total FROM matches) t
-    LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${byColumns('')} LIMIT ${limit} OFFSET ${offset}) p ON TRUE
+    LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${byColumns()} LIMIT ${limit} OFFSET ${offset}) p ON TRUE
     ORDER BY ${byColumns('p.')}`;
   return { ids: rows.flatMap((row) => (row.id === null ? [] : [row.id])), total: rows[0].total };
 }

@@ -1,6 +1,8 @@
 import type { ObjectRef } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
+import { TotalRelationEnum, type TotalRelation } from './cursor.js';
+import { searchBounds } from './search-page.js';
 
 export type PagePagination = { page: number; limit: number; total: number; totalPages: number };
 
@@ -70,23 +72,37 @@ export function offsetPagination({ limit, offset }: OffsetRequest, total: number
   return { limit, offset, total };
 }
 
-/** A page found by SQL (ids in order, and the total) whose rows were loaded separately. */
-export type IdPage = { ids: string[]; total: number };
-export type RowPage = { data: { id: string }[]; pagination: PagePagination };
+/** A page found by SQL (ids in order, and the total; `totalRelation` gte when it is a lower bound) whose rows were loaded separately. */
+export type IdPage = { ids: string[]; total: number; totalRelation?: TotalRelation };
+/** What a searchable list says about its total. */
+export type ListMeta = { totalRelation: TotalRelation };
+export type RowPage = { data: { id: string }[]; pagination: PagePagination; meta?: ListMeta };
+
+export const TOTAL_RELATION_DESCRIPTION =
+  `eq: pagination.total counts every match. gte: a text search matched more than ${searchBounds.totalCap.toLocaleString('en')} rows and counts no ` +
+  'further, so pagination.total is a lower bound (and totalPages, where the list has it, is computed from it).';
+
+export const ListMetaRef = builder.objectRef<ListMeta>('ListMeta').implement({
+  description: 'About the list as a whole.',
+  fields: (t) => ({ totalRelation: t.expose('totalRelation', { type: TotalRelationEnum, description: TOTAL_RELATION_DESCRIPTION }) }),
+});
+
+export const listMeta = (found: IdPage): ListMeta => ({ totalRelation: found.totalRelation ?? 'eq' });
 
 /** The loaded rows in the order the SQL found them, with the page's pagination. */
-export function pageInIdOrder<T extends { id: string }>(found: IdPage, rows: readonly T[], page: PageRequest): { data: T[]; pagination: PagePagination } {
+export function pageInIdOrder<T extends { id: string }>(found: IdPage, rows: readonly T[], page: PageRequest): { data: T[]; pagination: PagePagination; meta: ListMeta } {
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return { data: found.ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total) };
+  return { data: found.ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total), meta: listMeta(found) };
 }
 
-/** A page-style list type `{ data[], pagination }` of the given item type. */
-export function pageListRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>, description: string) {
+/** A page-style list type `{ data[], pagination }` of the given item type; a searchable list adds `meta` (ListMeta). */
+export function pageListRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>, description: string, options: { searchable?: boolean } = {}) {
   return builder.objectRef<RowPage>(name).implement({
     description,
     fields: (t) => ({
       data: t.field({ type: [item], resolve: (page) => page.data as never }),
       pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
+      ...(options.searchable ? { meta: t.field({ type: ListMetaRef, resolve: (page) => page.meta ?? { totalRelation: 'eq' as const } }) } : {}),
     }),
   });
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { SortOrder } from '../shared/enums.js';
 import { builder } from '../builder.js';
-import { OffsetPaginationRef, offsetArgs, offsetPagination, type OffsetPagination } from '../shared/pagination.js';
+import { listMeta, ListMetaRef, OffsetPaginationRef, offsetArgs, offsetPagination, type ListMeta, type OffsetPagination } from '../shared/pagination.js';
 import { SHOP_LIMITS, shopListArgs, shopListFilter, shopQueryArgs } from './args.js';
 import { SimilarShopSort } from './enums.js';
 import { resolveShopId, SIMILARITY_DESCRIPTION, similarShops, type SimilarSort } from './similar.js';
@@ -12,7 +12,7 @@ import { searchShopIds, type ShopFilter, type ShopSort } from './sql.js';
 import { loadShopSummaries, ShopSummary } from './types.js';
 
 type Row = { id: string };
-type ShopPage = { data: Row[]; pagination: OffsetPagination };
+type ShopPage = { data: Row[]; pagination: OffsetPagination; meta: ListMeta };
 export type SimilarRow = { shop: Row; similarityScore: number };
 type SimilarPage = { data: SimilarRow[]; pagination: OffsetPagination; meta: { shopExists: boolean } };
 
@@ -21,6 +21,7 @@ const ShopPageRef = builder.objectRef<ShopPage>('ShopPage').implement({
   fields: (t) => ({
     data: t.field({ type: [ShopSummary], resolve: (page) => page.data as never }),
     pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
+    meta: t.field({ type: ListMetaRef, resolve: (page) => page.meta }),
   }),
 });
 
@@ -46,7 +47,7 @@ const SimilarShopPageRef = builder.objectRef<SimilarPage>('SimilarShopPage').imp
 async function shopPage(context: Context, info: GraphQLResolveInfo, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }): Promise<ShopPage> {
   const found = await searchShopIds(context.prisma, filter, sort, page);
   const data = await loadShopSummaries<Row>(context.prisma, found.ids, queryFromInfo({ context, info, path: ['data'] }));
-  return { data, pagination: offsetPagination(page, found.total) };
+  return { data, pagination: offsetPagination(page, found.total), meta: listMeta(found) };
 }
 
 /** A page of similar shops, each with its summary loaded for the selection at `path` (… → shop). */

@@ -144,8 +144,11 @@ function conditions(f: ShopFilter): Prisma.Sql[] {
   return out.length ? out : [sql`TRUE`];
 }
 
-const textRank = (search: ShopSearch | null | undefined) =>
-  search && (search.type === 'broad' || search.type === 'shopContains') ? sql`ts_rank(s."searchText", ${tsQuery({ websearch: search.text })})` : null;
+/** The text rank of a relevance sort over the shops' own text (how often the words occur in it). */
+const textRank = (search: ShopSearch | null | undefined, sort: ShopSort) =>
+  sort.sortBy === 'relevance' && search && (search.type === 'broad' || search.type === 'shopContains')
+    ? sql`ts_rank(s."searchText", ${tsQuery({ websearch: search.text })})`
+    : null;
 
 function sortKey(sort: ShopSort): Prisma.Sql {
   switch (sort.sortBy) {
@@ -163,11 +166,12 @@ function sortKey(sort: ShopSort): Prisma.Sql {
   }
 }
 
-export function shopOrder(filter: ShopFilter, sort: ShopSort): OrderKey[] {
-  const direction = sort.order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST';
-  const rank = sort.sortBy === 'relevance' ? textRank(filter.search) : null;
-  const keys: OrderKey[] = rank ? [{ key: rank, direction: 'DESC' }] : [];
-  return [...keys, { key: sortKey(sort), direction }, { key: S, direction: 'ASC' }];
+/** The order after the text rank (a relevance sort's text rank comes first, then monthly visits). */
+export function shopOrder(sort: ShopSort): OrderKey[] {
+  // Monthly visits (the relevance order too) and the products count are NOT NULL: plain ASC/DESC, which their indexes serve.
+  const notNull = sort.sortBy === 'relevance' || sort.sortBy === 'monthlyVisits' || sort.sortBy === 'productsCount';
+  const direction = sort.order === 'asc' ? (notNull ? 'ASC' : 'ASC NULLS LAST') : notNull ? 'DESC' : 'DESC NULLS LAST';
+  return [{ key: sortKey(sort), direction }, { key: S, direction: 'ASC' }];
 }
 
 const COMPUTED_SORTS = new Set<ShopSortValue>(['activeAds', 'tiktokFollowers', 'tiktokActiveAds', 'tiktokTotalPosts', 'tiktokAvgActiveAds7d', 'tiktokAvgActiveAds30d']);
@@ -180,10 +184,11 @@ export async function searchShopIds(prisma: PrismaClient, filter: ShopFilter, so
   return findIdPage(prisma, {
     id: sql`s."id"::text`,
     from: sql`FROM "shops" s WHERE ${shopConditions(filter)}`,
-    order: shopOrder(filter, sort),
+    order: shopOrder(sort),
     limit: page.limit,
     offset: page.offset,
-    // A text search or a computed order visits every match anyway.
-    scansAllMatches: Boolean(filter.search && filter.search.type !== 'domain') || COMPUTED_SORTS.has(sort.sortBy),
+    // A text search's page and total cost a bounded amount (shared/search-page.ts); a computed order visits every match.
+    search: filter.search && filter.search.type !== 'domain' ? { rank: textRank(filter.search, sort) } : undefined,
+    scansAllMatches: COMPUTED_SORTS.has(sort.sortBy),
   });
 }

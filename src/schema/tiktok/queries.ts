@@ -12,7 +12,7 @@ import { filterFromLibraryArgs, filterFromQueryArgs } from './filter.js';
 import { searchTikTokIds, type TikTokFilter, type TikTokSort } from './sql/search.js';
 import { TikTokLibraryItem } from './types.js';
 
-const TikTokLibraryPage = pageListRef('TikTokLibraryPage', TikTokLibraryItem, 'A page of TikTok library items.');
+const TikTokLibraryPage = pageListRef('TikTokLibraryPage', TikTokLibraryItem, 'A page of TikTok library items.', { searchable: true });
 
 /** Finds the page of ids, then loads the selected fields for them in the same order. */
 async function itemPage(prisma: PrismaClient, select: object, filter: TikTokFilter, sort: TikTokSort, page: { page: number; limit: number }): Promise<RowPage> {

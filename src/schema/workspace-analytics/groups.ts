@@ -7,8 +7,8 @@ import { rowPageRef, WorkspaceAdCopyRow, WorkspaceHookRow, WorkspaceLandingPageR
 // GET /v1/workspace/hooks, /ad-copies and /landing-pages: what the tracked brands' ads use, one row per brand and
 // hook, copy or landing page, over all their ads. One credit per returned row.
 
-const HookSort = builder.enumType('WorkspaceHookSort', { values: ['usageCount', 'longestRunning', 'totalImpressions', 'firstUsedAt', 'lastUsedAt'] as const });
-const AdCopySort = builder.enumType('WorkspaceAdCopySort', { values: ['usageCount', 'longestRunning'] as const });
+export const HookSort = builder.enumType('WorkspaceHookSort', { values: ['usageCount', 'longestRunning', 'totalImpressions', 'firstUsedAt', 'lastUsedAt'] as const });
+export const AdCopySort = builder.enumType('WorkspaceAdCopySort', { values: ['usageCount', 'longestRunning'] as const });
 const LandingPageSort = builder.enumType('WorkspaceLandingPageSort', { values: ['usageCount', 'longestRunning', 'totalImpressions'] as const });
 
 const HookPage = rowPageRef('WorkspaceHookPage', WorkspaceHookRow, "Hooks of the workspace's brandtrackers.");

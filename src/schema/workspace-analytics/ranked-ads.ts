@@ -28,6 +28,9 @@ const SORT_KEYS: Record<RankedAdsSort, { column: string; direction: 'ASC NULLS L
   duplicates: { column: 'duplicates', direction: 'DESC NULLS LAST' },
 };
 
+/** Which rank delta the rows report as `rankDelta` (and sort by): the legacy 7-day one, or one of the window columns. */
+export type RankDeltaWindow = 'rankDelta' | 'rankDelta7d' | 'rankDelta14d' | 'rankDelta30d';
+
 export type RankedAd = {
   adId: string;
   brandtracker: { id: string; name: string; facebookPageId: string | null };
@@ -48,7 +51,20 @@ export type RankedAdsQuery = {
   where?: Prisma.Sql[];
   sorts: RankedAdsSort[];
   page: PageRequest;
+  /**
+   * The delta the rows report (default the legacy `rankDelta` with its stored improvementPct); with a window
+   * column, improvementPct is that delta as a percentage of the earlier rank (currentRank + delta), to 0.1.
+   */
+  deltaWindow?: RankDeltaWindow;
 };
+
+function deltaColumns(window: RankDeltaWindow = 'rankDelta'): Prisma.Sql {
+  if (window === 'rankDelta') return sql`a."rankDelta", a."improvementPct"`;
+  const delta = Prisma.raw(`a."${window}"`);
+  return sql`${delta} AS "rankDelta",
+    CASE WHEN ${delta} IS NULL OR a."currentRank" IS NULL OR a."currentRank" + ${delta} <= 0 THEN NULL
+         ELSE round(${delta} * 1000.0 / (a."currentRank" + ${delta})) / 10 END::float8 AS "improvementPct"`;
+}
 
 function orderOf(sorts: RankedAdsSort[], prefix: string): Prisma.Sql {
   const keys = sorts.map((sort) => `${prefix}"${SORT_KEYS[sort].column}" ${SORT_KEYS[sort].direction}`);
@@ -61,7 +77,7 @@ export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery)
     WITH s AS (${scopeSelect(query.scope)}),
     m AS MATERIALIZED (
       SELECT a."id" AS "adId", s."brandtrackerId", s."name", s."pageId", a."aggregatedReach", a."duplicates", ${DAYS}::int AS "daysRunning",
-             a."currentRank", a."rankDelta", a."rankDelta7d", a."rankDelta14d", a."rankDelta30d", a."improvementPct",
+             a."currentRank", ${deltaColumns(query.deltaWindow)}, a."rankDelta7d", a."rankDelta14d", a."rankDelta30d",
              a."reach", a."reachDelta1d", a."reachDelta7d", a."reachDelta30d"
       FROM s ${adsOfScope({ euOnly: query.euOnly })}
       WHERE ${Prisma.join(conditions, ' AND ')}
@@ -90,10 +106,10 @@ export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery)
 export type TrajectoryPoint = { date: Date; rank: number; totalAds: number | null };
 
 /**
- * Daily page ranks of the given ads over the 7-day comparison window ending on their latest snapshot day, with
+ * Daily page ranks of the given ads over the comparison window (7 days unless told) ending on their latest snapshot day, with
  * the number of ads ranked in their page that day; one statement.
  */
-export async function trajectories(prisma: PrismaClient, adIds: string[]): Promise<Map<string, TrajectoryPoint[]>> {
+export async function trajectories(prisma: PrismaClient, adIds: string[], days = 7): Promise<Map<string, TrajectoryPoint[]>> {
   const byAd = new Map<string, TrajectoryPoint[]>(adIds.map((id) => [id, []]));
   if (!adIds.length) return byAd;
   const rows = await prisma.$queryRaw<{ adId: string; date: Date; rank: number; totalAds: number | null }[]>`
@@ -101,7 +117,7 @@ export async function trajectories(prisma: PrismaClient, adIds: string[]): Promi
       SELECT r."adId", r."date", r."rank", a."advertiserId"
       FROM "ad_reach_days" r JOIN "ads" a ON a."id" = r."adId"
       WHERE r."adId" = ANY(${adIds}::text[]) AND r."rank" IS NOT NULL
-        AND r."date" >= (SELECT max("date") FROM "ad_reach_days" WHERE "adId" = ANY(${adIds}::text[])) - 7
+        AND r."date" >= (SELECT max("date") FROM "ad_reach_days" WHERE "adId" = ANY(${adIds}::text[])) - ${days}::int
     ),
     totals AS (
       SELECT a."advertiserId", r."date", count(*)::int AS n

@@ -16,7 +16,7 @@ export const WorkspaceBrandtracker = builder.objectRef<BrandtrackerOfRow>('Works
   }),
 });
 
-const SampleAd = builder.objectRef<NonNullable<GroupRow['sample']>>('HookSampleAd').implement({
+export const HookSampleAd = builder.objectRef<NonNullable<GroupRow['sample']>>('HookSampleAd').implement({
   description: 'The ad with the highest reach among those using the hook.',
   fields: (t) => ({
     adId: t.exposeString('adId'),
@@ -29,7 +29,7 @@ const SampleAd = builder.objectRef<NonNullable<GroupRow['sample']>>('HookSampleA
 const Hook = builder.objectRef<GroupRow>('WorkspaceHook').implement({
   fields: (t) => ({
     text: t.exposeString('key'),
-    sampleAd: t.field({ type: SampleAd, nullable: true, resolve: (row) => row.sample }),
+    sampleAd: t.field({ type: HookSampleAd, nullable: true, resolve: (row) => row.sample }),
   }),
 });
 

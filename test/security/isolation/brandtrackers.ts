@@ -38,6 +38,13 @@ declare('GET /brandtrackers/:brandtrackerId', owned(byBrandtracker('brandtracker
 declare('PATCH /brandtrackers/:brandtrackerId', owned(byBrandtracker('brandtrackerId'), { name: 'Renamed by B' }));
 declare('DELETE /brandtrackers/:brandtrackerId', owned(byBrandtracker('brandtrackerId')));
 declare('GET /brandtrackers/:brandtrackerId/snapshots', owned(byBrandtracker('brandtrackerId')));
+const ANALYTICS = [
+  'media-mix', 'ads', 'partnership-ads', 'partnership-ads/count', 'hooks', 'transcripts', 'headlines', 'ad-copies',
+  'time-series', 'ad-copy-evolution', 'headline-evolution', 'landing-page-evolution', 'timeline', 'timeline/metadata',
+  'testing', 'overview', 'landing-pages', 'top-ads',
+  'scaling-ads', 'ad-rank', 'landing-pages/simple', 'creatives', 'partners', 'demography',
+] as const;
+for (const path of ANALYTICS) declare(`GET /brandtrackers/:brandtrackerId/${path}`, owned(byBrandtracker('brandtrackerId')));
 for (const path of ['top-ads', 'hooks', 'ad-copies', 'landing-pages', 'scaling-ads', 'media-mix'] as const) {
   declare(`GET /workspace/${path}`, owned(byBrandtracker('brandtrackerIds')));
 }

@@ -55,6 +55,9 @@ export function conditions(filter: AdFilter): Prisma.Sql[] {
   if (filter.hideLowReach) out.push(sql`NOT a."isLowReach"`);
   if (filter.euOnly) out.push(sql`a."isEuAd"`);
   if (filter.partnership != null) out.push(sql`a."hasPartnerBadge" = ${filter.partnership}`);
+  if (filter.partnerIds?.length) out.push(sql`a."partnerPageId" = ANY(${filter.partnerIds}::text[])`);
+  range(sql`a."videoDurationSec"`, filter.videoDuration, out);
+  if (filter.linkedDomain) out.push(onDomain(sql`a."landingPageDomain"`, hostOf(filter.linkedDomain)));
   if (filter.sex && filter.sex !== 'all') out.push(sql`a."gender" IN (${filter.sex}, 'all')`);
   if (filter.adCountries?.include?.length) out.push(sql`a."targetedCountries" && ${filter.adCountries.include}::text[]`);
   if (filter.adCountries?.exclude?.length) out.push(sql`NOT (a."targetedCountries" && ${filter.adCountries.exclude}::text[])`);
@@ -68,5 +71,6 @@ export function conditions(filter: AdFilter): Prisma.Sql[] {
     out.push(sql`EXISTS (SELECT 1 FROM "ad_transcripts" t WHERE t."adId" = a."id" AND t."language" = ANY(${filter.languages.map((l) => l.toLowerCase())}::text[]))`);
   }
   out.push(...pageConditions(filter));
+  if (filter.where) out.push(...filter.where);
   return out;
 }

@@ -9,7 +9,7 @@ import type { AdMediaTypeFilter, AdQuerySearchType, AdQuerySort, AdStatusFilter,
 import type { AdRankBasis, AdRankMode, RankDirection } from '../inputs.js';
 import { conditions } from './conditions.js';
 import type { PrimaryShopFilter } from './shop-filter.js';
-import { orderBy } from './order.js';
+import { orderBy, textRank } from './order.js';
 
 // The ads list engine: SQL finds the page of group-lead ids and the total of matches (shared/id-page.ts);
 // Prisma then loads exactly the fields the request selected for those ids. The conditions are in
@@ -37,6 +37,12 @@ export type AdFilter = {
   hideLowReach?: boolean | null;
   euOnly?: boolean | null;
   partnership?: boolean | null;
+  /** Partnership ads whose creator page (`partnerPageId`) is one of these. */
+  partnerIds?: string[] | null;
+  /** Video length in seconds. */
+  videoDuration?: Range<number>;
+  /** A domain or URL: ads whose landing page is on its host or a subdomain of it. */
+  linkedDomain?: string | null;
   sex?: typeof AudienceGender.$inferType | null;
   adCountries?: CountryFilter | null;
   mainCountries?: string[] | null;
@@ -54,6 +60,8 @@ export type AdFilter = {
   rank?: RankFilter;
   /** At most this many rows per advertiser (its best ones by the requested sort). */
   maxAdsPerBrand?: number | null;
+  /** Conditions on `a` a caller composes itself (a brandtracker's ads, the status at a snapshot day). */
+  where?: readonly Prisma.Sql[];
 };
 
 export type RankFilter = {
@@ -68,24 +76,32 @@ export type AdSort = { sortBy: AdSortValue; order?: SortOrderValue | null; reach
 
 // Every ad has its advertiser (a non-null foreign key), so this LEFT JOIN keeps the rows an inner join would; the
 // planner drops it when no condition or order reads the page (v), and turns it inner when one filters on it.
-const FROM = Prisma.sql`FROM "ads" a LEFT JOIN "advertisers" v ON v."id" = a."advertiserId"`;
+export const AD_FROM = Prisma.sql`FROM "ads" a LEFT JOIN "advertisers" v ON v."id" = a."advertiserId"`;
 
 export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: AdSort, page: PageRequest) {
   let where = Prisma.join(conditions(filter), ' AND ');
+  const rank = textRank(filter, sort);
   if (filter.maxAdsPerBrand != null) {
     // Keep each advertiser's best rows by the requested order, then page over what is left.
+    const order = [...(rank ? [{ key: rank, direction: 'DESC' } as const] : []), ...orderBy(sort)];
     where = Prisma.sql`a."id" IN (SELECT ranked."id" FROM (
-      SELECT a."id", row_number() OVER (PARTITION BY a."advertiserId" ORDER BY ${orderBySql(orderBy(filter, sort))}) AS n
-      ${FROM} WHERE ${where}) ranked WHERE ranked.n <= ${filter.maxAdsPerBrand})`;
+      SELECT a."id", row_number() OVER (PARTITION BY a."advertiserId" ORDER BY ${orderBySql(order)}) AS n
+      ${AD_FROM} WHERE ${where}) ranked WHERE ranked.n <= ${filter.maxAdsPerBrand})`;
   }
   return findIdPage(prisma, {
     id: Prisma.sql`a."id"`,
-    from: Prisma.sql`${FROM} WHERE ${where}`,
-    order: orderBy(filter, sort),
+    from: Prisma.sql`${AD_FROM} WHERE ${where}`,
+    order: orderBy(sort),
     limit: page.limit,
     offset: offsetOf(page),
-    // A text search visits every match (and relevance ranks each); per-brand limits rank every row too.
-    scansAllMatches: filter.search !== undefined || filter.maxAdsPerBrand != null,
+    // A text search's page and total cost a bounded amount (shared/search-page.ts); per-brand limits rank every row.
+    search: filter.search ? { rank } : undefined,
+    scansAllMatches: filter.maxAdsPerBrand != null,
   });
 }
 
+/** How many ads (group leads) match, in one statement: the count of a list without its page. */
+export async function countAds(prisma: PrismaClient, filter: AdFilter): Promise<number> {
+  const [{ total }] = await prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${AD_FROM} WHERE ${Prisma.join(conditions(filter), ' AND ')}`;
+  return total;
+}

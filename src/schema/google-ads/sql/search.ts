@@ -57,6 +57,8 @@ export async function searchGoogleAdIds(prisma: PrismaClient, filter: GoogleAdsF
     order: [{ key: SORT_KEYS[sort.sortBy], direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, { key: sql`g."id"`, direction: 'ASC' }],
     limit: page.limit,
     offset: offsetOf(page),
-    scansAllMatches: Boolean(filter.search?.length),
+    // A search on the advertiser's name: its page and total cost a bounded amount (shared/search-page.ts).
+    search: filter.search?.length ? { rank: null } : undefined,
+    scansAllMatches: false,
   });
 }

@@ -107,13 +107,11 @@ const SORT_KEYS: Record<Exclude<TikTokSortValue, 'relevance' | 'daysRunning'>, s
   followers: 'p."followers"',
 };
 
-function orderBy(filter: TikTokFilter, sort: TikTokSort): OrderKey[] {
+/** The order after the text rank (relevance sorts rank the search's matches by `relevance` first). */
+function orderBy(sort: TikTokSort): OrderKey[] {
   const byId: OrderKey = { key: sql`i."id"`, direction: 'ASC' };
-  if (sort.sortBy === 'relevance') {
-    // Always descending; without search terms the stored relevance score ranks.
-    const score: OrderKey = { key: sql`i."relevanceScore"`, direction: 'DESC' };
-    return filter.search ? [{ key: relevance(filter.search), direction: 'DESC' }, score, byId] : [score, byId];
-  }
+  // Relevance is always descending: the text rank of a search, then the stored relevance score.
+  if (sort.sortBy === 'relevance') return [{ key: sql`i."relevanceScore"`, direction: 'DESC' }, byId];
   const key = sort.sortBy === 'daysRunning' ? DAYS_RUNNING : Prisma.raw(SORT_KEYS[sort.sortBy]);
   return [{ key, direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, byId];
 }
@@ -125,12 +123,15 @@ export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter
     LEFT JOIN "tiktok_music" m ON m."id" = i."musicId"
     LEFT JOIN "shops" s ON s."id" = i."shopId"
     WHERE ${where}`;
+  const search = filter.search;
   return findIdPage(prisma, {
     id: sql`i."id"`,
     from,
-    order: orderBy(filter, sort),
+    order: orderBy(sort),
     limit: page.limit,
     offset: offsetOf(page),
-    scansAllMatches: filter.search !== undefined,
+    // A text search's page and total cost a bounded amount (shared/search-page.ts).
+    search: search ? { rank: sort.sortBy === 'relevance' ? relevance(search) : null } : undefined,
+    scansAllMatches: false,
   });
 }

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "tiktok_items_relevanceScore_idx" ON "tiktok_items"("relevanceScore");

@@ -1,0 +1,51 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { adPage, AdPageRef } from '../ads/queries.js';
+import { countAds } from '../ads/sql/search.js';
+import { builder } from '../builder.js';
+import { brandtrackerAdFilterArgs, brandtrackerAdListArgs } from './ads-args.js';
+import { brandtrackerAdFilter, brandtrackerAdList } from './ads-filter.js';
+import { frameOf } from './frame.js';
+
+// GET /v1/brandtrackers/{brandtrackerId}/ads, /partnership-ads and /partnership-ads/count: the brand's ads (its
+// Facebook page's), one row per duplicate group, as the ads lists find them (src/schema/ads/sql) and in their ad
+// summary shape; the partnership routes keep the ads with the partner badge. Frame, page of ids (and its count),
+// rows: three statements, or four when the page and its count run apart.
+
+const COUNT_DESCRIPTION = 'Ads (one per duplicate group) with the partner badge matching the filters: the total of GET /partnership-ads with the same filters.';
+
+const PartnershipAdsCount = builder.objectRef<{ count: number }>('BrandtrackerPartnershipAdsCount').implement({
+  fields: (t) => ({ count: t.exposeInt('count', { description: COUNT_DESCRIPTION }) }),
+});
+
+builder.queryFields((t) => ({
+  brandtrackerAds: t.field({
+    type: AdPageRef,
+    authScopes: { workspace: true },
+    description: "A brandtracker's ads (GET /v1/brandtrackers/{brandtrackerId}/ads): its Facebook page's ads as ad summaries, one per duplicate group, with the ads query filters.",
+    args: brandtrackerAdListArgs({ partnership: false }),
+    resolve: async (_root, args, context, info) => {
+      const frame = await frameOf(context, args, { euOnly: false });
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), brandtrackerAdList(frame, args, false));
+    },
+  }),
+  brandtrackerPartnershipAds: t.field({
+    type: AdPageRef,
+    authScopes: { workspace: true },
+    description: "A brandtracker's partnership ads (GET /v1/brandtrackers/{brandtrackerId}/partnership-ads): its ads with the partner badge, one per duplicate group.",
+    args: brandtrackerAdListArgs({ partnership: true }),
+    resolve: async (_root, args, context, info) => {
+      const frame = await frameOf(context, args, { euOnly: false });
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), brandtrackerAdList(frame, args, true));
+    },
+  }),
+  brandtrackerPartnershipAdsCount: t.field({
+    type: PartnershipAdsCount,
+    authScopes: { workspace: true },
+    description: `How many partnership ads a brandtracker has (GET /v1/brandtrackers/{brandtrackerId}/partnership-ads/count). ${COUNT_DESCRIPTION}`,
+    args: brandtrackerAdFilterArgs({ partnership: true }),
+    resolve: async (_root, args, context) => {
+      const frame = await frameOf(context, args, { euOnly: false });
+      return { count: await countAds(context.prisma, brandtrackerAdFilter(frame, args, true)) };
+    },
+  }),
+}));

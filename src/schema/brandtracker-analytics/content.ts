@@ -1,0 +1,111 @@
+import type { ObjectRef } from '@pothos/core';
+import type { Context } from '../../context.js';
+import { builder } from '../builder.js';
+import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { groupPage, type GroupKind, type GroupRow, type GroupSort } from '../workspace-analytics/aggregates.js';
+import { AdCopySort, HookSort } from '../workspace-analytics/groups.js';
+import { HookSampleAd } from '../workspace-analytics/types.js';
+import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg, SnapshotMetaRef } from './args.js';
+import { frameOf, snapshotMeta, windowNote, windowSql, type TimeWindow } from './frame.js';
+
+// GET /v1/brandtrackers/{brandtrackerId}/hooks, /transcripts, /headlines and /ad-copies: the brand's ads in the
+// window grouped by their hook, their transcript (video ads), their title or their copy, with usage figures: the
+// workspace analytics' grouped aggregates (one statement) on one brandtracker, after its frame.
+
+type Row = GroupRow;
+type Field = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Row>;
+
+const figures = {
+  usageCount: (t: Field) => t.exposeInt('usageCount', { description: 'Ads of the brand in the window using it (every ad of a duplicate group counts).' }),
+  longestRunning: (t: Field) => t.exposeInt('longestRunning', { description: 'Days running of the longest-running of those ads.' }),
+  totalImpressions: (t: Field) => t.expose('totalImpressions', { type: 'SafeInt', description: 'Reach of those ads, summed (the Ad Library reach).' }),
+  firstUsedAt: (t: Field) => t.expose('firstUsedAt', { type: 'DateTime', description: 'When the first of those ads was first seen.' }),
+  lastUsedAt: (t: Field) => t.expose('lastUsedAt', { type: 'DateTime', description: 'When the last of those ads was last seen.' }),
+};
+
+const TranscriptSampleAd = builder.objectRef<NonNullable<Row['sample']>>('TranscriptSampleAd').implement({
+  description: 'The ad with the highest reach among those with the transcript.',
+  fields: (t) => ({ adId: t.exposeString('adId'), mediaUrl: t.exposeString('mediaUrl', { nullable: true }), thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }) }),
+});
+
+const Hook = builder.objectRef<Row>('BrandtrackerHook').implement({
+  fields: (t) => ({
+    hook: t.exposeString('key', { description: 'The opening line of the ads.' }),
+    usageCount: figures.usageCount(t), longestRunning: figures.longestRunning(t), totalImpressions: figures.totalImpressions(t),
+    firstUsedAt: figures.firstUsedAt(t), lastUsedAt: figures.lastUsedAt(t),
+    sampleAd: t.field({ type: HookSampleAd, nullable: true, resolve: (row) => row.sample }),
+  }),
+});
+
+const Transcript = builder.objectRef<Row>('BrandtrackerTranscript').implement({
+  fields: (t) => ({
+    fullText: t.exposeString('key', { description: 'The transcript of the video ads, as transcribed.' }),
+    usageCount: figures.usageCount(t), longestRunning: figures.longestRunning(t), totalImpressions: figures.totalImpressions(t),
+    firstUsedAt: figures.firstUsedAt(t), lastUsedAt: figures.lastUsedAt(t),
+    sampleAd: t.field({ type: TranscriptSampleAd, nullable: true, resolve: (row) => row.sample }),
+  }),
+});
+
+const Headline = builder.objectRef<Row>('BrandtrackerHeadline').implement({
+  fields: (t) => ({ headline: t.exposeString('key', { description: 'The ad title.' }), usageCount: figures.usageCount(t), longestRunning: figures.longestRunning(t) }),
+});
+
+const AdCopy = builder.objectRef<Row>('BrandtrackerAdCopy').implement({
+  fields: (t) => ({ adCopy: t.exposeString('key', { description: 'The ad copy (body), as written.' }), usageCount: figures.usageCount(t), longestRunning: figures.longestRunning(t) }),
+});
+
+type InsightPage = { data: Row[]; pagination: PagePagination; meta: ReturnType<typeof snapshotMeta> };
+
+function insightPageRef(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, Row>, description: string) {
+  return builder.objectRef<InsightPage>(name).implement({
+    description,
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (page) => page.data }),
+      pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
+      meta: t.field({ type: SnapshotMetaRef, resolve: (page) => page.meta }),
+    }),
+  });
+}
+
+type Args = { brandtrackerId: string; euOnly?: boolean | null; snapshotDate?: string | null; timePeriod?: TimeWindow | null; page?: number | null; limit?: number | null; order?: 'asc' | 'desc' | null; sortBy?: GroupSort | null };
+
+async function insightPage(context: Context, kind: GroupKind, args: Args): Promise<InsightPage> {
+  const frame = await frameOf(context, args, { euOnly: false });
+  const window = args.timePeriod ?? 'live';
+  const page = await groupPage(context.prisma, {
+    scope: { workspaceId: frame.workspaceId, brandtrackerIds: [frame.brandtrackerId] },
+    kind,
+    euOnly: frame.euOnly,
+    window: windowSql(frame, window),
+    sort: args.sortBy ?? 'usageCount',
+    order: args.order ?? 'desc',
+    page: { page: args.page ?? 1, limit: args.limit ?? INSIGHT_LIMITS.defaultLimit },
+  });
+  return { ...page, meta: snapshotMeta(frame, windowNote(frame, window)) };
+}
+
+const ROUTES = [
+  { field: 'brandtrackerHooks', kind: 'hook', item: Hook, sort: HookSort, path: 'hooks', what: "a brandtracker's ads in the window grouped by hook (ad_hooks)" },
+  { field: 'brandtrackerTranscripts', kind: 'transcript', item: Transcript, sort: HookSort, path: 'transcripts', what: "a brandtracker's video ads in the window grouped by transcript" },
+  { field: 'brandtrackerHeadlines', kind: 'headline', item: Headline, sort: AdCopySort, path: 'headlines', what: "a brandtracker's ads in the window grouped by headline (the ad title)" },
+  { field: 'brandtrackerAdCopies', kind: 'adCopy', item: AdCopy, sort: AdCopySort, path: 'ad-copies', what: "a brandtracker's ads in the window grouped by ad copy (the body)" },
+] as const;
+
+for (const route of ROUTES) {
+  const typeName = route.field.charAt(0).toUpperCase() + route.field.slice(1);
+  const pageRef = insightPageRef(`${typeName}Page`, route.item, `A page of ${route.what}.`);
+  builder.queryFields((t) => ({
+    [route.field]: t.field({
+      type: pageRef,
+      authScopes: { workspace: true },
+      description: `The ${route.path} of a brandtracker (GET /v1/brandtrackers/{brandtrackerId}/${route.path}): ${route.what}, with usage figures; sortBy default usageCount, order default desc, ties by text.`,
+      args: {
+        ...frameArgs({ euOnly: false, snapshot: true }),
+        ...insightArgs(),
+        ...orderArg(),
+        sortBy: t.arg({ type: route.sort, defaultValue: 'usageCount' }),
+      },
+      resolve: (_root, args, context) => insightPage(context, route.kind, args),
+    }),
+  }));
+}

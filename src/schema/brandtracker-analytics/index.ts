@@ -1,0 +1,15 @@
+import './media-mix.js';
+import './ads.js';
+import './content.js';
+import './time-series.js';
+import './evolution.js';
+import './timeline.js';
+import './testing.js';
+import './landing-pages.js';
+import './top-ads.js';
+import './overview.js';
+import './scaling-ads.js';
+import './creatives.js';
+import './partners.js';
+import './landing-pages-simple.js';
+import './demography.js';

@@ -1,0 +1,58 @@
+import { builder } from '../builder.js';
+import { pageRequest } from '../shared/pagination.js';
+import { groupPage, type GroupRow } from '../workspace-analytics/aggregates.js';
+import { LandingPageScreenshots, LandingPageTechnology, rowPageRef } from '../workspace-analytics/types.js';
+import { frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
+import { frameOf, windowSql } from './frame.js';
+
+// GET /v1/brandtrackers/{brandtrackerId}/landing-pages/simple: the landing pages the brand's ads in the window link,
+// grouped by normalized URL (query strings, fragments, trailing slashes and a leading www. ignored).
+
+const SimpleSort = builder.enumType('BrandtrackerLandingPagesSimpleSort', { values: ['usageCount', 'activeAdsCount'] as const });
+
+const SimpleLandingPage = builder.objectRef<GroupRow>('BrandtrackerLandingPageSimple').implement({
+  fields: (t) => ({
+    landingPage: t.string({
+      description: "Representative URL (the page of the group's most-reached ad) without query string, fragment or trailing slash.",
+      resolve: (row) => row.landingPage?.url ?? row.key,
+    }),
+    normalizedLandingPage: t.exposeString('key', { description: 'The grouping key: the URL with its host lowercased, without www., query string or fragment.' }),
+    usageCount: t.exposeInt('usageCount', { description: 'Ads of the window linking it.' }),
+    activeAdsCount: t.exposeInt('activeAdsCount', {
+      description: 'Of those, the ads running at the frame (active now, or on the snapshot day): usageCount for the live window.',
+    }),
+    technologies: t.field({ type: [LandingPageTechnology], resolve: (row) => row.landingPage?.technologies ?? [] }),
+    screenshots: t.field({ type: LandingPageScreenshots, resolve: (row) => row.landingPage?.screenshots ?? { desktop: null, mobile: null, head: null } }),
+  }),
+});
+
+const SimplePage = rowPageRef('BrandtrackerLandingPagesSimplePage', SimpleLandingPage, "A brandtracker's landing pages, grouped by normalized URL.");
+
+builder.queryFields((t) => ({
+  brandtrackerLandingPagesSimple: t.field({
+    type: SimplePage,
+    authScopes: { workspace: true },
+    description:
+      "A brandtracker's landing pages grouped by normalized URL (GET /v1/brandtrackers/{brandtrackerId}/landing-pages/simple), " +
+      'over every ad of the window (duplicates included); with snapshotDate the window is evaluated at that snapshot day.',
+    args: {
+      ...frameArgs({ euOnly: false, snapshot: true }),
+      ...insightArgs(),
+      ...orderArg(),
+      sortBy: t.arg({ type: SimpleSort, defaultValue: 'usageCount' }),
+    },
+    resolve: async (_root, args, context) => {
+      const frame = await frameOf(context, args, { euOnly: false });
+      return groupPage(context.prisma, {
+        scope: { workspaceId: frame.workspaceId, brandtrackerIds: [frame.brandtrackerId] },
+        kind: 'normalizedLandingPage',
+        euOnly: frame.euOnly,
+        window: windowSql(frame, args.timePeriod ?? 'live'),
+        active: windowSql(frame, 'live'),
+        sort: args.sortBy ?? 'usageCount',
+        order: args.order ?? 'desc',
+        page: pageRequest(args, INSIGHT_LIMITS.defaultLimit),
+      });
+    },
+  }),
+}));

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { expectViolation, graphqlData } from '../support/assertions.js';
+import { insightsScenario } from './insights-scenario.js';
+
+// A brandtracker's EU demography: country, age and gender reach of its ads (EU ads by default), the accepted but
+// ignored snapshotDate and timePeriod, a brand without data, bad parameters and the 404s.
+
+let t: TestApp;
+let key: string;
+let otherKey: string;
+beforeAll(async () => {
+  t = await createTestApp(insightsScenario);
+  ({ apiKey: key } = await t.newKey());
+  ({ apiKey: otherKey } = await t.newKey());
+  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
+  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+});
+afterAll(() => t?.close());
+
+const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+
+const EU = {
+  hasData: true,
+  countryDistribution: [{ countryCode: 'FR', reach: 1500 }, { countryCode: 'DE', reach: 300 }],
+  ageDistribution: [{ ageRange: '18-24', reach: 1300 }, { ageRange: '25-34', reach: 500 }],
+  genderDistribution: [{ gender: 'female', reach: 1300 }, { gender: 'male', reach: 500 }],
+};
+
+describe('GET /v1/brandtrackers/{id}/demography', () => {
+  it("sums the EU ads' reach by country, age and gender", async () => {
+    const res = await get(`/brandtrackers/${BT_A}/demography`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ requestId: res.body.requestId, data: EU });
+  });
+
+  it('reads every ad with euOnly=false', async () => {
+    const res = await get(`/brandtrackers/${BT_A}/demography?euOnly=false`);
+    expect(res.body.data).toEqual({
+      hasData: true,
+      countryDistribution: [...EU.countryDistribution, { countryCode: 'IT', reach: 50 }],
+      ageDistribution: [...EU.ageDistribution, { ageRange: '35-44', reach: 50 }],
+      genderDistribution: [...EU.genderDistribution, { gender: 'unknown', reach: 50 }],
+    });
+  });
+
+  it('accepts snapshotDate and timePeriod without filtering', async () => {
+    expect((await get(`/brandtrackers/${BT_A}/demography?snapshotDate=2020-01-01&timePeriod=last24h`)).body.data).toEqual(EU);
+    expect((await get(`/brandtrackers/${BT_A}/demography?snapshotDate=latest`)).body.data).toEqual(EU);
+  });
+
+  it('answers hasData false for a brand without a breakdown', async () => {
+    expect((await get(`/brandtrackers/${BT_B}/demography`)).body.data).toEqual({ hasData: false, countryDistribution: [], ageDistribution: [], genderDistribution: [] });
+  });
+
+  it('sums what SQL sums', async () => {
+    const [{ reach }] = await t.db.prisma.$queryRaw<{ reach: number }[]>`
+      SELECT sum(d."reach")::int AS reach FROM "ad_demography" d JOIN "ads" a ON a."id" = d."adId" WHERE a."advertiserId" = ${PAGE_A} AND a."isEuAd"`;
+    const data = (await get(`/brandtrackers/${BT_A}/demography`)).body.data as typeof EU;
+    for (const list of [data.countryDistribution, data.ageDistribution, data.genderDistribution]) {
+      expect(list.reduce((sum, point) => sum + point.reach, 0)).toBe(reach);
+    }
+  });
+
+  it('rejects bad parameters naming them, and answers 404 for a brandtracker the workspace does not track', async () => {
+    expectViolation(await get(`/brandtrackers/${BT_A}/demography?snapshotDate=yesterday`), 'query-string.snapshotDate');
+    expectViolation(await get(`/brandtrackers/${BT_A}/demography?timePeriod=forever`), 'query-string.timePeriod');
+    expectViolation(await get(`/brandtrackers/${BT_A}/demography?euOnly=maybe`), 'query-string.euOnly');
+    const other = await get(`/brandtrackers/${BT_A}/demography`, otherKey);
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe('not_found');
+    await t.rest('DELETE', `/brandtrackers/${BT_A}`, { key });
+    expect((await get(`/brandtrackers/${BT_A}/demography`)).status).toBe(404);
+    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
+  });
+
+  it('answers the same on GraphQL', async () => {
+    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerDemography(brandtrackerId: $id) {
+      data { hasData countryDistribution { countryCode reach } ageDistribution { ageRange reach } genderDistribution { gender reach } } } }`, { id: BT_A });
+    expect(data.brandtrackerDemography).toEqual({ data: EU });
+  });
+});

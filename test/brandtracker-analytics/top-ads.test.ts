@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BT_A, BT_B, brandtrackerScenario, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
+import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
+import { expectViolation, graphqlData } from '../support/assertions.js';
+import { AD_SUMMARY, AD_SUMMARY_GROUPED, keyPaths } from '../support/shapes.js';
+import { recordStatements, statementsSettled } from '../support/statements.js';
+
+// A brandtracker's current rankings: its ads, one per duplicate group, as { ad, metrics }; the activity filter,
+// EU-only, sorts, pages, the deprecated period and snapshotDate (accepted, ignored), and the 404s.
+
+let t: TestApp;
+let key: string;
+let otherKey: string;
+beforeAll(async () => {
+  t = await createTestApp(brandtrackerScenario);
+  ({ apiKey: key } = await t.newKey());
+  ({ apiKey: otherKey } = await t.newKey());
+  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
+  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+});
+afterAll(() => t?.close());
+
+const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const ids = (res: HttpResult) => res.body.data.map((row: { ad: { id: string } }) => row.ad.id);
+const METRICS = { totalReach: 1, duplicateCount: 1, daysRunning: 1, currentRank: 1 };
+
+describe('GET /v1/brandtrackers/{id}/top-ads', () => {
+  it('ranks the active ads of the brand, one per duplicate group, as { ad, metrics }', async () => {
+    const res = await get(`/brandtrackers/${BT_A}/top-ads`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['requestId', 'data', 'pagination']);
+    expect(keyPaths(res.body.data[0])).toEqual(keyPaths({ ad: AD_SUMMARY_GROUPED, metrics: METRICS }));
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.data[0].ad).toMatchObject({ id: 'facebook_9001', collationId: 'col_a', metrics: { estimatedSpend: 45 } });
+    expect(res.body.data[0].metrics).toMatchObject({ totalReach: 8000, duplicateCount: 2, currentRank: 1 });
+    expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 1, totalPages: 1 });
+    const ofB = await get(`/brandtrackers/${BT_B}/top-ads`);
+    expect(ids(ofB)).toEqual(['facebook_9004', 'facebook_9101']);
+    expect(keyPaths(ofB.body.data[0])).toEqual(keyPaths({ ad: AD_SUMMARY, metrics: METRICS }));
+  });
+
+  it('filters by activity and EU, sorts and pages', async () => {
+    expect(ids(await get(`/brandtrackers/${BT_A}/top-ads?status=all`))).toEqual(['facebook_9001', 'facebook_9003']);
+    expect(ids(await get(`/brandtrackers/${BT_A}/top-ads?status=inactive`))).toEqual(['facebook_9003']);
+    expect(ids(await get(`/brandtrackers/${BT_A}/top-ads?includeInactive=true`))).toEqual(['facebook_9001', 'facebook_9003']);
+    // status takes precedence over the deprecated includeInactive.
+    expect(ids(await get(`/brandtrackers/${BT_A}/top-ads?includeInactive=true&status=active`))).toEqual(['facebook_9001']);
+    expect(ids(await get(`/brandtrackers/${BT_B}/top-ads?euOnly=true`))).toEqual(['facebook_9101']);
+    expect(ids(await get(`/brandtrackers/${BT_B}/top-ads?sortBy=daysRunning`))).toEqual(['facebook_9004', 'facebook_9101']);
+    const second = await get(`/brandtrackers/${BT_B}/top-ads?sortBy=reach&limit=1&page=2`);
+    expect(ids(second)).toEqual(['facebook_9101']);
+    expect(second.body.pagination).toEqual({ page: 2, limit: 1, total: 2, totalPages: 2 });
+    const past = await get(`/brandtrackers/${BT_B}/top-ads?page=3&limit=1`);
+    expect(past.body).toEqual({ requestId: past.body.requestId, data: [], pagination: { page: 3, limit: 1, total: 2, totalPages: 2 }, meta: { reason: 'no_matching_ads' } });
+  });
+
+  it('counts what SQL counts: the active group leads of the page', async () => {
+    const [{ n }] = await t.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_B} AND "isGroupLead" AND "status" = 'active'`;
+    expect((await get(`/brandtrackers/${BT_B}/top-ads`)).body.pagination.total).toBe(n);
+  });
+
+  it('accepts and ignores period and snapshotDate', async () => {
+    const plain = await get(`/brandtrackers/${BT_B}/top-ads`);
+    const deprecated = await get(`/brandtrackers/${BT_B}/top-ads?period=today&snapshotDate=2020-01-01`);
+    expect(deprecated.body.data).toEqual(plain.body.data);
+  });
+
+  it('rejects bad parameters naming them, and answers 404 for a brandtracker the workspace does not track', async () => {
+    expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?limit=51`), 'query-string.limit');
+    expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?page=0`), 'query-string.page');
+    expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?sortBy=rank`), 'query-string.sortBy');
+    expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?status=paused`), 'query-string.status');
+    expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?period=forever`), 'query-string.period');
+    expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?snapshotDate=${'9'.repeat(33)}`), 'query-string.snapshotDate');
+    const other = await get(`/brandtrackers/${BT_A}/top-ads`, otherKey);
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe('not_found');
+    await t.rest('DELETE', `/brandtrackers/${BT_B}`, { key });
+    expect((await get(`/brandtrackers/${BT_B}/top-ads`)).status).toBe(404);
+    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+  });
+
+  it('sends the same statements whatever the page size', async () => {
+    await get(`/brandtrackers/${BT_B}/top-ads`);
+    await statementsSettled(t.db);
+    const sql = recordStatements();
+    try {
+      const count = async (limit: number, rows: number) => {
+        sql.clear();
+        expect(ids(await get(`/brandtrackers/${BT_B}/top-ads?limit=${limit}`))).toHaveLength(rows);
+        return sql.own().length;
+      };
+      const one = await count(1, 1);
+      expect(one).toBeLessThanOrEqual(3);
+      expect(await count(2, 2)).toBe(one);
+    } finally {
+      sql.restore();
+    }
+  });
+
+  it('answers the same on GraphQL', async () => {
+    const rest = await get(`/brandtrackers/${BT_B}/top-ads?euOnly=true`);
+    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerTopAds(brandtrackerId: $id, euOnly: true) {
+      data { ad { id } metrics { totalReach duplicateCount daysRunning currentRank } } pagination { page limit total totalPages } meta { reason } } }`, { id: BT_B });
+    expect(data.brandtrackerTopAds).toEqual({
+      data: rest.body.data.map((row: { ad: { id: string }; metrics: object }) => ({ ad: { id: row.ad.id }, metrics: row.metrics })),
+      pagination: rest.body.pagination,
+      meta: null,
+    });
+  });
+});

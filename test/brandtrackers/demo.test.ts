@@ -4,7 +4,8 @@ import { seedMarket } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // On first start the demo workspace tracks a handful of the market's brands in two folders and has saved items,
-// so that the brandtracker, workspace analytics, boards and favorites routes answer with rows for a new user.
+// so that the brandtracker (demography included), workspace analytics, boards and favorites routes answer with rows
+// for a new user.
 
 let t: TestApp;
 let key: string;
@@ -38,6 +39,23 @@ describe('the demo workspace', () => {
     for (const route of ['top-ads', 'hooks', 'ad-copies', 'landing-pages', 'media-mix', 'scaling-ads']) {
       const res = await get(`/workspace/${route}`);
       expect([route, res.status, res.body.data.length > 0]).toEqual([route, 200, true]);
+    }
+  });
+
+  it("answers the demography route of every tracked brand with its EU ads' breakdown", async () => {
+    const list = await get('/brandtrackers');
+    for (const { id } of list.body.data as { id: string }[]) {
+      const res = await get(`/brandtrackers/${id}/demography`);
+      expect(res.status).toBe(200);
+      const data = res.body.data as Record<'countryDistribution' | 'ageDistribution' | 'genderDistribution', { reach: number }[]> & { hasData: boolean };
+      expect([id, data.hasData]).toEqual([id, true]);
+      const [{ reach }] = await t.db.prisma.$queryRaw<{ reach: number }[]>`
+        SELECT sum(a."reach")::float8 AS reach FROM "ads" a JOIN "brandtrackers" b ON b."facebookPageId" = a."advertiserId"
+        WHERE b."id" = ${id}::uuid AND a."isEuAd"`;
+      for (const points of [data.countryDistribution, data.ageDistribution, data.genderDistribution]) {
+        expect(points.length).toBeGreaterThan(0);
+        expect(points.reduce((sum, point) => sum + point.reach, 0)).toBe(reach);
+      }
     }
   });
 

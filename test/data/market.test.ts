@@ -354,6 +354,70 @@ describe('seedMarket (tiny)', () => {
   });
 });
 
+describe('seedMarket (tiny): EU demography', () => {
+  // The Ad Library's breakdown vocabulary, as the importer stores it and GET /v1/brandtrackers/{id}/demography reads it.
+  const AGES = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'];
+  const GENDERS = ['female', 'male', 'unknown'];
+
+  it('breaks the reach of every EU ad down, and only of EU ads, in the Ad Library vocabulary', async () => {
+    const { rows, ads, eu } = await one<{ rows: number; ads: number; eu: number }>(
+      a,
+      `SELECT (SELECT count(*)::int FROM ad_demography) AS rows, (SELECT count(DISTINCT "adId")::int FROM ad_demography) AS ads,
+              (SELECT count(*)::int FROM ads WHERE "isEuAd") AS eu`,
+    );
+    expect(rows).toBe(counts.ad_demography);
+    expect(ads).toBe(eu);
+    // Bounded: at most 3 countries × 6 age ranges × 3 genders per ad, about 17 on average.
+    expect(rows).toBeLessThan(20 * eu);
+    expect(
+      await offenders(
+        a,
+        `SELECT d.* FROM ad_demography d JOIN ads a ON a.id = d."adId"
+         WHERE NOT a."isEuAd" OR d.reach <= 0 OR d."ageRange" <> ALL ($1::text[]) OR d.gender <> ALL ($2::text[])
+            OR NOT d.country = ANY (a."targetedCountries")
+            OR d.country NOT IN ('AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU',
+                                 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'IS', 'LI', 'NO', 'GB')`,
+        [AGES, GENDERS],
+      ),
+    ).toEqual([]);
+    const used = await one<{ ages: string[]; genders: string[] }>(
+      a,
+      `SELECT array_agg(DISTINCT "ageRange" ORDER BY "ageRange") AS ages, array_agg(DISTINCT gender ORDER BY gender) AS genders FROM ad_demography`,
+    );
+    expect(used).toEqual({ ages: AGES, genders: GENDERS });
+  });
+
+  it("adds up to each ad's reach, its main country first, within its targeting", async () => {
+    expect(
+      await offenders(
+        a,
+        `SELECT a.id, a.reach, d.total FROM ads a JOIN (SELECT "adId", sum(reach) AS total FROM ad_demography GROUP BY 1) d ON d."adId" = a.id
+         WHERE d.total <> a.reach`,
+      ),
+    ).toEqual([]);
+    // The main country reaches at least as many people as any other (the importer derives mainCountry that way),
+    // and a breakdown names at most three countries.
+    expect(
+      await offenders(
+        a,
+        `SELECT c."adId" FROM (SELECT "adId", country, sum(reach) AS reach FROM ad_demography GROUP BY 1, 2) c JOIN ads a ON a.id = c."adId"
+         GROUP BY c."adId", a."mainCountry"
+         HAVING count(*) > 3 OR coalesce(max(c.reach) FILTER (WHERE c.country = a."mainCountry"), -1) < max(c.reach)`,
+      ),
+    ).toEqual([]);
+    // Reached ages overlap the targeted ones (65+ only when the ad targets up to 65); a one-gender ad reaches no one of the other.
+    expect(
+      await offenders(
+        a,
+        `SELECT d."adId", d."ageRange", d.gender, a."ageMin", a."ageMax", a.gender AS targeted FROM ad_demography d JOIN ads a ON a.id = d."adId"
+         WHERE split_part(rtrim(d."ageRange", '+'), '-', 1)::int > a."ageMax"
+            OR coalesce(nullif(split_part(d."ageRange", '-', 2), ''), '999')::int < a."ageMin"
+            OR (a.gender = 'men' AND d.gender = 'female') OR (a.gender = 'women' AND d.gender = 'male')`,
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('seedMarket (tiny): TikTok library', () => {
   it('uses 19-digit TikTok ids, above 2^53', async () => {
     for (const table of ['tiktok_items', 'tiktok_profiles', 'tiktok_music']) {

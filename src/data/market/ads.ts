@@ -1,6 +1,7 @@
 import type { Rng } from '../random.js';
 import type { AdvertiserSeed } from './advertisers.js';
 import { makeCreative, type Creative } from './copy.js';
+import type { DemographyCell } from './demography.js';
 import type { LandingPageSeed } from './landing-pages.js';
 import { DAY, EARLIEST_AD, HOUR } from './time.js';
 import { COUNTRY_WEIGHTS, EU_UK, type Category } from './words.js';
@@ -53,6 +54,8 @@ export type AdSeed = {
   rankDelta30d: number | null;
   /** The best (lowest) daily rank in the window; null without a series. */
   bestRank: number | null;
+  /** The EU delivery breakdown, drawn once the reach is known; empty for a non-EU ad. */
+  demography: DemographyCell[];
 };
 
 const STATUSES: readonly (readonly [AdStatus, number])[] = [
@@ -200,6 +203,7 @@ export function makeAdsOf(rng: Rng, advertiser: AdvertiserSeed, asOf: number, ad
         rankDelta14d: null,
         rankDelta30d: null,
         bestRank: null,
+        demography: [],
       });
     }
     groups.push(group);

@@ -21,6 +21,7 @@ export const MARKET_TABLES = [
   'ad_transcripts',
   'ad_hooks',
   'ad_reach_days',
+  'ad_demography',
   'advertiser_metric_days',
   'brandtrackers',
   'brandtracker_websites',

@@ -9,6 +9,7 @@ import { startTikTokLibrary, type TikTokItemSeed, type TikTokMusicSeed, type Tik
 import { makeWindow, WINDOW_DAYS, type Window } from './time.js';
 import type { MarketTable } from './define.js';
 import { makeBrandtrackers, type BrandtrackerSlice } from './brandtrackers.js';
+import { drawDemography } from './demography.js';
 import { startEmails, type EmailSlice } from './emails.js';
 import { startProducts, type ProductSlice } from './products.js';
 import { describeShopProfiles, startShopHistory, type ShopHistorySlice } from './shop-profiles.js';
@@ -73,7 +74,7 @@ export type MarketSlice = (
 ) & { fraction: number };
 
 export type MarketPlan = {
-  /** Row counts known before generating; the others (transcripts, hooks, reach days, music, pins) are estimated as slices arrive. */
+  /** Row counts known before generating; the others (transcripts, hooks, reach days, demography, music, pins) are estimated as slices arrive. */
   totals: Partial<Record<MarketTable, number>>;
   /** Of the tables estimated, rows that come in full with their section's first slice (the music catalogue), not in proportion. */
   upfront: Partial<Record<MarketTable, number>>;
@@ -113,6 +114,7 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
   const reachRng = root.fork('reach');
   const pagesRng = root.fork('pages');
   const adDetailsRng = root.fork('ad-details');
+  const demographyRng = root.fork('demography');
   const partners = partnerPool(advertisers);
   const landing = startLandingPages(root.fork('landing-pages'), shops, links);
   describeShops(root.fork('shop-profiles'), shops, links, advertisers);
@@ -188,7 +190,10 @@ export function planMarket(scale: MarketScale, seed: number, asOf: Date, sliceSi
         for (const group of groups) simulateGroup(reachRng, group, window);
         const own = groups.flat();
         totalsOf.set(advertiser, rankPage(pagesRng, own));
-        for (const ad of own) ads.push(ad);
+        for (const ad of own) {
+          ad.demography = drawDemography(demographyRng, ad);
+          ads.push(ad);
+        }
       }
       adsDone += ads.length;
       yield {

@@ -3,6 +3,7 @@ import type { AdvertiserSeed, LinkSeed, ShopSeed } from './advertisers.js';
 import type { AdSlice, MarketSlice } from './generate.js';
 import type { HookSeed, TranscriptSeed } from './copy.js';
 import { define } from './define.js';
+import type { DemographyCell } from './demography.js';
 import type { GoogleAdSeed, GoogleAdvertiserSeed } from './google.js';
 import type { LandingPageSeed } from './landing-pages.js';
 import type { TechnologyFacet } from './facets.js';
@@ -21,6 +22,7 @@ import type { TableRows } from './define.js';
 // brandtrackers declare theirs in their own modules.
 
 type ReachDay = { ad: AdSeed; date: string; reach: number; rank: number };
+type DemographyRow = DemographyCell & { ad: AdSeed };
 type MetricDay = { advertiser: AdvertiserSeed; date: string; likes: number; followers: number; impressions: number };
 type LandingTechnology = { page: LandingPageSeed; technology: TechnologyFacet };
 
@@ -36,6 +38,10 @@ function* reachDays(slice: AdSlice): Generator<ReachDay> {
       yield { ad, date: slice.window.dates[series.start + i], reach: series.values[i], rank: series.ranks[i] };
     }
   }
+}
+
+function* demographyRows(ads: AdSeed[]): Generator<DemographyRow> {
+  for (const ad of ads) for (const cell of ad.demography) yield { ad, ...cell };
 }
 
 function* metricDays(slice: AdSlice): Generator<MetricDay> {
@@ -246,6 +252,13 @@ function adTables(slice: AdSlice): TableRows[] {
       ['date', 'date', (day) => day.date],
       ['reach', 'int8', (day) => day.reach],
       ['rank', 'int4', (day) => day.rank],
+    ]),
+    define<DemographyRow>('ad_demography', ads.reduce((sum, ad) => sum + ad.demography.length, 0), demographyRows(ads), [
+      ['adId', 'text', (row) => row.ad.id],
+      ['country', 'text', (row) => row.country],
+      ['ageRange', 'text', (row) => row.ageRange],
+      ['gender', 'text', (row) => row.gender],
+      ['reach', 'int8', (row) => row.reach],
     ]),
     define<MetricDay>('advertiser_metric_days', advertisers.length * slice.window.dates.length, metricDays(slice), [
       ['advertiserId', 'text', (day) => day.advertiser.id],

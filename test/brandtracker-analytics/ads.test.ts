@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData, withoutRequestId } from '../support/assertions.js';
-import { recordStatements, statementsSettled } from '../support/statements.js';
+import { describe, expect, it } from 'vitest';
+import type { HttpResult } from '../support/app.js';
+import { expectNotFound, expectViolation, withoutRequestId } from '../support/assertions.js';
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
 import { contentScenario, PARTNER_1, PARTNER_2 } from './content-scenario.js';
+import { useTrackingApp } from './support.js';
 
 // GET /v1/brandtrackers/{id}/ads, /partnership-ads and /partnership-ads/count on the content scenario: page A's
 // group leads are 9001, 9003, 9501, 9502 and 9503 (9002 is 9001's duplicate); 9501 and 9502 carry the partner badge.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(contentScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(contentScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const { get } = app;
 const ids = (res: HttpResult) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.map((ad: { id: string }) => ad.id.replace('facebook_', ''));
@@ -39,7 +29,7 @@ describe('GET /v1/brandtrackers/{id}/ads', () => {
     expect(res.body.data[0]).toMatchObject({ id: 'facebook_9501', advertiser: { id: PAGE_A }, flags: { hasPartnerBadge: true }, metrics: { reach: 900, estimatedSpend: 8 } });
     expect(await ads()).toEqual(['9501', '9503', '9001', '9502', '9003']);
     expect(await ads('page=3&limit=2')).toEqual(['9003']);
-    const [{ total }] = await t.db.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM "ads" WHERE "advertiserId" = ${PAGE_A} AND "isGroupLead"`;
+    const [{ total }] = await app.t.db.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM "ads" WHERE "advertiserId" = ${PAGE_A} AND "isGroupLead"`;
     expect(res.body.pagination.total).toBe(total);
     expect(await ids(await get(`/brandtrackers/${BT_B}/ads`))).toEqual(['9101', '9004']);
   });
@@ -119,24 +109,16 @@ describe('GET /v1/brandtrackers/{id}/ads', () => {
 
   it('sends a bounded number of statements, whatever the page size', async () => {
     await get(`/brandtrackers/${BT_A}/ads`);
-    await statementsSettled(t.db);
-    const sql = recordStatements();
-    try {
-      const statements = async (query: string) => {
-        sql.clear();
-        expect((await get(`/brandtrackers/${BT_A}/ads?${query}`)).status).toBe(200);
-        return sql.own().length;
-      };
-      const one = await statements('limit=1');
-      expect(one).toBeLessThanOrEqual(4);
-      expect(await statements('limit=5')).toBe(one);
-      expect(await statements('limit=5&keywords=glow')).toBeLessThanOrEqual(one);
-      sql.clear();
-      expect((await get(`/brandtrackers/${BT_A}/partnership-ads/count`)).status).toBe(200);
-      expect(sql.own().length).toBeLessThanOrEqual(2);
-    } finally {
-      sql.restore();
-    }
+    const count = async (path: string) => {
+      const { res, statements } = await app.statementsOf(() => get(`/brandtrackers/${BT_A}/${path}`));
+      expect(res.status).toBe(200);
+      return statements.length;
+    };
+    const one = await count('ads?limit=1');
+    expect(one).toBeLessThanOrEqual(4);
+    expect(await count('ads?limit=5')).toBe(one);
+    expect(await count('ads?limit=5&keywords=glow')).toBeLessThanOrEqual(one);
+    expect(await count('partnership-ads/count')).toBeLessThanOrEqual(2);
   });
 });
 
@@ -151,7 +133,7 @@ describe('GET /v1/brandtrackers/{id}/partnership-ads and /count', () => {
   });
 
   it('counts what the list pages over, equal to the SQL count', async () => {
-    const [{ total }] = await t.db.prisma.$queryRaw<{ total: number }[]>`
+    const [{ total }] = await app.t.db.prisma.$queryRaw<{ total: number }[]>`
       SELECT count(*)::int AS total FROM "ads" WHERE "advertiserId" = ${PAGE_A} AND "isGroupLead" AND "hasPartnerBadge"`;
     const res = await get(`/brandtrackers/${BT_A}/partnership-ads/count`);
     expect(res.body).toEqual({ requestId: expect.any(String), data: { count: total } });
@@ -168,21 +150,19 @@ describe('GET /v1/brandtrackers/{id}/partnership-ads and /count', () => {
 describe('the ads routes of a brandtracker the workspace does not track', () => {
   it('answer 404 for another workspace and for an inactive link, 400 for a malformed id', async () => {
     for (const path of ['ads', 'partnership-ads', 'partnership-ads/count']) {
-      const other = await get(`/brandtrackers/${BT_A}/${path}`, otherKey);
-      expect(other.status).toBe(404);
-      expect(other.body.error.code).toBe('not_found');
+      expectNotFound(await get(`/brandtrackers/${BT_A}/${path}`, app.otherKey));
       expectViolation(await get(`/brandtrackers/nope/${path}`), 'path.brandtrackerId');
     }
-    await t.rest('DELETE', `/brandtrackers/${BT_B}`, { key });
-    for (const path of ['ads', 'partnership-ads', 'partnership-ads/count']) expect((await get(`/brandtrackers/${BT_B}/${path}`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+    await app.untracked(BT_B, async () => {
+      for (const path of ['ads', 'partnership-ads', 'partnership-ads/count']) expect((await get(`/brandtrackers/${BT_B}/${path}`)).status).toBe(404);
+    });
   });
 });
 
 describe('GraphQL', () => {
   it('answers the same as REST', async () => {
     const rest = await get(`/brandtrackers/${BT_A}/ads?status=active&sortBy=reach&limit=2`);
-    const data = await graphqlData(t, key, `query($id: String!) {
+    const data = await app.graphql(`query($id: String!) {
       brandtrackerAds(brandtrackerId: $id, status: active, sortBy: "reach", limit: 2) { data { id metrics { reach } } pagination { page limit total totalPages } }
       brandtrackerPartnershipAdsCount(brandtrackerId: $id) { count }
     }`, { id: BT_A });

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData, withoutRequestId } from '../support/assertions.js';
-import { recordStatements, statementsSettled } from '../support/statements.js';
+import { describe, expect, it } from 'vitest';
+import { expectNotFound, expectViolation, withoutRequestId } from '../support/assertions.js';
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
 import { contentScenario } from './content-scenario.js';
+import { useTrackingApp } from './support.js';
 
 // GET /v1/brandtrackers/{id}/hooks, /transcripts, /headlines and /ad-copies on the content scenario. Page A's live
 // ads (every ad, duplicates included): 9001 and 9002 (EU), 9501 (2 days old), 9503 (10 days old); on the snapshot
 // day 2026-11-20: 9001 and 9503; 2026-11-21 (latest): 9001.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(contentScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(contentScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const { get } = app;
 const rows = async (path: string, query = '') => {
   const res = await get(`/brandtrackers/${BT_A}/${path}${query ? `?${query}` : ''}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -40,7 +29,7 @@ describe('GET /v1/brandtrackers/{id}/hooks', () => {
       sampleAd: { adId: 'facebook_9001', mediaUrl: 'https://cdn.example.com/ads/facebook_9001.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9001-thumb.jpg', fullText: 'Meet the glow serum. Free shipping.' },
     });
     expect(body.data[1]).toMatchObject({ hook: 'Creators love it.', usageCount: 1, totalImpressions: 900, longestRunning: expect.any(Number), lastUsedAt: expect.any(String) });
-    const [{ usage }] = await t.db.prisma.$queryRaw<{ usage: number }[]>`
+    const [{ usage }] = await app.t.db.prisma.$queryRaw<{ usage: number }[]>`
       SELECT count(*)::int AS usage FROM "ads" a JOIN "ad_hooks" h ON h."adId" = a."id"
       WHERE a."advertiserId" = ${PAGE_A} AND a."status" = 'active' AND h."text" = 'Meet the glow serum.'`;
     expect(body.data[0].usageCount).toBe(usage);
@@ -122,34 +111,24 @@ describe('bounds, enums and access', () => {
   });
 
   it('answers 404 for another workspace and for an inactive link', async () => {
-    for (const path of ['hooks', 'transcripts', 'headlines', 'ad-copies']) {
-      const other = await get(`/brandtrackers/${BT_A}/${path}`, otherKey);
-      expect(other.status).toBe(404);
-      expect(other.body.error.code).toBe('not_found');
-    }
-    await t.rest('DELETE', `/brandtrackers/${BT_B}`, { key });
-    for (const path of ['hooks', 'transcripts', 'headlines', 'ad-copies']) expect((await get(`/brandtrackers/${BT_B}/${path}`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+    for (const path of ['hooks', 'transcripts', 'headlines', 'ad-copies']) expectNotFound(await get(`/brandtrackers/${BT_A}/${path}`, app.otherKey));
+    await app.untracked(BT_B, async () => {
+      for (const path of ['hooks', 'transcripts', 'headlines', 'ad-copies']) expect((await get(`/brandtrackers/${BT_B}/${path}`)).status).toBe(404);
+    });
   });
 
   it('sends two statements: the frame and the page of groups', async () => {
     await get(`/brandtrackers/${BT_A}/hooks`);
-    await statementsSettled(t.db);
-    const sql = recordStatements();
-    try {
-      for (const path of ['hooks', 'transcripts', 'headlines', 'ad-copies']) {
-        sql.clear();
-        expect((await get(`/brandtrackers/${BT_A}/${path}?timePeriod=last1y`)).status).toBe(200);
-        expect(sql.own(), path).toHaveLength(2);
-      }
-    } finally {
-      sql.restore();
+    for (const path of ['hooks', 'transcripts', 'headlines', 'ad-copies']) {
+      const { res, statements } = await app.statementsOf(() => get(`/brandtrackers/${BT_A}/${path}?timePeriod=last1y`));
+      expect(res.status).toBe(200);
+      expect(statements, path).toHaveLength(2);
     }
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = withoutRequestId((await rows('hooks', 'sortBy=totalImpressions&order=asc&snapshotDate=latest')));
-    const data = await graphqlData(t, key, `query($id: String!) {
+    const data = await app.graphql(`query($id: String!) {
       brandtrackerHooks(brandtrackerId: $id, sortBy: totalImpressions, order: asc, snapshotDate: "latest") {
         data { hook usageCount longestRunning totalImpressions firstUsedAt lastUsedAt sampleAd { adId mediaUrl thumbnailUrl fullText } }
         pagination { page limit total totalPages }

@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
-import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
-import { recordStatements, statementsSettled } from '../support/statements.js';
+import type { HttpResult } from '../support/app.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
+import { idsOf } from '../support/discovery-helpers.js';
 import { insightsScenario } from './insights-scenario.js';
+import { useTrackingApp } from './support.js';
 
 // A brandtracker's creatives: one per duplicate group in the window (live, lastN, at a snapshot day), the media
 // type filter, the sorts and order, pages, bounds and enum errors, the 404s.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(insightsScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(insightsScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
-const ids = (res: HttpResult) => res.body.data.map((row: { adId: string }) => row.adId);
+const { get } = app;
+const ids = (res: HttpResult) => idsOf(res, 'adId');
 
 describe('GET /v1/brandtrackers/{id}/creatives', () => {
   it('lists the live creatives, one per duplicate group, newest first', async () => {
@@ -63,7 +54,7 @@ describe('GET /v1/brandtrackers/{id}/creatives', () => {
   });
 
   it('counts what SQL counts: the live group leads of the page', async () => {
-    const [{ n }] = await t.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_B} AND "isGroupLead" AND "status" = 'active'`;
+    const [{ n }] = await app.t.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_B} AND "isGroupLead" AND "status" = 'active'`;
     expect((await get(`/brandtrackers/${BT_B}/creatives`)).body.pagination.total).toBe(n);
   });
 
@@ -75,35 +66,25 @@ describe('GET /v1/brandtrackers/{id}/creatives', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/creatives?limit=0`), 'query-string.limit');
     expectViolation(await get(`/brandtrackers/${BT_A}/creatives?limit=51`), 'query-string.limit');
     expectViolation(await get(`/brandtrackers/${BT_A}/creatives?snapshotDate=2026-13-01`), 'query-string.snapshotDate');
-    const other = await get(`/brandtrackers/${BT_A}/creatives`, otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
-    await t.rest('DELETE', `/brandtrackers/${BT_B}`, { key });
-    expect((await get(`/brandtrackers/${BT_B}/creatives`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+    expectNotFound(await get(`/brandtrackers/${BT_A}/creatives`, app.otherKey));
+    await app.untracked(BT_B, async () => expect((await get(`/brandtrackers/${BT_B}/creatives`)).status).toBe(404));
   });
 
   it('sends the same statements whatever the page size', async () => {
     await get(`/brandtrackers/${BT_A}/creatives`);
-    await statementsSettled(t.db);
-    const sql = recordStatements();
-    try {
-      const count = async (limit: number) => {
-        sql.clear();
-        expect(ids(await get(`/brandtrackers/${BT_A}/creatives?sortBy=daysRunning&limit=${limit}`))).toHaveLength(limit);
-        return sql.own().length;
-      };
-      const one = await count(1);
-      expect(one).toBeLessThanOrEqual(3);
-      expect(await count(2)).toBe(one);
-    } finally {
-      sql.restore();
-    }
+    const count = async (limit: number) => {
+      const { res, statements } = await app.statementsOf(() => get(`/brandtrackers/${BT_A}/creatives?sortBy=daysRunning&limit=${limit}`));
+      expect(ids(res)).toHaveLength(limit);
+      return statements.length;
+    };
+    const one = await count(1);
+    expect(one).toBeLessThanOrEqual(3);
+    expect(await count(2)).toBe(one);
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = await get(`/brandtrackers/${BT_A}/creatives?order=asc`);
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerCreatives(brandtrackerId: $id, order: asc) {
+    const data = await app.graphql(`query($id: String!) { brandtrackerCreatives(brandtrackerId: $id, order: asc) {
       data { adId mediaType mediaUrl thumbnailUrl firstSeenAt daysRunning duplicates } pagination { page limit total totalPages } } }`, { id: BT_A });
     expect(data.brandtrackerCreatives).toEqual({ data: rest.body.data, pagination: rest.body.pagination });
   });

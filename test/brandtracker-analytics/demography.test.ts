@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { insightsScenario } from './insights-scenario.js';
+import { useTrackingApp } from './support.js';
 
 // A brandtracker's EU demography: country, age and gender reach of its ads (EU ads by default), the accepted but
 // ignored snapshotDate and timePeriod, a brand without data, bad parameters and the 404s.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(insightsScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(insightsScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const { get } = app;
 
 const EU = {
   hasData: true,
@@ -55,7 +45,7 @@ describe('GET /v1/brandtrackers/{id}/demography', () => {
   });
 
   it('sums what SQL sums', async () => {
-    const [{ reach }] = await t.db.prisma.$queryRaw<{ reach: number }[]>`
+    const [{ reach }] = await app.t.db.prisma.$queryRaw<{ reach: number }[]>`
       SELECT sum(d."reach")::int AS reach FROM "ad_demography" d JOIN "ads" a ON a."id" = d."adId" WHERE a."advertiserId" = ${PAGE_A} AND a."isEuAd"`;
     const data = (await get(`/brandtrackers/${BT_A}/demography`)).body.data as typeof EU;
     for (const list of [data.countryDistribution, data.ageDistribution, data.genderDistribution]) {
@@ -67,16 +57,12 @@ describe('GET /v1/brandtrackers/{id}/demography', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/demography?snapshotDate=yesterday`), 'query-string.snapshotDate');
     expectViolation(await get(`/brandtrackers/${BT_A}/demography?timePeriod=forever`), 'query-string.timePeriod');
     expectViolation(await get(`/brandtrackers/${BT_A}/demography?euOnly=maybe`), 'query-string.euOnly');
-    const other = await get(`/brandtrackers/${BT_A}/demography`, otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
-    await t.rest('DELETE', `/brandtrackers/${BT_A}`, { key });
-    expect((await get(`/brandtrackers/${BT_A}/demography`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
+    expectNotFound(await get(`/brandtrackers/${BT_A}/demography`, app.otherKey));
+    await app.untracked(BT_A, async () => expect((await get(`/brandtrackers/${BT_A}/demography`)).status).toBe(404));
   });
 
   it('answers the same on GraphQL', async () => {
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerDemography(brandtrackerId: $id) {
+    const data = await app.graphql(`query($id: String!) { brandtrackerDemography(brandtrackerId: $id) {
       data { hasData countryDistribution { countryCode reach } ageDistribution { ageRange reach } genderDistribution { gender reach } } } }`, { id: BT_A });
     expect(data.brandtrackerDemography).toEqual({ data: EU });
   });

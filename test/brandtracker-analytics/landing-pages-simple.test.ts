@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BT_A, BT_B, PAGE_A, PAGE_B, TECH } from '../brandtrackers/scenario.js';
-import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
+import type { HttpResult } from '../support/app.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { insightsScenario } from './insights-scenario.js';
+import { useTrackingApp } from './support.js';
 
 // A brandtracker's landing pages grouped by normalized URL: the group of a www./query/fragment variant, the
 // representative URL and its technologies and screenshots, usage and active counts in windows at a snapshot day,
 // sorts, pages, bounds and enum errors, the 404s.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(insightsScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(insightsScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const { get } = app;
 const counts = (res: HttpResult) =>
   res.body.data.map((row: { normalizedLandingPage: string; usageCount: number; activeAdsCount: number }) => [row.normalizedLandingPage, row.usageCount, row.activeAdsCount]);
 
@@ -70,7 +61,7 @@ describe('GET /v1/brandtrackers/{id}/landing-pages/simple', () => {
   });
 
   it('counts what SQL counts: the live ads linking a landing page', async () => {
-    const [{ n }] = await t.db.prisma.$queryRaw<{ n: number }[]>`
+    const [{ n }] = await app.t.db.prisma.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_A} AND "status" = 'active' AND "landingPageId" IS NOT NULL`;
     const rows = (await get(`/brandtrackers/${BT_A}/landing-pages/simple`)).body.data as { usageCount: number }[];
     expect(rows.reduce((sum, row) => sum + row.usageCount, 0)).toBe(n);
@@ -82,17 +73,13 @@ describe('GET /v1/brandtrackers/{id}/landing-pages/simple', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/landing-pages/simple?limit=51`), 'query-string.limit');
     expectViolation(await get(`/brandtrackers/${BT_A}/landing-pages/simple?page=0`), 'query-string.page');
     expectViolation(await get(`/brandtrackers/${BT_A}/landing-pages/simple?snapshotDate=20261121`), 'query-string.snapshotDate');
-    const other = await get(`/brandtrackers/${BT_A}/landing-pages/simple`, otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
-    await t.rest('DELETE', `/brandtrackers/${BT_A}`, { key });
-    expect((await get(`/brandtrackers/${BT_A}/landing-pages/simple`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
+    expectNotFound(await get(`/brandtrackers/${BT_A}/landing-pages/simple`, app.otherKey));
+    await app.untracked(BT_A, async () => expect((await get(`/brandtrackers/${BT_A}/landing-pages/simple`)).status).toBe(404));
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = await get(`/brandtrackers/${BT_A}/landing-pages/simple`);
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerLandingPagesSimple(brandtrackerId: $id) {
+    const data = await app.graphql(`query($id: String!) { brandtrackerLandingPagesSimple(brandtrackerId: $id) {
       data { landingPage normalizedLandingPage usageCount activeAdsCount technologies { id name iconUrl } screenshots { desktop mobile head } }
       pagination { page limit total totalPages } } }`, { id: BT_A });
     expect(data.brandtrackerLandingPagesSimple).toEqual({ data: rest.body.data, pagination: rest.body.pagination });

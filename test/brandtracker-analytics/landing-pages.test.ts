@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
+import { describe, expect, it } from 'vitest';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { BT_A, LP_DROP, LP_SERUM, PAGE_A, TECH } from '../brandtrackers/scenario.js';
+import { useTrackingApp } from './support.js';
 import { testingScenario } from './testing-scenario.js';
 
 // Landing pages of Nordic Glow's ads (testing-scenario.ts): live, EU-only, a lastN window, a snapshot day, sorts,
 // pages, bad input, and a brandtracker the workspace does not track.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(testingScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(testingScenario, { pages: [PAGE_A] });
 
-const get = (query = '', apiKey = key) => t.rest('GET', `/brandtrackers/${BT_A}/landing-pages${query}`, { key: apiKey });
+const get = (query = '', apiKey?: string) => app.get(`/brandtrackers/${BT_A}/landing-pages${query}`, apiKey);
 const usage = (body: { data: { landingPage: string; usageCount: number }[] }) => body.data.map((row) => [row.landingPage, row.usageCount]);
 const SERUM = 'https://nordicglow.com/products/serum';
 const DROP = 'https://peakfitness.example/drop';
@@ -35,7 +26,7 @@ describe('GET /v1/brandtrackers/{id}/landing-pages', () => {
     expect(usage(res.body)).toEqual([[SERUM, 7], [DROP, 3]]);
     expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
     for (const lp of [LP_SERUM, LP_DROP]) {
-      const [{ n }] = await t.db.prisma.$queryRaw<{ n: number }[]>`
+      const [{ n }] = await app.t.db.prisma.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_A} AND "status" = 'active' AND "landingPageId" = ${lp}::uuid`;
       expect(res.body.data.find((row: { landingPage: string }) => row.landingPage === (lp === LP_SERUM ? SERUM : DROP)).usageCount).toBe(n);
     }
@@ -57,14 +48,12 @@ describe('GET /v1/brandtrackers/{id}/landing-pages', () => {
     for (const [query, name] of [['timePeriod=last2d', 'timePeriod'], ['sortBy=reach', 'sortBy'], ['order=up', 'order'], ['limit=51', 'limit'], ['page=0', 'page'], ['snapshotDate=soon', 'snapshotDate']]) {
       expectViolation(await get(`?${query}`), `query-string.${name}`);
     }
-    const other = await get('', otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
+    expectNotFound(await get('', app.otherKey));
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = await get('?sortBy=longestRunning');
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerLandingPages(brandtrackerId: $id, sortBy: longestRunning) {
+    const data = await app.graphql(`query($id: String!) { brandtrackerLandingPages(brandtrackerId: $id, sortBy: longestRunning) {
       data { landingPage usageCount longestRunning totalImpressions technologies { id name iconUrl } screenshots { desktop mobile head } } pagination { page limit total totalPages } } }`, { id: BT_A });
     expect(data.brandtrackerLandingPages).toEqual({ data: rest.body.data, pagination: rest.body.pagination });
   });

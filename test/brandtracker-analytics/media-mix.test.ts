@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
+import { describe, expect, it } from 'vitest';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { BT_A, BT_B, brandtrackerScenario, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
+import { useTrackingApp } from './support.js';
 
 // The analytics frame through its smallest route: the live ads by format, EU-only, the snapshot day it resolves
 // (latest, a date, one before any snapshot), and the 404 of a brandtracker the workspace does not track.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(brandtrackerScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(brandtrackerScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const { get } = app;
 const daysSince = (date: string) => Math.round((Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - Date.parse(`${date}T00:00:00Z`)) / 86_400_000);
 
 describe('GET /v1/brandtrackers/{id}/media-mix', () => {
@@ -51,16 +41,12 @@ describe('GET /v1/brandtrackers/{id}/media-mix', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/media-mix?snapshotDate=yesterday`), 'query-string.snapshotDate');
     expectViolation(await get(`/brandtrackers/${BT_A}/media-mix?snapshotDate=2026-02-30`), 'query-string.snapshotDate');
     expectViolation(await get('/brandtrackers/not-a-uuid/media-mix'), 'path.brandtrackerId');
-    const other = await get(`/brandtrackers/${BT_A}/media-mix`, otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
-    await t.rest('DELETE', `/brandtrackers/${BT_B}`, { key });
-    expect((await get(`/brandtrackers/${BT_B}/media-mix`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+    expectNotFound(await get(`/brandtrackers/${BT_A}/media-mix`, app.otherKey));
+    await app.untracked(BT_B, async () => expect((await get(`/brandtrackers/${BT_B}/media-mix`)).status).toBe(404));
   });
 
   it('answers the same on GraphQL', async () => {
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerMediaMix(brandtrackerId: $id, euOnly: true) { data { activeAds formatCount { image video dco other } } meta { resolvedSnapshotDate } } }`, { id: BT_B });
+    const data = await app.graphql(`query($id: String!) { brandtrackerMediaMix(brandtrackerId: $id, euOnly: true) { data { activeAds formatCount { image video dco other } } meta { resolvedSnapshotDate } } }`, { id: BT_B });
     expect(data.brandtrackerMediaMix).toEqual({ data: { activeAds: 1, formatCount: { image: 1, video: 0, dco: 0, other: 0 } }, meta: { resolvedSnapshotDate: null } });
   });
 });

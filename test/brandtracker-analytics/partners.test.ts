@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
-import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
+import type { HttpResult } from '../support/app.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
+import { idsOf } from '../support/discovery-helpers.js';
 import { insightsScenario, P1, P2 } from './insights-scenario.js';
+import { useTrackingApp } from './support.js';
 
 // A brandtracker's partners: the creator pages of its ads in the window, their running ads, first launch, reach and
 // spend at the CPM; windows at a snapshot day, EU-only, sorts, pages, bounds and enum errors, the 404s.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(insightsScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(insightsScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
-const ids = (res: HttpResult) => res.body.data.map((row: { facebookPageId: string }) => row.facebookPageId);
+const { get } = app;
+const ids = (res: HttpResult) => idsOf(res, 'facebookPageId');
 
 describe('GET /v1/brandtrackers/{id}/partners', () => {
   it('sums the live partnership ads of each creator page, most active ads first', async () => {
@@ -59,7 +51,7 @@ describe('GET /v1/brandtrackers/{id}/partners', () => {
   });
 
   it('sums what SQL sums: the reach of the live ads naming a partner', async () => {
-    const [{ reach }] = await t.db.prisma.$queryRaw<{ reach: number }[]>`
+    const [{ reach }] = await app.t.db.prisma.$queryRaw<{ reach: number }[]>`
       SELECT sum("reach")::int AS reach FROM "ads" WHERE "advertiserId" = ${PAGE_A} AND "status" = 'active' AND "partnerPageId" IS NOT NULL`;
     const rows = (await get(`/brandtrackers/${BT_A}/partners`)).body.data as { reach: number }[];
     expect(rows.reduce((sum, row) => sum + row.reach, 0)).toBe(reach);
@@ -72,17 +64,13 @@ describe('GET /v1/brandtrackers/{id}/partners', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/partners?timePeriod=all`), 'query-string.timePeriod');
     expectViolation(await get(`/brandtrackers/${BT_A}/partners?limit=51`), 'query-string.limit');
     expectViolation(await get(`/brandtrackers/${BT_A}/partners?snapshotDate=soon`), 'query-string.snapshotDate');
-    const other = await get(`/brandtrackers/${BT_A}/partners`, otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
-    await t.rest('DELETE', `/brandtrackers/${BT_A}`, { key });
-    expect((await get(`/brandtrackers/${BT_A}/partners`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
+    expectNotFound(await get(`/brandtrackers/${BT_A}/partners`, app.otherKey));
+    await app.untracked(BT_A, async () => expect((await get(`/brandtrackers/${BT_A}/partners`)).status).toBe(404));
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = await get(`/brandtrackers/${BT_A}/partners?cpm=10`);
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerPartners(brandtrackerId: $id, cpm: 10) {
+    const data = await app.graphql(`query($id: String!) { brandtrackerPartners(brandtrackerId: $id, cpm: 10) {
       data { facebookPageId name activeAds launchDate reach estimatedSpend } pagination { page limit total totalPages } } }`, { id: BT_A });
     expect(data.brandtrackerPartners).toEqual({ data: rest.body.data, pagination: rest.body.pagination });
   });

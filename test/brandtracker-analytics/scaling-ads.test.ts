@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
-import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData, withoutRequestId } from '../support/assertions.js';
+import type { HttpResult } from '../support/app.js';
+import { expectNotFound, expectViolation, withoutRequestId } from '../support/assertions.js';
 import { AD_SUMMARY, keyPaths } from '../support/shapes.js';
 import { insightsScenario } from './insights-scenario.js';
+import { useTrackingApp } from './support.js';
 
 // The legacy rank movers of one brandtracker, on /scaling-ads and /ad-rank alike: the legacy 7-day change and the
 // 7/14/30-day windows with their trajectories, the rank filters and sorts, the ignored snapshotDate, the 404s.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(insightsScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(insightsScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const { get } = app;
 const ids = (res: HttpResult) => res.body.data.map((row: { ad: { id: string } }) => row.ad.id);
 
 describe('GET /v1/brandtrackers/{id}/scaling-ads and /ad-rank', () => {
@@ -73,7 +64,7 @@ describe('GET /v1/brandtrackers/{id}/scaling-ads and /ad-rank', () => {
     expect(ids(paged)).toEqual(['facebook_9004']);
     expect(paged.body.pagination).toEqual({ page: 2, limit: 1, total: 2, totalPages: 2 });
     // The total is what SQL counts: active group leads of the page whose 14-day change is at least 0.
-    const [{ n }] = await t.db.prisma.$queryRaw<{ n: number }[]>`
+    const [{ n }] = await app.t.db.prisma.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_B} AND "isGroupLead" AND "status" = 'active' AND "rankDelta14d" >= 0`;
     expect(paged.body.pagination.total).toBe(n);
   });
@@ -90,19 +81,13 @@ describe('GET /v1/brandtrackers/{id}/scaling-ads and /ad-rank', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/scaling-ads?maxCurrentRank=0`), 'query-string.maxCurrentRank');
     expectViolation(await get(`/brandtrackers/${BT_A}/scaling-ads?minRankDelta=-1`), 'query-string.minRankDelta');
     expectViolation(await get(`/brandtrackers/${BT_A}/ad-rank?limit=51`), 'query-string.limit');
-    for (const path of ['scaling-ads', 'ad-rank']) {
-      const other = await get(`/brandtrackers/${BT_A}/${path}`, otherKey);
-      expect(other.status).toBe(404);
-      expect(other.body.error.code).toBe('not_found');
-    }
-    await t.rest('DELETE', `/brandtrackers/${BT_B}`, { key });
-    expect((await get(`/brandtrackers/${BT_B}/ad-rank`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+    for (const path of ['scaling-ads', 'ad-rank']) expectNotFound(await get(`/brandtrackers/${BT_A}/${path}`, app.otherKey));
+    await app.untracked(BT_B, async () => expect((await get(`/brandtrackers/${BT_B}/ad-rank`)).status).toBe(404));
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = await get(`/brandtrackers/${BT_B}/ad-rank?timeWindow=last14d`);
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerAdRank(brandtrackerId: $id, timeWindow: "last14d") {
+    const data = await app.graphql(`query($id: String!) { brandtrackerAdRank(brandtrackerId: $id, timeWindow: "last14d") {
       data { ad { id } metrics { currentRank previousRank rankDelta improvementPct } trajectory { date rank totalAds } } pagination { total } } }`, { id: BT_B });
     expect(data.brandtrackerAdRank).toEqual({
       data: rest.body.data.map((row: { ad: { id: string } }) => ({ ...row, ad: { id: row.ad.id } })),

@@ -1,26 +1,16 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
-import { recordStatements, statementsSettled } from '../support/statements.js';
+import { describe, expect, it } from 'vitest';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { BT_A, PAGE_A } from '../brandtrackers/scenario.js';
+import { useTrackingApp } from './support.js';
 import { BATCH_BIG, BATCH_WINNER, PARTNER, testingScenario } from './testing-scenario.js';
 
 // Testing batches of Nordic Glow (testing-scenario.ts): batches by start date, the 20-ad cap, the figures, every
 // filter family, the snapshot day, pages of batches, bad input, and a brandtracker the workspace does not track.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(testingScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(testingScenario, { pages: [PAGE_A] });
 
-const get = (query = '', apiKey = key) => t.rest('GET', `/brandtrackers/${BT_A}/testing${query}`, { key: apiKey });
+const get = (query = '', apiKey?: string) => app.get(`/brandtrackers/${BT_A}/testing${query}`, apiKey);
 type Batch = { startDate: string; ads: { id: string }[]; adsReturned: number; adsTruncated: boolean; runningCount: number; isWinner: boolean; stats: { totalCount: number; activeCount: number; bestPerformerId: string } };
 const dates = (body: { data: Batch[] }) => body.data.map((batch) => batch.startDate);
 const counts = (body: { data: Batch[] }) => Object.fromEntries(body.data.map((batch) => [batch.startDate, batch.stats.totalCount]));
@@ -49,7 +39,7 @@ describe('GET /v1/brandtrackers/{id}/testing', () => {
   });
 
   it('counts what SQL counts: one batch per distinct start date of the group leads with media, every matching ad once', async () => {
-    const [{ batches, ads }] = await t.db.prisma.$queryRaw<{ batches: number; ads: number }[]>`
+    const [{ batches, ads }] = await app.t.db.prisma.$queryRaw<{ batches: number; ads: number }[]>`
       SELECT count(DISTINCT ("firstSeenAt" AT TIME ZONE 'UTC')::date)::int AS batches, count(*)::int AS ads
       FROM "ads" WHERE "advertiserId" = ${PAGE_A} AND "isGroupLead" AND "mediaUrl" IS NOT NULL`;
     const res = await get('?limit=50');
@@ -118,14 +108,9 @@ describe('GET /v1/brandtrackers/{id}/testing', () => {
 
   it('sends three statements however many batches and ads', async () => {
     await get();
-    await statementsSettled(t.db);
-    const recorder = recordStatements();
-    try {
-      expect((await get('?limit=50')).status).toBe(200);
-      expect(recorder.own().length).toBeLessThanOrEqual(3);
-    } finally {
-      recorder.restore();
-    }
+    const { res, statements } = await app.statementsOf(() => get('?limit=50'));
+    expect(res.status).toBe(200);
+    expect(statements.length).toBeLessThanOrEqual(3);
   });
 
   it('rejects bad values naming the parameter, and answers 404 for a brandtracker the workspace does not track', async () => {
@@ -138,18 +123,14 @@ describe('GET /v1/brandtrackers/{id}/testing', () => {
     ]) {
       expectViolation(await get(`?${query}`), `query-string.${name}`);
     }
-    const other = await get('', otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
-    await t.rest('DELETE', `/brandtrackers/${BT_A}`, { key });
-    expect((await get()).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
+    expectNotFound(await get('', app.otherKey));
+    await app.untracked(BT_A, async () => expect((await get()).status).toBe(404));
     expect((await get()).status).toBe(200);
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = await get('?limit=2&mediaType=image');
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerTesting(brandtrackerId: $id, limit: 2, mediaType: image) {
+    const data = await app.graphql(`query($id: String!) { brandtrackerTesting(brandtrackerId: $id, limit: 2, mediaType: image) {
       data { startDate adsReturned adsTruncated runningCount isWinner ads { id } stats { totalCount bestPerformerId reach { total } } } pagination { total totalPages } } }`, { id: BT_A });
     expect(data.brandtrackerTesting.pagination).toEqual({ total: rest.body.pagination.total, totalPages: rest.body.pagination.totalPages });
     expect(data.brandtrackerTesting.data).toEqual(rest.body.data.map((batch: Batch & { stats: { reach: { total: number } } }) => ({

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BT_A, BT_B, brandtrackerScenario, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
-import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { expectViolation, graphqlData } from '../support/assertions.js';
+import type { HttpResult } from '../support/app.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { AD_SUMMARY, AD_SUMMARY_GROUPED, keyPaths } from '../support/shapes.js';
-import { recordStatements, statementsSettled } from '../support/statements.js';
+import { useTrackingApp } from './support.js';
 
 // A brandtracker's current rankings: its ads, one per duplicate group, as { ad, metrics }; the activity filter,
 // EU-only, sorts, pages, the deprecated period and snapshotDate (accepted, ignored), and the 404s.
 
-let t: TestApp;
-let key: string;
-let otherKey: string;
-beforeAll(async () => {
-  t = await createTestApp(brandtrackerScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_A } });
-  await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
-});
-afterAll(() => t?.close());
+const app = useTrackingApp(brandtrackerScenario, { pages: [PAGE_A, PAGE_B] });
 
-const get = (path: string, apiKey = key) => t.rest('GET', path, { key: apiKey });
+const { get } = app;
 const ids = (res: HttpResult) => res.body.data.map((row: { ad: { id: string } }) => row.ad.id);
 const METRICS = { totalReach: 1, duplicateCount: 1, daysRunning: 1, currentRank: 1 };
 
@@ -55,7 +45,7 @@ describe('GET /v1/brandtrackers/{id}/top-ads', () => {
   });
 
   it('counts what SQL counts: the active group leads of the page', async () => {
-    const [{ n }] = await t.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_B} AND "isGroupLead" AND "status" = 'active'`;
+    const [{ n }] = await app.t.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "ads" WHERE "advertiserId" = ${PAGE_B} AND "isGroupLead" AND "status" = 'active'`;
     expect((await get(`/brandtrackers/${BT_B}/top-ads`)).body.pagination.total).toBe(n);
   });
 
@@ -72,35 +62,25 @@ describe('GET /v1/brandtrackers/{id}/top-ads', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?status=paused`), 'query-string.status');
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?period=forever`), 'query-string.period');
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?snapshotDate=${'9'.repeat(33)}`), 'query-string.snapshotDate');
-    const other = await get(`/brandtrackers/${BT_A}/top-ads`, otherKey);
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('not_found');
-    await t.rest('DELETE', `/brandtrackers/${BT_B}`, { key });
-    expect((await get(`/brandtrackers/${BT_B}/top-ads`)).status).toBe(404);
-    await t.rest('POST', '/brandtrackers', { key, body: { facebookPageId: PAGE_B } });
+    expectNotFound(await get(`/brandtrackers/${BT_A}/top-ads`, app.otherKey));
+    await app.untracked(BT_B, async () => expect((await get(`/brandtrackers/${BT_B}/top-ads`)).status).toBe(404));
   });
 
   it('sends the same statements whatever the page size', async () => {
     await get(`/brandtrackers/${BT_B}/top-ads`);
-    await statementsSettled(t.db);
-    const sql = recordStatements();
-    try {
-      const count = async (limit: number, rows: number) => {
-        sql.clear();
-        expect(ids(await get(`/brandtrackers/${BT_B}/top-ads?limit=${limit}`))).toHaveLength(rows);
-        return sql.own().length;
-      };
-      const one = await count(1, 1);
-      expect(one).toBeLessThanOrEqual(3);
-      expect(await count(2, 2)).toBe(one);
-    } finally {
-      sql.restore();
-    }
+    const count = async (limit: number, rows: number) => {
+      const { res, statements } = await app.statementsOf(() => get(`/brandtrackers/${BT_B}/top-ads?limit=${limit}`));
+      expect(ids(res)).toHaveLength(rows);
+      return statements.length;
+    };
+    const one = await count(1, 1);
+    expect(one).toBeLessThanOrEqual(3);
+    expect(await count(2, 2)).toBe(one);
   });
 
   it('answers the same on GraphQL', async () => {
     const rest = await get(`/brandtrackers/${BT_B}/top-ads?euOnly=true`);
-    const data = await graphqlData(t, key, `query($id: String!) { brandtrackerTopAds(brandtrackerId: $id, euOnly: true) {
+    const data = await app.graphql(`query($id: String!) { brandtrackerTopAds(brandtrackerId: $id, euOnly: true) {
       data { ad { id } metrics { totalReach duplicateCount daysRunning currentRank } } pagination { page limit total totalPages } meta { reason } } }`, { id: BT_B });
     expect(data.brandtrackerTopAds).toEqual({
       data: rest.body.data.map((row: { ad: { id: string }; metrics: object }) => ({ ad: { id: row.ad.id }, metrics: row.metrics })),

@@ -13,6 +13,12 @@ export function expectViolation(res: HttpResult, field: string, expected?: strin
   else expect(violation.expected.length).toBeGreaterThan(0);
 }
 
+/** A 404 not_found: a missing id, another workspace's, or one this workspace does not track look alike. */
+export function expectNotFound(res: HttpResult) {
+  expect(res.status, JSON.stringify(res.body)).toBe(404);
+  expect(res.body.error.code).toBe('not_found');
+}
+
 /** The data of a GraphQL call that must succeed: 200 and no errors. */
 export async function graphqlData(t: TestApp, key: string, query: string, variables: Record<string, unknown> = {}) {
   const res = await t.graphql(query, variables, key);

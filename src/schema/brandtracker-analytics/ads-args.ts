@@ -2,21 +2,27 @@ import { z } from 'zod';
 import { adCopyHashes, strings } from '../ads/args.js';
 import { AdStatusFilter, AudienceGender, ReachPeriod } from '../ads/enums.js';
 import { RankDirection } from '../ads/inputs.js';
+import type { AdSortValue } from '../ads/sql/search.js';
 import { AdvertiserAdMediaType } from '../advertisers/enums.js';
 import { builder } from '../builder.js';
-import { countryCode, hostOf } from '../shared/codes.js';
+import { hostOf } from '../shared/codes.js';
 import { countries, type CountryFilter } from '../shared/countries.js';
 import { KeywordMode } from '../shared/enums.js';
 import { pageArgs } from '../shared/pagination.js';
 import { amount, bigCount, count } from '../shared/ranges.js';
 import { searchTerms } from '../shared/text-search.js';
+import { adCountriesOf } from './ad-filters.js';
 import { cpmArg, frameArgs } from './args.js';
 
 // The arguments of GET /v1/brandtrackers/{id}/ads, /partnership-ads and /partnership-ads/count: the filters of
-// POST /v1/ads/query under the reference's names, on one brand's ads. ads-filter.ts turns them into the ads filter.
+// POST /v1/ads/query under the reference's names, on one brand's ads. ad-filters.ts turns them into the ads filter.
 
 export const BRANDTRACKER_ADS_SORTS = ['newest', 'createdAt', 'longestRunning', 'reach', 'duplicates', 'adOrder', 'relevance'] as const;
 export type BrandtrackerAdsSort = (typeof BRANDTRACKER_ADS_SORTS)[number];
+/** The ads list's order of each sort key (the timeline's sort takes the same keys). */
+export const BRANDTRACKER_ADS_ORDER: Record<BrandtrackerAdsSort, AdSortValue> = {
+  newest: 'newest', createdAt: 'createdAt', longestRunning: 'longestRunning', reach: 'reach', duplicates: 'mostDuplicates', adOrder: 'adOrder', relevance: 'relevance',
+};
 
 /** A sort key; `ad_order` and `ad-order` read as adOrder (a string argument: GraphQL enum values cannot hold a hyphen). */
 const sortKey = z.string().transform((value, ctx) => {
@@ -28,18 +34,10 @@ const sortKey = z.string().transform((value, ctx) => {
 
 /** `US,DE,-FR`: comma-separated ISO codes; one with a leading `-` or `!` is excluded. */
 const countryList = z.string().max(2000).transform((value, ctx): CountryFilter => {
-  const include: string[] = [];
-  const exclude: string[] = [];
-  for (const raw of value.split(',').map((part) => part.trim()).filter(Boolean)) {
-    const excluded = raw.startsWith('-') || raw.startsWith('!');
-    const parsed = countryCode.safeParse(excluded ? raw.slice(1) : raw);
-    if (!parsed.success) {
-      ctx.addIssue({ code: 'custom', message: '{name} must be comma-separated ISO 3166-1 alpha-2 codes, each optionally prefixed by - (exclude)' });
-      return z.NEVER;
-    }
-    (excluded ? exclude : include).push(parsed.data);
-  }
-  return { include, exclude };
+  const parsed = adCountriesOf(value);
+  if (parsed) return parsed;
+  ctx.addIssue({ code: 'custom', message: '{name} must be comma-separated ISO 3166-1 alpha-2 codes, each optionally prefixed by - (exclude)' });
+  return z.NEVER;
 });
 
 /** A domain or URL, reduced to its host ("https://www.Shop.com/a" → "shop.com"), which must then look like a domain. */

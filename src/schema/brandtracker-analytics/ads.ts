@@ -2,16 +2,25 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { adPage, AdPageRef } from '../ads/queries.js';
 import { countAds } from '../ads/sql/search.js';
 import { builder } from '../builder.js';
-import { brandtrackerAdFilterArgs, brandtrackerAdListArgs } from './ads-args.js';
-import { brandtrackerAdFilter, brandtrackerAdList } from './ads-filter.js';
-import { frameOf } from './frame.js';
+import { pageRequest } from '../shared/pagination.js';
+import { brandAdFilter, type BrandAdFilterArgs } from './ad-filters.js';
+import { BRANDTRACKER_ADS_LIMITS, BRANDTRACKER_ADS_ORDER, brandtrackerAdFilterArgs, brandtrackerAdListArgs, type BrandtrackerAdsSort } from './ads-args.js';
+import { frameOf, type Frame } from './frame.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/ads, /partnership-ads and /partnership-ads/count: the brand's ads (its
-// Facebook page's), one row per duplicate group, as the ads lists find them (src/schema/ads/sql) and in their ad
-// summary shape; the partnership routes keep the ads with the partner badge. Frame, page of ids (and its count),
-// rows: three statements, or four when the page and its count run apart.
+// Facebook page's), one row per duplicate group, as the ads lists find them (ad-filters.ts, then src/schema/ads/sql)
+// and in their ad summary shape; the partnership routes keep the ads with the partner badge. Frame, page of ids (and
+// its count), rows: three statements, or four when the page and its count run apart.
 
 const COUNT_DESCRIPTION = 'Ads (one per duplicate group) with the partner badge matching the filters: the total of GET /partnership-ads with the same filters.';
+
+type ListArgs = BrandAdFilterArgs & { page?: number | null; limit?: number | null; sortBy?: string | null };
+
+/** The list's filter, order and page; sortBy was validated (and its aliases read) by the arguments. */
+function adList(frame: Frame, args: ListArgs, route: 'ads' | 'partnershipAds') {
+  const sort = { sortBy: BRANDTRACKER_ADS_ORDER[(args.sortBy ?? 'newest') as BrandtrackerAdsSort] };
+  return { filter: brandAdFilter(frame, args, route), sort, page: pageRequest(args, BRANDTRACKER_ADS_LIMITS.defaultLimit), cpm: frame.cpm };
+}
 
 const PartnershipAdsCount = builder.objectRef<{ count: number }>('BrandtrackerPartnershipAdsCount').implement({
   fields: (t) => ({ count: t.exposeInt('count', { description: COUNT_DESCRIPTION }) }),
@@ -25,7 +34,7 @@ builder.queryFields((t) => ({
     args: brandtrackerAdListArgs({ partnership: false }),
     resolve: async (_root, args, context, info) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), brandtrackerAdList(frame, args, false));
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'ads'));
     },
   }),
   brandtrackerPartnershipAds: t.field({
@@ -35,7 +44,7 @@ builder.queryFields((t) => ({
     args: brandtrackerAdListArgs({ partnership: true }),
     resolve: async (_root, args, context, info) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), brandtrackerAdList(frame, args, true));
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'partnershipAds'));
     },
   }),
   brandtrackerPartnershipAdsCount: t.field({
@@ -45,7 +54,7 @@ builder.queryFields((t) => ({
     args: brandtrackerAdFilterArgs({ partnership: true }),
     resolve: async (_root, args, context) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      return { count: await countAds(context.prisma, brandtrackerAdFilter(frame, args, true)) };
+      return { count: await countAds(context.prisma, brandAdFilter(frame, args, 'partnershipAds')) };
     },
   }),
 }));

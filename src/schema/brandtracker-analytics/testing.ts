@@ -3,15 +3,16 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
 import { Prisma, type Ad } from '../../generated/prisma/client.js';
 import { withCpm } from '../ads/figures.js';
-import { DAYS_RUNNING } from '../ads/sql/conditions.js';
+import { conditions, DAYS_RUNNING } from '../ads/sql/conditions.js';
 import { AD_FROM } from '../ads/sql/search.js';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { offsetOf, PagePaginationRef, pagePagination, pageArgs, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { DAY_MS } from '../shared/time.js';
-import { adFilterArgs, adFilterSql, runningSql, type AdFilterArgs } from './ad-filters.js';
+import { activeSql, brandAdFilter } from './ad-filters.js';
 import { frameArgs } from './args.js';
 import { frameOf, type Frame } from './frame.js';
+import { testingFilterArgs, type TestingFilterArgs } from './testing-args.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/testing: the brand's ads grouped by start date (the UTC day first seen),
 // newest batch first, a page of batches with their figures over every matching ad and at most 20 ads each.
@@ -77,12 +78,14 @@ const TestingPageRef = builder.objectRef<TestingPage>('BrandtrackerTestingPage')
 });
 
 /** The page of batches, newest start date first, with their figures and best ads, and the number of batches. */
-export async function testingBatches(prisma: Prisma.TransactionClient, frame: Frame, args: AdFilterArgs, page: PageRequest) {
+export async function testingBatches(prisma: Prisma.TransactionClient, frame: Frame, args: TestingFilterArgs, page: PageRequest) {
+  // Testing's own names (gaps-filled.md): partnership, and the countries as two lists.
+  const filter = brandAdFilter(frame, { ...args, partners: args.partnership, adCountries: { include: args.adCountries, exclude: args.excludeAdCountries } }, 'testing');
   const rows = await prisma.$queryRaw<(BatchRow & { total: number })[]>`
     WITH m AS MATERIALIZED (
       SELECT a."id", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "startDate", a."reach", ${DAYS_RUNNING}::int AS "days",
-             (${runningSql(frame)}) AS "running", a."status" = 'active' AS "active"
-      ${AD_FROM} WHERE ${Prisma.join(adFilterSql(frame, args), ' AND ')}
+             (${activeSql(frame, 'testing')}) AS "running", a."status" = 'active' AS "active"
+      ${AD_FROM} WHERE ${Prisma.join(conditions(filter), ' AND ')}
     ),
     b AS (
       SELECT "startDate", count(*)::int AS "totalCount", count(*) FILTER (WHERE "running")::int AS "runningCount", count(*) FILTER (WHERE "active")::int AS "activeCount",
@@ -101,7 +104,7 @@ export async function testingBatches(prisma: Prisma.TransactionClient, frame: Fr
 const isWinner = (frame: Frame, row: BatchRow) =>
   row.totalCount >= 2 && row.runningCount >= 1 && row.runningCount < row.totalCount && frame.day.getTime() - row.startDate.getTime() >= WINNER_DAYS * DAY_MS;
 
-async function testing(context: Context, info: GraphQLResolveInfo, args: AdFilterArgs & { brandtrackerId: string; euOnly?: boolean | null; snapshotDate?: string | null; page?: number | null; limit?: number | null }) {
+async function testing(context: Context, info: GraphQLResolveInfo, args: TestingFilterArgs & { brandtrackerId: string; euOnly?: boolean | null; snapshotDate?: string | null; page?: number | null; limit?: number | null }) {
   const frame = await frameOf(context, args, { euOnly: false });
   const page = { page: args.page ?? 1, limit: args.limit ?? 25 };
   const found = await testingBatches(context.prisma, frame, args, page);
@@ -121,7 +124,7 @@ builder.queryFields((t) => ({
       "Creative-testing batches of a brandtracker (GET /v1/brandtrackers/{brandtrackerId}/testing): its Facebook ads with media, one per duplicate group, grouped by start date " +
       `(UTC day first seen), newest first; page and limit count batches (1..50, default 25); each batch returns at most ${MAX_ADS_PER_BATCH} ads. ` +
       'The filters are those of POST /v1/ads/query; with snapshotDate, ads first seen after the snapshot day are left out and status is read at that day.',
-    args: { ...frameArgs({ euOnly: false, snapshot: true }), ...pageArgs({ defaultLimit: 25, maxLimit: 50 }), ...adFilterArgs() },
+    args: { ...frameArgs({ euOnly: false, snapshot: true }), ...pageArgs({ defaultLimit: 25, maxLimit: 50 }), ...testingFilterArgs() },
     resolve: (_root, args, context, info) => testing(context, info, args),
   }),
 }));

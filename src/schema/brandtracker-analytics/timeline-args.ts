@@ -1,13 +1,16 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
+import { adCopyHashes, strings } from '../ads/args.js';
 import { AudienceGender, ReachPeriod } from '../ads/enums.js';
 import { RankDirection } from '../ads/inputs.js';
+import { AdvertiserAdMediaType } from '../advertisers/enums.js';
 import { builder } from '../builder.js';
-import { hostOf, isCountryCode } from '../shared/codes.js';
+import { hostOf } from '../shared/codes.js';
 import { countries } from '../shared/countries.js';
 import { KeywordMode } from '../shared/enums.js';
 import { amount, bigCount, count } from '../shared/ranges.js';
 import { searchTerms } from '../shared/text-search.js';
+import { adCountriesOf } from './ad-filters.js';
 import { frameArgs } from './args.js';
 
 // The filters of the brandtracker timeline and its metadata (the same membership): the reference's list, with the
@@ -17,22 +20,6 @@ export const TimelineStatus = builder.enumType('BrandtrackerTimelineStatus', {
   description: 'active: running at the snapshot day (with snapshotDate: first seen on or before it and still active or last seen on or after it), else active now.',
   values: ['all', 'active', 'inactive'] as const,
 });
-export const TimelineMediaType = builder.enumType('BrandtrackerTimelineMediaType', { values: ['all', 'image', 'video'] as const });
-
-const strings = (max: number) => z.array(z.string().min(1).max(500)).max(max);
-
-/** "FR,DE,-US": codes to include, and codes prefixed with "-" (or "!") to exclude. */
-export function adCountriesOf(text: string): { include: string[]; exclude: string[] } | null {
-  const include: string[] = [];
-  const exclude: string[] = [];
-  for (const token of text.split(',').map((part) => part.trim()).filter(Boolean)) {
-    const excluded = token.startsWith('-') || token.startsWith('!');
-    const code = (excluded ? token.slice(1) : token).trim().toUpperCase();
-    if (!isCountryCode(code)) return null;
-    (excluded ? exclude : include).push(code === 'UK' ? 'GB' : code);
-  }
-  return { include, exclude };
-}
 
 const hostLike = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
@@ -40,7 +27,7 @@ export const timelineFilterArgs = () =>
   builder.args((t) => ({
     ...frameArgs({ euOnly: false, snapshot: true }),
     status: t.field({ type: TimelineStatus, defaultValue: 'all' }),
-    mediaType: t.field({ type: TimelineMediaType, defaultValue: 'all' }),
+    mediaType: t.field({ type: AdvertiserAdMediaType, defaultValue: 'all' }),
     keywords: t.stringList({ description: 'Search terms in the ad copy, combined by keywordMode.', validate: searchTerms(50) }),
     keywordMode: t.field({ type: KeywordMode, defaultValue: 'any' }),
     createdAfter: t.field({ type: 'Date', description: 'Created (Ad Library creation time) on or after this day.' }),
@@ -56,7 +43,7 @@ export const timelineFilterArgs = () =>
     landingPages: t.stringList({ description: 'Landing page URLs (matched on their host and path, as the ads query does).', validate: strings(50) }),
     adLanguage: t.stringList({ description: 'Transcript languages (ISO 639-1).', validate: strings(50) }),
     cta: t.stringList({ description: 'Call-to-action labels (case-insensitive).', validate: strings(50) }),
-    adCopyHashes: t.stringList({ description: '12-character MD5 prefixes of ad copy.', validate: z.array(z.string().regex(/^[0-9a-fA-F]{12}$/, '{name} must be 12-character hexadecimal MD5 prefixes')).max(100) }),
+    adCopyHashes: t.stringList({ description: '12-character MD5 prefixes of ad copy.', validate: adCopyHashes }),
     adCountries: t.string({
       description: 'Targeted countries: comma-separated ISO codes to include; a code prefixed with "-" is excluded ("FR,DE,-US").',
       validate: z.string().max(1000).refine((text) => adCountriesOf(text) !== null, '{name} must be comma-separated ISO 3166-1 alpha-2 codes, "-" before a code to exclude it'),

@@ -33,7 +33,6 @@ describe('the fuzzy name matches of a lookup', () => {
       const statement = lookupSource(type, termsOf('nordic glo'), 20, workspaceId);
       const [{ 'QUERY PLAN': plan }] = await t.db.prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) ${statement.text}`, ...statement.values);
       const [{ Plan: root }] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[];
-      if (process.env.SHOW_PLAN) (await import("node:fs")).writeFileSync(`/tmp/plan-${type}.json`, JSON.stringify(root, (k, v) => (["Plans", "Node Type", "Relation Name", "Filter", "Index Name", "Index Cond", "Recheck Cond"].includes(k) || /^\d+$/.test(k) || k === "" ? v : undefined)));
       const scans = nodes(root).filter((node) => node['Relation Name'] === 'advertisers' || node['Relation Name'] === 'shops');
       expect(scans.map((node) => node['Node Type'])).not.toContain('Seq Scan');
       expect(nodes(root).some((node) => node['Node Type'] === 'Bitmap Index Scan')).toBe(true);

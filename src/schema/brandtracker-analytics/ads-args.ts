@@ -48,7 +48,8 @@ const domain = z.string().max(500).transform((value, ctx) => {
   return z.NEVER;
 });
 
-const age = z.number().int().min(13).max(65);
+/** The targeted age bounds of Meta ads. */
+export const age = z.number().int().min(13).max(65);
 
 export const BRANDTRACKER_ADS_LIMITS = { defaultLimit: 25, maxLimit: 100 };
 

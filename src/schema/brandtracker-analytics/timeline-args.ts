@@ -11,7 +11,8 @@ import { KeywordMode } from '../shared/enums.js';
 import { amount, bigCount, count } from '../shared/ranges.js';
 import { searchTerms } from '../shared/text-search.js';
 import { adCountriesOf } from './ad-filters.js';
-import { frameArgs } from './args.js';
+import { age } from './ads-args.js';
+import { cpmArg, frameArgs } from './args.js';
 
 // The filters of the brandtracker timeline and its metadata (the same membership): the reference's list, with the
 // ads query's names and bounds where they share one (POST /v1/ads/query).
@@ -53,7 +54,7 @@ export const timelineFilterArgs = () =>
     partnerIds: t.stringList({ description: 'Facebook page ids of the creators of partnership ads.', validate: strings(50) }),
     minReach: t.float({ validate: bigCount }),
     maxReach: t.float({ validate: bigCount }),
-    cpm: t.float({ defaultValue: 9, description: 'EUR per 1,000 reach for the spend filters (0.01..10000, default 9).', validate: z.number().min(0.01).max(10000) }),
+    ...cpmArg({ min: 0.01, max: 10000 }),
     minSpend: t.float({ description: 'Estimated spend: round(reach × cpm / 1000) over spendPeriod.', validate: amount }),
     maxSpend: t.float({ validate: amount }),
     spendPeriod: t.field({ type: ReachPeriod, defaultValue: 'total' }),
@@ -61,8 +62,8 @@ export const timelineFilterArgs = () =>
     maxSpendPerPage: t.float({ validate: amount }),
     spendPerPagePeriod: t.field({ type: ReachPeriod, defaultValue: 'total' }),
     hideLowReach: t.boolean(),
-    minAge: t.int({ validate: z.number().int().min(13).max(65) }),
-    maxAge: t.int({ validate: z.number().int().min(13).max(65) }),
+    minAge: t.int({ validate: age }),
+    maxAge: t.int({ validate: age }),
     sex: t.field({ type: AudienceGender }),
     minFacebookLikes: t.int({ validate: count }),
     maxFacebookLikes: t.int({ validate: count }),

@@ -1,6 +1,6 @@
-import pg from 'pg';
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import type { HttpResult } from './app.js';
+import { recordStatements } from './statements.js';
 
 /** A 400 validation_error naming exactly one field (`query-string.limit`, `body.pageNiches`). */
 export function expectViolation(res: HttpResult, field: string, expected?: string[]) {
@@ -20,19 +20,16 @@ export function idsOf<T = string>(res: HttpResult, key = 'id'): T[] {
   return res.body.data.map((row: Record<string, T>) => row[key]);
 }
 
-const textOf = (call: unknown[]) => String((call[0] as { text?: string })?.text ?? call[0]);
-
 /**
  * The SQL statements a call runs, apart from the API key's lookup and last-use write (cached per key in
- * production). Counted on every pg client, so Prisma's and raw SQL alike.
+ * production). Counted on every pg client, so Prisma's and raw SQL alike (statements.ts's recorder).
  */
 export async function statementsOf(call: () => Promise<HttpResult>): Promise<{ res: HttpResult; statements: string[] }> {
-  const spy = vi.spyOn(pg.Client.prototype, 'query');
+  const recorder = recordStatements();
   try {
     const res = await call();
-    const statements = spy.mock.calls.map(textOf).filter((text) => !/"credentials"/.test(text));
-    return { res, statements };
+    return { res, statements: recorder.own() };
   } finally {
-    spy.mockRestore();
+    recorder.restore();
   }
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MARKET_TABLES, marketChecksums, seedMarket, type SeedProgress } from '../../src/data/market.js';
+import { MARKET_TABLES, marketChecksums, SCALES, seedMarket, type SeedProgress } from '../../src/data/market.js';
+import { makeAdvertisers, pageWeightCap } from '../../src/data/market/advertisers.js';
+import { Rng } from '../../src/data/random.js';
 import { seedProgressPrinter } from '../../src/data/market/progress.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { offenders, one } from '../support/sql.js';
@@ -118,6 +120,14 @@ describe('seedMarket (tiny)', () => {
     expect(first.ads.rows).toBeLessThan(6000);
     expect(marketChecksums(medium)).toEqual(first);
   }, 180_000);
+
+  it('gives the biggest pages a heavier tail as the market grows (a brand with thousands of ads at medium), small unchanged', () => {
+    const biggest = (pages: number, ads: number) => Math.max(...makeAdvertisers(new Rng(42).fork('advertisers'), pages, ads).map((page) => page.adCount));
+    expect(pageWeightCap(600)).toBe(400);
+    expect(pageWeightCap(SCALES.small.advertisers)).toBe(400);
+    expect(biggest(SCALES.small.advertisers, SCALES.small.ads)).toBeLessThan(400);
+    expect(biggest(SCALES.medium.advertisers, SCALES.medium.ads)).toBeGreaterThanOrEqual(2000);
+  });
 
   it('refuses to seed over existing ads unless replace is set', async () => {
     await expect(seedMarket(b.pool, options)).rejects.toThrow(/already hold data.*replace/);

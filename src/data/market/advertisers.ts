@@ -82,9 +82,8 @@ const clampInt = (value: number, min: number) => Math.min(INT_MAX, Math.max(min,
  * Splits `total` ads over `count` pages: everyone gets one, the rest goes by Pareto weights with
  * largest remainders, so most pages run a handful of ads and a few run hundreds.
  */
-export function allocateAdCounts(rng: Rng, count: number, total: number): number[] {
+export function allocateAdCounts(rng: Rng, count: number, total: number, cap = 400): number[] {
   // The Pareto draw saturates smoothly towards `cap`, so the biggest pages do not all tie at a hard limit.
-  const cap = 400;
   const weights = Array.from({ length: count }, () => {
     const w = rng.pareto(1, 1.05);
     return w / (1 + w / cap) - 0.6;
@@ -163,12 +162,21 @@ function aboutPage(rng: Rng, name: string, category: Category, home: string, pag
   return fill(rng.pick(pageType === 'influencer' ? CREATOR_ABOUT : BRAND_ABOUT), values);
 }
 
+/**
+ * The biggest pages' weight cap grows with the market past the small scale's 6,000 pages, as the largest real
+ * advertisers do: the biggest brands have about 330 ads at tiny and small (unchanged), a few thousand at medium
+ * and more at large, so a brand with thousands of ads exists where the analytics are measured at scale.
+ */
+export function pageWeightCap(pages: number): number {
+  return 400 * Math.max(1, pages / 6000);
+}
+
 export function makeAdvertisers(rng: Rng, count: number, totalAds: number): AdvertiserSeed[] {
   const ids = new Set<string>();
   const names = new Set<string>();
   // Page types and descriptions come from a stream of their own, so the pages' other draws do not move.
   const profiles = rng.fork('page-profiles');
-  const adCounts = allocateAdCounts(rng, count, totalAds);
+  const adCounts = allocateAdCounts(rng, count, totalAds, pageWeightCap(count));
   return adCounts.map((adCount) => {
     let id: string;
     do id = rng.digits(rng.chance(0.6) ? 15 : 16);

@@ -28,13 +28,13 @@ function source(type: 'brandtracker' | 'advertiser' | 'shop', terms: ReturnType<
     if (terms.handle) hits.push(`SELECT ${hit('v."id"', 'instagramHandle', true)} FROM "advertisers" v WHERE lower(v."instagramUsername") = ${p.add(terms.handle)}`);
     if (terms.host) hits.push(`SELECT ${hit('l."advertiserId"', 'domain', true)} FROM "shops" s JOIN "advertiser_shops" l ON l."shopId" = s."id" WHERE s."domain" = ${p.add(terms.host)}`);
     hits.push(`SELECT ${hit('v."id"', 'name', true)} FROM "advertisers" v WHERE lower(v."name") = lower(${q})`);
-    hits.push(`(SELECT ${hit('v."id"', 'name', false, similar('v."name"', q))} FROM "advertisers" v WHERE v."name" % ${q} OR v."name" %> ${q} ORDER BY 3 DESC, 1 LIMIT ${limit})`);
+    hits.push(`SELECT ${hit('f."id"', 'name', false, 'f."score"')} FROM lookup_fuzzy_advertiser_names(${q}, ${limit}) f`);
   } else if (type === 'shop') {
     if (terms.host) hits.push(`SELECT ${hit('s."id"::text', 'domain', true)} FROM "shops" s WHERE s."domain" = ${p.add(terms.host)}`);
     if (terms.pageId) hits.push(`SELECT ${hit('l."shopId"::text', 'facebookPageId', true)} FROM "advertiser_shops" l WHERE l."advertiserId" = ${p.add(terms.pageId)}`);
     if (terms.handle) hits.push(`SELECT ${hit('s."id"::text', 'instagramHandle', true)} FROM "shops" s WHERE lower(s."instagramHandle") = ${p.add(terms.handle)}`);
     hits.push(`SELECT ${hit('s."id"::text', 'name', true)} FROM "shops" s WHERE lower(s."name") = lower(${q})`);
-    hits.push(`(SELECT ${hit('s."id"::text', 'name', false, similar('s."name"', q))} FROM "shops" s WHERE s."name" % ${q} OR s."name" %> ${q} ORDER BY 3 DESC, 1 LIMIT ${limit})`);
+    hits.push(`SELECT ${hit('f."id"', 'name', false, 'f."score"')} FROM lookup_fuzzy_shop_names(${q}, ${limit}) f`);
   } else {
     if (terms.pageId) hits.push(`SELECT ${hit('t."id"::text', 'facebookPageId', true)} FROM ${TRACKED} WHERE t."facebookPageId" = ${p.add(terms.pageId)}`);
     if (terms.host) {
@@ -45,7 +45,7 @@ function source(type: 'brandtracker' | 'advertiser' | 'shop', terms: ReturnType<
     if (terms.handle) hits.push(`SELECT ${hit('t."id"::text', 'instagramHandle', true)} FROM ${TRACKED} JOIN "advertisers" v ON v."id" = t."facebookPageId" WHERE lower(v."instagramUsername") = ${p.add(terms.handle)}`);
     hits.push(`SELECT ${hit('t."id"::text', 'name', true)} FROM ${TRACKED} WHERE lower(k."name") = lower(${q}) OR lower(t."name") = lower(${q})`);
     const score = `greatest(coalesce(${similar('k."name"', q)}, 0), coalesce(${similar('t."name"', q)}, 0))`;
-    hits.push(`(SELECT ${hit('t."id"::text', 'name', false, score)} FROM ${TRACKED} WHERE k."name" % ${q} OR k."name" %> ${q} OR t."name" % ${q} OR t."name" %> ${q} ORDER BY 3 DESC, 1 LIMIT ${limit})`);
+    hits.push(`(SELECT ${hit('t."id"::text', 'name', false, score)} FROM ${TRACKED} WHERE word_similarity(${q}, k."name") >= 0.5 OR word_similarity(${q}, t."name") >= 0.5 ORDER BY 3 DESC, 1 LIMIT ${limit})`);
   }
   const linked = type === 'advertiser'
     ? `m.key AS "advertiserId", ${PRIMARY_SHOP('m.key')} AS "shopId", ${TRACKER('t."facebookPageId" = m.key')} AS "brandtrackerId" FROM ${type}_matched m`

@@ -4,7 +4,7 @@ import { inWorkspace } from '../shared/workspace.js';
 import type { LookupType, MatchField } from './types.js';
 
 // The lookup's three sources, one statement each: exact matches (page id, domain, Instagram handle, the name
-// itself) and fuzzy name matches (pg_trgm similarity, answered by the trigram indexes of migration 0010), each
+// itself) and fuzzy name matches (pg_trgm word similarity, answered by the trigram indexes of migration 0010), each
 // match then linked to the brand's other records: a page's primary shop, a shop's main page, the workspace's
 // brandtracker of either.
 
@@ -57,26 +57,17 @@ const hit = (key: Prisma.Sql, field: MatchField, exact: boolean, score: Prisma.S
  */
 const similarity = (column: Prisma.Sql, q: string) => sql`0.99 * greatest(similarity(${column}, ${q}), word_similarity(${q}, ${column}))`;
 
-/** The two market tables with fuzzy names, and each one's close-names function (migration 0020). */
-const NAMED = {
-  advertiser: { closeNames: sql`lookup_close_advertiser_names`, key: sql`v."id"`, name: sql`v."name"`, from: sql`"advertisers" v` },
-  shop: { closeNames: sql`lookup_close_shop_names`, key: sql`s."id"::text`, name: sql`s."name"`, from: sql`"shops" s` },
-};
-
 /**
- * The best `limit` fuzzy name matches of advertisers or shops. First the close names (word similarity >= 0.5: a
- * few hundred index candidates at any scale); only when fewer than `limit` of those exist, every match (similarity
- * >= 0.3 or word similarity >= 0.6, whose index candidates grow with the market: 13,437 of 100,000 shops for a
- * brand name at the bench's medium scale). The close names are exactly the matches scoring from 0.495 up, so both
- * ways give the same rows.
+ * A fuzzy name match: a name whose word similarity to the query is at least this (it holds at least half of the
+ * query's trigrams, in order). The functions of migration 0020 answer it for advertisers and shops with the
+ * trigram index (their threshold is the same number); the workspace's brandtrackers, a few names, compare it.
  */
-export function fuzzyNameHits(source: keyof typeof NAMED, q: string, limit: number): Hit {
-  const { closeNames, key, name, from } = NAMED[source];
-  return sql`(WITH close AS MATERIALIZED (SELECT ${hit(sql`c."id"`, 'name', false, sql`c."score"`)} FROM ${closeNames}(${q}, ${limit}) c)
-    SELECT * FROM close
-    UNION ALL
-    (SELECT ${hit(key, 'name', false, similarity(name, q))} FROM ${from}
-      WHERE (${name} % ${q} OR ${name} %> ${q}) AND (SELECT count(*) FROM close) < ${limit} ORDER BY 3 DESC, 1 LIMIT ${limit}))`;
+export const FUZZY_WORD_SIMILARITY = 0.5;
+
+/** The best `limit` fuzzy name matches of advertisers or shops, by score then id. */
+export function fuzzyNameHits(source: 'advertiser' | 'shop', q: string, limit: number): Hit {
+  const names = source === 'advertiser' ? sql`lookup_fuzzy_advertiser_names` : sql`lookup_fuzzy_shop_names`;
+  return sql`SELECT ${hit(sql`f."id"`, 'name', false, sql`f."score"`)} FROM ${names}(${q}, ${limit}) f`;
 }
 
 function advertiserHits(terms: LookupTerms, limit: number): Hit[] {
@@ -123,7 +114,7 @@ function brandtrackerHits(terms: LookupTerms, limit: number, workspaceId: string
   }
   const exactName = Prisma.join(names.map((name) => sql`lower(${name}) = lower(${terms.name})`), ' OR ');
   hits.push(sql`SELECT ${hit(sql`t."id"::text`, 'name', true)} FROM ${tracked(workspaceId)} WHERE ${exactName}`);
-  const fuzzy = Prisma.join(names.map((name) => sql`${name} % ${terms.name} OR ${name} %> ${terms.name}`), ' OR ');
+  const fuzzy = Prisma.join(names.map((name) => sql`word_similarity(${terms.name}, ${name}) >= ${FUZZY_WORD_SIMILARITY}`), ' OR ');
   const score = sql`greatest(${Prisma.join(names.map((name) => sql`coalesce(${similarity(name, terms.name)}, 0)`), ', ')})`;
   hits.push(sql`(SELECT ${hit(sql`t."id"::text`, 'name', false, score)} FROM ${tracked(workspaceId)} WHERE ${fuzzy} ORDER BY 3 DESC, 1 LIMIT ${limit})`);
   return hits;

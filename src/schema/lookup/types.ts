@@ -71,7 +71,7 @@ const LookupResultRef = builder.objectRef<LookupResult>('LookupResult').implemen
     type: t.field({ type: LookupTypeEnum, resolve: (result) => result.type }),
     matchType: t.field({ type: LookupMatchType, resolve: (result) => result.matchType }),
     matchField: t.field({ type: LookupMatchField, resolve: (result) => result.matchField }),
-    score: t.exposeFloat('score', { description: '1 for exact matches; below 1 for fuzzy name matches (0.99 times the trigram similarity).' }),
+    score: t.exposeFloat('score', { description: '1 for exact matches; below 1 for fuzzy name matches: 0.99 times the word similarity of the name to the query (pg_trgm), at least 0.5.' }),
     brandtracker: t.field({ type: LookupBrandtracker, nullable: true, resolve: (result) => result.brandtracker }),
     advertiser: t.field({ type: LookupAdvertiser, nullable: true, resolve: (result) => result.advertiser }),
     shop: t.field({ type: LookupShop, nullable: true, resolve: (result) => result.shop }),

@@ -28,13 +28,13 @@ function source(type: 'brandtracker' | 'advertiser' | 'shop', terms: ReturnType<
     if (terms.handle) hits.push(`SELECT ${hit('v."id"', 'instagramHandle', true)} FROM "advertisers" v WHERE lower(v."instagramUsername") = ${p.add(terms.handle)}`);
     if (terms.host) hits.push(`SELECT ${hit('l."advertiserId"', 'domain', true)} FROM "shops" s JOIN "advertiser_shops" l ON l."shopId" = s."id" WHERE s."domain" = ${p.add(terms.host)}`);
     hits.push(`SELECT ${hit('v."id"', 'name', true)} FROM "advertisers" v WHERE lower(v."name") = lower(${q})`);
-    hits.push(`SELECT ${hit('f."id"', 'name', false, 'f."score"')} FROM lookup_fuzzy_advertiser_names(${q}, ${limit}) f`);
+    hits.push(`SELECT ${hit('f."id"', 'name', false, 'f."score"')} FROM lookup_fuzzy_advertiser_names(${q}::text, (${limit})::int) f`);
   } else if (type === 'shop') {
     if (terms.host) hits.push(`SELECT ${hit('s."id"::text', 'domain', true)} FROM "shops" s WHERE s."domain" = ${p.add(terms.host)}`);
     if (terms.pageId) hits.push(`SELECT ${hit('l."shopId"::text', 'facebookPageId', true)} FROM "advertiser_shops" l WHERE l."advertiserId" = ${p.add(terms.pageId)}`);
     if (terms.handle) hits.push(`SELECT ${hit('s."id"::text', 'instagramHandle', true)} FROM "shops" s WHERE lower(s."instagramHandle") = ${p.add(terms.handle)}`);
     hits.push(`SELECT ${hit('s."id"::text', 'name', true)} FROM "shops" s WHERE lower(s."name") = lower(${q})`);
-    hits.push(`SELECT ${hit('f."id"', 'name', false, 'f."score"')} FROM lookup_fuzzy_shop_names(${q}, ${limit}) f`);
+    hits.push(`SELECT ${hit('f."id"', 'name', false, 'f."score"')} FROM lookup_fuzzy_shop_names(${q}::text, (${limit})::int) f`);
   } else {
     if (terms.pageId) hits.push(`SELECT ${hit('t."id"::text', 'facebookPageId', true)} FROM ${TRACKED} WHERE t."facebookPageId" = ${p.add(terms.pageId)}`);
     if (terms.host) {

@@ -53,15 +53,19 @@ describe('the fuzzy name matches of a lookup', () => {
 });
 
 describe('a fuzzy name match', () => {
-  const TABLES = { advertiser: Prisma.sql`"advertisers" v`, shop: Prisma.sql`(SELECT "id"::text AS "id", "name" FROM "shops") v` };
+  // Each table with the size that breaks a tie of scores: the larger brand first, as the lookup orders its results.
+  const TABLES = {
+    advertiser: Prisma.sql`(SELECT "id", "name", "totalReach" AS size FROM "advertisers") v`,
+    shop: Prisma.sql`(SELECT "id"::text AS "id", "name", "monthlyVisits"::bigint AS size FROM "shops") v`,
+  };
 
   for (const source of ['advertiser', 'shop'] as const) {
-    it(`is a ${source} name with word similarity >= 0.5, best first, then by id`, async () => {
+    it(`is a ${source} name with word similarity >= 0.5, best first, then the larger brand, then by id`, async () => {
       for (const q of ['nordic glo', 'nordic glow', source === 'advertiser' ? 'brand 1a' : 'store 1a', 'brand', 'store', 'glo', 'qqqq zzzz']) {
         for (const limit of [1, 3, 10]) {
           const expected = await t.db.prisma.$queryRaw<{ key: string; score: number }[]>`
             SELECT v."id" AS key, 0.99 * word_similarity(${q}, v."name") AS score FROM ${TABLES[source]}
-            WHERE word_similarity(${q}, v."name") >= 0.5 ORDER BY 2 DESC, 1 LIMIT ${limit}`;
+            WHERE word_similarity(${q}, v."name") >= 0.5 ORDER BY 2 DESC, v.size DESC, 1 LIMIT ${limit}`;
           const found = await t.db.prisma.$queryRaw<{ key: string; score: number }[]>`SELECT key, score FROM (${fuzzyNameHits(source, q, limit)}) h`;
           expect(found, `${q} (limit ${limit})`).toEqual(expected);
         }

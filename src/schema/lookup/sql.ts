@@ -64,7 +64,7 @@ const similarity = (column: Prisma.Sql, q: string) => sql`0.99 * greatest(simila
  */
 export const FUZZY_WORD_SIMILARITY = 0.5;
 
-/** The best `limit` fuzzy name matches of advertisers or shops, by score then id. */
+/** The best `limit` fuzzy name matches of advertisers or shops: by score, then the larger brand (reach, visits), then id. */
 export function fuzzyNameHits(source: 'advertiser' | 'shop', q: string, limit: number): Hit {
   const names = source === 'advertiser' ? sql`lookup_fuzzy_advertiser_names` : sql`lookup_fuzzy_shop_names`;
   return sql`SELECT ${hit(sql`f."id"`, 'name', false, sql`f."score"`)} FROM ${names}(${q}, ${limit}) f`;

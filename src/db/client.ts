@@ -20,7 +20,12 @@ export function connect(url: string, options: { max?: number } = {}): Db {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000 });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   // Prisma's own statements run prepared, its $queryRaw ones unnamed (src/db/statements.ts).
-  const prisma = eachLookupAlone(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }) }));
+  // An email's captured HTML (about 2.4 kB, compressed out of line) is read only by GET /v1/emails/{emailId}/html,
+  // which selects it: every other read of emails leaves it in the table.
+  const prisma = eachLookupAlone(new PrismaClient({
+    adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }),
+    omit: { email: { html: true } },
+  }));
   // The ledger's statements are few, prepared and keyed by ids: their generic plans fit every call, so its
   // connections skip the custom re-planning PostgreSQL otherwise repeats on every call of a CTE this size (about
   // 1 ms of the database's CPU per charge). A startup parameter: PGlite ignores it, and nothing else is affected.

@@ -4,6 +4,7 @@ import { daysAgo, GLOW, LAB, shopsScenario } from '../shops/scenario.js';
 import { EMAIL_SUMMARY } from '../shops/shapes.js';
 import { expectNotFound, expectViolation, idsOf, statementsOf } from '../shops/support.js';
 import { keyPaths } from '../support/shapes.js';
+import { withStatements } from '../support/statements.js';
 
 // The email routes against the scenario's four emails:
 //   501  GLOW, 2 days ago, campaign, en, "Black Friday: 30% off every serum", Percent off, Promotional, Black Friday, has HTML
@@ -98,6 +99,13 @@ describe('POST /v1/emails/query', () => {
     expect(one.statements).toBeGreaterThan(0);
     expect(three.statements).toBe(one.statements);
     expect(one.statements).toBeLessThanOrEqual(3);
+  });
+
+  it("reads no email's HTML for a list (only GET /v1/emails/{emailId}/html does)", async () => {
+    const [res, statements] = await withStatements(() => query({ search: ['serum', 'free'], limit: 3 }));
+    expect(idsOf(res)).toHaveLength(3);
+    expect(statements.some((sql) => /FROM "public"\."emails"/.test(sql))).toBe(true);
+    expect(statements.filter((sql) => /"html"/.test(sql))).toEqual([]);
   });
 });
 

@@ -11,11 +11,7 @@ export function expectViolation(res: HttpResult, field: string) {
   expect(res.body.error.details.validationErrors[0].expected.length).toBeGreaterThan(0);
 }
 
-/** A 404 not_found. */
-export function expectNotFound(res: HttpResult) {
-  expect(res.status, JSON.stringify(res.body)).toBe(404);
-  expect(res.body.error.code).toBe('not_found');
-}
+export { expectNotFound } from '../support/assertions.js';
 
 /** The ids of a 200 list, after checking it is one. */
 export function idsOf(res: HttpResult, pick: (row: any) => string | number = (row) => row.id): (string | number)[] {

@@ -8,6 +8,7 @@ import { adIdArg, adsArgs, adsArgsRule, adsQueryArgs } from './args.js';
 import { AdDetail, resolvedFromMember } from './detail.js';
 import { DEFAULT_CPM, withCpm } from './figures.js';
 import { filterFromListArgs, filterFromQueryArgs } from './filter.js';
+import { findAds } from './load.js';
 import { searchAdIds, type AdFilter, type AdSort } from './sql/search.js';
 import { PublicAd } from './types.js';
 
@@ -16,7 +17,7 @@ export const AdPageRef = pageListRef('AdPage', PublicAd, 'A page of ad summaries
 /** Finds the page of ids, then loads the selected fields for them in the same order (the brandtracker ads lists too). */
 export async function adPage(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }): Promise<RowPage> {
   const found = await searchAdIds(prisma, list.filter, list.sort, list.page);
-  return loadIdPage(found, list.page, async (ids) => withCpm(await prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }), list.cpm));
+  return loadIdPage(found, list.page, async (ids) => withCpm(await findAds(prisma, ids, select), list.cpm));
 }
 
 /** An ad id as the API shows it, or a bare Meta ad number (read as a Facebook ad). */

@@ -2,8 +2,9 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
-import { Prisma, type Ad } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { withCpm } from '../ads/figures.js';
+import { findAds } from '../ads/load.js';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { findIdPage, loadIdPage } from '../shared/id-page.js';
@@ -63,7 +64,7 @@ async function adsPreviewOf(context: Context, info: GraphQLResolveInfo, frame: F
     order: [{ key: Prisma.sql`a."firstSeenAt"`, direction: 'DESC' }, { key: Prisma.sql`a."id"`, direction: 'ASC' }], limit, offset: 0, scansAllMatches: false,
   });
   const select = queryFromInfo({ context, info, path: ['data', 'adsPreview', 'data'] });
-  return loadIdPage(found, page, async (ids) => withCpm((await context.prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select })) as Ad[], frame.cpm));
+  return loadIdPage(found, page, async (ids) => withCpm(await findAds(context.prisma, ids, select), frame.cpm));
 }
 
 const sectionLimit = (max: number, fallback: number, what: string) =>

@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
 import { Prisma, type Ad } from '../../generated/prisma/client.js';
 import { withCpm } from '../ads/figures.js';
+import { findAds } from '../ads/load.js';
 import { conditions, DAYS_RUNNING } from '../ads/sql/conditions.js';
 import { AD_FROM } from '../ads/sql/search.js';
 import { PublicAd } from '../ads/types.js';
@@ -110,7 +111,7 @@ async function testing(context: Context, info: GraphQLResolveInfo, args: Testing
   const found = await testingBatches(context.prisma, frame, args, page);
   const ids = found.rows.flatMap((row) => row.adIds);
   const select = queryFromInfo({ context, info, path: ['data', 'ads'] });
-  const ads = ids.length ? withCpm((await context.prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select })) as Ad[], frame.cpm) : [];
+  const ads = withCpm(await findAds(context.prisma, ids, select), frame.cpm);
   const byId = new Map(ads.map((ad) => [ad.id, ad]));
   const data = found.rows.map((row) => ({ ...row, ads: row.adIds.flatMap((id) => byId.get(id) ?? []), isWinner: isWinner(frame, row) }));
   return { data, pagination: pagePagination(page, found.total) };

@@ -2,6 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
 import { withCpm } from '../ads/figures.js';
+import { findAds } from '../ads/load.js';
 import { conditions } from '../ads/sql/conditions.js';
 import { orderBy, textRank } from '../ads/sql/order.js';
 import { AD_FROM, type AdFilter } from '../ads/sql/search.js';
@@ -75,7 +76,7 @@ builder.queryFields((t) => ({
         scansAllMatches: false,
       });
       const select = queryFromInfo({ context, info, path: ['data'] });
-      return loadIdPage(found, page, async (ids) => withCpm(await context.prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }), frame.cpm));
+      return loadIdPage(found, page, async (ids) => withCpm(await findAds(context.prisma, ids, select), frame.cpm));
     },
   }),
   brandtrackerTimelineMetadata: t.field({

@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import type { Ad } from '../../generated/prisma/client.js';
+import { findAds } from '../ads/load.js';
 import { builder } from '../builder.js';
 import { DEFAULT_CPM, withCpm } from '../ads/figures.js';
 import { normaliseAdId } from '../ads/queries.js';
@@ -60,7 +61,7 @@ const FavoriteAdRemoval = builder.objectRef<AdRemoval>('FavoriteAdRemoval').impl
 async function withAds(context: Context, info: GraphQLResolveInfo, path: string[], rows: FavoriteRow[]): Promise<FavoriteAdRow[]> {
   const ids = [...new Set(rows.flatMap((row) => (row.adId ? [row.adId] : [])))];
   const ads = ids.length
-    ? withCpm(await context.prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...queryFromInfo({ context, info, path }) }), DEFAULT_CPM)
+    ? withCpm(await findAds(context.prisma, ids, queryFromInfo({ context, info, path })), DEFAULT_CPM)
     : [];
   const byId = new Map(ads.map((ad) => [ad.id, ad]));
   return rows.map((row) => ({ ...row, ad: (row.adId && byId.get(row.adId)) || null }));

@@ -1,6 +1,6 @@
 import type { Ad } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { AdSummaryInterface } from './types.js';
+import { AD_SUMMARY_INCLUDE, AdSummaryInterface } from './types.js';
 
 const RESOLVED_FROM = Symbol('resolvedFrom');
 type Resolved = { [RESOLVED_FROM]?: string };
@@ -82,6 +82,7 @@ const ResolvedFrom = builder.objectRef<{ requestedId: string; reason: string }>(
 export const AdDetail = builder.prismaObject('Ad', {
   variant: 'AdDetail',
   interfaces: [AdSummaryInterface],
+  include: AD_SUMMARY_INCLUDE,
   description: 'The full ad record; one ad per duplicate group, with the group figures.',
   fields: (t) => ({
     transcript: t.relation('transcript', { type: AdTranscript, nullable: true }),

@@ -1,5 +1,6 @@
-import { Prisma, type Ad } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { getDatamodel } from '../../generated/pothos-types.js';
+import type { AdSummaryRow } from './types.js';
 
 // Ads by id, for every list that finds a page of ad ids and then loads them (ads, advertiser ads, brandtracker
 // analytics, favorites, workspace analytics). Prisma's findMany maps each value of each row in JavaScript, which
@@ -10,7 +11,6 @@ import { getDatamodel } from '../../generated/pothos-types.js';
 // the schema is loaded without touching this file; a test compares both paths row for row.
 
 type ModelField = { readonly name: string; readonly kind: string; readonly type: string; readonly isList: boolean };
-export type AdRow = Ad & { advertiser: Record<string, unknown>; transcript: { fullText: string } | null };
 
 const models = getDatamodel().datamodel.models as Record<string, { fields: readonly ModelField[] }>;
 const scalarsOf = (model: string) => models[model].fields.filter((field) => field.kind === 'scalar' || field.kind === 'enum');
@@ -67,7 +67,7 @@ export function isSummarySelection(query: object): boolean {
   return Object.entries(include ?? {}).every(([relation, value]) => value === false || SUMMARY_RELATIONS[relation]?.(value));
 }
 
-async function summaryRows(prisma: Prisma.TransactionClient, ids: string[]): Promise<AdRow[]> {
+async function summaryRows(prisma: Prisma.TransactionClient, ids: string[]): Promise<AdSummaryRow[]> {
   const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`
     SELECT coalesce(json_agg(x), '[]')::text AS "rows" FROM (${SUMMARY_ROWS} WHERE a."id" = ANY(${ids}::text[])) x`;
   const ads = JSON.parse(rows) as (Record<string, unknown> & { advertiser: Record<string, unknown> | null })[];
@@ -75,12 +75,15 @@ async function summaryRows(prisma: Prisma.TransactionClient, ids: string[]): Pro
     reviveAd(ad);
     if (ad.advertiser) reviveAdvertiser(ad.advertiser);
   }
-  return ads as unknown as AdRow[];
+  return ads as unknown as AdSummaryRow[];
 }
 
-/** The ads of `ids` (in no particular order), loaded with `query`, Pothos's selection for them. */
-export async function findAds(prisma: Prisma.TransactionClient, ids: string[], query: object): Promise<Ad[]> {
+/**
+ * The ads of `ids` (in no particular order), loaded with `query`, Pothos's selection for them: it always holds the
+ * transcript's text, which the ad object types include (AD_SUMMARY_INCLUDE).
+ */
+export async function findAds(prisma: Prisma.TransactionClient, ids: string[], query: object): Promise<AdSummaryRow[]> {
   if (!ids.length) return [];
   if (isSummarySelection(query)) return summaryRows(prisma, ids);
-  return prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...query });
+  return (await prisma.ad.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...query })) as AdSummaryRow[];
 }

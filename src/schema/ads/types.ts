@@ -28,9 +28,10 @@ export const AdAdvertiser = builder.prismaObject('Advertiser', {
   }),
 });
 
-type AdWithTranscript = Ad & { transcript: { fullText: string } | null };
+/** An ad as the ad object types load it: its fields and its transcript's text (AD_SUMMARY_INCLUDE). */
+export type AdSummaryRow = Ad & { transcript: { fullText: string } | null };
 
-export const AdContent = builder.objectRef<AdWithTranscript>('AdContent').implement({
+export const AdContent = builder.objectRef<AdSummaryRow>('AdContent').implement({
   fields: (t) => ({
     title: t.exposeString('title', { nullable: true }),
     body: t.exposeString('body', { nullable: true }),
@@ -88,6 +89,13 @@ export const AdFlags = builder.objectRef<Ad>('AdFlags').implement({
   }),
 });
 
+/**
+ * What every ad object loads besides its fields: the transcript's text that `content.transcript` shows. Declared on
+ * the object types (as `include`) rather than as the `content` field's selection, which made Pothos look up the
+ * field's loader mapping for every row of a list.
+ */
+export const AD_SUMMARY_INCLUDE = { transcript: { select: { fullText: true } } } as const;
+
 /** The fields every ad record has, in list rows and in the detail alike. */
 export const AdSummaryInterface = builder.prismaInterface('Ad', {
   name: 'AdSummary',
@@ -106,7 +114,7 @@ export const AdSummaryInterface = builder.prismaInterface('Ad', {
     daysRunning: t.int({ resolve: (ad) => daysRunning(ad) }),
     media: t.field({ type: AdMedia, resolve: (ad) => ad }),
     advertiser: t.relation('advertiser', { type: AdAdvertiser }),
-    content: t.field({ type: AdContent, select: { transcript: { select: { fullText: true } } }, resolve: (ad) => ad }),
+    content: t.field({ type: AdContent, resolve: (ad) => ad as AdSummaryRow }),
     metrics: t.field({ type: AdMetrics, resolve: (ad) => ad }),
     audience: t.field({ type: AdAudience, resolve: (ad) => ad }),
     rank: t.field({ type: AdRank, resolve: (ad) => ad }),
@@ -117,6 +125,7 @@ export const AdSummaryInterface = builder.prismaInterface('Ad', {
 export const PublicAd = builder.prismaObject('Ad', {
   variant: 'PublicAd',
   interfaces: [AdSummaryInterface],
+  include: AD_SUMMARY_INCLUDE,
   description: 'An ad summary, one row per duplicate group.',
   fields: () => ({}),
 });

@@ -1,12 +1,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
-import { Prisma, type Ad } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { withCpm } from '../ads/figures.js';
 import { findAds } from '../ads/load.js';
 import { conditions, DAYS_RUNNING } from '../ads/sql/conditions.js';
 import { AD_FROM } from '../ads/sql/search.js';
-import { PublicAd } from '../ads/types.js';
+import { PublicAd, type AdSummaryRow } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { offsetOf, PagePaginationRef, pagePagination, pageArgs, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { DAY_MS } from '../shared/time.js';
@@ -27,7 +27,7 @@ type BatchRow = {
   startDate: Date; totalCount: number; runningCount: number; activeCount: number;
   reachMin: bigint; reachAvg: number; reachMax: bigint; reachTotal: bigint; daysMin: number; daysAvg: number; daysMax: number; adIds: string[];
 };
-type Batch = BatchRow & { ads: Ad[]; isWinner: boolean };
+type Batch = BatchRow & { ads: AdSummaryRow[]; isWinner: boolean };
 type TestingPage = { data: Batch[]; pagination: PagePagination };
 
 const ReachStats = builder.objectRef<Batch>('BrandtrackerTestingReachStats').implement({

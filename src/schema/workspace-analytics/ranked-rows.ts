@@ -1,8 +1,9 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
-import { Prisma, type Ad } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { DEFAULT_CPM, withCpm } from '../ads/figures.js';
+import type { AdSummaryRow } from '../ads/types.js';
 import { builder } from '../builder.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { rankedAdsPage, trajectories, type RankDeltaWindow, type RankedAd, type RankedAdsSort, type TrajectoryPoint } from './ranked-ads.js';
@@ -12,7 +13,7 @@ import type { AnalyticsScope } from './scope.js';
 // summary and, for the rank movers, its trajectory), its metrics objects, loading the page's ads, and the rank
 // movers' query (scaling-ads, ad-rank).
 
-export type RankedRow = RankedAd & { ad: Ad; trajectory?: TrajectoryPoint[] };
+export type RankedRow = RankedAd & { ad: AdSummaryRow; trajectory?: TrajectoryPoint[] };
 
 export const TopAdsSort = builder.enumType('WorkspaceTopAdsSort', {
   description: 'currentRank: the page rank (1 = best); rankDelta*: movers; reach*: reach rankings.',
@@ -65,7 +66,7 @@ export async function withAds(context: Context, info: GraphQLResolveInfo, found:
   if (!found.length) return [];
   const select = queryFromInfo({ context, info, path });
   const ads = await context.prisma.ad.findMany({ where: { id: { in: found.map((row) => row.adId) } }, relationLoadStrategy: 'join', ...select });
-  const byId = new Map(withCpm(ads as Ad[], cpm).map((row) => [row.id, row]));
+  const byId = new Map(withCpm(ads as AdSummaryRow[], cpm).map((row) => [row.id, row]));
   return found.flatMap((row) => (byId.has(row.adId) ? [{ ...row, ad: byId.get(row.adId)! }] : []));
 }
 

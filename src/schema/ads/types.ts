@@ -1,4 +1,4 @@
-import type { Ad } from '../../generated/prisma/client.js';
+import type { Ad, Advertiser } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { AdMediaTypeEnum, AdStatusEnum, AudienceGender } from './enums.js';
 import { cpmOf, daysRunning, estimatedSpend, isCollated, lastSeenAt } from './figures.js';
@@ -28,8 +28,8 @@ export const AdAdvertiser = builder.prismaObject('Advertiser', {
   }),
 });
 
-/** An ad as the ad object types load it: its fields and its transcript's text (AD_SUMMARY_INCLUDE). */
-export type AdSummaryRow = Ad & { transcript: { fullText: string } | null };
+/** An ad as the ad object types load it: its fields, its advertiser and its transcript's text (AD_SUMMARY_INCLUDE). */
+export type AdSummaryRow = Ad & { advertiser: Advertiser; transcript: { fullText: string } | null };
 
 export const AdContent = builder.objectRef<AdSummaryRow>('AdContent').implement({
   fields: (t) => ({
@@ -90,11 +90,11 @@ export const AdFlags = builder.objectRef<Ad>('AdFlags').implement({
 });
 
 /**
- * What every ad object loads besides its fields: the transcript's text that `content.transcript` shows. Declared on
- * the object types (as `include`) rather than as the `content` field's selection, which made Pothos look up the
- * field's loader mapping for every row of a list.
+ * What every ad object loads besides its fields: its advertiser and the transcript's text that `content.transcript`
+ * shows. Declared on the object types (as `include`) rather than as a relation field and the `content` field's
+ * selection, which made Pothos look up both fields' loader mappings for every row of a list.
  */
-export const AD_SUMMARY_INCLUDE = { transcript: { select: { fullText: true } } } as const;
+export const AD_SUMMARY_INCLUDE = { advertiser: true, transcript: { select: { fullText: true } } } as const;
 
 /** The fields every ad record has, in list rows and in the detail alike. */
 export const AdSummaryInterface = builder.prismaInterface('Ad', {
@@ -113,7 +113,7 @@ export const AdSummaryInterface = builder.prismaInterface('Ad', {
     lastSeenAt: t.field({ type: 'DateTime', nullable: true, description: 'Null while a duplicate group is still active.', resolve: lastSeenAt }),
     daysRunning: t.int({ resolve: (ad) => daysRunning(ad) }),
     media: t.field({ type: AdMedia, resolve: (ad) => ad }),
-    advertiser: t.relation('advertiser', { type: AdAdvertiser }),
+    advertiser: t.field({ type: AdAdvertiser, resolve: (ad) => (ad as AdSummaryRow).advertiser }),
     content: t.field({ type: AdContent, resolve: (ad) => ad as AdSummaryRow }),
     metrics: t.field({ type: AdMetrics, resolve: (ad) => ad }),
     audience: t.field({ type: AdAudience, resolve: (ad) => ad }),

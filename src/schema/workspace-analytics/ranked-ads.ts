@@ -66,26 +66,44 @@ function deltaColumns(window: RankDeltaWindow = 'rankDelta'): Prisma.Sql {
          ELSE round(${delta} * 1000.0 / (a."currentRank" + ${delta})) / 10 END::float8 AS "improvementPct"`;
 }
 
-function orderOf(sorts: RankedAdsSort[], prefix: string): Prisma.Sql {
+export function rankedOrder(sorts: RankedAdsSort[], prefix: string): Prisma.Sql {
   const keys = sorts.map((sort) => `${prefix}"${SORT_KEYS[sort].column}" ${SORT_KEYS[sort].direction}`);
   return Prisma.raw([...keys, `${prefix}"adId" ASC`].join(', '));
 }
 
+/**
+ * The total: from the per-page counts of group leads (migration 0021) when no condition narrows them, else counted.
+ */
+function totalOf(query: RankedAdsQuery, conditions: Prisma.Sql[]): Prisma.Sql {
+  if (query.where?.length) return sql`SELECT count(*)::int AS total FROM s ${adsOfScope({ euOnly: query.euOnly })} WHERE ${Prisma.join(conditions, ' AND ')}`;
+  const leads = Prisma.raw(query.includeInactive ? 'n."groupLeads"' : 'n."activeGroupLeads"');
+  return sql`SELECT coalesce(sum(${leads}), 0)::int AS total FROM s JOIN "advertiser_ad_counts" n ON n."advertiserId" = s."pageId" AND n."euOnly" = ${query.euOnly}`;
+}
+
+/**
+ * One statement: each brand's first offset + limit ads in the order asked (by current rank an index scan of its
+ * group leads), merged into the page, and the total.
+ */
 export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
   const conditions = [sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [sql`a."status" = 'active'`]), ...(query.where ?? [])];
   const rows = await prisma.$queryRaw<(Omit<RankedAd, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number })[]>`
     WITH s AS (${scopeSelect(query.scope)}),
     m AS MATERIALIZED (
-      SELECT a."id" AS "adId", s."brandtrackerId", s."name", s."pageId", a."aggregatedReach", a."duplicates", ${DAYS}::int AS "daysRunning",
-             a."currentRank", ${deltaColumns(query.deltaWindow)}, a."rankDelta7d", a."rankDelta14d", a."rankDelta30d",
-             a."reach", a."reachDelta1d", a."reachDelta7d", a."reachDelta30d"
-      FROM s ${adsOfScope({ euOnly: query.euOnly })}
-      WHERE ${Prisma.join(conditions, ' AND ')}
+      SELECT s."brandtrackerId", s."name", s."pageId", b.*
+      FROM s CROSS JOIN LATERAL (
+        SELECT a."id" AS "adId", a."aggregatedReach", a."duplicates", ${DAYS}::int AS "daysRunning",
+               a."currentRank", ${deltaColumns(query.deltaWindow)}, a."rankDelta7d", a."rankDelta14d", a."rankDelta30d",
+               a."reach", a."reachDelta1d", a."reachDelta7d", a."reachDelta30d"
+        FROM "ads" a
+        WHERE a."advertiserId" = s."pageId" ${query.euOnly ? sql`AND a."isEuAd"` : sql``} AND ${Prisma.join(conditions, ' AND ')}
+        ORDER BY ${rankedOrder(query.sorts, '')}
+        LIMIT ${offsetOf(query.page) + query.page.limit}
+      ) b
     )
     SELECT p.*, t.total
-    FROM (SELECT count(*)::int AS total FROM m) t
-    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${orderOf(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
-    ORDER BY ${orderOf(query.sorts, 'p.')}`;
+    FROM (${totalOf(query, conditions)}) t
+    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${rankedOrder(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
+    ORDER BY ${rankedOrder(query.sorts, 'p.')}`;
   return {
     total: rows[0]?.total ?? 0,
     rows: rows

@@ -1,0 +1,53 @@
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { offsetOf, type PageRequest } from '../shared/pagination.js';
+import { EXTRAS, groupRowsPage, orderOf, type GroupSort, type GroupStatementRow } from './aggregates.js';
+import { scopeSelect, type AnalyticsScope } from './scope.js';
+
+// The workspace's hooks, ad copies and landing pages over all the tracked brands' ads, read from the groups
+// precomputed per page ("advertiser_ad_groups", migration 0021, recomputed by refreshAdGroups when market data is
+// loaded or imported): each brand's first offset + limit groups in the requested order (an index scan per brand),
+// merged, and the total summed from the per-page counts. The same rows as groupPage without a window, at a cost
+// that does not grow with the brands' ads.
+
+const sql = Prisma.sql;
+
+export type StoredGroupKind = 'hook' | 'adCopy' | 'landingPage';
+
+const COUNT_COLUMNS: Record<StoredGroupKind, Prisma.Sql> = {
+  hook: Prisma.raw('n."hookGroups"'),
+  adCopy: Prisma.raw('n."adCopyGroups"'),
+  landingPage: Prisma.raw('n."landingPageGroups"'),
+};
+
+/** Days running of the group's longest-running ad, now (daysRunningSql's rule: active ads run until now()). */
+const LONGEST_RUNNING = sql`greatest(c."inactiveLongestRunning", floor(extract(epoch FROM now() - c."activeSince") / 86400)::int)`;
+
+const sortKey = (sort: GroupSort) => (sort === 'longestRunning' ? LONGEST_RUNNING : Prisma.raw(`c."${sort}"`));
+
+export type StoredGroupQuery = { scope: AnalyticsScope; kind: StoredGroupKind; euOnly: boolean; sort: GroupSort; order: 'asc' | 'desc'; page: PageRequest };
+
+export async function storedGroupPage(prisma: PrismaClient, query: StoredGroupQuery) {
+  const extras = EXTRAS[query.kind];
+  const direction = Prisma.raw(query.order === 'asc' ? 'ASC' : 'DESC');
+  const rows = await prisma.$queryRaw<GroupStatementRow[]>`
+    WITH s AS (${scopeSelect(query.scope)}),
+    g AS MATERIALIZED (
+      SELECT s."brandtrackerId", b.*
+      FROM s CROSS JOIN LATERAL (
+        SELECT c."key", c."usageCount", c."activeAdsCount", ${LONGEST_RUNNING} AS "longestRunning", c."totalImpressions", c."firstUsedAt",
+               c."lastUsedAt", c."sampleAdId"
+        FROM "advertiser_ad_groups" c
+        WHERE c."advertiserId" = s."pageId" AND c."kind" = ${query.kind} AND c."euOnly" = ${query.euOnly}
+        ORDER BY ${sortKey(query.sort)} ${direction}, c."keyRank"
+        LIMIT ${offsetOf(query.page) + query.page.limit}
+      ) b
+    )
+    SELECT p.*, s."name", s."pageId", t.total, ${extras.columns}
+    FROM (SELECT coalesce(sum(${COUNT_COLUMNS[query.kind]}), 0)::int AS total
+          FROM s JOIN "advertiser_ad_counts" n ON n."advertiserId" = s."pageId" AND n."euOnly" = ${query.euOnly}) t
+    LEFT JOIN LATERAL (SELECT * FROM g ORDER BY ${orderOf(query.sort, query.order, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
+    LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId"
+    ${extras.joins}
+    ORDER BY ${orderOf(query.sort, query.order, 'p.')}`;
+  return groupRowsPage(rows, query.page);
+}

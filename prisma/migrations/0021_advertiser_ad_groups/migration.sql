@@ -46,8 +46,10 @@ CREATE TABLE "advertiser_ad_counts" (
   CONSTRAINT "advertiser_ad_counts_pkey" PRIMARY KEY ("advertiserId", "euOnly")
 );
 
--- Top-ads by current rank (its default order) per page: the active leads come first (inactive ads have no rank).
-CREATE INDEX "ads_group_leads_rank_idx" ON "ads" ("advertiserId", "currentRank", "reach" DESC NULLS LAST, "id") WHERE "isGroupLead";
+-- Top-ads in its default order (current rank, then reach) per page: its active duplicate-group leads. The predicate
+-- is the route's own condition: with only "isGroupLead" the planner, expecting 5 ads per page, preferred sorting each
+-- page's ads found by ("advertiserId", "status") (29 ms at medium against 7 ms).
+CREATE INDEX "ads_active_group_leads_rank_idx" ON "ads" ("advertiserId", "currentRank", "reach" DESC NULLS LAST, "id") WHERE "isGroupLead" AND "status" = 'active';
 
 -- Recomputes the groups and counts of the given pages (every page when null) from "ads" and "ad_hooks". The
 -- grouping is the one src/schema/workspace-analytics/aggregates.ts (groupPage) runs on the fly for the
@@ -106,3 +108,7 @@ CREATE INDEX "advertiser_ad_groups_first_desc_idx" ON "advertiser_ad_groups" ("a
 CREATE INDEX "advertiser_ad_groups_first_asc_idx" ON "advertiser_ad_groups" ("advertiserId", "kind", "euOnly", "firstUsedAt", "keyRank");
 CREATE INDEX "advertiser_ad_groups_last_desc_idx" ON "advertiser_ad_groups" ("advertiserId", "kind", "euOnly", "lastUsedAt" DESC, "keyRank");
 CREATE INDEX "advertiser_ad_groups_last_asc_idx" ON "advertiser_ad_groups" ("advertiserId", "kind", "euOnly", "lastUsedAt", "keyRank");
+
+-- Statistics now: the first requests after the migration are planned on the filled tables.
+ANALYZE "advertiser_ad_groups";
+ANALYZE "advertiser_ad_counts";

@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { daysRunningSql } from '../shared/days-running.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
-import { adsOfScope, scopeSelect, type AnalyticsScope } from './scope.js';
+import { adsOfScope, countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // The ranked ads of tracked brands (one per duplicate group, its lead), for the top-ads and scaling-ads routes:
 // one statement finds the page of ads with their brandtracker, their ranking figures and the count.
@@ -77,12 +77,12 @@ export function rankedOrder(sorts: RankedAdsSort[], prefix: string): Prisma.Sql 
 function totalOf(query: RankedAdsQuery, conditions: Prisma.Sql[]): Prisma.Sql {
   if (query.where?.length) return sql`SELECT count(*)::int AS total FROM s ${adsOfScope({ euOnly: query.euOnly })} WHERE ${Prisma.join(conditions, ' AND ')}`;
   const leads = Prisma.raw(query.includeInactive ? 'n."groupLeads"' : 'n."activeGroupLeads"');
-  return sql`SELECT coalesce(sum(${leads}), 0)::int AS total FROM s JOIN "advertiser_ad_counts" n ON n."advertiserId" = s."pageId" AND n."euOnly" = ${query.euOnly}`;
+  return countsTotal(leads, query.euOnly);
 }
 
 /**
- * One statement: each brand's first offset + limit ads in the order asked (by current rank an index scan of its
- * group leads), merged into the page, and the total.
+ * One statement: each brand's first offset + limit ads in the order asked (the active ones by current rank: an index
+ * scan of ads_active_group_leads_rank_idx), merged into the page, and the total.
  */
 export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
   const conditions = [sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [sql`a."status" = 'active'`]), ...(query.where ?? [])];

@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 import { EXTRAS, groupRowsPage, orderOf, type GroupSort, type GroupStatementRow } from './aggregates.js';
-import { scopeSelect, type AnalyticsScope } from './scope.js';
+import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // The workspace's hooks, ad copies and landing pages over all the tracked brands' ads, read from the groups
 // precomputed per page ("advertiser_ad_groups", migration 0021, recomputed by refreshAdGroups when market data is
@@ -43,8 +43,7 @@ export async function storedGroupPage(prisma: PrismaClient, query: StoredGroupQu
       ) b
     )
     SELECT p.*, s."name", s."pageId", t.total, ${extras.columns}
-    FROM (SELECT coalesce(sum(${COUNT_COLUMNS[query.kind]}), 0)::int AS total
-          FROM s JOIN "advertiser_ad_counts" n ON n."advertiserId" = s."pageId" AND n."euOnly" = ${query.euOnly}) t
+    FROM (${countsTotal(COUNT_COLUMNS[query.kind], query.euOnly)}) t
     LEFT JOIN LATERAL (SELECT * FROM g ORDER BY ${orderOf(query.sort, query.order, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
     LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId"
     ${extras.joins}

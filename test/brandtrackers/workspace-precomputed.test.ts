@@ -48,7 +48,7 @@ describe('the precomputed groups', () => {
           for (const euOnly of [false, true]) {
             for (const page of PAGES) {
               const query = { scope, kind, euOnly, sort, order, page };
-              const stored = await storedGroupPage(t.db.prisma, query);
+              const stored = await storedGroupPage(t.db.pool, query);
               expect([kind, sort, order, euOnly, page, stored]).toEqual([kind, sort, order, euOnly, page, await groupPage(t.db.prisma, query)]);
               rows += stored.data.length;
             }
@@ -69,7 +69,7 @@ describe('the precomputed groups', () => {
       for (const kind of KINDS) {
         for (const euOnly of [false, true]) {
           const query = { scope: narrowed, kind, euOnly, sort: 'usageCount' as const, order: 'desc' as const, page: { page: 2, limit: 10 } };
-          expect(await storedGroupPage(t.db.prisma, query)).toEqual(await groupPage(t.db.prisma, query));
+          expect(await storedGroupPage(t.db.pool, query)).toEqual(await groupPage(t.db.prisma, query));
         }
       }
     }
@@ -109,7 +109,7 @@ describe('top ads, brand by brand', () => {
           for (const page of PAGES) {
             for (const where of [undefined, [Prisma.sql`a."rankDelta" >= 0`]]) {
               const query = { scope, euOnly, includeInactive, sorts, page, where };
-              const found = await rankedAdsPage(t.db.prisma, query);
+              const found = await rankedAdsPage(t.db.pool, query);
               const mine = { total: found.total, rows: found.rows.map((row) => [row.adId, row.brandtracker.id, row.daysRunning]) };
               expect([sorts, includeInactive, euOnly, page, where?.length, mine]).toEqual([sorts, includeInactive, euOnly, page, where?.length, await rankedOnTheFly(query)]);
             }
@@ -129,7 +129,7 @@ describe('a refresh', () => {
     await t.db.prisma.$executeRaw`UPDATE "ad_hooks" SET "text" = 'A hook of its own.' WHERE "adId" = ${hook.adId}`;
     await t.db.prisma.$executeRaw`UPDATE "ads" SET "status" = 'inactive' WHERE "advertiserId" = ${page} AND "status" = 'active' AND "id" <> ${hook.adId}`;
     await refreshAdGroups(t.db.pool, [page]);
-    const stored = await storedGroupPage(t.db.prisma, query);
+    const stored = await storedGroupPage(t.db.pool, query);
     expect(stored.data.map((row) => row.key)).toContain('A hook of its own.');
     expect(stored).toEqual(await groupPage(t.db.prisma, query));
   });

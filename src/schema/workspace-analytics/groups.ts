@@ -21,7 +21,7 @@ type Args = { page?: number | null; limit?: number | null; brandtrackerIds?: str
 
 async function groups(context: Context, kind: StoredGroupKind, args: Args) {
   const { workspace } = await context.principal();
-  return storedGroupPage(context.prisma, {
+  return storedGroupPage(context.pool, {
     scope: scopeOf(workspace.id, args),
     kind,
     euOnly: args.euOnly ?? false,

@@ -1,3 +1,5 @@
+import type pg from 'pg';
+import { prepared } from '../../db/statements.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { daysRunningSql } from '../shared/days-running.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
@@ -82,11 +84,12 @@ function totalOf(query: RankedAdsQuery, conditions: Prisma.Sql[]): Prisma.Sql {
 
 /**
  * One statement: each brand's first offset + limit ads in the order asked (the active ones by current rank: an index
- * scan of ads_active_group_leads_rank_idx), merged into the page, and the total.
+ * scan of ads_active_group_leads_rank_idx), merged into the page, and the total. Prepared on the pool (as
+ * storedGroupPage): its text is fixed for the sorts and flags, and each brand's plan the same for every workspace.
  */
-export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
+export async function rankedAdsPage(pool: pg.Pool, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
   const conditions = [sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [sql`a."status" = 'active'`]), ...(query.where ?? [])];
-  const rows = await prisma.$queryRaw<(Omit<RankedAd, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number })[]>`
+  const statement = sql`
     WITH s AS (${scopeSelect(query.scope)}),
     m AS MATERIALIZED (
       SELECT s."brandtrackerId", s."name", s."pageId", b.*
@@ -104,6 +107,8 @@ export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery)
     FROM (${totalOf(query, conditions)}) t
     LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${rankedOrder(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
     ORDER BY ${rankedOrder(query.sorts, 'p.')}`;
+  type Row = Omit<RankedAd, 'brandtracker' | 'aggregatedReach'> & { aggregatedReach: string; brandtrackerId: string | null; name: string; pageId: string | null; total: number };
+  const { rows } = await pool.query<Row>(prepared(statement.text, statement.values));
   return {
     total: rows[0]?.total ?? 0,
     rows: rows
@@ -111,7 +116,7 @@ export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery)
       .map((row) => ({
         adId: row.adId,
         brandtracker: { id: row.brandtrackerId!, name: row.name, facebookPageId: row.pageId },
-        aggregatedReach: row.aggregatedReach,
+        aggregatedReach: BigInt(row.aggregatedReach),
         duplicates: row.duplicates,
         daysRunning: row.daysRunning,
         currentRank: row.currentRank,

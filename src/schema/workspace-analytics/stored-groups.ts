@@ -1,4 +1,6 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type pg from 'pg';
+import { prepared } from '../../db/statements.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
 import { EXTRAS, groupRowsPage, orderOf, type GroupSort, type GroupStatementRow } from './aggregates.js';
 import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
@@ -7,7 +9,9 @@ import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 // precomputed per page ("advertiser_ad_groups", migration 0021, recomputed by refreshAdGroups when market data is
 // loaded or imported): each brand's first offset + limit groups in the requested order (an index scan per brand),
 // merged, and the total summed from the per-page counts. The same rows as groupPage without a window, at a cost
-// that does not grow with the brands' ads.
+// that does not grow with the brands' ads. Its text is fixed for a kind, sort and order (and whether brandtrackers or
+// folders are named), and its plan the same for every workspace (an index scan per brand): a prepared statement on the
+// pool, which saves planning it on every call (about half the database's time for a page of hooks).
 
 const sql = Prisma.sql;
 
@@ -26,10 +30,10 @@ const sortKey = (sort: GroupSort) => (sort === 'longestRunning' ? LONGEST_RUNNIN
 
 export type StoredGroupQuery = { scope: AnalyticsScope; kind: StoredGroupKind; euOnly: boolean; sort: GroupSort; order: 'asc' | 'desc'; page: PageRequest };
 
-export async function storedGroupPage(prisma: PrismaClient, query: StoredGroupQuery) {
+export async function storedGroupPage(pool: pg.Pool, query: StoredGroupQuery) {
   const extras = EXTRAS[query.kind];
   const direction = Prisma.raw(query.order === 'asc' ? 'ASC' : 'DESC');
-  const rows = await prisma.$queryRaw<GroupStatementRow[]>`
+  const statement = sql`
     WITH s AS (${scopeSelect(query.scope)}),
     g AS MATERIALIZED (
       SELECT s."brandtrackerId", b.*
@@ -48,5 +52,7 @@ export async function storedGroupPage(prisma: PrismaClient, query: StoredGroupQu
     LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId"
     ${extras.joins}
     ORDER BY ${orderOf(query.sort, query.order, 'p.')}`;
-  return groupRowsPage(rows, query.page);
+  const { rows } = await pool.query<Omit<GroupStatementRow, 'totalImpressions'> & { totalImpressions: string | null }>(prepared(statement.text, statement.values));
+  // pg reads a bigint as a string; the row that only carries the total (no group on the page) has none.
+  return groupRowsPage(rows.map((row) => ({ ...row, totalImpressions: BigInt(row.totalImpressions ?? 0) })), query.page);
 }

@@ -8,6 +8,7 @@ import { planMarket, SCALES, type MarketScale } from './market/generate.js';
 import { MARKET_TABLES, sliceTables, type MarketTable, type TableRows } from './market/tables.js';
 import { DAY } from './market/time.js';
 import { dropStructure, readStructure, restoreStructure } from './market/deferred.js';
+import { AD_GROUP_TABLES, refreshAdGroups } from './ad-groups.js';
 import { refreshFacetUsage } from './facet-usage.js';
 
 // The synthetic market: Meta pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days of
@@ -192,9 +193,10 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
     // Rows were inserted with explicit ids: the next id a user or an importer gets follows them.
     await client.query(`SELECT setval(pg_get_serial_sequence('emails', 'id'), coalesce(max(id), 0) + 1, false) FROM emails`);
     await refreshFacetUsage(client);
+    await refreshAdGroups(client);
     await client.query('COMMIT');
     // Fresh statistics, so that the first queries on a new database are planned on the loaded rows, not on empty tables.
-    await client.query(`ANALYZE ${MARKET_TABLES.map((table) => `"${table}"`).join(', ')}`);
+    await client.query(`ANALYZE ${[...MARKET_TABLES, ...AD_GROUP_TABLES].map((table) => `"${table}"`).join(', ')}`);
     return { counts, ms: Math.round(performance.now() - started) };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

@@ -1,5 +1,6 @@
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { createKey, createUser, createWorkspace, type ApiAccessOption } from '../../src/auth/admin.js';
+import { refreshAdGroups } from '../../src/data/ad-groups.js';
 import type { AccessLevel, WorkspaceRole } from '../../src/generated/prisma/client.js';
 import { createRateLimiter } from '../../src/metering/index.js';
 import { KnownBalances } from '../../src/metering/balances.js';
@@ -53,7 +54,11 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
-  if (seed) await seed(db);
+  if (seed) {
+    await seed(db);
+    // A scenario writes market rows as a loader does; what the loaders refresh after writing them is refreshed here.
+    await refreshAdGroups(db.pool);
+  }
   const rateLimiter = createRateLimiter(options.rateLimits ?? TEST_RATE_LIMITS, options.redisUrl, options.redisPrefix);
   await rateLimiter.ready();
   const services = {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { refreshAdGroups } from '../ad-groups.js';
 import type { Format, ImportContext, Outcome } from './run.js';
 import { upsert } from './sql.js';
 import {
@@ -388,6 +389,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
      WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
     [touchedPages],
   );
+  await refreshAdGroups(client, touchedPages);
   return outcomes;
 }
 

@@ -48,7 +48,7 @@ export async function topAdsOf(context: Context, info: GraphQLResolveInfo, frame
   const where: Prisma.Sql[] = status === 'inactive' ? [Prisma.sql`a."status" <> 'active'`] : [];
   const start = request.period ? periodStart(frame, request.period) : null;
   if (start) where.push(Prisma.sql`a."lastSeenAt" >= ${start}`);
-  const found = await rankedAdsPage(context.prisma, {
+  const found = await rankedAdsPage(context.pool, {
     scope: { workspaceId: frame.workspaceId, brandtrackerIds: [frame.brandtrackerId] },
     euOnly: frame.euOnly,
     includeInactive: status !== 'active',

@@ -49,7 +49,7 @@ function landingPageJson(url: Prisma.Sql): Prisma.Sql {
       'screenshots', json_build_object('desktop', lp."screenshotDesktopUrl", 'mobile', lp."screenshotMobileUrl", 'head', lp."screenshotHeadUrl")) END AS "landingPage"`;
 }
 
-const EXTRAS: Record<GroupKind, { columns: Prisma.Sql; joins: Prisma.Sql }> = {
+export const EXTRAS: Record<GroupKind, { columns: Prisma.Sql; joins: Prisma.Sql }> = {
   hook: {
     columns: sql`CASE WHEN sa."id" IS NULL THEN NULL ELSE json_build_object('adId', sa."id", 'mediaUrl', sa."mediaUrl", 'thumbnailUrl', sa."thumbnailUrl",
       'fullText', coalesce(tr."fullText", sa."body")) END AS sample, NULL::json AS "landingPage"`,
@@ -73,7 +73,7 @@ const EXTRAS: Record<GroupKind, { columns: Prisma.Sql; joins: Prisma.Sql }> = {
   },
 };
 
-function orderOf(sort: GroupSort, order: 'asc' | 'desc', prefix: string): Prisma.Sql {
+export function orderOf(sort: GroupSort, order: 'asc' | 'desc', prefix: string): Prisma.Sql {
   const direction = order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST';
   return Prisma.raw(`${prefix}"${sort}" ${direction}, ${prefix}"brandtrackerId" ASC, ${prefix}"key" ASC`);
 }
@@ -88,7 +88,7 @@ export async function groupPage(prisma: PrismaClient, query: GroupQuery) {
   const group = GROUPS[query.kind];
   const extras = EXTRAS[query.kind];
   const days = daysRunningSql({ alias: 'a', start: 'firstSeenAt', since2018: true });
-  const rows = await prisma.$queryRaw<(Omit<GroupRow, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number })[]>`
+  const rows = await prisma.$queryRaw<GroupStatementRow[]>`
     WITH s AS (${scopeSelect(query.scope)}),
     g AS MATERIALIZED (
       SELECT s."brandtrackerId", ${group.key} AS "key", count(*)::int AS "usageCount",
@@ -105,8 +105,15 @@ export async function groupPage(prisma: PrismaClient, query: GroupQuery) {
     LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId"
     ${extras.joins}
     ORDER BY ${orderOf(query.sort, query.order, 'p.')}`;
+  return groupRowsPage(rows, query.page);
+}
+
+export type GroupStatementRow = Omit<GroupRow, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number };
+
+/** The rows of a groups statement (a row without a brandtracker only carries the total) as the page. */
+export function groupRowsPage(rows: GroupStatementRow[], page: PageRequest) {
   const data: GroupRow[] = rows
     .filter((row) => row.brandtrackerId !== null)
     .map(({ brandtrackerId, name, pageId, total: _total, ...row }) => ({ ...row, brandtracker: { id: brandtrackerId!, name, facebookPageId: pageId } }));
-  return { data, pagination: pagePagination(query.page, rows[0]?.total ?? 0) };
+  return { data, pagination: pagePagination(page, rows[0]?.total ?? 0) };
 }

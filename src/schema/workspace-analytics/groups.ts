@@ -1,11 +1,13 @@
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
-import { groupPage, type GroupKind, type GroupSort } from './aggregates.js';
+import type { GroupSort } from './aggregates.js';
 import { orderArg, pageOf, scopeArgs, scopeOf } from './args.js';
+import { storedGroupPage, type StoredGroupKind } from './stored-groups.js';
 import { rowPageRef, WorkspaceAdCopyRow, WorkspaceHookRow, WorkspaceLandingPageRow } from './types.js';
 
 // GET /v1/workspace/hooks, /ad-copies and /landing-pages: what the tracked brands' ads use, one row per brand and
-// hook, copy or landing page, over all their ads. One credit per returned row.
+// hook, copy or landing page, over all their ads (groups precomputed per page: stored-groups.ts). One credit per
+// returned row.
 
 export const HookSort = builder.enumType('WorkspaceHookSort', { values: ['usageCount', 'longestRunning', 'totalImpressions', 'firstUsedAt', 'lastUsedAt'] as const });
 export const AdCopySort = builder.enumType('WorkspaceAdCopySort', { values: ['usageCount', 'longestRunning'] as const });
@@ -17,9 +19,9 @@ const LandingPagePage = rowPageRef('WorkspaceLandingPagePage', WorkspaceLandingP
 
 type Args = { page?: number | null; limit?: number | null; brandtrackerIds?: string[] | null; folderIds?: number[] | null; euOnly?: boolean | null; order?: 'asc' | 'desc' | null; sortBy?: GroupSort | null };
 
-async function groups(context: Context, kind: GroupKind, args: Args) {
+async function groups(context: Context, kind: StoredGroupKind, args: Args) {
   const { workspace } = await context.principal();
-  return groupPage(context.prisma, {
+  return storedGroupPage(context.pool, {
     scope: scopeOf(workspace.id, args),
     kind,
     euOnly: args.euOnly ?? false,

@@ -1,7 +1,9 @@
+import type pg from 'pg';
+import { prepared } from '../../db/statements.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { daysRunningSql } from '../shared/days-running.js';
 import { offsetOf, type PageRequest } from '../shared/pagination.js';
-import { adsOfScope, scopeSelect, type AnalyticsScope } from './scope.js';
+import { adsOfScope, countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // The ranked ads of tracked brands (one per duplicate group, its lead), for the top-ads and scaling-ads routes:
 // one statement finds the page of ads with their brandtracker, their ranking figures and the count.
@@ -66,26 +68,47 @@ function deltaColumns(window: RankDeltaWindow = 'rankDelta'): Prisma.Sql {
          ELSE round(${delta} * 1000.0 / (a."currentRank" + ${delta})) / 10 END::float8 AS "improvementPct"`;
 }
 
-function orderOf(sorts: RankedAdsSort[], prefix: string): Prisma.Sql {
+export function rankedOrder(sorts: RankedAdsSort[], prefix: string): Prisma.Sql {
   const keys = sorts.map((sort) => `${prefix}"${SORT_KEYS[sort].column}" ${SORT_KEYS[sort].direction}`);
   return Prisma.raw([...keys, `${prefix}"adId" ASC`].join(', '));
 }
 
-export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
+/**
+ * The total: from the per-page counts of group leads (migration 0021) when no condition narrows them, else counted.
+ */
+function totalOf(query: RankedAdsQuery, conditions: Prisma.Sql[]): Prisma.Sql {
+  if (query.where?.length) return sql`SELECT count(*)::int AS total FROM s ${adsOfScope({ euOnly: query.euOnly })} WHERE ${Prisma.join(conditions, ' AND ')}`;
+  const leads = Prisma.raw(query.includeInactive ? 'n."groupLeads"' : 'n."activeGroupLeads"');
+  return countsTotal(leads, query.euOnly);
+}
+
+/**
+ * One statement: each brand's first offset + limit ads in the order asked (the active ones by current rank: an index
+ * scan of ads_active_group_leads_rank_idx), merged into the page, and the total. Prepared on the pool (as
+ * storedGroupPage): its text is fixed for the sorts and flags, and each brand's plan the same for every workspace.
+ */
+export async function rankedAdsPage(pool: pg.Pool, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
   const conditions = [sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [sql`a."status" = 'active'`]), ...(query.where ?? [])];
-  const rows = await prisma.$queryRaw<(Omit<RankedAd, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number })[]>`
+  const statement = sql`
     WITH s AS (${scopeSelect(query.scope)}),
     m AS MATERIALIZED (
-      SELECT a."id" AS "adId", s."brandtrackerId", s."name", s."pageId", a."aggregatedReach", a."duplicates", ${DAYS}::int AS "daysRunning",
-             a."currentRank", ${deltaColumns(query.deltaWindow)}, a."rankDelta7d", a."rankDelta14d", a."rankDelta30d",
-             a."reach", a."reachDelta1d", a."reachDelta7d", a."reachDelta30d"
-      FROM s ${adsOfScope({ euOnly: query.euOnly })}
-      WHERE ${Prisma.join(conditions, ' AND ')}
+      SELECT s."brandtrackerId", s."name", s."pageId", b.*
+      FROM s CROSS JOIN LATERAL (
+        SELECT a."id" AS "adId", a."aggregatedReach", a."duplicates", ${DAYS}::int AS "daysRunning",
+               a."currentRank", ${deltaColumns(query.deltaWindow)}, a."rankDelta7d", a."rankDelta14d", a."rankDelta30d",
+               a."reach", a."reachDelta1d", a."reachDelta7d", a."reachDelta30d"
+        FROM "ads" a
+        WHERE a."advertiserId" = s."pageId" ${query.euOnly ? sql`AND a."isEuAd"` : sql``} AND ${Prisma.join(conditions, ' AND ')}
+        ORDER BY ${rankedOrder(query.sorts, '')}
+        LIMIT ${offsetOf(query.page) + query.page.limit}
+      ) b
     )
     SELECT p.*, t.total
-    FROM (SELECT count(*)::int AS total FROM m) t
-    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${orderOf(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
-    ORDER BY ${orderOf(query.sorts, 'p.')}`;
+    FROM (${totalOf(query, conditions)}) t
+    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${rankedOrder(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
+    ORDER BY ${rankedOrder(query.sorts, 'p.')}`;
+  type Row = Omit<RankedAd, 'brandtracker' | 'aggregatedReach'> & { aggregatedReach: string; brandtrackerId: string | null; name: string; pageId: string | null; total: number };
+  const { rows } = await pool.query<Row>(prepared(statement.text, statement.values));
   return {
     total: rows[0]?.total ?? 0,
     rows: rows
@@ -93,7 +116,7 @@ export async function rankedAdsPage(prisma: PrismaClient, query: RankedAdsQuery)
       .map((row) => ({
         adId: row.adId,
         brandtracker: { id: row.brandtrackerId!, name: row.name, facebookPageId: row.pageId },
-        aggregatedReach: row.aggregatedReach,
+        aggregatedReach: BigInt(row.aggregatedReach),
         duplicates: row.duplicates,
         daysRunning: row.daysRunning,
         currentRank: row.currentRank,

@@ -90,7 +90,7 @@ export async function scalingAdsPage(context: Context, info: GraphQLResolveInfo,
   const where = [Prisma.sql`${delta} >= ${query.minRankDelta}`, ...(query.maxCurrentRank != null ? [Prisma.sql`a."currentRank" <= ${query.maxCurrentRank}`] : [])];
   const byRank = query.sortBy === 'currentRank' || query.sortBy === 'current_rank';
   const sorts: RankedAdsSort[] = byRank ? ['currentRank', 'rankDelta'] : ['rankDelta', 'currentRank'];
-  const found = await rankedAdsPage(context.prisma, { scope: query.scope, euOnly: query.euOnly, includeInactive: false, where, sorts, page: query.page, deltaWindow: window });
+  const found = await rankedAdsPage(context.pool, { scope: query.scope, euOnly: query.euOnly, includeInactive: false, where, sorts, page: query.page, deltaWindow: window });
   const [data, paths] = await Promise.all([withAds(context, info, found.rows), trajectories(context.prisma, found.rows.map((row) => row.adId), TRAJECTORY_DAYS[window])]);
   return { data: data.map((row) => ({ ...row, trajectory: paths.get(row.adId) ?? [] })), total: found.total };
 }

@@ -25,3 +25,11 @@ export function adsOfScope(options: { euOnly: boolean; window?: Prisma.Sql }): P
   if (options.window) conditions.push(options.window);
   return Prisma.sql`JOIN "ads" a ON ${Prisma.join(conditions, ' AND ')}`;
 }
+
+/**
+ * `SELECT … AS total`: a column of the per-page counts (`n`, migration 0021) summed over the brands in scope, each
+ * brand's row read by its key (a join could scan the counts of every page).
+ */
+export function countsTotal(column: Prisma.Sql, euOnly: boolean): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(sum((SELECT ${column} FROM "advertiser_ad_counts" n WHERE n."advertiserId" = s."pageId" AND n."euOnly" = ${euOnly})), 0)::int AS total FROM s`;
+}

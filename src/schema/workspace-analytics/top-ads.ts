@@ -68,7 +68,7 @@ builder.queryFields((t) => ({
       const { workspace } = await context.principal();
       const page = pageOf(args);
       const sortBy = args.sortBy ?? 'currentRank';
-      const found = await rankedAdsPage(context.prisma, {
+      const found = await rankedAdsPage(context.pool, {
         scope: scopeOf(workspace.id, args), euOnly: args.euOnly ?? false, includeInactive: args.includeInactive ?? false,
         sorts: sortBy === 'currentRank' ? ['currentRank', 'reach'] : [sortBy], page,
       });

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { refreshAdGroups } from '../../src/data/ad-groups.js';
+import { seedMarket } from '../../src/data/market.js';
+import { daysRunningSql } from '../../src/schema/shared/days-running.js';
+import { scopeToWorkspace } from '../../src/schema/shared/workspace.js';
+import { groupPage, type GroupSort } from '../../src/schema/workspace-analytics/aggregates.js';
+import { rankedAdsPage, rankedOrder, type RankedAdsSort } from '../../src/schema/workspace-analytics/ranked-ads.js';
+import { adsOfScope, scopeSelect, type AnalyticsScope } from '../../src/schema/workspace-analytics/scope.js';
+import { storedGroupPage, type StoredGroupKind } from '../../src/schema/workspace-analytics/stored-groups.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+// The workspace's hooks, ad copies, landing pages (groups precomputed per page, migration 0021) and top ads (each
+// brand's first rows, then merged) against the on-the-fly statements they replace, on the tiny market: the same rows,
+// figures and totals for every sort, order, EU subset, brand selection and page.
+
+let t: TestApp;
+let scope: AnalyticsScope;
+let folderId: number;
+let tracked: { id: string; pageId: string }[];
+
+beforeAll(async () => {
+  t = await createTestApp((db) => seedMarket(db.pool, { scale: 'tiny' }).then(() => undefined));
+  const { workspaceId } = await t.newKey();
+  tracked = await t.db.prisma.$queryRaw<{ id: string; pageId: string }[]>`
+    SELECT b."id", b."facebookPageId" AS "pageId" FROM "brandtrackers" b JOIN "advertisers" v ON v."id" = b."facebookPageId"
+    WHERE b."isLoaded" ORDER BY v."liveAdsCount" DESC, b."id" LIMIT 12`;
+  const db = scopeToWorkspace(t.db.prisma, workspaceId);
+  folderId = (await db.brandtrackerFolder.create({ data: { workspaceId, name: 'Folder', rank: 1 } })).id;
+  for (const [index, brandtracker] of tracked.entries()) {
+    // Four in the folder; the last one removed (an inactive link never counts).
+    await db.brandtrackerLink.create({ data: { workspaceId, brandtrackerId: brandtracker.id, folderId: index < 4 ? folderId : null, isActive: index < 11 } });
+  }
+  scope = { workspaceId };
+}, 300_000); // the tiny market seeded in PGlite: about 45 s on an idle machine, over 120 s on a busy one
+afterAll(() => t?.close());
+
+const SORTS: GroupSort[] = ['usageCount', 'activeAdsCount', 'longestRunning', 'totalImpressions', 'firstUsedAt', 'lastUsedAt'];
+const KINDS: StoredGroupKind[] = ['hook', 'adCopy', 'landingPage'];
+const PAGES = [{ page: 1, limit: 20 }, { page: 4, limit: 7 }, { page: 1, limit: 100 }, { page: 500, limit: 100 }];
+
+describe('the precomputed groups', () => {
+  it('answer what grouping the ads on the fly answers, for every kind, sort, order, EU subset and page', async () => {
+    let rows = 0;
+    for (const kind of KINDS) {
+      for (const sort of SORTS) {
+        for (const order of ['asc', 'desc'] as const) {
+          for (const euOnly of [false, true]) {
+            for (const page of PAGES) {
+              const query = { scope, kind, euOnly, sort, order, page };
+              const stored = await storedGroupPage(t.db.pool, query);
+              expect([kind, sort, order, euOnly, page, stored]).toEqual([kind, sort, order, euOnly, page, await groupPage(t.db.prisma, query)]);
+              rows += stored.data.length;
+            }
+          }
+        }
+      }
+    }
+    expect(rows).toBeGreaterThan(1000);
+  });
+
+  it('narrow to brandtrackers and folders as the scope does', async () => {
+    const scopes: AnalyticsScope[] = [
+      { ...scope, brandtrackerIds: [tracked[0].id, tracked[5].id, tracked[11].id] },
+      { ...scope, folderIds: [folderId] },
+      { ...scope, folderIds: [folderId], brandtrackerIds: [tracked[1].id, tracked[6].id] },
+    ];
+    for (const narrowed of scopes) {
+      for (const kind of KINDS) {
+        for (const euOnly of [false, true]) {
+          const query = { scope: narrowed, kind, euOnly, sort: 'usageCount' as const, order: 'desc' as const, page: { page: 2, limit: 10 } };
+          expect(await storedGroupPage(t.db.pool, query)).toEqual(await groupPage(t.db.prisma, query));
+        }
+      }
+    }
+  });
+});
+
+/** The top-ads statement before the precomputed counts: every ranked ad of the brands, sorted, counted. */
+async function rankedOnTheFly(query: Parameters<typeof rankedAdsPage>[1]) {
+  const conditions = [Prisma.sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [Prisma.sql`a."status" = 'active'`]), ...(query.where ?? [])];
+  const days = daysRunningSql({ alias: 'a', start: 'firstSeenAt', since2018: true });
+  const rows = await t.db.prisma.$queryRaw<{ adId: string | null; brandtrackerId: string; daysRunning: number; total: number }[]>`
+    WITH s AS (${scopeSelect(query.scope)}),
+    m AS MATERIALIZED (
+      SELECT a."id" AS "adId", s."brandtrackerId", s."name", s."pageId", a."aggregatedReach", a."duplicates", ${days}::int AS "daysRunning",
+             a."currentRank", a."rankDelta", a."improvementPct", a."rankDelta7d", a."rankDelta14d", a."rankDelta30d",
+             a."reach", a."reachDelta1d", a."reachDelta7d", a."reachDelta30d"
+      FROM s ${adsOfScope({ euOnly: query.euOnly })}
+      WHERE ${Prisma.join(conditions, ' AND ')}
+    )
+    SELECT p.*, t.total
+    FROM (SELECT count(*)::int AS total FROM m) t
+    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${rankedOrder(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${(query.page.page - 1) * query.page.limit}) p ON TRUE
+    ORDER BY ${rankedOrder(query.sorts, 'p.')}`;
+  return { total: rows[0]?.total ?? 0, rows: rows.filter((row) => row.adId !== null).map((row) => [row.adId, row.brandtrackerId, row.daysRunning]) };
+}
+
+const RANKED_SORTS: RankedAdsSort[][] = [
+  ['currentRank', 'reach'], ['rankDelta'], ['rankDelta7d'], ['rankDelta14d'], ['rankDelta30d'], ['reach'], ['reachDelta1d'], ['reachDelta7d'],
+  ['reachDelta30d'], ['daysRunning'], ['duplicates'],
+];
+
+describe('top ads, brand by brand', () => {
+  it('answer what ranking every ad of the brands answers, with the total from the per-page counts', async () => {
+    for (const sorts of RANKED_SORTS) {
+      for (const includeInactive of [false, true]) {
+        for (const euOnly of [false, true]) {
+          for (const page of PAGES) {
+            for (const where of [undefined, [Prisma.sql`a."rankDelta" >= 0`]]) {
+              const query = { scope, euOnly, includeInactive, sorts, page, where };
+              const found = await rankedAdsPage(t.db.pool, query);
+              const mine = { total: found.total, rows: found.rows.map((row) => [row.adId, row.brandtracker.id, row.daysRunning]) };
+              expect([sorts, includeInactive, euOnly, page, where?.length, mine]).toEqual([sorts, includeInactive, euOnly, page, where?.length, await rankedOnTheFly(query)]);
+            }
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('a refresh', () => {
+  it("recomputes a page's groups and counts from its ads", async () => {
+    const page = tracked[0].pageId;
+    const query = { scope, kind: 'hook' as const, euOnly: false, sort: 'usageCount' as const, order: 'desc' as const, page: { page: 1, limit: 100 } };
+    const [hook] = await t.db.prisma.$queryRaw<{ adId: string }[]>`
+      SELECT h."adId" FROM "ad_hooks" h JOIN "ads" a ON a."id" = h."adId" WHERE a."advertiserId" = ${page} ORDER BY h."adId" LIMIT 1`;
+    await t.db.prisma.$executeRaw`UPDATE "ad_hooks" SET "text" = 'A hook of its own.' WHERE "adId" = ${hook.adId}`;
+    await t.db.prisma.$executeRaw`UPDATE "ads" SET "status" = 'inactive' WHERE "advertiserId" = ${page} AND "status" = 'active' AND "id" <> ${hook.adId}`;
+    await refreshAdGroups(t.db.pool, [page]);
+    const stored = await storedGroupPage(t.db.pool, query);
+    expect(stored.data.map((row) => row.key)).toContain('A hook of its own.');
+    expect(stored).toEqual(await groupPage(t.db.prisma, query));
+  });
+});

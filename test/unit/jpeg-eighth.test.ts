@@ -45,6 +45,13 @@ describe('a JPEG read at one eighth (DC coefficients only)', () => {
     expect(decodeJpegEighth(fixture('progressive-420.jpg'), 121 * 87 - 1)).toBeNull();
     const broken = Buffer.from(fixture('base-420-restart.jpg'));
     expect(decodeJpegEighth(broken.subarray(0, 400), MAX_PIXELS)).toBeNull();
+    // A scan cut short and closed (its blocks would be read from nothing), and one whose frame claims 4000×4000 pixels.
+    expect(decodeJpegEighth(Buffer.concat([broken.subarray(0, broken.length - 600), Buffer.from([0xff, 0xd9])]), MAX_PIXELS)).toBeNull();
+    const frame = broken.indexOf(Buffer.from([0xff, 0xc0]));
+    const huge = Buffer.from(broken);
+    huge.writeUInt16BE(4000, frame + 5);
+    huge.writeUInt16BE(4000, frame + 7);
+    expect(decodeJpegEighth(huge, MAX_PIXELS)).toBeNull();
     expect(() => decodeImage(fixture('arithmetic.jpg'), { reduceTo: 4 })).toThrow(/could not be decoded/);
     const small: Rgba = decodeImage(fixture('progressive-420.jpg'), { reduceTo: 16 });
     expect([small.width, small.height]).toEqual([121, 87]);

@@ -36,25 +36,29 @@ function huffmanTable(counts: Uint8Array, values: Uint8Array): Huffman {
 class Bits {
   private acc = 0;
   private count = 0;
+  /** Zero bits appended past the scan's data (at a marker or the end): consuming any means a truncated or corrupt scan. */
+  private padding = 0;
   marker = false;
   constructor(private readonly data: Uint8Array, public pos: number) {}
 
   private fill() {
     while (this.count <= 24) {
       let byte = 0;
-      if (!this.marker && this.pos < this.data.length) {
+      if (!this.marker && this.pos < this.data.length && !(this.data[this.pos] === 0xff && this.data[this.pos + 1] !== 0)) {
         byte = this.data[this.pos];
-        if (byte === 0xff) {
-          if (this.data[this.pos + 1] === 0) this.pos += 2;
-          else {
-            this.marker = true;
-            byte = 0;
-          }
-        } else this.pos++;
+        this.pos += byte === 0xff ? 2 : 1;
+      } else {
+        this.marker = true;
+        this.padding += 8;
       }
       this.acc = (this.acc << 8) | byte;
       this.count += 8;
     }
+  }
+
+  /** Whether bits past the scan's data were read: the scan is truncated or corrupt. */
+  get overrun(): boolean {
+    return this.count < this.padding;
   }
 
   read(n: number): number {
@@ -91,6 +95,7 @@ class Bits {
   restart() {
     this.acc = 0;
     this.count = 0;
+    this.padding = 0;
     this.marker = false;
     while (this.pos + 1 < this.data.length && !(this.data[this.pos] === 0xff && this.data[this.pos + 1] >= 0xd0 && this.data[this.pos + 1] <= 0xd7)) this.pos++;
     this.pos += 2;
@@ -105,12 +110,13 @@ function nextMarker(data: Uint8Array, pos: number): number {
 
 type Frame = { width: number; height: number; progressive: boolean; components: Component[]; maxH: number; maxV: number; mcusX: number; mcusY: number };
 
-function readFrame(data: Uint8Array, at: number, progressive: boolean): Frame | null {
+/** The frame header's image, its blocks allocated; null for what this reader leaves to jpeg-js, or more than `maxPixels`. */
+function readFrame(data: Uint8Array, at: number, progressive: boolean, maxPixels: number): Frame | null {
   if (data[at] !== 8) return null;
   const height = (data[at + 1] << 8) | data[at + 2];
   const width = (data[at + 3] << 8) | data[at + 4];
   const count = data[at + 5];
-  if (width < 1 || height < 1 || (count !== 1 && count !== 3)) return null;
+  if (width < 1 || height < 1 || width * height > maxPixels || (count !== 1 && count !== 3)) return null;
   const components: Component[] = [];
   for (let i = 0; i < count; i++) {
     const o = at + 6 + i * 3;
@@ -151,6 +157,7 @@ function readScan(data: Uint8Array, at: number, frame: Frame, dcTables: Huffman[
   if (frame.progressive && spectralStart !== 0) return nextMarker(data, start);
   const bits = new Bits(data, start);
   const block = (c: Component, ac: Huffman, index: number) => {
+    if (bits.overrun) throw new Error('the scan ends before its blocks do');
     if (frame.progressive && high !== 0) {
       c.dc[index] |= bits.read(1) << low;
       return;
@@ -190,6 +197,7 @@ function readScan(data: Uint8Array, at: number, frame: Frame, dcTables: Huffman[
       for (let y = 0; y < c.v; y++) for (let x = 0; x < c.h; x++) block(c, ac, (my * c.v + y) * c.stride + mx * c.h + x);
     }
   }
+  if (bits.overrun) throw new Error('the scan ends before its blocks do');
   return nextMarker(data, bits.pos);
 }
 
@@ -262,8 +270,8 @@ export function decodeJpegEighth(data: Uint8Array, maxPixels: number): Rgba | nu
       } else if (marker === 0xdd) {
         restartInterval = (data[body] << 8) | data[body + 1];
       } else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
-        frame = readFrame(data, body, marker === 0xc2);
-        if (!frame || frame.width * frame.height > maxPixels) return null;
+        frame = readFrame(data, body, marker === 0xc2, maxPixels);
+        if (!frame) return null;
       } else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
         return null;
       } else if (marker === 0xda) {

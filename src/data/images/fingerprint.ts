@@ -26,11 +26,10 @@ const COS = Array.from({ length: N }, (_, k) => Array.from({ length: N }, (_, n)
 const ZIGZAG = [[0, 1], [1, 0], [2, 0], [1, 1], [0, 2], [0, 3], [1, 2], [2, 1], [3, 0], [4, 0], [3, 1], [2, 2], [1, 3]] as const;
 const COLOUR_WEIGHT = 0.6;
 
-/** Along an axis of `size` pixels, the first `extent` of them cut into N cells: the cells each pixel overlaps, and by how much of a cell. */
+/** Along an axis of `size` pixels, the first `extent` of them cut into N cells: the cells each pixel overlaps (from first[p]), and by how much of a cell. */
 function axis(size: number, extent: number): { first: Int32Array; cell: Int32Array; share: Float64Array } {
   const first = new Int32Array(size + 1);
-  const cell: number[] = [];
-  const share: number[] = [];
+  const [cell, share]: number[][] = [[], []];
   for (let p = 0; p < size; p++) {
     first[p] = cell.length;
     const [from, to] = [(p * N) / extent, (Math.min(p + 1, extent) * N) / extent];
@@ -52,13 +51,17 @@ function reduce(image: Rgba): { luma: Float64Array; rgb: [number, number, number
   const ys = axis(height, image.extent?.height ?? height);
   for (let y = 0; y < height; y++) {
     row.fill(0);
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4;
-      const a = data[i + 3] / 255;
-      // Transparent pixels read as white, as a product image on a page would show.
-      const r = data[i] * a + 255 * (1 - a);
-      const g = data[i + 1] * a + 255 * (1 - a);
-      const b = data[i + 2] * a + 255 * (1 - a);
+    for (let x = 0, i = y * width * 4; x < width; x++, i += 4) {
+      let r = data[i];
+      let g = data[i + 1];
+      let b = data[i + 2];
+      if (data[i + 3] !== 255) {
+        // Transparent pixels read as white, as a product image on a page would show.
+        const a = data[i + 3] / 255;
+        r = r * a + 255 * (1 - a);
+        g = g * a + 255 * (1 - a);
+        b = b * a + 255 * (1 - a);
+      }
       for (let k = xs.first[x]; k < xs.first[x + 1]; k++) {
         const o = xs.cell[k] * 3;
         const w = xs.share[k];

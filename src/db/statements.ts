@@ -39,3 +39,12 @@ export function prismaStatementName(text: string): string {
 export function prepared(text: string, values: unknown[]): pg.QueryConfig<unknown[]> {
   return { name: statementName(text), text, values };
 }
+
+/**
+ * A CTE (always one row) that turns off the wait for the WAL flush for the statement's own transaction
+ * (is_local), for writes that may be lost in a database crash (the credit ledger's, kept image searches). Not on
+ * PGlite: the database lives in the server's process and has no WAL writer to flush later, so an asynchronous
+ * commit could stay unflushed until some other write, and be lost with the process.
+ */
+export const ASYNC_COMMIT = `commit_mode AS (
+  SELECT CASE WHEN version() LIKE '%PGlite%' THEN NULL ELSE set_config('synchronous_commit', 'off', true) END AS mode)`;

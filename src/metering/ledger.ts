@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { prepared } from '../db/statements.js';
+import { ASYNC_COMMIT, prepared } from '../db/statements.js';
 import { PERIOD_NOW, POOLS_NOW, remainingNow } from './balance.js';
 
 // Credits are held before a call runs and settled to what it returned. Each step is ONE SQL statement
@@ -18,14 +18,6 @@ import { PERIOD_NOW, POOLS_NOW, remainingNow } from './balance.js';
 
 /** Where the ledger's statements run: a pg pool (plain SQL on the per-call hot path; no query planning in Prisma). */
 export type Sql = Pick<pg.Pool, 'query'>;
-
-/**
- * A CTE (always one row) that turns off the wait for the WAL flush for the statement's own transaction
- * (is_local). Not on PGlite: the database lives in the server's process and has no WAL writer to flush
- * later, so an asynchronous commit could stay unflushed until some other write, and be lost with the process.
- */
-const ASYNC_COMMIT = `commit_mode AS (
-  SELECT CASE WHEN version() LIKE '%PGlite%' THEN NULL ELSE set_config('synchronous_commit', 'off', true) END AS mode)`;
 
 export type Hold = { id: string; workspaceId: string; recurring: number; topup: number };
 export type Settlement = { cost: number; recurring: number; topup: number; remaining: number };

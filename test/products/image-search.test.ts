@@ -7,16 +7,19 @@ import { drawDesign, encodeJpeg, FINGERPRINT_SIZE } from '../../src/data/images/
 import { fingerprint, hammingDistance } from '../../src/data/images/fingerprint.js';
 import { isPrivateAddress } from '../../src/schema/image-search/fetch.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
+import { recordStatements, statementsSettled } from '../support/statements.js';
 import { DESIGN, imageScenario, resample } from './image-scenario.js';
 import { P, SHOP } from './scenario.js';
 
 let t: TestApp;
 let key: string;
 let otherKey: string;
+let workspaceId: string;
+let otherWorkspaceId: string;
 beforeAll(async () => {
   t = await createTestApp(imageScenario);
-  ({ apiKey: key } = await t.newKey());
-  ({ apiKey: otherKey } = await t.newKey());
+  ({ apiKey: key, workspaceId } = await t.newKey());
+  ({ apiKey: otherKey, workspaceId: otherWorkspaceId } = await t.newKey());
 });
 afterAll(() => t?.close());
 afterEach(() => {
@@ -112,6 +115,24 @@ describe('POST /v1/products/image-search', () => {
     const expired = await search({ searchId: first.body.meta.searchId });
     expect(expired.status).toBe(404);
     expect(expired.body.error.message).toMatch(/has expired/);
+  });
+
+  it('takes three statements of its own (the nearest pictures, keeping the search, its products); a workspace\'s searches expired a day ago go', async () => {
+    const old = { kind: 'products', resultIds: [P.A1], scores: [1], expiresAt: new Date(Date.now() - 25 * 60 * 60 * 1000) };
+    const oldMine = await t.db.prisma.imageSearch.create({ data: { ...old, workspaceId } });
+    const oldTheirs = await t.db.prisma.imageSearch.create({ data: { ...old, workspaceId: otherWorkspaceId } });
+    await statementsSettled(t.db);
+    const recorder = recordStatements();
+    try {
+      const found = productIds(await search({ image: copyOf(DESIGN.B2).toString('base64') }));
+      expect(found[0]).toBe(P.B2);
+      // Not counted: the credit ledger's, and the plan read once per request for EU figures.
+      expect(recorder.own().filter((text) => !/"credit_|usage_records/.test(text))).toHaveLength(3);
+    } finally {
+      recorder.restore();
+    }
+    expect(await t.db.prisma.imageSearch.findUnique({ where: { id: oldMine.id } })).toBeNull();
+    expect(await t.db.prisma.imageSearch.findUnique({ where: { id: oldTheirs.id } })).not.toBeNull();
   });
 
   it('refuses what is not a JPEG or PNG image, and bad arguments, naming the field', async () => {

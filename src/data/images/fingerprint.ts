@@ -12,45 +12,74 @@ import { createHash } from 'node:crypto';
 // What it finds: copies of an image (resized, re-encoded, slightly cropped or recoloured). What it does not: the
 // same object photographed differently, rotated or mirrored, or heavily cropped.
 
-/** Pixels, 8-bit RGBA, row-major. */
-export type Rgba = { width: number; height: number; data: Uint8Array };
+/**
+ * Pixels, 8-bit RGBA, row-major. `extent`: how far the picture reaches, in pixels, when its last column and row are
+ * only partly inside it (a JPEG read by 8×8 blocks, whose last blocks are padded); the whole image by default.
+ */
+export type Rgba = { width: number; height: number; data: Uint8Array; extent?: { width: number; height: number } };
 export type Fingerprint = { phash: bigint; features: number[] };
 
-const N = 32;
+/** The side of the luminance block the hash is computed on: an image needs no more pixels than this on a side. */
+export const FINGERPRINT_GRID = 32;
+const N = FINGERPRINT_GRID;
 const COS = Array.from({ length: N }, (_, k) => Array.from({ length: N }, (_, n) => Math.cos((Math.PI * (2 * n + 1) * k) / (2 * N))));
 const ZIGZAG = [[0, 1], [1, 0], [2, 0], [1, 1], [0, 2], [0, 3], [1, 2], [2, 1], [3, 0], [4, 0], [3, 1], [2, 2], [1, 3]] as const;
 const COLOUR_WEIGHT = 0.6;
 
-/** Box-filter reduction to N×N: each cell averages every source pixel it covers (with fractional edges). */
+/** Along an axis of `size` pixels, the first `extent` of them cut into N cells: the cells each pixel overlaps (from first[p]), and by how much of a cell. */
+function axis(size: number, extent: number): { first: Int32Array; cell: Int32Array; share: Float64Array } {
+  const first = new Int32Array(size + 1);
+  const [cell, share]: number[][] = [[], []];
+  for (let p = 0; p < size; p++) {
+    first[p] = cell.length;
+    const [from, to] = [(p * N) / extent, (Math.min(p + 1, extent) * N) / extent];
+    for (let c = Math.floor(from); c < to && c < N; c++) {
+      cell.push(c);
+      share.push(Math.min(to, c + 1) - Math.max(from, c));
+    }
+  }
+  first[size] = cell.length;
+  return { first, cell: Int32Array.from(cell), share: Float64Array.from(share) };
+}
+
+/** Box-filter reduction to N×N: each cell averages the source pixels it covers, weighted by how much of them it covers. */
 function reduce(image: Rgba): { luma: Float64Array; rgb: [number, number, number] } {
   const { width, height, data } = image;
-  const sums = new Float64Array(N * N * 4);
-  const sx = width / N;
-  const sy = height / N;
+  const sums = new Float64Array(N * N * 3);
+  const row = new Float64Array(N * 3);
+  const xs = axis(width, image.extent?.width ?? width);
+  const ys = axis(height, image.extent?.height ?? height);
   for (let y = 0; y < height; y++) {
-    const cy = Math.min(N - 1, Math.floor(y / sy));
-    for (let x = 0; x < width; x++) {
-      const cx = Math.min(N - 1, Math.floor(x / sx));
-      const i = (y * width + x) * 4;
-      const a = data[i + 3] / 255;
-      // Transparent pixels read as white, as a product image on a page would show.
-      const r = data[i] * a + 255 * (1 - a);
-      const g = data[i + 1] * a + 255 * (1 - a);
-      const b = data[i + 2] * a + 255 * (1 - a);
-      const o = (cy * N + cx) * 4;
-      sums[o] += r;
-      sums[o + 1] += g;
-      sums[o + 2] += b;
-      sums[o + 3] += 1;
+    row.fill(0);
+    for (let x = 0, i = y * width * 4; x < width; x++, i += 4) {
+      let r = data[i];
+      let g = data[i + 1];
+      let b = data[i + 2];
+      if (data[i + 3] !== 255) {
+        // Transparent pixels read as white, as a product image on a page would show.
+        const a = data[i + 3] / 255;
+        r = r * a + 255 * (1 - a);
+        g = g * a + 255 * (1 - a);
+        b = b * a + 255 * (1 - a);
+      }
+      for (let k = xs.first[x]; k < xs.first[x + 1]; k++) {
+        const o = xs.cell[k] * 3;
+        const w = xs.share[k];
+        row[o] += w * r;
+        row[o + 1] += w * g;
+        row[o + 2] += w * b;
+      }
+    }
+    for (let k = ys.first[y]; k < ys.first[y + 1]; k++) {
+      const o = ys.cell[k] * N * 3;
+      const w = ys.share[k];
+      for (let j = 0; j < N * 3; j++) sums[o + j] += w * row[j];
     }
   }
   const luma = new Float64Array(N * N);
   const rgb: [number, number, number] = [0, 0, 0];
   for (let c = 0; c < N * N; c++) {
-    const n = Math.max(1, sums[c * 4 + 3]);
-    const r = sums[c * 4] / n;
-    const g = sums[c * 4 + 1] / n;
-    const b = sums[c * 4 + 2] / n;
+    const [r, g, b] = [sums[c * 3], sums[c * 3 + 1], sums[c * 3 + 2]];
     luma[c] = 0.299 * r + 0.587 * g + 0.114 * b;
     rgb[0] += r / (N * N);
     rgb[1] += g / (N * N);

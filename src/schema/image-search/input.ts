@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validationError } from '../../errors.js';
 import { decodeImage, ImageRefused } from '../../data/images/decode.js';
-import { fingerprint, type Fingerprint } from '../../data/images/fingerprint.js';
+import { fingerprint, FINGERPRINT_GRID, type Fingerprint } from '../../data/images/fingerprint.js';
 import { builder } from '../builder.js';
 import { CANDIDATES } from './search.js';
 import { fetchImage, FetchRefused } from './fetch.js';
@@ -43,7 +43,7 @@ export async function fingerprintOfInput(args: { image?: string | null; imageUrl
   const argument = args.image != null ? 'image' : 'imageUrl';
   try {
     const bytes = args.image != null ? bytesOf(args.image) : await fetchImage(args.imageUrl!);
-    return fingerprint(decodeImage(bytes));
+    return fingerprint(decodeImage(bytes, { reduceTo: FINGERPRINT_GRID }));
   } catch (error) {
     if (error instanceof ImageRefused || error instanceof FetchRefused) {
       throw validationError([{ argument, expected: [error.message.startsWith(argument) ? error.message : `${argument}: ${error.message}`] }]);

@@ -11,14 +11,13 @@ import { ProductImageSearchRef, ShopImageSearchRef } from './types.js';
 
 type Args = { image?: string | null; imageUrl?: string | null; searchId?: string | null; offset?: number | null; limit?: number | null };
 
-/** The kept search to page through: the one named by searchId, or a new one of the request's image. */
-async function searchOf(context: Context, kind: 'products' | 'shops', args: Args, groupBrands: boolean): Promise<StoredSearch> {
+/** The kept search to page through (the one named by searchId, or a new one of the request's image), and the write that keeps a new one. */
+async function searchOf(context: Context, kind: 'products' | 'shops', args: Args, groupBrands: boolean): Promise<{ search: StoredSearch; stored?: Promise<unknown> }> {
+  if (args.searchId) return { search: await findSearch(await workspaceDb(context), kind, args.searchId) };
   const { workspace } = await context.principal();
-  const db = await workspaceDb(context);
-  if (args.searchId) return findSearch(db, kind, args.searchId);
-  const matches = await nearestProducts(context.prisma, await fingerprintOfInput(args));
+  const matches = await nearestProducts(context.pool, await fingerprintOfInput(args));
   const results = kind === 'products' ? matches.map((m) => ({ id: m.productId, score: m.score })) : await nearestShops(context.prisma, matches, groupBrands);
-  return storeSearch(db, workspace.id, kind, groupBrands, results);
+  return storeSearch(context.pool, workspace.id, kind, groupBrands, results);
 }
 
 /** The page of a kept search: its ids from `offset`, with their scores. */
@@ -39,10 +38,16 @@ builder.queryFields((t) => ({
     args: imageSearchArgs(),
     validate: oneSource,
     resolve: async (_root, args, context, info) => {
-      const page = pageOf(await searchOf(context, 'products', args, false), args);
+      const { search, stored } = await searchOf(context, 'products', args, false);
+      const page = pageOf(search, args);
       const select = queryFromInfo({ context, info, path: ['data', 'product'] });
-      const rows = page.ids.length ? await context.prisma.product.findMany({ where: { id: { in: page.ids } }, relationLoadStrategy: 'join', ...select }) : [];
-      const byId = new Map(withView(rows, { cpm: DEFAULT_CPM, euAccess: await hasEuAccess(context) }).map((row) => [row.id, row]));
+      // The search is kept while its products load; the answer waits for both.
+      const [rows, euAccess] = await Promise.all([
+        page.ids.length ? context.prisma.product.findMany({ where: { id: { in: page.ids } }, relationLoadStrategy: 'join', ...select }) : [],
+        hasEuAccess(context),
+        stored,
+      ]);
+      const byId = new Map(withView(rows, { cpm: DEFAULT_CPM, euAccess }).map((row) => [row.id, row]));
       const data = page.ids.flatMap((id) => (byId.has(id) ? [{ score: page.scoreOf.get(id)!, product: byId.get(id)! }] : []));
       return { data, pagination: page.pagination, meta: page.meta };
     },
@@ -56,9 +61,10 @@ builder.queryFields((t) => ({
     args: { ...imageSearchArgs(), groupBrands: t.arg.boolean({ defaultValue: false, description: "One shop per brand: shops whose ads come from the same main Facebook page count once (the search's first request decides)." }) },
     validate: oneSource,
     resolve: async (_root, args, context, info) => {
-      const page = pageOf(await searchOf(context, 'shops', args, args.groupBrands ?? false), args);
+      const { search, stored } = await searchOf(context, 'shops', args, args.groupBrands ?? false);
+      const page = pageOf(search, args);
       const select = queryFromInfo({ context, info, path: ['data', 'shop'] });
-      const shops = await loadShopSummaries<Shop>(context.prisma, page.ids, select);
+      const [shops] = await Promise.all([loadShopSummaries<Shop>(context.prisma, page.ids, select), stored]);
       const data = shops.map((shop) => ({ score: page.scoreOf.get(shop.id)!, shop }));
       return { data, pagination: page.pagination, meta: page.meta };
     },

@@ -90,7 +90,8 @@ const ProductEuMetrics = builder.objectRef<Product>('ProductEuMetrics').implemen
   }),
 });
 
-type WeekView = ProductWeek & { product: Product };
+const WEEK_SELECT = { weekStart: true, weekEnd: true, activeAds: true, euDailySpendUsd: true, euDailyReach: true } as const;
+type WeekView = Pick<ProductWeek, keyof typeof WEEK_SELECT> & { product: Product };
 
 const ProductWeekRef = builder.objectRef<WeekView>('ProductWeek').implement({
   description: 'One week (Monday to Sunday) of ads; the EU figures are null below the Pro plan.',
@@ -141,7 +142,7 @@ export const ProductRef = builder.prismaObject('Product', {
     euMetrics: t.field({ type: ProductEuMetrics, resolve: (p) => p }),
     weeklyHistory: t.field({
       type: [ProductWeekRef],
-      select: { weeks: { orderBy: { weekStart: 'asc' } } },
+      select: { weeks: { orderBy: { weekStart: 'asc' }, select: WEEK_SELECT } },
       resolve: (p) => p.weeks.map((week) => ({ ...week, product: p })),
     }),
     shop: t.relation('shop', { type: ProductShop }),

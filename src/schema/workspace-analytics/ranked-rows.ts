@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { DEFAULT_CPM, withCpm } from '../ads/figures.js';
+import { findAds } from '../ads/load.js';
 import type { AdSummaryRow } from '../ads/types.js';
 import { builder } from '../builder.js';
 import type { PageRequest } from '../shared/pagination.js';
@@ -65,8 +66,8 @@ export const TopAdsMeta = builder.objectRef<TopAdsMetaValue>('TopAdsMeta').imple
 export async function withAds(context: Context, info: GraphQLResolveInfo, found: RankedAd[], path: string[] = ['data', 'ad'], cpm = DEFAULT_CPM): Promise<RankedRow[]> {
   if (!found.length) return [];
   const select = queryFromInfo({ context, info, path });
-  const ads = await context.prisma.ad.findMany({ where: { id: { in: found.map((row) => row.adId) } }, relationLoadStrategy: 'join', ...select });
-  const byId = new Map(withCpm(ads as AdSummaryRow[], cpm).map((row) => [row.id, row]));
+  const ads = await findAds(context.prisma, found.map((row) => row.adId), select);
+  const byId = new Map(withCpm(ads, cpm).map((row) => [row.id, row]));
   return found.flatMap((row) => (byId.has(row.adId) ? [{ ...row, ad: byId.get(row.adId)! }] : []));
 }
 

@@ -85,5 +85,6 @@ describe('isSummarySelection', () => {
     expect(isSummarySelection({ include: { transcript: { select: { fullText: true, segments: true } } } })).toBe(false);
     expect(isSummarySelection({ include: { landingPage: true } })).toBe(false);
     expect(isSummarySelection({ select: { id: true } })).toBe(false);
+    expect(isSummarySelection({ include: { constructor: true } })).toBe(false);
   });
 });

@@ -57,6 +57,27 @@ describe('a JPEG read at one eighth (DC coefficients only)', () => {
     expect([small.width, small.height]).toEqual([121, 87]);
   });
 
+  it('refuses hostile files at once: a scan of no components, restart intervals read from nothing, a second frame, too many blocks per MCU', () => {
+    const base = Buffer.from(fixture('base-420-restart.jpg'));
+    const sos = base.indexOf(Buffer.from([0xff, 0xda]));
+    const sof = base.indexOf(Buffer.from([0xff, 0xc0]));
+    // Everything up to the first scan, then thousands of empty scans (no components): each would walk every MCU.
+    const emptyScan = Buffer.from([0xff, 0xda, 0x00, 0x06, 0x00, 0x00, 0x3f, 0x00]);
+    expect(decodeJpegEighth(Buffer.concat([base.subarray(0, sos), ...Array(20_000).fill(emptyScan), Buffer.from([0xff, 0xd9])]), MAX_PIXELS)).toBeNull();
+    // The first scan's header, then nothing but restart markers: every interval would be decoded from padding.
+    const header = base.subarray(sos, sos + 2 + base.readUInt16BE(sos + 2));
+    const restarts = Buffer.from(Array.from({ length: 20_000 }, (_, i) => [0xff, 0xd0 + (i % 8)]).flat());
+    expect(decodeJpegEighth(Buffer.concat([base.subarray(0, sos), header, restarts, Buffer.from([0xff, 0xd9])]), MAX_PIXELS)).toBeNull();
+    // A second frame header, and a frame of 4×4 blocks per component (48 per MCU; JPEG allows 10).
+    const frame = base.subarray(sof, sof + 2 + base.readUInt16BE(sof + 2));
+    expect(decodeJpegEighth(Buffer.concat([base.subarray(0, sos), frame, base.subarray(sos)]), MAX_PIXELS)).toBeNull();
+    const wide = Buffer.from(base);
+    for (let i = 0; i < wide[sof + 9]; i++) wide[sof + 11 + i * 3] = 0x44;
+    expect(decodeJpegEighth(wide, MAX_PIXELS)).toBeNull();
+    // A file too thin to keep `minSide` pixels at one eighth is not read at all.
+    expect(decodeJpegEighth(base, MAX_PIXELS, 1000)).toBeNull();
+  });
+
   it("fingerprints a large JPEG as its full decode does, and only large ones are read reduced", () => {
     for (const size of [300, 512, 777]) {
       const bytes = encodeJpeg(resample(drawDesign(33, 512), size, size), 80);

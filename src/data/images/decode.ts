@@ -39,7 +39,7 @@ export function decodeImage(input: Uint8Array, { reduceTo }: { reduceTo?: number
   if (format === null) throw new ImageRefused('the image must be a JPEG or PNG file');
   try {
     if (format === 'png') return decodePng(bytes);
-    const eighth = reduceTo ? decodeJpegEighth(bytes, MAX_PIXELS) : null;
+    const eighth = reduceTo ? decodeJpegEighth(bytes, MAX_PIXELS, reduceTo) : null;
     if (eighth && Math.min(eighth.width, eighth.height) >= reduceTo!) return eighth;
     const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_PIXELS / 1_000_000, maxMemoryUsageInMB: 256 });
     return { width: image.width, height: image.height, data: image.data };

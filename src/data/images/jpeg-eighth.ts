@@ -91,13 +91,19 @@ class Bits {
     throw new Error('invalid Huffman code');
   }
 
-  /** Past a restart marker: the bits before it are padding. */
+  /**
+   * Past a restart marker: the bits before it are padding. An interval that ran out of data, or a marker further
+   * than the interval's last padding byte (at most a stuffed 0xFF 0x00 and one more byte), is a corrupt scan.
+   */
   restart() {
+    if (this.overrun) throw new Error('a restart interval ends before its blocks do');
+    const limit = Math.min(this.data.length - 1, this.pos + 4);
+    while (this.pos < limit && !(this.data[this.pos] === 0xff && this.data[this.pos + 1] >= 0xd0 && this.data[this.pos + 1] <= 0xd7)) this.pos++;
+    if (!(this.data[this.pos] === 0xff && this.data[this.pos + 1] >= 0xd0 && this.data[this.pos + 1] <= 0xd7)) throw new Error('missing restart marker');
     this.acc = 0;
     this.count = 0;
     this.padding = 0;
     this.marker = false;
-    while (this.pos + 1 < this.data.length && !(this.data[this.pos] === 0xff && this.data[this.pos + 1] >= 0xd0 && this.data[this.pos + 1] <= 0xd7)) this.pos++;
     this.pos += 2;
   }
 }
@@ -111,12 +117,14 @@ function nextMarker(data: Uint8Array, pos: number): number {
 type Frame = { width: number; height: number; progressive: boolean; components: Component[]; maxH: number; maxV: number; mcusX: number; mcusY: number };
 
 /** The frame header's image, its blocks allocated; null for what this reader leaves to jpeg-js, or more than `maxPixels`. */
-function readFrame(data: Uint8Array, at: number, progressive: boolean, maxPixels: number): Frame | null {
+function readFrame(data: Uint8Array, at: number, progressive: boolean, maxPixels: number, minSide: number): Frame | null {
   if (data[at] !== 8) return null;
   const height = (data[at + 1] << 8) | data[at + 2];
   const width = (data[at + 3] << 8) | data[at + 4];
   const count = data[at + 5];
   if (width < 1 || height < 1 || width * height > maxPixels || (count !== 1 && count !== 3)) return null;
+  // Thinner than the caller can use at one eighth: left to jpeg-js before anything is allocated.
+  if (Math.ceil(Math.min(width, height) / 8) < minSide) return null;
   const components: Component[] = [];
   for (let i = 0; i < count; i++) {
     const o = at + 6 + i * 3;
@@ -125,6 +133,8 @@ function readFrame(data: Uint8Array, at: number, progressive: boolean, maxPixels
     if (h < 1 || h > 4 || v < 1 || v > 4) return null;
     components.push({ id: data[o], h, v, q: data[o + 2] & 3, blocksX: 0, blocksY: 0, stride: 0, dc: new Int32Array(0), dcTable: 0, pred: 0 });
   }
+  // JPEG allows at most 10 blocks per MCU; more would multiply the blocks allocated and read per MCU.
+  if (components.reduce((sum, c) => sum + c.h * c.v, 0) > 10 || new Set(components.map((c) => c.id)).size !== count) return null;
   const maxH = Math.max(...components.map((c) => c.h));
   const maxV = Math.max(...components.map((c) => c.v));
   const mcusX = Math.ceil(width / (8 * maxH));
@@ -141,10 +151,11 @@ function readFrame(data: Uint8Array, at: number, progressive: boolean, maxPixels
 /** One scan's DC coefficients into the frame's components; the position after the scan. */
 function readScan(data: Uint8Array, at: number, frame: Frame, dcTables: Huffman[], acTables: Huffman[], restartInterval: number): number {
   const count = data[at];
+  if (count < 1 || count > frame.components.length) throw new Error('invalid scan component count');
   const scan: { c: Component; ac: Huffman }[] = [];
   for (let i = 0; i < count; i++) {
     const c = frame.components.find((component) => component.id === data[at + 1 + i * 2]);
-    if (!c) throw new Error('unknown component');
+    if (!c || scan.some((entry) => entry.c === c)) throw new Error('unknown or repeated component');
     c.dcTable = data[at + 2 + i * 2] >> 4;
     c.pred = 0;
     scan.push({ c, ac: acTables[data[at + 2 + i * 2] & 15] });
@@ -181,6 +192,9 @@ function readScan(data: Uint8Array, at: number, frame: Frame, dcTables: Huffman[
   };
   const single = scan.length === 1 ? scan[0] : null;
   const units = single ? single.c.blocksX * single.c.blocksY : frame.mcusX * frame.mcusY;
+  // Every block reads at least one bit: a scan announcing more blocks than the rest of the file has bits is corrupt.
+  const blocks = single ? units : units * scan.reduce((sum, { c }) => sum + c.h * c.v, 0);
+  if (blocks > (data.length - start) * 8) throw new Error('the scan has fewer bits than blocks');
   for (let unit = 0; unit < units; unit++) {
     if (restartInterval && unit > 0 && unit % restartInterval === 0) {
       bits.restart();
@@ -230,8 +244,16 @@ function pixelsOf(frame: Frame, quant: Int32Array): Rgba {
   return { width, height, data, extent: { width: frame.width / 8, height: frame.height / 8 } };
 }
 
-/** The JPEG at one eighth of its width and height, or null when this reader cannot read it (or it has more than `maxPixels`). */
-export function decodeJpegEighth(data: Uint8Array, maxPixels: number): Rgba | null {
+/** Scans read at most: a progressive file has about a dozen. */
+const MAX_SCANS = 64;
+
+/**
+ * The JPEG at one eighth of its width and height, or null when this reader cannot read it, it has more than
+ * `maxPixels`, or a side of fewer than `minSide` pixels at one eighth. Hostile input costs at most a few operations
+ * per byte: one frame, at most MAX_SCANS scans, no scan with more blocks than bits, no restart interval read past
+ * its data.
+ */
+export function decodeJpegEighth(data: Uint8Array, maxPixels: number, minSide = 1): Rgba | null {
   const quant = new Int32Array(4);
   const dcTables: Huffman[] = [];
   const acTables: Huffman[] = [];
@@ -270,12 +292,13 @@ export function decodeJpegEighth(data: Uint8Array, maxPixels: number): Rgba | nu
       } else if (marker === 0xdd) {
         restartInterval = (data[body] << 8) | data[body + 1];
       } else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
-        frame = readFrame(data, body, marker === 0xc2, maxPixels);
+        if (frame) return null;
+        frame = readFrame(data, body, marker === 0xc2, maxPixels, minSide);
         if (!frame) return null;
       } else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
         return null;
       } else if (marker === 0xda) {
-        if (!frame) return null;
+        if (!frame || scans >= MAX_SCANS) return null;
         pos = readScan(data, body, frame, dcTables, acTables, restartInterval);
         scans++;
         continue;

@@ -64,7 +64,7 @@ const SUMMARY_RELATIONS: Record<string, (value: unknown) => boolean> = {
 export function isSummarySelection(query: object): boolean {
   const { include, ...rest } = query as { include?: Record<string, unknown> };
   if (Object.keys(rest).length) return false;
-  return Object.entries(include ?? {}).every(([relation, value]) => value === false || SUMMARY_RELATIONS[relation]?.(value));
+  return Object.entries(include ?? {}).every(([relation, value]) => value === false || (Object.hasOwn(SUMMARY_RELATIONS, relation) && SUMMARY_RELATIONS[relation](value)));
 }
 
 async function summaryRows(prisma: Prisma.TransactionClient, ids: string[]): Promise<AdSummaryRow[]> {

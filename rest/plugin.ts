@@ -83,11 +83,6 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
 }
 
 /**
- * The REST /v1 surface: the route table decides which GraphQL field a request runs; this plugin
- * authenticates first (unless the field is public), turns path, query and body into typed arguments,
- * lets SOFA execute the field through yoga, and puts the result or error into the specification's envelope.
- */
-/**
  * Where SOFA serves a route's field: a fixed path per field, below BASE_PATH, that only this plugin calls (it matches
  * the public path itself, with its parameters, in rest/match.ts). SOFA's router finds a fixed path in a map; a path
  * with parameters it finds by trying each route's URLPattern in turn, which cost a call to a parameterised route of
@@ -95,6 +90,11 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
  */
 const sofaPath = (route: RestRoute) => `/_fields/${route.field}`;
 
+/**
+ * The REST /v1 surface: the route table decides which GraphQL field a request runs; this plugin
+ * authenticates first (unless the field is public), turns path, query and body into typed arguments,
+ * lets SOFA execute the field through yoga, and puts the result or error into the specification's envelope.
+ */
 export function useRestApi(options: {
   schema: GraphQLSchema;
   routes: readonly RestRoute[];

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { getDatamodel } from '../../generated/pothos-types.js';
-import type { AdSummaryRow } from './types.js';
+import { AD_SUMMARY_INCLUDE, type AdSummaryRow } from './types.js';
 
 // Ads by id, for every list that finds a page of ad ids and then loads them (ads, advertiser ads, brandtracker
 // analytics, favorites, workspace analytics). Prisma's findMany maps each value of each row in JavaScript, which
@@ -46,25 +46,22 @@ function reviver(model: string): (row: Record<string, unknown>) => void {
 const reviveAd = reviver('Ad');
 const reviveAdvertiser = reviver('Advertiser');
 
-// The advertiser and the transcript are LATERAL joins with LIMIT 1, as Prisma writes its own: the planner keeps the
-// nested loop and memoizes the advertiser's object, built once per page instead of once per ad.
+// The advertiser and the transcript's text (AD_SUMMARY_INCLUDE) are LATERAL joins with LIMIT 1, as Prisma writes
+// its own: the planner keeps the nested loop and memoizes the advertiser's object, built once per page, not per ad.
 const SUMMARY_ROWS = Prisma.raw(`
   SELECT ${columns('Ad', 'a')}, v."json" AS "advertiser", t."json" AS "transcript"
   FROM "ads" a
   LEFT JOIN LATERAL (SELECT ${jsonObject('Advertiser', 'v0')} AS "json" FROM "advertisers" v0 WHERE v0."id" = a."advertiserId" LIMIT 1) v ON TRUE
   LEFT JOIN LATERAL (SELECT json_build_object('fullText', t0."fullText") AS "json" FROM "ad_transcripts" t0 WHERE t0."adId" = a."id" LIMIT 1) t ON TRUE`);
 
-/** The relations an ad summary loads, as Pothos plans them for PublicAd (`include`, all scalars). */
-const SUMMARY_RELATIONS: Record<string, (value: unknown) => boolean> = {
-  advertiser: (value) => value === true,
-  transcript: (value) => JSON.stringify(value) === '{"select":{"fullText":true}}',
-};
+/** The relations the statement loads, as the ad object types include them (AD_SUMMARY_INCLUDE), by name. */
+const SUMMARY_RELATIONS = new Map(Object.entries(AD_SUMMARY_INCLUDE).map(([relation, value]) => [relation, JSON.stringify(value)]));
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the summary statement loads. */
 export function isSummarySelection(query: object): boolean {
   const { include, ...rest } = query as { include?: Record<string, unknown> };
   if (Object.keys(rest).length) return false;
-  return Object.entries(include ?? {}).every(([relation, value]) => value === false || (Object.hasOwn(SUMMARY_RELATIONS, relation) && SUMMARY_RELATIONS[relation](value)));
+  return Object.entries(include ?? {}).every(([relation, value]) => value === false || SUMMARY_RELATIONS.get(relation) === JSON.stringify(value));
 }
 
 async function summaryRows(prisma: Prisma.TransactionClient, ids: string[]): Promise<AdSummaryRow[]> {

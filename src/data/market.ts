@@ -9,6 +9,7 @@ import { MARKET_TABLES, sliceTables, type MarketTable, type TableRows } from './
 import { DAY } from './market/time.js';
 import { dropStructure, readStructure, restoreStructure } from './market/deferred.js';
 import { AD_GROUP_TABLES, refreshAdGroups } from './ad-groups.js';
+import { marketLoad, refreshShopLinkArrays } from './shop-links.js';
 import { refreshFacetUsage } from './facet-usage.js';
 
 // The synthetic market: Meta pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days of
@@ -168,6 +169,7 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
     if (filled.length > 0 && !options.replace) {
       throw new Error(`seedMarket: the market tables already hold data (${filled.join(', ')}); pass replace: true to truncate and reseed them`);
     }
+    await marketLoad(client);
     if (options.replace) await client.query(`TRUNCATE ${MARKET_TABLES.map((table) => `"${table}"`).join(', ')} CASCADE`);
     const structure = deferIndexes ? await readStructure(client, MARKET_TABLES) : null;
     if (structure) await dropStructure(client, structure);
@@ -188,6 +190,8 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
       }
     }
     const counts = await loader.finish();
+    // Before the indexes come back: their GIN indexes are then built once, on the final arrays.
+    await refreshShopLinkArrays(client);
 
     if (structure) await restoreStructure(client, structure);
     // Rows were inserted with explicit ids: the next id a user or an importer gets follows them.

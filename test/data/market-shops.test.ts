@@ -59,6 +59,17 @@ describe('shop profiles (tiny)', () => {
     expect(counts.shop_social_days / 90).toBeLessThan(600);
   });
 
+  it('copies each shop\'s apps, pixels and technologies into its arrays, as the link tables hold them', async () => {
+    const agg = (table: string, column: string) => `coalesce((SELECT array_agg(x."${column}" ORDER BY x."${column}") FROM ${table} x WHERE x."shopId" = s.id), '{}')`;
+    expect(
+      await offenders(
+        `SELECT s.id FROM shops s WHERE s."appIds" <> ${agg('shop_apps', 'appId')} OR s."pixelIds" <> ${agg('shop_pixels', 'pixelId')}
+           OR s."technologyIds" <> ${agg('shop_technologies', 'technologyId')}`,
+      ),
+    ).toEqual([]);
+    expect(Number((await one<{ n: number }>(`SELECT count(*) AS n FROM shops WHERE "appIds" <> '{}' AND "pixelIds" <> '{}'`)).n)).toBeGreaterThan(100);
+  });
+
   it('has twelve traffic months per shop, ending at asOf month with monthlyVisits and agreeing with the growth figures', async () => {
     expect(
       await offenders(

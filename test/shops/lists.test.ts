@@ -93,6 +93,25 @@ describe('GET /v1/shops', () => {
     expect(idsOf(await get('/shops?minTikTokFollowers=1000&minTikTokActiveAds=2&maxTikTokTotalPosts=3'))).toEqual([GLOW]);
   });
 
+  it('filters by apps, pixels and technologies as the link tables hold them after any write', async () => {
+    const { prisma } = t.db;
+    await prisma.shopApp.delete({ where: { shopId_appId: { shopId: GLOW, appId: 102 } } });
+    await prisma.shopPixel.create({ data: { shopId: TINY, pixelId: META_PIXEL } });
+    await prisma.shopTechnology.deleteMany({ where: { shopId: LAB } });
+    try {
+      expect(idsOf(await get('/shops?shopifyAppIds=102'))).toEqual([PEAK]);
+      expect(idsOf(await get(`/shops?pixelIds=${META_PIXEL}`))).toEqual([GLOW, LAB, TINY]);
+      expect(idsOf(await query({ technologies: ['shopify'] }))).toEqual([PEAK, GLOW]);
+    } finally {
+      await prisma.shopApp.create({ data: { shopId: GLOW, appId: 102 } });
+      await prisma.shopPixel.delete({ where: { shopId_pixelId: { shopId: TINY, pixelId: META_PIXEL } } });
+      const shopify = await prisma.technology.findUniqueOrThrow({ where: { slug: 'shopify' } });
+      await prisma.shopTechnology.create({ data: { shopId: LAB, technologyId: shopify.id } });
+    }
+    expect(idsOf(await get('/shops?shopifyAppIds=102'))).toEqual([PEAK, GLOW]);
+    expect(idsOf(await query({ technologies: ['shopify'] }))).toEqual([PEAK, GLOW, LAB]);
+  });
+
   it('answers bad bounds and enums with a 400 naming the field', async () => {
     expectViolation(await get('/shops?limit=101'), 'query-string.limit');
     expectViolation(await get('/shops?limit=0'), 'query-string.limit');

@@ -3,6 +3,7 @@ import { hostOf } from '../shared/codes.js';
 import { onDomain } from '../shared/domains.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { range, type Range } from '../shared/ranges.js';
+import { shopInCategories, shopUsesTechnologies } from '../shared/shop-facets.js';
 import { tsQuery } from '../shared/text-search.js';
 import { activeAdsOf } from '../shops/sql.js';
 
@@ -76,13 +77,11 @@ function conditions(f: EmailFilter): Prisma.Sql[] {
   if (f.activeAds) range(activeAdsOf('last24h'), f.activeAds, out);
   if (f.shopifyPlan === 'plus') out.push(sql`s."isShopifyPlus"`);
   if (f.shopifyPlan === 'nonPlus') out.push(sql`NOT s."isShopifyPlus"`);
-  if (f.categoryIds?.length) out.push(sql`s."categoryIds" && ${f.categoryIds}::int[]`);
+  if (f.categoryIds?.length) out.push(shopInCategories('s', f.categoryIds));
   if (f.currencies?.length) out.push(sql`s."currency" = ANY(${f.currencies}::text[])`);
   if (f.creationCountries?.length) out.push(sql`s."countryCode" = ANY(${f.creationCountries}::text[])`);
   if (f.excludeCreationCountries?.length) out.push(sql`(s."countryCode" IS NULL OR NOT (s."countryCode" = ANY(${f.excludeCreationCountries}::text[])))`);
-  if (f.technologies?.length) {
-    out.push(sql`EXISTS (SELECT 1 FROM "shop_technologies" x JOIN "technologies" g ON g."id" = x."technologyId" WHERE x."shopId" = e."shopId" AND g."slug" = ANY(${f.technologies}::text[]))`);
-  }
+  if (f.technologies?.length) out.push(shopUsesTechnologies('s', f.technologies));
   return out.length ? out : [sql`TRUE`];
 }
 

@@ -1,5 +1,6 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { range, type Range } from '../../shared/ranges.js';
+import { shopInCategories, shopUsesApps, shopUsesPixels } from '../../shared/shop-facets.js';
 
 // Filters on the advertiser's primary shop: its traffic, catalogue size, and the facet values it carries
 // (categories, theme, pixels, Shopify apps; GET /v1/facets/*). An exclusion keeps ads whose advertiser has no
@@ -17,8 +18,8 @@ export type PrimaryShopFilter = {
 };
 
 const sql = Prisma.sql;
-const usesPixel = (ids: string[]) => sql`EXISTS (SELECT 1 FROM "shop_pixels" sp WHERE sp."shopId" = s."id" AND sp."pixelId" = ANY(${ids}::uuid[]))`;
-const usesApp = (ids: number[]) => sql`EXISTS (SELECT 1 FROM "shop_apps" sa WHERE sa."shopId" = s."id" AND sa."appId" = ANY(${ids}::int[]))`;
+const usesPixel = (ids: string[]) => shopUsesPixels('s', ids);
+const usesApp = (ids: number[]) => shopUsesApps('s', ids);
 const primaryShopOf = (conditions: Prisma.Sql[]) => sql`EXISTS (SELECT 1 FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId"
   WHERE l."advertiserId" = a."advertiserId" AND l."isPrimary" AND ${Prisma.join(conditions, ' AND ')})`;
 
@@ -27,7 +28,7 @@ export function primaryShopConditions(shop: PrimaryShopFilter | undefined): Pris
   const required: Prisma.Sql[] = [];
   range(sql`s."monthlyVisits"`, shop.traffic, required);
   range(sql`s."productsCount"`, shop.products, required);
-  if (shop.categoryIds?.length) required.push(sql`s."categoryIds" && ${shop.categoryIds}::int[]`);
+  if (shop.categoryIds?.length) required.push(shopInCategories('s', shop.categoryIds));
   if (shop.themes?.length) required.push(sql`s."themeId" = ANY(${shop.themes}::uuid[])`);
   if (shop.pixels?.length) required.push(usesPixel(shop.pixels));
   if (shop.shopifyApps?.length) required.push(usesApp(shop.shopifyApps));

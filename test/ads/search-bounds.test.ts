@@ -82,6 +82,18 @@ describe('fewer matches than the cap', () => {
     expect(res.body.meta).toEqual({ totalRelation: 'eq' });
   });
 
+  it('more matches than the candidates but fewer than the cap: the same relevance order, an exact total', async () => {
+    Object.assign(searchBounds, { totalCap: summer.length + 5 });
+    try {
+      const pages = await Promise.all([1, 2, 3].map((page) => list(`search=summer&limit=8&page=${page}`)));
+      expect(pages.flatMap(ids)).toEqual(summerByRelevance.slice(0, 24));
+      expect(pages[0].body.pagination.total).toBe(summer.length);
+      expect(pages[0].body.meta).toEqual({ totalRelation: 'eq' });
+    } finally {
+      Object.assign(searchBounds, { totalCap: CAP });
+    }
+  });
+
   it('a rare word of low-reach ads is found (no walk of the reach order misses it)', async () => {
     const res = await list('search=aurora');
     expect(ids(res)).toEqual(['facebook_0008', 'facebook_0007']);

@@ -114,7 +114,7 @@ const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength',
 
 export async function searchEmailIds(prisma: PrismaClient, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }) {
   return findIdPage(prisma, {
-    id: sql`e."id"::text`,
+    id: sql`e."id"`,
     from: sql`FROM "emails" e LEFT JOIN "shops" s ON s."id" = e."shopId" WHERE ${Prisma.join(conditions(filter), ' AND ')}`,
     order: order(sort),
     limit: page.limit,

@@ -6,7 +6,7 @@ import { findSearchPage } from './search-page.js';
 export { orderBySql, type OrderKey };
 
 export type IdPageQuery = {
-  /** The id expression, e.g. a."id" (text). */
+  /** The id column, e.g. a."id" (read back as text; a column rather than an expression lets a search reach its key). */
   id: Prisma.Sql;
   /** `FROM … WHERE …` of the matches. */
   from: Prisma.Sql;
@@ -37,7 +37,7 @@ export async function findIdPage(prisma: PrismaClient, query: IdPageQuery): Prom
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
   if (!query.scansAllMatches) {
     const [rows, [{ total }]] = await Promise.all([
-      prisma.$queryRaw<{ id: string }[]>`SELECT ${id} AS id ${from} ORDER BY ${orderBySql(order)} LIMIT ${limit} OFFSET ${offset}`,
+      prisma.$queryRaw<{ id: string }[]>`SELECT (${id})::text AS id ${from} ORDER BY ${orderBySql(order)} LIMIT ${limit} OFFSET ${offset}`,
       prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
     ]);
     return { ids: rows.map((row) => row.id), total };
@@ -46,7 +46,7 @@ export async function findIdPage(prisma: PrismaClient, query: IdPageQuery): Prom
   // The count row is always there, so a page past the end still reports the total (with no id).
   const rows = await prisma.$queryRaw<{ id: string | null; total: number }[]>`
     WITH matches AS MATERIALIZED (SELECT ${id} AS id, ${keys} ${from})
-    SELECT p.id, t.total
+    SELECT p.id::text AS id, t.total
     FROM (SELECT count(*)::int AS total FROM matches) t
     LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${byColumns()} LIMIT ${limit} OFFSET ${offset}) p ON TRUE
     ORDER BY ${byColumns('p.')}`;

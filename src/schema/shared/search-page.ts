@@ -17,7 +17,7 @@ import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
 export const searchBounds = { totalCap: 10_000, candidates: 1_000 };
 
 export type SearchPageQuery = {
-  /** The id expression, e.g. a."id" (text). */
+  /** The id column, e.g. a."id" (read back as text): a relevance rank reads each candidate again by it. */
   id: Prisma.Sql;
   /** `FROM … WHERE …` of the matches (the text condition included). */
   from: Prisma.Sql;
@@ -38,28 +38,46 @@ export async function findSearchPage(prisma: PrismaClient, query: SearchPageQuer
   const { id, from, order, rank, limit, offset } = query;
   const { totalCap, candidates } = searchBounds;
   const columns = orderColumns(order);
+  const names = Prisma.join(order.map((_, i) => Prisma.raw(`o${i}`)), ', ');
   const inOrder = (rows: number, skip: number) =>
     sql`SELECT ${id} AS id, 1 AS part, NULL::float8 AS r, ${columns.select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${rows} OFFSET ${skip}`;
-  let ranked = Prisma.empty;
   const parts: Prisma.Sql[] = [];
-  if (!rank) parts.push(inOrder(limit, offset));
-  else {
-    ranked = sql`WITH candidates AS MATERIALIZED (
-      SELECT ${id} AS id, (${rank})::float8 AS r, ${columns.select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${candidates})`;
+  let rows: { id: string | null; total: number }[];
+  if (!rank) {
+    parts.push(inOrder(limit, offset));
+    // The count row is always there, so a page past the end still reports the total (with no id).
+    rows = await prisma.$queryRaw`
+      SELECT p.id::text AS id, t.total
+      FROM (SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${totalCap + 1}) m) t
+      LEFT JOIN LATERAL (${parts[0]}) p ON TRUE
+      ORDER BY ${columns.orderBy('p.')}`;
+  } else {
     if (offset < candidates) {
-      parts.push(sql`(SELECT id, 0 AS part, r, ${Prisma.join(order.map((_, i) => Prisma.raw(`o${i}`)), ', ')}
-        FROM candidates ORDER BY r DESC, ${columns.orderBy()} LIMIT ${Math.min(limit, candidates - offset)} OFFSET ${offset})`);
+      parts.push(sql`(SELECT id, 0 AS part, r, ${names} FROM candidates ORDER BY r DESC, ${columns.orderBy()} LIMIT ${Math.min(limit, candidates - offset)} OFFSET ${offset})`);
     }
     const start = Math.max(offset, candidates);
     if (offset + limit > start) parts.push(sql`(${inOrder(offset + limit - start, start)})`);
+    // One scan reads the matches (up to the cap) with their order keys: it gives the total and, when every match is
+    // in it, the first candidates in the list's order. Past the cap, an index in the list's order gives them (a common
+    // word: its first matches come early). Only the candidates are ranked, each read again by its id: ranking every
+    // match would read each one's text. `${id} = candidate` reaches the table's key once pushed into the subquery.
+    rows = await prisma.$queryRaw`
+      WITH matched AS MATERIALIZED (SELECT ${id} AS id, ${columns.select} ${from} LIMIT ${totalCap + 1}),
+      counted AS (SELECT count(*)::int AS total FROM matched),
+      firsts AS MATERIALIZED (
+        (SELECT id, ${names} FROM matched WHERE (SELECT total FROM counted) <= ${totalCap} ORDER BY ${columns.orderBy()} LIMIT ${candidates})
+        UNION ALL
+        (SELECT * FROM (SELECT ${id} AS id, ${columns.select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${candidates}) y
+          WHERE (SELECT total FROM counted) > ${totalCap})),
+      candidates AS MATERIALIZED (
+        SELECT f.id, ${Prisma.join(order.map((_, i) => Prisma.raw(`f.o${i}`)), ', ')},
+          (SELECT x.r FROM (SELECT (${rank})::float8 AS r, ${id} AS k ${from}) x WHERE x.k = f.id LIMIT 1) AS r
+        FROM firsts f)
+      SELECT p.id::text AS id, t.total
+      FROM counted t
+      LEFT JOIN LATERAL (${Prisma.join(parts, ' UNION ALL ')}) p ON TRUE
+      ORDER BY p.part, p.r DESC, ${columns.orderBy('p.')}`;
   }
-  // The count row is always there, so a page past the end still reports the total (with no id).
-  const rows = await prisma.$queryRaw<{ id: string | null; total: number }[]>`
-    ${ranked}
-    SELECT p.id, t.total
-    FROM (SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${totalCap + 1}) m) t
-    LEFT JOIN LATERAL (${Prisma.join(parts, ' UNION ALL ')}) p ON TRUE
-    ORDER BY p.part, p.r DESC, ${columns.orderBy('p.')}`;
   const ids = rows.flatMap((row) => (row.id === null ? [] : [row.id]));
   const counted = rows[0].total;
   if (counted <= totalCap) return { ids, total: counted, totalRelation: 'eq' };

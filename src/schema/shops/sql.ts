@@ -182,7 +182,7 @@ export function shopConditions(filter: ShopFilter): Prisma.Sql {
 
 export async function searchShopIds(prisma: PrismaClient, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }) {
   return findIdPage(prisma, {
-    id: sql`s."id"::text`,
+    id: sql`s."id"`,
     from: sql`FROM "shops" s WHERE ${shopConditions(filter)}`,
     order: shopOrder(sort),
     limit: page.limit,

@@ -120,6 +120,35 @@ describe('top ads, brand by brand', () => {
   });
 });
 
+/** Every page's main landing pages grouped on the fly from its group leads, as GET /v1/advertisers counted them before migration 0024. */
+const MAIN_LANDING_PAGES_ON_THE_FLY = Prisma.sql`
+  SELECT "advertiserId", n AS "position", "landingPage", "screenshotUrl" FROM (
+    SELECT a."advertiserId", p."normalizedUrl" AS "landingPage", max(p."screenshotDesktopUrl") AS "screenshotUrl",
+      row_number() OVER (PARTITION BY a."advertiserId" ORDER BY count(*) DESC, sum(a."reach") DESC, p."normalizedUrl")::int AS n
+    FROM "ads" a JOIN "landing_pages" p ON p."id" = a."landingPageId"
+    WHERE a."isGroupLead"
+    GROUP BY 1, 2) ranked
+  WHERE n <= 3 ORDER BY 1, 2`;
+const storedMainLandingPages = () => t.db.prisma.$queryRaw`SELECT "advertiserId", "position", "landingPage", "screenshotUrl" FROM "advertiser_main_landing_pages" ORDER BY 1, 2`;
+
+describe('the main landing pages of each advertiser', () => {
+  it('are what counting its group leads on the fly gives', async () => {
+    const expected = await t.db.prisma.$queryRaw<unknown[]>(MAIN_LANDING_PAGES_ON_THE_FLY);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(await storedMainLandingPages()).toEqual(expected);
+  });
+
+  it('follow the ads of a page after a refresh', async () => {
+    const page = tracked[1].pageId;
+    const [other] = await t.db.prisma.$queryRaw<{ id: string }[]>`SELECT p."id" FROM "landing_pages" p ORDER BY p."id" DESC LIMIT 1`;
+    await t.db.prisma.$executeRaw`UPDATE "ads" SET "landingPageId" = ${other.id}::uuid WHERE "advertiserId" = ${page} AND "isGroupLead"`;
+    await refreshAdGroups(t.db.pool, [page]);
+    const stored = (await storedMainLandingPages()) as { advertiserId: string }[];
+    expect(stored.filter((row) => row.advertiserId === page)).toHaveLength(1);
+    expect(stored).toEqual(await t.db.prisma.$queryRaw(MAIN_LANDING_PAGES_ON_THE_FLY));
+  });
+});
+
 describe('a refresh', () => {
   it("recomputes a page's groups and counts from its ads", async () => {
     const page = tracked[0].pageId;

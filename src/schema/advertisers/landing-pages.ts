@@ -3,25 +3,15 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Context } from '../../context.js';
 
 // An advertiser's main landing pages: where its ads (one per duplicate group) lead, the most used first (ties:
-// the larger reach), at most three. One statement for every advertiser of a response, whatever their number.
+// the larger reach, then the URL), at most three. Kept per page (migration 0024, refreshed with the ad groups by
+// src/data/ad-groups.ts): one statement for every advertiser of a response, reading three rows each.
 
 export type LandingPageUse = { landingPage: string; screenshotUrl: string | null };
 
-const MAIN_LANDING_PAGES = 3;
-
 async function mainLandingPagesOf(context: Context, ids: readonly string[]): Promise<LandingPageUse[][]> {
-  // Counted per landing-page row first, then each used row looked up by key (LATERAL): a join would read every landing page.
   const rows = await context.prisma.$queryRaw<(LandingPageUse & { advertiserId: string })[]>(Prisma.sql`
-    WITH used AS (
-      SELECT a."advertiserId", a."landingPageId", count(*) AS ads, sum(a."reach") AS reach FROM "ads" a
-      WHERE a."advertiserId" = ANY(${[...ids]}::text[]) AND a."isGroupLead" AND a."landingPageId" IS NOT NULL
-      GROUP BY 1, 2)
-    SELECT "advertiserId", "landingPage", "screenshotUrl" FROM (
-      SELECT u."advertiserId", lp."normalizedUrl" AS "landingPage", max(lp."screenshotDesktopUrl") AS "screenshotUrl",
-        row_number() OVER (PARTITION BY u."advertiserId" ORDER BY sum(u.ads) DESC, sum(u.reach) DESC, lp."normalizedUrl") AS n
-      FROM used u CROSS JOIN LATERAL (SELECT p."normalizedUrl", p."screenshotDesktopUrl" FROM "landing_pages" p WHERE p."id" = u."landingPageId" LIMIT 1) lp
-      GROUP BY 1, 2) ranked
-    WHERE n <= ${MAIN_LANDING_PAGES} ORDER BY "advertiserId", n`);
+    SELECT "advertiserId", "landingPage", "screenshotUrl" FROM "advertiser_main_landing_pages"
+    WHERE "advertiserId" = ANY(${[...ids]}::text[]) ORDER BY "advertiserId", "position"`);
   const byAdvertiser = new Map<string, LandingPageUse[]>();
   for (const { advertiserId, ...use } of rows) byAdvertiser.set(advertiserId, [...(byAdvertiser.get(advertiserId) ?? []), use]);
   return ids.map((id) => byAdvertiser.get(id) ?? []);

@@ -1,5 +1,6 @@
 import type { Ad } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { AD_SHOPS, PAGE_DAYS } from './detail-load.js';
 import { AD_SUMMARY_INCLUDE, AdSummaryInterface } from './types.js';
 
 const RESOLVED_FROM = Symbol('resolvedFrom');
@@ -93,11 +94,7 @@ export const AdDetail = builder.prismaObject('Ad', {
       select: {
         advertiser: {
           select: {
-            shops: {
-              // Only what the item shows: a shop row carries ~70 profile columns.
-              select: { isPrimary: true, shop: { select: { id: true, domain: true, name: true, monthlyVisits: true, categories: true } } },
-              orderBy: [{ isPrimary: 'desc' }, { shopId: 'asc' }],
-            },
+            shops: AD_SHOPS,
           },
         },
       },
@@ -105,7 +102,7 @@ export const AdDetail = builder.prismaObject('Ad', {
     }),
     pageAnalytics: t.field({
       type: PageAnalytics,
-      select: { advertiser: { select: { metricDays: { select: { date: true, facebookLikes: true, instagramFollowers: true, totalImpressions: true }, orderBy: { date: 'asc' } } } } },
+      select: { advertiser: { select: { metricDays: PAGE_DAYS } } },
       resolve: (ad) => ad.advertiser.metricDays,
     }),
     resolvedFrom: t.field({

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { prepared } from '../../db/statements.js';
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { columns, covers, jsonObject, reviver, type Selection } from '../shared/json-rows.js';
+import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
 
 // One ad's detail (GET /v1/ads/{adId}, Query.ad). Through Prisma it took two relation-join statements for a duplicate
 // group's member (the member, then its lead) and Prisma's mapping of each value of the ad, its advertiser, the
@@ -50,9 +50,7 @@ const DETAIL_STATEMENT = `
 const reviveDetail = reviver('Ad', DETAIL);
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the detail statement loads. */
-export function isDetailSelection(query: object): boolean {
-  return covers('Ad', DETAIL, query as Selection);
-}
+export const isDetailSelection = coverage('Ad', DETAIL);
 
 /** The ad `id` with DETAIL, or the lead of its duplicate group when it is another member (and the group has a lead). */
 export async function adDetailRow(pool: pg.Pool, id: string): Promise<AdDetailRow | null> {

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { columns, covers, jsonObject, reviver, type Selection } from '../shared/json-rows.js';
+import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
 import { AD_SUMMARY_INCLUDE, type AdSummaryRow } from './types.js';
 
 // Ads by id, for every list that finds a page of ad ids and then loads them (ads, advertiser ads, brandtracker
@@ -23,9 +23,7 @@ const SUMMARY_ROWS = Prisma.raw(`
   LEFT JOIN LATERAL (SELECT ${jsonObject('AdTranscript', 't0', AD_SUMMARY_INCLUDE.transcript)} AS "json" FROM "ad_transcripts" t0 WHERE t0."adId" = a."id" LIMIT 1) t ON TRUE`);
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the summary statement loads. */
-export function isSummarySelection(query: object): boolean {
-  return covers('Ad', SUMMARY, query as Selection);
-}
+export const isSummarySelection = coverage('Ad', SUMMARY);
 
 async function summaryRows(prisma: Prisma.TransactionClient, ids: string[]): Promise<AdSummaryRow[]> {
   const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`

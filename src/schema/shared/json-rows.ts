@@ -101,28 +101,59 @@ export function reviver(model: string, selection: Selection = true): Reviver {
   };
 }
 
-const argumentsOf = (selection: Selection) => {
-  if (typeof selection !== 'object') return '{}';
+type Arguments = Readonly<Record<string, unknown>>;
+
+/** A relation's arguments (order, filter, page…): what a selection holds besides `select` and `include`. */
+function argumentsOf(selection: Selection): Arguments {
+  if (typeof selection !== 'object') return {};
   const { select: _select, include: _include, ...rest } = selection;
-  return JSON.stringify(rest);
-};
+  return rest;
+}
+
+/** Whether a wanted selection has the loaded one's arguments (the same objects when both come from one constant). */
+function sameArguments(loaded: Arguments, wanted: Exclude<Selection, boolean>): boolean {
+  let count = 0;
+  for (const key in wanted) {
+    if (key === 'select' || key === 'include') continue;
+    count += 1;
+    if (!Object.hasOwn(loaded, key) || (loaded[key] !== wanted[key] && JSON.stringify(loaded[key]) !== JSON.stringify(wanted[key]))) return false;
+  }
+  return count === Object.keys(loaded).length;
+}
+
+type Loaded = { allScalars: boolean; scalars: ReadonlySet<string>; args: Arguments; relations: ReadonlyMap<string, Loaded> };
+
+function loadedBy(model: string, selection: Selection): Loaded {
+  const scalars = new Set(scalarsRead(model, selection).map((field) => field.name));
+  return {
+    allScalars: scalars.size === scalarsOf(model).length,
+    scalars,
+    args: argumentsOf(selection),
+    relations: new Map(relationsRead(model, selection).map(([field, nested]) => [field.name, loadedBy(field.type, nested)])),
+  };
+}
+
+function holds(loaded: Loaded, wanted: Selection): boolean {
+  if (wanted === true) return loaded.allScalars && Object.keys(loaded.args).length === 0;
+  if (!wanted) return true;
+  const { select, include } = wanted;
+  if ((select && include) || !sameArguments(loaded.args, wanted) || (!select && !loaded.allScalars)) return false;
+  const fields = select ?? include;
+  for (const name in fields) {
+    const value = fields[name];
+    if (!value) continue;
+    const relation = loaded.relations.get(name);
+    if (relation ? !holds(relation, value) : !(value === true && loaded.scalars.has(name))) return false;
+  }
+  return true;
+}
 
 /**
- * Whether rows read with `loaded` hold everything `wanted` asks for (the scalars, and each relation read with the same
- * arguments: order, filter, page). What a resolver finds beyond its selection it does not read.
+ * Whether rows read with `loaded` hold everything a selection asks for (its scalars, and each relation read with the
+ * same arguments: order, filter, page). What a resolver finds beyond its selection it does not read. Decided on every
+ * request, so what `loaded` holds is worked out once.
  */
-export function covers(model: string, loaded: Selection, wanted: Selection | undefined): boolean {
-  if (!wanted) return true;
-  if (!loaded || argumentsOf(loaded) !== argumentsOf(wanted)) return false;
-  const relations = typeof wanted === 'object' ? (wanted.select ?? wanted.include ?? {}) : {};
-  if (typeof wanted === 'object' && wanted.select && wanted.include) return false;
-  const have = new Set(scalarsRead(model, loaded).map((field) => field.name));
-  if (!scalarsRead(model, wanted).every((field) => have.has(field.name))) return false;
-  const loadedRelations = new Map(relationsRead(model, loaded).map(([field, selection]) => [field.name, selection]));
-  return Object.entries(relations).every(([name, selection]) => {
-    const field = fieldOf(model, name);
-    if (!field) return false;
-    if (field.kind !== 'object') return selection === false || have.has(name);
-    return !selection || covers(field.type, loadedRelations.get(name) ?? false, selection);
-  });
+export function coverage(model: string, loaded: Selection): (wanted: object) => boolean {
+  const have = loadedBy(model, loaded);
+  return (wanted) => holds(have, wanted as Selection);
 }

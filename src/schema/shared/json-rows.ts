@@ -27,7 +27,8 @@ const UNSUPPORTED = new Set(['Decimal', 'Bytes']);
 /**
  * A scalar as JSON in Prisma's terms: BigInt as text (JSON numbers lose digits past 2^53), DateTime as epoch
  * milliseconds, which is how Prisma reads every date type (a timestamp without time zone as UTC, a date as its UTC
- * midnight) whatever the session's time zone, and how microseconds are dropped (floor, as Date's parser does).
+ * midnight) whatever the session's time zone, and how microseconds are dropped (floor, as Date's parser does). Exact
+ * from PostgreSQL 14 on, where extract() gives numeric (before, a double that can fall a hair below a millisecond).
  */
 function scalarSql(model: string, field: ModelField, alias: string): string {
   if (UNSUPPORTED.has(field.type)) throw new Error(`${model}.${field.name}: ${field.type} is not loaded as JSON`);

@@ -75,16 +75,19 @@ describe('findAds', () => {
 });
 
 describe('isSummarySelection', () => {
-  it("accepts the summary's relations and fewer, and nothing else", () => {
+  it('accepts what the summary statement loads and less (a resolver reads no more than it selected), and nothing else', () => {
     expect(isSummarySelection({})).toBe(true);
     expect(isSummarySelection({ include: {} })).toBe(true);
     expect(isSummarySelection(SUMMARY)).toBe(true);
     expect(isSummarySelection({ include: { advertiser: true } })).toBe(true);
+    expect(isSummarySelection({ include: { advertiser: { select: { id: true } } } })).toBe(true);
+    expect(isSummarySelection({ select: { id: true, advertiser: true, transcript: { select: { fullText: true } } } })).toBe(true);
     expect(isSummarySelection({ include: { advertiser: true, transcript: true } })).toBe(false);
-    expect(isSummarySelection({ include: { advertiser: { select: { id: true } } } })).toBe(false);
     expect(isSummarySelection({ include: { transcript: { select: { fullText: true, segments: true } } } })).toBe(false);
+    expect(isSummarySelection({ include: { advertiser: { include: { shops: true } } } })).toBe(false);
     expect(isSummarySelection({ include: { landingPage: true } })).toBe(false);
-    expect(isSummarySelection({ select: { id: true } })).toBe(false);
+    expect(isSummarySelection({ include: { reachDays: { where: { reach: 0 } } } })).toBe(false);
+    expect(isSummarySelection({ select: { id: true, searchText: true } })).toBe(false);
     expect(isSummarySelection({ include: { constructor: true } })).toBe(false);
   });
 });

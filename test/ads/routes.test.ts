@@ -499,6 +499,28 @@ describe('POST /v1/ads/{adId}/share', () => {
   });
 });
 
+describe('SQL statements per ad detail', () => {
+  it('one of its own on both surfaces, for a group lead, a member answered by its lead and an unknown ad', async () => {
+    await get('/ads/facebook_9001'); // warm up: the key's last-use write happens on its first call
+    await statementsSettled(t.db);
+    const sql = recordStatements();
+    const detail = 'id shops { domain } pageAnalytics { impressionsHistory { date } } transcript { fullText } creativeAnalysis { hook { text } } resolvedFrom { requestedId }';
+    try {
+      for (const [id, status] of [['facebook_9001', 200], ['facebook_9002', 200], ['facebook_1', 404]] as const) {
+        sql.clear();
+        expect((await get(`/ads/${id}`)).status, id).toBe(status);
+        expect(sql.own(), id).toHaveLength(1);
+        sql.clear();
+        const res = await t.graphql(`{ ad(adId: "${id}") { ${detail} } }`, {}, key);
+        expect(res.body.data?.ad?.id ?? null, id).toBe(status === 200 ? 'facebook_9001' : null);
+        expect(sql.own(), id).toHaveLength(1);
+      }
+    } finally {
+      sql.restore();
+    }
+  });
+});
+
 describe('SQL statements per list request', () => {
   it('do not grow with the number of rows (no N+1)', async () => {
     await get('/ads?search=summer'); // warm up: the key's last-use write happens on its first call

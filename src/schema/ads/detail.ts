@@ -1,6 +1,7 @@
 import type { Ad } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { AD_SUMMARY_INCLUDE, AdSummaryInterface } from './types.js';
+import { DETAIL } from './detail-load.js';
+import { AdSummaryInterface } from './types.js';
 
 const RESOLVED_FROM = Symbol('resolvedFrom');
 type Resolved = { [RESOLVED_FROM]?: string };
@@ -82,32 +83,16 @@ const ResolvedFrom = builder.objectRef<{ requestedId: string; reason: string }>(
 export const AdDetail = builder.prismaObject('Ad', {
   variant: 'AdDetail',
   interfaces: [AdSummaryInterface],
-  include: AD_SUMMARY_INCLUDE,
+  // Everything the detail shows is loaded with the ad (DETAIL: one JSON statement), AD_SUMMARY_INCLUDE among it: its
+  // fields read the row rather than each declaring a selection whose loader mapping Pothos looks up on every request.
+  include: DETAIL.include,
   description: 'The full ad record; one ad per duplicate group, with the group figures.',
   fields: (t) => ({
-    transcript: t.relation('transcript', { type: AdTranscript, nullable: true }),
-    creativeAnalysis: t.field({ type: CreativeAnalysis, select: { hook: true }, resolve: (ad) => ({ hook: ad.hook }) }),
+    transcript: t.field({ type: AdTranscript, nullable: true, resolve: (ad) => ad.transcript }),
+    creativeAnalysis: t.field({ type: CreativeAnalysis, resolve: (ad) => ({ hook: ad.hook }) }),
     links: t.field({ type: AdLinks, resolve: (ad) => ad }),
-    shops: t.field({
-      type: [AdShop],
-      select: {
-        advertiser: {
-          select: {
-            shops: {
-              // Only what the item shows: a shop row carries ~70 profile columns.
-              select: { isPrimary: true, shop: { select: { id: true, domain: true, name: true, monthlyVisits: true, categories: true } } },
-              orderBy: [{ isPrimary: 'desc' }, { shopId: 'asc' }],
-            },
-          },
-        },
-      },
-      resolve: (ad) => ad.advertiser.shops,
-    }),
-    pageAnalytics: t.field({
-      type: PageAnalytics,
-      select: { advertiser: { select: { metricDays: { select: { date: true, facebookLikes: true, instagramFollowers: true, totalImpressions: true }, orderBy: { date: 'asc' } } } } },
-      resolve: (ad) => ad.advertiser.metricDays,
-    }),
+    shops: t.field({ type: [AdShop], resolve: (ad) => ad.advertiser.shops }),
+    pageAnalytics: t.field({ type: PageAnalytics, resolve: (ad) => ad.advertiser.metricDays }),
     resolvedFrom: t.field({
       type: ResolvedFrom,
       nullable: true,

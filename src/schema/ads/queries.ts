@@ -6,6 +6,7 @@ import { loadIdPage } from '../shared/id-page.js';
 import { pageListRef, type PageRequest, type RowPage } from '../shared/pagination.js';
 import { adIdArg, adsArgs, adsArgsRule, adsQueryArgs } from './args.js';
 import { AdDetail, resolvedFromMember } from './detail.js';
+import { findAdDetail } from './detail-load.js';
 import { DEFAULT_CPM, withCpm } from './figures.js';
 import { filterFromListArgs, filterFromQueryArgs } from './filter.js';
 import { findAds } from './load.js';
@@ -50,12 +51,10 @@ builder.queryFields((t) => ({
     description: 'One ad with its detail. A member of a duplicate group is answered with the group lead and `resolvedFrom`.',
     args: { adId: t.arg.string({ required: true, validate: adIdArg }) },
     resolve: async (query, _root, args, context) => {
-      const id = normaliseAdId(args.adId);
-      const ad = await context.prisma.ad.findUnique({ where: { id }, relationLoadStrategy: 'join', ...query });
-      if (!ad) throw notFound(`Ad "${args.adId}"`);
-      if (ad.isGroupLead) return withCpm([ad], DEFAULT_CPM)[0];
-      const lead = await context.prisma.ad.findFirst({ where: { collationId: ad.collationId, isGroupLead: true }, relationLoadStrategy: 'join', ...query });
-      return withCpm([lead ? resolvedFromMember(lead, ad.id) : ad], DEFAULT_CPM)[0];
+      const found = await findAdDetail(context, normaliseAdId(args.adId), query);
+      if (!found) throw notFound(`Ad "${args.adId}"`);
+      const ad = found.ad.id === found.requestedId ? found.ad : resolvedFromMember(found.ad, found.requestedId);
+      return withCpm([ad], DEFAULT_CPM)[0];
     },
   }),
 }));

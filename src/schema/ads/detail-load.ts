@@ -1,0 +1,76 @@
+import type pg from 'pg';
+import { prepared } from '../../db/statements.js';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
+
+// One ad's detail (GET /v1/ads/{adId}, Query.ad). Through Prisma it took two relation-join statements for a duplicate
+// group's member (the member, then its lead) and Prisma's mapping of each value of the ad, its advertiser, the
+// advertiser's shops and its page's daily history (90 rows) in JavaScript, a fifth of the request's CPU. When the
+// request selects no more than DETAIL, one prepared statement finds the group lead and has PostgreSQL write it, with
+// every relation, as one JSON object (src/schema/shared/json-rows.ts); a test compares it with Prisma's findUnique on
+// every ad. Any other selection is Prisma's.
+
+/** The advertiser's shops as the detail lists them: a shop row carries ~70 profile columns, only these are read. */
+export const AD_SHOPS = {
+  select: { isPrimary: true, shop: { select: { id: true, domain: true, name: true, monthlyVisits: true, categories: true } } },
+  orderBy: [{ isPrimary: 'desc' }, { shopId: 'asc' }],
+} as const satisfies Prisma.AdvertiserShopFindManyArgs;
+
+/** The advertiser's page history, oldest first. */
+export const PAGE_DAYS = {
+  select: { date: true, facebookLikes: true, instagramFollowers: true, totalImpressions: true },
+  orderBy: { date: 'asc' },
+} as const satisfies Prisma.AdvertiserMetricDayFindManyArgs;
+
+/** Everything the ad object types read of an ad (AD_SUMMARY_INCLUDE among it) and the detail's relations. */
+export const DETAIL = {
+  include: { advertiser: { include: { shops: AD_SHOPS, metricDays: PAGE_DAYS } }, transcript: true, hook: true },
+} as const satisfies Prisma.AdDefaultArgs;
+
+export type AdDetailRow = Prisma.AdGetPayload<typeof DETAIL>;
+
+const { advertiser, transcript, hook } = DETAIL.include;
+const SHOPS = `(SELECT coalesce(json_agg(${jsonObject('AdvertiserShop', 'l', AD_SHOPS, { shop: jsonObject('Shop', 's', AD_SHOPS.select.shop) })} ORDER BY l."isPrimary" DESC, l."shopId"), '[]')
+  FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId" WHERE l."advertiserId" = v."id")`;
+const DAYS = `(SELECT coalesce(json_agg(${jsonObject('AdvertiserMetricDay', 'd', PAGE_DAYS)} ORDER BY d."date"), '[]')
+  FROM "advertiser_metric_days" d WHERE d."advertiserId" = v."id")`;
+
+// The requested ad r, or its duplicate group's lead when r is not one (and the group has one), as a.
+const DETAIL_STATEMENT = `
+  SELECT row_to_json(x) AS "ad" FROM (
+    SELECT ${columns('Ad', 'a')},
+      (SELECT ${jsonObject('Advertiser', 'v', advertiser, { shops: SHOPS, metricDays: DAYS })} FROM "advertisers" v WHERE v."id" = a."advertiserId") AS "advertiser",
+      (SELECT ${jsonObject('AdTranscript', 't', transcript)} FROM "ad_transcripts" t WHERE t."adId" = a."id") AS "transcript",
+      (SELECT ${jsonObject('AdHook', 'h', hook)} FROM "ad_hooks" h WHERE h."adId" = a."id") AS "hook"
+    FROM "ads" r
+    JOIN "ads" a ON a."id" = coalesce(
+      (SELECT l."id" FROM "ads" l WHERE NOT r."isGroupLead" AND l."collationId" = r."collationId" AND l."isGroupLead" ORDER BY l."id" LIMIT 1), r."id")
+    WHERE r."id" = $1) x`;
+
+const reviveDetail = reviver('Ad', DETAIL);
+
+/** Whether a Prisma query (Pothos's selection) asks for no more than the detail statement loads. */
+export const isDetailSelection = coverage('Ad', DETAIL);
+
+/** The ad `id` with DETAIL, or the lead of its duplicate group when it is another member (and the group has a lead). */
+export async function adDetailRow(pool: pg.Pool, id: string): Promise<AdDetailRow | null> {
+  const { rows } = await pool.query<{ ad: Record<string, unknown> }>(prepared(DETAIL_STATEMENT, [id]));
+  if (!rows.length) return null;
+  reviveDetail(rows[0].ad);
+  return rows[0].ad as unknown as AdDetailRow;
+}
+
+/**
+ * The ad `id` loaded with `query` (Pothos's selection), or its group lead, with the id that was asked for when the
+ * lead is another ad; null when there is no such ad.
+ */
+export async function findAdDetail(db: { pool: pg.Pool; prisma: PrismaClient }, id: string, query: object): Promise<{ ad: AdDetailRow; requestedId: string } | null> {
+  if (isDetailSelection(query)) {
+    const ad = await adDetailRow(db.pool, id);
+    return ad && { ad, requestedId: id };
+  }
+  const ad = await db.prisma.ad.findUnique({ where: { id }, relationLoadStrategy: 'join', ...query });
+  if (!ad || ad.isGroupLead) return ad && { ad: ad as AdDetailRow, requestedId: id };
+  const lead = await db.prisma.ad.findFirst({ where: { collationId: ad.collationId, isGroupLead: true }, orderBy: { id: 'asc' }, relationLoadStrategy: 'join', ...query });
+  return { ad: (lead ?? ad) as AdDetailRow, requestedId: id };
+}

@@ -1,0 +1,160 @@
+import { getDatamodel } from '../../generated/pothos-types.js';
+
+// Rows that PostgreSQL writes as JSON, for hot reads that Prisma would otherwise map value by value in JavaScript
+// (src/schema/ads/load.ts, src/schema/ads/detail-load.ts). What such a statement loads is declared as a Prisma
+// selection (`select`/`include`, as Pothos hands a resolver): the JSON objects are built from it and the Prisma
+// datamodel, the values given Prisma's types back from it, and a request's selection is served only when the
+// declared one covers it. A test per statement compares it with Prisma's findMany on the same selection.
+
+type ModelField = {
+  readonly name: string;
+  readonly kind: string;
+  readonly type: string;
+  readonly isList: boolean;
+};
+
+/** A Prisma selection: `true` (the scalar fields), or `select`/`include` with the relation arguments (orderBy, where…). */
+export type Selection = boolean | { readonly select?: Relations; readonly include?: Relations; readonly [argument: string]: unknown };
+type Relations = { readonly [field: string]: Selection | undefined };
+
+const models = getDatamodel().datamodel.models as Record<string, { fields: readonly ModelField[] }>;
+const scalarsOf = (model: string) => models[model].fields.filter((field) => field.kind === 'scalar' || field.kind === 'enum');
+const fieldMaps = new Map(Object.entries(models).map(([model, { fields }]) => [model, new Map(fields.map((field) => [field.name, field]))]));
+const fieldOf = (model: string, name: string) => fieldMaps.get(model)?.get(name);
+
+const UNSUPPORTED = new Set(['Decimal', 'Bytes']);
+
+/**
+ * A scalar as JSON in Prisma's terms: BigInt as text (JSON numbers lose digits past 2^53), DateTime as epoch
+ * milliseconds, which is how Prisma reads every date type (a timestamp without time zone as UTC, a date as its UTC
+ * midnight) whatever the session's time zone, and how microseconds are dropped (floor, as Date's parser does). Exact
+ * from PostgreSQL 14 on, where extract() gives numeric (before, a double that can fall a hair below a millisecond).
+ */
+function scalarSql(model: string, field: ModelField, alias: string): string {
+  if (UNSUPPORTED.has(field.type)) throw new Error(`${model}.${field.name}: ${field.type} is not loaded as JSON`);
+  if (field.isList && (field.type === 'DateTime' || field.type === 'BigInt')) throw new Error(`${model}.${field.name}: lists of dates or bigints are not loaded as JSON`);
+  const column = `${alias}."${field.name}"`;
+  if (field.type === 'BigInt') return `${column}::text`;
+  if (field.type === 'DateTime') return `floor(extract(epoch FROM ${column}) * 1000)`;
+  return column;
+}
+
+/** The scalar fields a selection reads: those named by `select`, else all. */
+function scalarsRead(model: string, selection: Selection): ModelField[] {
+  const select = typeof selection === 'object' ? selection.select : undefined;
+  return select ? scalarsOf(model).filter((field) => select[field.name] === true) : scalarsOf(model);
+}
+
+/** The relations a selection reads, with their selections. */
+function relationsRead(model: string, selection: Selection): [ModelField, Selection][] {
+  const relations = typeof selection === 'object' ? (selection.select ?? selection.include ?? {}) : {};
+  return Object.entries(relations).flatMap(([name, value]) => {
+    const field = fieldOf(model, name);
+    if (!field) throw new Error(`${model} has no field "${name}"`);
+    return field.kind === 'object' && value ? [[field, value] as [ModelField, Selection]] : [];
+  });
+}
+
+/** `alias."field"` for each scalar field of the model, as columns of a row that row_to_json or json_agg writes. */
+export function columns(model: string, alias: string): string {
+  return scalarsOf(model).map((field) => `${scalarSql(model, field, alias)} AS "${field.name}"`).join(', ');
+}
+
+/**
+ * json_build_object of what `selection` reads of the model's row `alias`: its scalar fields, and each of its relations
+ * as the SQL given in `relations` (every relation the selection reads must be given one). At most 50 entries
+ * (json_build_object takes 100 arguments).
+ */
+export function jsonObject(model: string, alias: string, selection: Selection = true, relations: Record<string, string> = {}): string {
+  const entries = scalarsRead(model, selection).map((field) => `'${field.name}', ${scalarSql(model, field, alias)}`);
+  for (const [field] of relationsRead(model, selection)) {
+    if (!Object.hasOwn(relations, field.name)) throw new Error(`${model}.${field.name}: no SQL given for the relation`);
+    entries.push(`'${field.name}', ${relations[field.name]}`);
+  }
+  if (entries.length > 50) throw new Error(`${model}: too many fields for json_build_object`);
+  return `json_build_object(${entries.join(', ')})`;
+}
+
+type Reviver = (row: Record<string, unknown>) => void;
+
+/**
+ * Turns the JSON of a row read with `selection` back into Prisma's types, in place, its relations' rows included:
+ * dates, bigints, floats PostgreSQL writes as text (NaN, Infinity), and a NULL list as [] (as Prisma reads it).
+ */
+export function reviver(model: string, selection: Selection = true): Reviver {
+  const scalars = scalarsRead(model, selection);
+  const named = (keep: (field: ModelField) => boolean) => scalars.filter(keep).map((field) => field.name);
+  const dates = named((field) => field.type === 'DateTime' && !field.isList);
+  const bigints = named((field) => field.type === 'BigInt' && !field.isList);
+  const floats = named((field) => field.type === 'Float' && !field.isList);
+  const lists = named((field) => field.isList);
+  const relations = relationsRead(model, selection).map(([field, nested]) => [field.name, reviver(field.type, nested)] as const);
+  return (row) => {
+    for (const name of dates) if (row[name] != null) row[name] = new Date(row[name] as number);
+    for (const name of bigints) if (row[name] != null) row[name] = BigInt(row[name] as string);
+    for (const name of floats) if (typeof row[name] === 'string') row[name] = Number(row[name]);
+    for (const name of lists) row[name] ??= [];
+    for (const [name, revive] of relations) {
+      const value = row[name] as Record<string, unknown>[] | Record<string, unknown> | null;
+      if (Array.isArray(value)) for (const item of value) revive(item);
+      else if (value) revive(value);
+    }
+  };
+}
+
+type Arguments = Readonly<Record<string, unknown>>;
+
+/** A relation's arguments (order, filter, page…): what a selection holds besides `select` and `include`. */
+function argumentsOf(selection: Selection): Arguments {
+  if (typeof selection !== 'object') return {};
+  const { select: _select, include: _include, ...rest } = selection;
+  return rest;
+}
+
+/** Whether a wanted selection has the loaded one's arguments (the same objects when both come from one constant). */
+function sameArguments(loaded: Arguments, wanted: Exclude<Selection, boolean>): boolean {
+  let count = 0;
+  for (const key in wanted) {
+    if (key === 'select' || key === 'include') continue;
+    count += 1;
+    if (!Object.hasOwn(loaded, key) || (loaded[key] !== wanted[key] && JSON.stringify(loaded[key]) !== JSON.stringify(wanted[key]))) return false;
+  }
+  return count === Object.keys(loaded).length;
+}
+
+type Loaded = { allScalars: boolean; scalars: ReadonlySet<string>; args: Arguments; relations: ReadonlyMap<string, Loaded> };
+
+function loadedBy(model: string, selection: Selection): Loaded {
+  const scalars = new Set(scalarsRead(model, selection).map((field) => field.name));
+  return {
+    allScalars: scalars.size === scalarsOf(model).length,
+    scalars,
+    args: argumentsOf(selection),
+    relations: new Map(relationsRead(model, selection).map(([field, nested]) => [field.name, loadedBy(field.type, nested)])),
+  };
+}
+
+function holds(loaded: Loaded, wanted: Selection): boolean {
+  if (wanted === true) return loaded.allScalars && Object.keys(loaded.args).length === 0;
+  if (!wanted) return true;
+  const { select, include } = wanted;
+  if ((select && include) || !sameArguments(loaded.args, wanted) || (!select && !loaded.allScalars)) return false;
+  const fields = select ?? include;
+  for (const name in fields) {
+    const value = fields[name];
+    if (!value) continue;
+    const relation = loaded.relations.get(name);
+    if (relation ? !holds(relation, value) : !(value === true && loaded.scalars.has(name))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether rows read with `loaded` hold everything a selection asks for (its scalars, and each relation read with the
+ * same arguments: order, filter, page). What a resolver finds beyond its selection it does not read. Decided on every
+ * request, so what `loaded` holds is worked out once.
+ */
+export function coverage(model: string, loaded: Selection): (wanted: object) => boolean {
+  const have = loadedBy(model, loaded);
+  return (wanted) => holds(have, wanted as Selection);
+}

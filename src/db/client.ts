@@ -14,17 +14,21 @@ export type Db = {
   close(): Promise<void>;
 };
 
+/**
+ * Fields no read returns unless it selects them: an email's captured HTML (about 2.4 kB, compressed out of line) is
+ * read only by GET /v1/emails/{emailId}/html. The JSON loaders (src/schema/shared/json-rows.ts) leave them out too.
+ */
+export const OMITTED = { email: { html: true } } as const;
+
 /** One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. */
 export function connect(url: string, options: { max?: number } = {}): Db {
   // Generous connect timeout: on the embedded database a new connection waits its turn behind a long transaction (a seed).
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000 });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   // Prisma's own statements run prepared, its $queryRaw ones unnamed (src/db/statements.ts).
-  // An email's captured HTML (about 2.4 kB, compressed out of line) is read only by GET /v1/emails/{emailId}/html,
-  // which selects it: every other read of emails leaves it in the table.
   const prisma = eachLookupAlone(new PrismaClient({
     adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }),
-    omit: { email: { html: true } },
+    omit: OMITTED,
   }));
   // The ledger's statements are few, prepared and keyed by ids: their generic plans fit every call, so its
   // connections skip the custom re-planning PostgreSQL otherwise repeats on every call of a CTE this size (about

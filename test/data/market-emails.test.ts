@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketChecksums, seedMarket, type SeedProgress } from '../../src/data/market.js';
 import { EMAIL_CATEGORIES, EMAIL_EVENTS, PROMOTION_TYPES } from '../../src/data/market/email-calendar.js';
+import { EMAIL_SUMMARY, findEmails } from '../../src/schema/emails/load.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sqlProbe } from '../support/sql.js';
 
@@ -238,5 +239,31 @@ describe('market brandtrackers (tiny)', () => {
     ).toEqual([]);
     const loaded = await one<{ share: number }>(`SELECT avg("isLoaded"::int)::float8 AS share FROM brandtrackers`);
     expect(loaded.share).toBeGreaterThan(0.8);
+  });
+});
+
+// The email lists load a page by one JSON statement when the request selects no more than a summary
+// (src/schema/emails/load.ts): it must give exactly what Prisma gives, value for value and type for type, on every
+// email of the synthetic market (nulls, events, shops, long bodies), and leave any other selection to Prisma.
+describe('findEmails (tiny market)', () => {
+  const byId = <T extends { id: number }>(rows: T[]) => [...rows].sort((a, b) => a.id - b.id);
+
+  it('loads every email exactly as Prisma does, with its classification and shop', async () => {
+    const ids = (await db.prisma.email.findMany({ select: { id: true } })).map((email) => email.id);
+    expect(ids).toHaveLength(1000);
+    const expected = await db.prisma.email.findMany({ where: { id: { in: ids } }, ...EMAIL_SUMMARY });
+    const found = await findEmails(db.prisma, ids, EMAIL_SUMMARY);
+    expect(byId(found)).toEqual(byId(expected));
+    expect(expected.some((email) => email.event && email.shop && email.promotionType)).toBe(true);
+    expect(expected.some((email) => !email.event)).toBe(true);
+    expect('html' in found[0]).toBe(false);
+  });
+
+  it('leaves a selection it does not hold to Prisma (a whole shop, the HTML)', async () => {
+    const [{ id }] = await db.prisma.email.findMany({ where: { shopId: { not: null } }, select: { id: true }, take: 1 });
+    const wholeShop = (await findEmails(db.prisma, [id], { include: { shop: true } })) as unknown as { shop: Record<string, unknown> }[];
+    expect(Object.keys(wholeShop[0].shop)).toContain('monthlyVisits');
+    const withHtml = (await findEmails(db.prisma, [id], { select: { id: true, html: true } })) as unknown as Record<string, unknown>[];
+    expect(Object.keys(withHtml[0])).toEqual(['id', 'html']);
   });
 });

@@ -7,6 +7,7 @@ import { builder } from '../builder.js';
 import { listMeta, ListMetaRef, offsetOf, pagePagination, PagePaginationRef, type ListMeta, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { findShopId } from '../shops/find.js';
 import { emailFilter, emailsQueryArgs, shopEmailsArgs } from './args.js';
+import { findEmails } from './load.js';
 import { searchEmailIds, type EmailFilter, type EmailSort } from './sql.js';
 import { EmailDetail, EmailSummary } from './types.js';
 
@@ -40,7 +41,7 @@ function emailIdOf(value: string): number | null {
 async function emailPage(context: Context, info: GraphQLResolveInfo, filter: EmailFilter, sort: EmailSort, page: PageRequest): Promise<EmailPage> {
   const found = await searchEmailIds(context.prisma, filter, sort, { limit: page.limit, offset: offsetOf(page) });
   const ids = found.ids.map(Number);
-  const rows = ids.length ? await context.prisma.email.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...queryFromInfo({ context, info, path: ['data'] }) }) : [];
+  const rows = await findEmails(context.prisma, ids, queryFromInfo({ context, info, path: ['data'] }));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return { data: ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total), meta: listMeta(found) };
 }

@@ -50,6 +50,8 @@ const EmailDetailContent = builder.objectRef<Email>('EmailDetailContent').implem
 export const EmailShop = builder.prismaObject('Shop', {
   variant: 'EmailShop',
   description: 'The shop that sent the email.',
+  // Its three fields only: a list of emails loads no more of each shop.
+  select: { id: true },
   fields: (t) => ({ id: t.exposeID('id'), domain: t.exposeString('domain'), name: t.exposeString('name') }),
 });
 

@@ -1,3 +1,4 @@
+import { OMITTED } from '../../db/client.js';
 import { getDatamodel } from '../../generated/pothos-types.js';
 
 // Rows that PostgreSQL writes as JSON, for hot reads that Prisma would otherwise map value by value in JavaScript
@@ -18,7 +19,9 @@ export type Selection = boolean | { readonly select?: Relations; readonly includ
 type Relations = { readonly [field: string]: Selection | undefined };
 
 const models = getDatamodel().datamodel.models as Record<string, { fields: readonly ModelField[] }>;
-const scalarsOf = (model: string) => models[model].fields.filter((field) => field.kind === 'scalar' || field.kind === 'enum');
+/** What the client omits (OMITTED) is no scalar of its model here either: a read that wants it is left to Prisma. */
+const omitted = (model: string): Readonly<Record<string, boolean>> => (OMITTED as Record<string, Record<string, boolean>>)[model[0].toLowerCase() + model.slice(1)] ?? {};
+const scalarsOf = (model: string) => models[model].fields.filter((field) => (field.kind === 'scalar' || field.kind === 'enum') && !omitted(model)[field.name]);
 const fieldMaps = new Map(Object.entries(models).map(([model, { fields }]) => [model, new Map(fields.map((field) => [field.name, field]))]));
 const fieldOf = (model: string, name: string) => fieldMaps.get(model)?.get(name);
 

@@ -2,6 +2,7 @@ import type { Email, EmailEvent, Prisma, Shop } from '../../generated/prisma/cli
 import { builder } from '../builder.js';
 import { ShopDetailProfile, ShopTechnology, ShopTrustpilot, TECHNOLOGY_SELECT, trustpilotOf } from '../shops/detail.js';
 import { shopFigures, type ShopFigures } from '../shops/figures.js';
+import { EMAIL_SUMMARY } from './load.js';
 
 // Email records: the summary of lists and the detail of GET /v1/emails/{emailId}.
 
@@ -50,8 +51,6 @@ const EmailDetailContent = builder.objectRef<Email>('EmailDetailContent').implem
 export const EmailShop = builder.prismaObject('Shop', {
   variant: 'EmailShop',
   description: 'The shop that sent the email.',
-  // Its three fields only: a list of emails loads no more of each shop.
-  select: { id: true },
   fields: (t) => ({ id: t.exposeID('id'), domain: t.exposeString('domain'), name: t.exposeString('name') }),
 });
 
@@ -114,17 +113,24 @@ export const EmailDetailShop = builder.prismaObject('Shop', {
   }),
 });
 
-/** An email summary, one row of the email lists. */
+type SummaryRow = Classified & { shop: Pick<Shop, 'id' | 'domain' | 'name'> | null };
+
+/**
+ * An email summary, one row of the email lists. What it reads besides the email is included at the type level
+ * (EMAIL_SUMMARY, which the lists' JSON statement loads) and its fields read the row: a relation field would make
+ * Pothos look up its loader mapping for every row, and load again what a JSON statement loaded.
+ */
 export const EmailSummary = builder.prismaObject('Email', {
   variant: 'EmailSummary',
   description: 'A marketing email of a shop.',
+  include: EMAIL_SUMMARY.include,
   fields: (t) => ({
     id: t.exposeInt('id'),
     sentAt: t.expose('sentAt', { type: 'DateTime' }),
     campaignType: t.exposeString('campaignType'),
-    classification: t.field({ type: EmailClassification, select: CLASSIFICATION_SELECT, resolve: (e) => e as Classified }),
+    classification: t.field({ type: EmailClassification, resolve: (e) => e as SummaryRow }),
     content: t.field({ type: EmailContent, resolve: (e) => e }),
-    shop: t.relation('shop', { type: EmailShop, nullable: true }),
+    shop: t.field({ type: EmailShop, nullable: true, resolve: (e) => (e as SummaryRow).shop as Shop | null }),
   }),
 });
 

@@ -141,11 +141,17 @@ describe('the main landing pages of each advertiser', () => {
   it('follow the ads of a page after a refresh', async () => {
     const page = tracked[1].pageId;
     const [other] = await t.db.prisma.$queryRaw<{ id: string }[]>`SELECT p."id" FROM "landing_pages" p ORDER BY p."id" DESC LIMIT 1`;
-    await t.db.prisma.$executeRaw`UPDATE "ads" SET "landingPageId" = ${other.id}::uuid WHERE "advertiserId" = ${page} AND "isGroupLead"`;
-    await refreshAdGroups(t.db.pool, [page]);
-    const stored = (await storedMainLandingPages()) as { advertiserId: string }[];
-    expect(stored.filter((row) => row.advertiserId === page)).toHaveLength(1);
-    expect(stored).toEqual(await t.db.prisma.$queryRaw(MAIN_LANDING_PAGES_ON_THE_FLY));
+    const before = await t.db.prisma.ad.findMany({ where: { advertiserId: page, isGroupLead: true }, select: { id: true, landingPageId: true } });
+    try {
+      await t.db.prisma.$executeRaw`UPDATE "ads" SET "landingPageId" = ${other.id}::uuid WHERE "advertiserId" = ${page} AND "isGroupLead"`;
+      await refreshAdGroups(t.db.pool, [page]);
+      const stored = (await storedMainLandingPages()) as { advertiserId: string }[];
+      expect(stored.filter((row) => row.advertiserId === page)).toHaveLength(1);
+      expect(stored).toEqual(await t.db.prisma.$queryRaw(MAIN_LANDING_PAGES_ON_THE_FLY));
+    } finally {
+      for (const ad of before) await t.db.prisma.ad.update({ where: { id: ad.id }, data: { landingPageId: ad.landingPageId } });
+      await refreshAdGroups(t.db.pool, [page]);
+    }
   });
 });
 

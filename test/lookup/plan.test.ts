@@ -78,6 +78,26 @@ describe('a fuzzy name match', () => {
     });
   }
 
+  for (const source of ['advertiser', 'shop'] as const) {
+    it(`of a word held by many ${source} names is answered by the walk of the largest, the trigram path left unrun`, async () => {
+      const [{ body }] = await t.db.prisma.$queryRaw<{ body: string }[]>`SELECT prosrc AS body FROM pg_proc WHERE proname = ${`lookup_fuzzy_${source}_names`}`;
+      const word = source === 'advertiser' ? 'brand' : 'store';
+      type Analyzed = PlanNode & { 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number; 'Rows Removed by Index Recheck'?: number };
+      /** Rows the function's body reads from the searched table (kept and filtered out). */
+      const rowsRead = async (walk: number) => {
+        const [{ 'QUERY PLAN': plan }] = await t.db.prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${body}`, word, 10, walk);
+        const all = nodes(((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0].Plan) as Analyzed[];
+        return all
+          .filter((node) => node['Relation Name'] === `${source}s` && !node['Node Type'].startsWith('Bitmap Index'))
+          .reduce((sum, node) => sum + node['Actual Rows'] * node['Actual Loops'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0), 0);
+      };
+      // 6,000 names hold the word: the largest ten are among the first 400 read.
+      expect(await rowsRead(400)).toBeLessThanOrEqual(400);
+      // A walk too short to find ten: the trigram path answers, reading the names that hold the word.
+      expect(await rowsRead(5)).toBeGreaterThan(1000);
+    });
+  }
+
   it("leaves the session's trigram thresholds as they were", async () => {
     await t.db.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT count(*) FROM lookup_fuzzy_shop_names('store', 10)`;

@@ -112,6 +112,36 @@ describe('GET /v1/shops', () => {
     expect(idsOf(await query({ technologies: ['shopify'] }))).toEqual([PEAK, GLOW, LAB]);
   });
 
+  it('keeps the arrays equal to the link tables through updates, cascades and truncation', async () => {
+    const { prisma } = t.db;
+    const agg = (table: string, column: string) => `coalesce((SELECT array_agg(x."${column}" ORDER BY x."${column}") FROM "${table}" x WHERE x."shopId" = s."id"), '{}')`;
+    const drift = () => prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT s."id" FROM "shops" s WHERE s."appIds" <> ${agg('shop_apps', 'appId')}
+      OR s."pixelIds" <> ${agg('shop_pixels', 'pixelId')} OR s."technologyIds" <> ${agg('shop_technologies', 'technologyId')}`);
+    const apps = await prisma.shopApp.findMany();
+    const pixels = await prisma.shopPixel.findMany();
+    try {
+      // A link moved to another shop: both shops change.
+      await prisma.shopApp.update({ where: { shopId_appId: { shopId: LAB, appId: 101 } }, data: { shopId: TINY } });
+      expect(idsOf(await get('/shops?shopifyAppIds=101'))).toEqual([GLOW, TINY]);
+      // An app removed from the catalogue: its links go by cascade.
+      await prisma.shopifyApp.create({ data: { id: 103, label: 'Gone', slug: 'gone' } });
+      await prisma.shopApp.create({ data: { shopId: PEAK, appId: 103 } });
+      expect(idsOf(await get('/shops?shopifyAppIds=103'))).toEqual([PEAK]);
+      await prisma.shopifyApp.delete({ where: { id: 103 } });
+      expect(idsOf(await get('/shops?shopifyAppIds=103'))).toEqual([]);
+      // A link table emptied at once.
+      await prisma.$executeRaw`TRUNCATE "shop_pixels"`;
+      expect(idsOf(await get(`/shops?pixelIds=${META_PIXEL}`))).toEqual([]);
+      expect(await drift()).toEqual([]);
+    } finally {
+      await prisma.shopApp.deleteMany();
+      await prisma.shopApp.createMany({ data: apps });
+      await prisma.shopPixel.createMany({ data: pixels });
+    }
+    expect(await drift()).toEqual([]);
+    expect(idsOf(await get(`/shops?pixelIds=${META_PIXEL}`))).toEqual([GLOW, LAB]);
+  });
+
   it('answers bad bounds and enums with a 400 naming the field', async () => {
     expectViolation(await get('/shops?limit=101'), 'query-string.limit');
     expectViolation(await get('/shops?limit=0'), 'query-string.limit');

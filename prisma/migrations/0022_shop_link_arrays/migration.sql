@@ -18,9 +18,14 @@ ALTER TABLE "shops"
 -- Recomputes the arrays of the given shops (NULL: of every shop) from the link tables. Every shop at once is grouped
 -- and hash-joined (a market load runs it before its indexes are back); a few shops are read through the link tables'
 -- primary keys. Rows already equal are not rewritten.
+-- Two transactions writing links of one shop: the second's UPDATE would wait for the first's row lock, then write
+-- the arrays it read before the first committed, losing its links. So the shops are locked first, in a statement of
+-- their own: the next statement (READ COMMITTED) reads the link tables as they are once the lock is held. The lock
+-- does not conflict with the KEY SHARE lock the link tables' foreign keys take.
 CREATE FUNCTION "refresh_shop_link_arrays"(shop_ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF shop_ids IS NULL THEN
+    LOCK TABLE "shops" IN SHARE ROW EXCLUSIVE MODE;
     UPDATE "shops" s
     SET "appIds" = coalesce(a."ids", '{}'), "pixelIds" = coalesce(p."ids", '{}'), "technologyIds" = coalesce(t."ids", '{}')
     FROM "shops" s0
@@ -30,6 +35,7 @@ BEGIN
     WHERE s."id" = s0."id"
       AND (s."appIds", s."pixelIds", s."technologyIds") IS DISTINCT FROM (coalesce(a."ids", '{}'), coalesce(p."ids", '{}'), coalesce(t."ids", '{}'));
   ELSE
+    PERFORM 1 FROM "shops" WHERE "id" = ANY(shop_ids) ORDER BY "id" FOR NO KEY UPDATE;
     UPDATE "shops" s
     SET "appIds" = l."appIds", "pixelIds" = l."pixelIds", "technologyIds" = l."technologyIds"
     FROM (

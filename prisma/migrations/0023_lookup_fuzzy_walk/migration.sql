@@ -7,7 +7,7 @@
 -- amount of work at any scale, and they stop as soon as $2 are found), keeping the names of word similarity 1. When
 -- $2 are found, they are the answer: any other 0.99 name is smaller than all of them, and any other name scores less.
 -- Otherwise (a rarer word, a misspelling) the trigram path answers as before. Same results in the same order
--- (score, then size, then id); test/lookup/fuzzy-walk.test.ts compares both paths with a short walk.
+-- (score, then size, then id); test/lookup/plan.test.ts compares both paths at several walk lengths.
 DROP FUNCTION "lookup_fuzzy_advertiser_names"(text, integer);
 DROP FUNCTION "lookup_fuzzy_shop_names"(text, integer);
 

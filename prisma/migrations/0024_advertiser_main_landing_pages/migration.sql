@@ -2,8 +2,8 @@
 -- its ads (one per duplicate group) lead, the most used first (ties: the larger reach, then the URL), at most three.
 -- Counting them per request read every group lead of the 25 advertisers: the largest brands, a few thousand ads
 -- each at medium (40 ms for a search of "studio", growing with the brands). They are now kept per page, written
--- with the other precomputed groups (refreshAdGroups: the market load, the Meta ads importer, both for the pages
--- they touch) by "refresh_advertiser_main_landing_pages", whose statement is the one the route ran.
+-- with the other precomputed groups (refreshAdGroups: the market load for every page, the Meta ads importer for the
+-- pages it touched) by "refresh_advertiser_main_landing_pages", whose statement is the one the route ran.
 CREATE TABLE "advertiser_main_landing_pages" (
   "advertiserId" text NOT NULL,
   "position" integer NOT NULL,

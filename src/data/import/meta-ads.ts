@@ -347,14 +347,14 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
 
   // Duplicate groups: every member carries the group size and reach; the lead has media, then the most reach.
   const groups = [...new Set([...ads.map((ad) => ad.collationId), ...before.rows.map((row) => row.collationId)])];
-  const regrouped = await client.query<{ id: string }>(
+  const regrouped = await client.query<{ id: string; advertiserId: string }>(
     `WITH g AS (
        SELECT "id", count(*) OVER w AS n, sum("reach") OVER w AS total,
               row_number() OVER (w ORDER BY ("mediaUrl" IS NOT NULL) DESC, "reach" DESC, "id" COLLATE "C") = 1 AS lead
        FROM "ads" WHERE "collationId" = ANY($1::text[]) WINDOW w AS (PARTITION BY "collationId"))
      UPDATE "ads" a SET "duplicates" = g.n, "aggregatedReach" = g.total, "isGroupLead" = g.lead FROM g
      WHERE a."id" = g."id" AND (a."duplicates", a."aggregatedReach", a."isGroupLead") IS DISTINCT FROM (g.n::int, g.total::int8, g.lead)
-     RETURNING a."id"`,
+     RETURNING a."id", a."advertiserId"`,
     [groups],
   );
 
@@ -389,7 +389,8 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
      WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
     [touchedPages],
   );
-  await refreshAdGroups(client, touchedPages);
+  // A duplicate group may span pages: a page whose ads changed lead is regrouped too.
+  await refreshAdGroups(client, [...new Set([...touchedPages, ...regrouped.rows.map((row) => row.advertiserId)])]);
   return outcomes;
 }
 

@@ -18,8 +18,6 @@ export type PrimaryShopFilter = {
 };
 
 const sql = Prisma.sql;
-const usesPixel = (ids: string[]) => shopUsesPixels('s', ids);
-const usesApp = (ids: number[]) => shopUsesApps('s', ids);
 const primaryShopOf = (conditions: Prisma.Sql[]) => sql`EXISTS (SELECT 1 FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId"
   WHERE l."advertiserId" = a."advertiserId" AND l."isPrimary" AND ${Prisma.join(conditions, ' AND ')})`;
 
@@ -30,11 +28,11 @@ export function primaryShopConditions(shop: PrimaryShopFilter | undefined): Pris
   range(sql`s."productsCount"`, shop.products, required);
   if (shop.categoryIds?.length) required.push(shopInCategories('s', shop.categoryIds));
   if (shop.themes?.length) required.push(sql`s."themeId" = ANY(${shop.themes}::uuid[])`);
-  if (shop.pixels?.length) required.push(usesPixel(shop.pixels));
-  if (shop.shopifyApps?.length) required.push(usesApp(shop.shopifyApps));
+  if (shop.pixels?.length) required.push(shopUsesPixels('s', shop.pixels));
+  if (shop.shopifyApps?.length) required.push(shopUsesApps('s', shop.shopifyApps));
   const excluded: Prisma.Sql[] = [];
-  if (shop.excludePixels?.length) excluded.push(usesPixel(shop.excludePixels));
-  if (shop.excludeShopifyApps?.length) excluded.push(usesApp(shop.excludeShopifyApps));
+  if (shop.excludePixels?.length) excluded.push(shopUsesPixels('s', shop.excludePixels));
+  if (shop.excludeShopifyApps?.length) excluded.push(shopUsesApps('s', shop.excludeShopifyApps));
   const out: Prisma.Sql[] = [];
   if (required.length) out.push(primaryShopOf(required));
   if (excluded.length) out.push(sql`NOT ${primaryShopOf([sql`(${Prisma.join(excluded, ' OR ')})`])}`);

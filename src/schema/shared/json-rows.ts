@@ -4,8 +4,9 @@ import { getDatamodel } from '../../generated/pothos-types.js';
 // Rows that PostgreSQL writes as JSON, for hot reads that Prisma would otherwise map value by value in JavaScript
 // (src/schema/ads/load.ts, src/schema/ads/detail-load.ts, src/schema/emails/load.ts). What such a statement loads
 // is declared as a Prisma selection (`select`/`include`, as Pothos hands a resolver): the JSON objects are built
-// from it and the Prisma datamodel, the values given Prisma's types back from it, and a request's selection is served only when the
-// declared one covers it. A test per statement compares it with Prisma's findMany on the same selection.
+// from it and the Prisma datamodel, the values given Prisma's types back from it, and a request's selection is
+// served only when the declared one covers it. A test per statement compares it with Prisma's findMany on the same
+// selection.
 
 type ModelField = {
   readonly name: string;

@@ -5,6 +5,7 @@ import { builder } from '../builder.js';
 import { cursorListRef, decodeCursor, encodeCursor, findKeysetPage, queryDigest, type CursorPagination } from '../shared/cursor.js';
 import { crossChecks, euFieldsUsed, filterFromArgs, productsListArgs, productsQueryArgs } from './args.js';
 import { requireEuAccess, withView } from './figures.js';
+import { findProducts } from './load.js';
 import { conditions, FROM, sortKeys, type ProductFilter, type ProductSort } from './sql.js';
 import { ProductRef } from './types.js';
 
@@ -38,7 +39,7 @@ async function productPage(context: Context, select: object, filter: ProductFilt
     after: page.cursor ? decodeCursor(page.cursor, digest, keys.length + 1) : null,
     count: filter.shopId || filter.search ? { by: 'matches', cap: COUNT_CAP } : { by: 'window', rows: COUNT_WINDOW },
   });
-  const rows = found.ids.length ? await context.prisma.product.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
+  const rows = await findProducts(context.prisma, found.ids, select);
   const byId = new Map(withView(rows, { cpm: filter.cpm, euAccess }).map((row) => [row.id, row]));
   const pagination: CursorPagination = {
     limit: page.limit,

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { InlineRows } from '../shared/cursor.js';
 import { jsonRowsLoader } from '../shared/json-rows.js';
 import { PRODUCT_INCLUDE, type ProductRow } from './types.js';
 
@@ -13,6 +14,9 @@ const products = jsonRowsLoader<ProductRow, typeof PRODUCT_INCLUDE>('Product', {
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the JSON statement loads. */
 export const isProductSelection = (query: object): boolean => products.serves(query);
+
+/** The products of a page, loaded in the statement that finds it, when `query` (Pothos's selection) allows. */
+export const inlineProducts = (query: object): InlineRows<ProductRow> | undefined => (products.serves(query) ? products : undefined);
 
 /** The products of `ids` (in no particular order), loaded with `query`, Pothos's selection for them. */
 export async function findProducts(prisma: Prisma.TransactionClient, ids: readonly string[], query: object): Promise<ProductRow[]> {

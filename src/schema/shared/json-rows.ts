@@ -10,6 +10,8 @@ import { getDatamodel } from '../../generated/pothos-types.js';
 // Any other selection is Prisma's. Columns come from the Prisma datamodel, so a field added to the schema is loaded
 // without touching a loader; each loader's test compares both paths row for row.
 
+const sql = Prisma.sql;
+
 type ModelField = {
   readonly name: string;
   readonly kind: string;
@@ -93,6 +95,13 @@ export type JsonRowsLoader<Row> = {
   serves(query: object): boolean;
   /** The rows of `ids` in no particular order, with every relation of the include. */
   load(prisma: Prisma.TransactionClient, ids: readonly string[]): Promise<Row[]>;
+  /**
+   * The same rows as one expression of another statement: the ids come from `ids`, a subquery of one text column;
+   * its value (JSON text) is read back with `parse`. A list that finds its page of ids in SQL loads the page's rows in
+   * the same statement (shared/cursor.ts: findKeysetPage).
+   */
+  inline(ids: Prisma.Sql): Prisma.Sql;
+  parse(json: string): Row[];
 };
 
 /**
@@ -115,6 +124,20 @@ export function jsonRowsLoader<Row, I extends Include>(
   const reviveRow = reviver(model, fields);
   // A map by name: no inherited key (`constructor`) matches.
   const accepted = new Map<string, unknown>(Object.entries(include));
+  const rowsOf = (ids: Prisma.Sql) => sql`(SELECT coalesce(json_agg(x), '[]')::text FROM (${statement} WHERE ${Prisma.raw(parent)}."id" = ANY(${ids})) x)`;
+  const parse = (json: string): Row[] => {
+    const rows = JSON.parse(json) as Record<string, unknown>[];
+    for (const row of rows) {
+      reviveRow(row);
+      for (const { name, list, revive } of loaded) {
+        const related = row[name] as Record<string, unknown> | Record<string, unknown>[] | null;
+        if (related === null) continue;
+        if (list) for (const item of related as Record<string, unknown>[]) revive(item);
+        else revive(related as Record<string, unknown>);
+      }
+    }
+    return rows as Row[];
+  };
   return {
     serves(query) {
       const { include: asked, ...rest } = query as { include?: Record<string, unknown> };
@@ -123,19 +146,10 @@ export function jsonRowsLoader<Row, I extends Include>(
     },
     async load(prisma, ids) {
       if (!ids.length) return [];
-      const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`
-        SELECT coalesce(json_agg(x), '[]')::text AS "rows" FROM (${statement} WHERE ${Prisma.raw(parent)}."id" = ANY(${ids}::${idType}[])) x`;
-      const parsed = JSON.parse(rows) as Record<string, unknown>[];
-      for (const row of parsed) {
-        reviveRow(row);
-        for (const { name, list, revive } of loaded) {
-          const related = row[name] as Record<string, unknown> | Record<string, unknown>[] | null;
-          if (related === null) continue;
-          if (list) for (const item of related as Record<string, unknown>[]) revive(item);
-          else revive(related as Record<string, unknown>);
-        }
-      }
-      return parsed as Row[];
+      const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`SELECT ${rowsOf(sql`${[...ids]}::${idType}[]`)} AS "rows"`;
+      return parse(rows);
     },
+    inline: (ids) => rowsOf(sql`ARRAY(${ids})::${idType}[]`),
+    parse,
   };
 }

@@ -195,7 +195,7 @@ describe('cursor pages', () => {
   it('counts at a bounded cost: exact within the cap, else a lower bound (gte) never below the rows paged', async () => {
     const bestSelling = [{ key: Prisma.sql`coalesce(p."bestSellerPosition", 2147483647)`, type: 'int4' as const }, { key: Prisma.sql`(-p."monthlyRevenueUsd")`, type: 'float8' as const }];
     const page = (by: 'matches' | 'window', bound: number, where: Prisma.Sql[] = [], limit = 2) =>
-      findKeysetPage(t.db.prisma, {
+      findKeysetPage(t.db.pool, {
         id: Prisma.sql`p."id"`, from: Prisma.sql`FROM "products" p`, where, keys: bestSelling, direction: 'ASC', limit, after: null,
         count: by === 'matches' ? { by, cap: bound } : { by, rows: bound },
       });

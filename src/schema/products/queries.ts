@@ -33,7 +33,7 @@ async function productPage(context: Context, select: object, filter: ProductFilt
   const after = page.cursor ? decodeCursor(page.cursor, digest, keys.length + 1) : null;
   const count = filter.shopId || filter.search ? ({ by: 'matches', cap: COUNT_CAP } as const) : ({ by: 'window', rows: COUNT_WINDOW } as const);
   const query = { id: sql`p."id"`, from: FROM, where: conditions(filter), keys, direction, limit: page.limit, after, count };
-  const [euAccess, found] = await Promise.all([checked ?? requireEuAccess(context, euFields), findKeysetPage(context.prisma, query, inlineProducts(select))]);
+  const [euAccess, found] = await Promise.all([checked ?? requireEuAccess(context, euFields), findKeysetPage(context.pool, query, inlineProducts(select))]);
   const rows = found.rows ?? (await findProducts(context.prisma, found.ids, select));
   const byId = new Map(withView(rows, { cpm: filter.cpm, euAccess }).map((row) => [row.id, row]));
   const pagination: CursorPagination = {

@@ -2,7 +2,8 @@ import type { ObjectRef } from '@pothos/core';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { validationError } from '../../errors.js';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type pg from 'pg';
+import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 
 // Cursor pagination (the third style, after page and offset): keyset pages on a list's sort keys, so page 1,000
@@ -143,7 +144,7 @@ export type InlineRows<Row> = { inline(ids: Prisma.Sql): Prisma.Sql; parse(json:
  * was counted in full or when the last page is reached; otherwise it is a lower bound (`gte`), never below the rows
  * paged so far.
  */
-export async function findKeysetPage<Row = never>(prisma: PrismaClient, query: KeysetQuery, rows?: InlineRows<Row>): Promise<KeysetPage<Row>> {
+export async function findKeysetPage<Row = never>(pool: Pick<pg.Pool, 'query'>, query: KeysetQuery, rows?: InlineRows<Row>): Promise<KeysetPage<Row>> {
   const { id, from, keys, direction, limit, after, count } = query;
   const all = [...keys, { key: id, type: 'text' as const }];
   const row = Prisma.join(all.map(({ key }) => key), ', ');
@@ -163,13 +164,15 @@ export async function findKeysetPage<Row = never>(prisma: PrismaClient, query: K
   const idKey = Prisma.raw(`k${all.length - 1}`);
   // The page's keys as JSON text (each key as PostgreSQL's text of it, for the cursor), in order (n).
   const keyArray = Prisma.join(all.map((_, i) => Prisma.raw(`k${i}`)), ', ');
-  const [found] = await prisma.$queryRaw<{ matched: number; examined: number; keys: string; rows: string | null }[]>`
+  const statement = sql`
     WITH page AS MATERIALIZED (SELECT ${texts}, row_number() OVER (ORDER BY ${order}) AS n ${from} ${whereSql(where)} ORDER BY ${order} LIMIT ${limit + 1}),
     counted AS (${counting})
     SELECT c.matched, c.examined,
       (SELECT coalesce(json_agg(json_build_array(${keyArray}) ORDER BY n), '[]')::text FROM page) AS keys,
       ${rows ? rows.inline(sql`SELECT ${idKey} FROM page WHERE n <= ${limit}`) : sql`NULL::text`} AS rows
     FROM counted c`;
+  // On the pool, not Prisma: its raw queries cost about half a millisecond of Node's time more for a page's JSON.
+  const { rows: [found] } = await pool.query<{ matched: number; examined: number; keys: string; rows: string | null }>(statement.text, statement.values);
   const keysFound = JSON.parse(found.keys) as string[][];
   const pageKeys = keysFound.slice(0, limit);
   const seen = (after?.seen ?? 0) + pageKeys.length;

@@ -83,8 +83,9 @@ describe('isProductSelection', () => {
   it("accepts the type's relations and fewer, and nothing else", () => {
     expect(isProductSelection({})).toBe(true);
     expect(isProductSelection(INCLUDE)).toBe(true);
-    expect(isProductSelection({ include: { shop: true } })).toBe(true);
-    expect(isProductSelection({ include: { shop: true, weeks: false } })).toBe(true);
+    expect(isProductSelection({ include: { shop: PRODUCT_INCLUDE.shop } })).toBe(true);
+    expect(isProductSelection({ include: { shop: PRODUCT_INCLUDE.shop, weeks: false } })).toBe(true);
+    expect(isProductSelection({ include: { shop: true } })).toBe(false);
     expect(isProductSelection({ include: { weeks: true } })).toBe(false);
     expect(isProductSelection({ include: { weeks: { ...PRODUCT_INCLUDE.weeks, orderBy: { weekStart: 'desc' } } } })).toBe(false);
     expect(isProductSelection({ include: { shop: { select: { id: true } } } })).toBe(false);

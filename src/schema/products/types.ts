@@ -85,6 +85,13 @@ const ProductEuMetrics = builder.objectRef<EuMetricsView>('ProductEuMetrics').im
   }),
 });
 
+/** The shop fields a product shows (ProductShop): the whole shop row was a third of a page's JSON. */
+const SHOP_SELECT = {
+  id: true, domain: true, name: true, logoUrl: true, countryCode: true, currency: true,
+  productsCount: true, monthlyVisits: true, monthlyRevenueUsd: true, createdAt: true, categoryIds: true,
+} as const;
+type ShopRow = Pick<Shop, keyof typeof SHOP_SELECT>;
+
 const WEEK_SELECT = { weekStart: true, weekEnd: true, activeAds: true, euDailySpendUsd: true, euDailyReach: true } as const;
 type Week = Pick<ProductWeek, keyof typeof WEEK_SELECT>;
 
@@ -93,10 +100,10 @@ type Week = Pick<ProductWeek, keyof typeof WEEK_SELECT>;
  * type (as `include`) rather than as a relation field and a field's selection, which made Pothos look up both fields'
  * loader mappings for every row of a list; products/load.ts loads the same in one JSON statement.
  */
-export const PRODUCT_INCLUDE = { weeks: { orderBy: { weekStart: 'asc' }, select: WEEK_SELECT }, shop: true } as const;
+export const PRODUCT_INCLUDE = { weeks: { orderBy: { weekStart: 'asc' }, select: WEEK_SELECT }, shop: { select: SHOP_SELECT } } as const;
 
 /** A product as the product object type loads it (PRODUCT_INCLUDE). */
-export type ProductRow = Product & { weeks: Week[]; shop: Shop };
+export type ProductRow = Product & { weeks: Week[]; shop: ShopRow };
 
 const ProductWeekRef = builder.objectRef<WeekView>('ProductWeek').implement({
   description: 'One week (Monday to Sunday) of ads; the EU figures are null below the Pro plan.',
@@ -109,8 +116,7 @@ const ProductWeekRef = builder.objectRef<WeekView>('ProductWeek').implement({
   }),
 });
 
-export const ProductShop = builder.prismaObject('Shop', {
-  variant: 'ProductShop',
+const ProductShop = builder.objectRef<ShopRow>('ProductShop').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     domain: t.exposeString('domain'),

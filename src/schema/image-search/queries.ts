@@ -4,6 +4,7 @@ import type { Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { workspaceDb } from '../shared/workspace.js';
 import { DEFAULT_CPM, hasEuAccess, withView } from '../products/figures.js';
+import { findProducts } from '../products/load.js';
 import { fingerprintOfInput, imageSearchArgs, oneSource } from './input.js';
 import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './search.js';
 import { loadShopSummaries } from '../shops/types.js';
@@ -43,7 +44,7 @@ builder.queryFields((t) => ({
       const select = queryFromInfo({ context, info, path: ['data', 'product'] });
       // The search is kept while its products load; the answer waits for both.
       const [rows, euAccess] = await Promise.all([
-        page.ids.length ? context.prisma.product.findMany({ where: { id: { in: page.ids } }, relationLoadStrategy: 'join', ...select }) : [],
+        findProducts(context.prisma, page.ids, select),
         hasEuAccess(context),
         stored,
       ]);

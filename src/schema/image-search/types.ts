@@ -1,11 +1,11 @@
-import type { Product, Shop } from '../../generated/prisma/client.js';
+import type { Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { OffsetPaginationRef, type OffsetPagination } from '../shared/pagination.js';
-import { ProductRef } from '../products/types.js';
+import { ProductRef, type ProductRow } from '../products/types.js';
 import { ShopSummary } from '../shops/types.js';
 
 export type SearchMeta = { searchId: string; expiresAt: Date };
-export type ProductMatch = { score: number; product: Product };
+export type ProductMatch = { score: number; product: ProductRow };
 export type ShopMatch = { score: number; shop: Shop };
 
 const ImageSearchMeta = builder.objectRef<SearchMeta>('ImageSearchMeta').implement({

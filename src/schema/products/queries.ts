@@ -5,6 +5,7 @@ import { builder } from '../builder.js';
 import { cursorListRef, decodeCursor, encodeCursor, findKeysetPage, queryDigest, type CursorPagination } from '../shared/cursor.js';
 import { crossChecks, euFieldsUsed, filterFromArgs, productsListArgs, productsQueryArgs } from './args.js';
 import { requireEuAccess, withView } from './figures.js';
+import { findProducts, inlineProducts } from './load.js';
 import { conditions, FROM, sortKeys, type ProductFilter, type ProductSort } from './sql.js';
 import { ProductRef } from './types.js';
 
@@ -23,22 +24,17 @@ const ProductPageRef = cursorListRef('ProductPage', ProductRef, 'A cursor page o
 
 type Page = { limit: number; cursor?: string | null };
 
-/** The page of ids by keyset, then the selected fields for them (one statement), in order. */
+/** The page by keyset, its count and (for the product type's own selection) its rows in one statement, in order. */
 async function productPage(context: Context, select: object, filter: ProductFilter, sort: ProductSort, page: Page, euFields: string[]) {
-  const euAccess = await requireEuAccess(context, euFields);
+  // EU/UK filters or sorts are refused (403) before anything else; without them the plan only decides what rows show.
+  const checked = euFields.length ? await requireEuAccess(context, euFields) : null;
   const digest = queryDigest({ filter, sort });
   const { keys, direction } = sortKeys(filter, sort);
-  const found = await findKeysetPage(context.prisma, {
-    id: sql`p."id"`,
-    from: FROM,
-    where: conditions(filter),
-    keys,
-    direction,
-    limit: page.limit,
-    after: page.cursor ? decodeCursor(page.cursor, digest, keys.length + 1) : null,
-    count: filter.shopId || filter.search ? { by: 'matches', cap: COUNT_CAP } : { by: 'window', rows: COUNT_WINDOW },
-  });
-  const rows = found.ids.length ? await context.prisma.product.findMany({ where: { id: { in: found.ids } }, relationLoadStrategy: 'join', ...select }) : [];
+  const after = page.cursor ? decodeCursor(page.cursor, digest, keys.length + 1) : null;
+  const count = filter.shopId || filter.search ? ({ by: 'matches', cap: COUNT_CAP } as const) : ({ by: 'window', rows: COUNT_WINDOW } as const);
+  const query = { id: sql`p."id"`, from: FROM, where: conditions(filter), keys, direction, limit: page.limit, after, count };
+  const [euAccess, found] = await Promise.all([checked ?? requireEuAccess(context, euFields), findKeysetPage(context.pool, query, inlineProducts(select))]);
+  const rows = found.rows ?? (await findProducts(context.prisma, found.ids, select));
   const byId = new Map(withView(rows, { cpm: filter.cpm, euAccess }).map((row) => [row.id, row]));
   const pagination: CursorPagination = {
     limit: page.limit,

@@ -1,111 +1,122 @@
-import type { Product, ProductWeek } from '../../generated/prisma/client.js';
+import type { Product, ProductWeek, Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { euSpend, viewOf } from './figures.js';
 import { mediaUrl } from '../shared/media-url.js';
+import {
+  adsView, bestSellerRankView, euMetricsView, priceView, reviewsView, salesView, weekViews,
+  type AdsView, type BestSellerRankView, type CountryActiveAdsView, type CountryReach, type EuMetricsView, type PriceView, type ReviewsView,
+  type RevenueRangeView, type SalesView, type WeekView,
+} from './views.js';
 
-// The Product record of the specification, one object per nested group; every group reads the loaded row.
+// The Product record of the specification, one object per nested group. Each group's resolver builds the group
+// from the loaded row once (views.ts), as plain fields: a page of products runs one resolver per group, not per field.
 
-const num = (value: { toNumber(): number } | null) => (value === null ? null : value.toNumber());
-type CountryReach = { countryCode: string; reach: number };
-
-const ProductPrice = builder.objectRef<Product>('ProductPrice').implement({
+const ProductPrice = builder.objectRef<PriceView>('ProductPrice').implement({
   fields: (t) => ({
-    amount: t.float({ resolve: (p) => num(p.price)! }),
+    amount: t.exposeFloat('amount'),
     currency: t.exposeString('currency', { description: "ISO 4217; the shop's storefront currency." }),
-    amountUsd: t.float({ resolve: (p) => num(p.priceUsd)! }),
-    compareAtAmount: t.float({ nullable: true, resolve: (p) => num(p.compareAtPrice) }),
-    onSale: t.boolean({ resolve: (p) => p.compareAtPrice !== null && p.compareAtPrice.gt(p.price) }),
-    discountPercent: t.float({
-      nullable: true,
-      resolve: (p) => (p.compareAtPrice !== null && p.compareAtPrice.gt(0) && p.compareAtPrice.gt(p.price) ? Math.round((1 - p.price.toNumber() / p.compareAtPrice.toNumber()) * 1000) / 10 : null),
-    }),
+    amountUsd: t.exposeFloat('amountUsd'),
+    compareAtAmount: t.exposeFloat('compareAtAmount', { nullable: true }),
+    onSale: t.exposeBoolean('onSale'),
+    discountPercent: t.exposeFloat('discountPercent', { nullable: true }),
     isSubscription: t.exposeBoolean('isSubscription'),
     promoTypes: t.exposeStringList('promoTypes', { description: 'Promotions seen on the product; percent-off is the one the filter matches.' }),
   }),
 });
 
-const ProductReviews = builder.objectRef<Product>('ProductReviews').implement({
-  fields: (t) => ({ rating: t.exposeFloat('rating', { nullable: true }), count: t.exposeInt('reviewCount') }),
+const ProductReviews = builder.objectRef<ReviewsView>('ProductReviews').implement({
+  fields: (t) => ({ rating: t.exposeFloat('rating', { nullable: true }), count: t.exposeInt('count') }),
 });
 
-const ProductBestSellerRank = builder.objectRef<Product>('ProductBestSellerRank').implement({
+const ProductBestSellerRank = builder.objectRef<BestSellerRankView>('ProductBestSellerRank').implement({
   fields: (t) => ({
-    position: t.exposeInt('bestSellerPosition', { nullable: true, description: "Rank among the shop's products by sales (1 = best seller)." }),
-    percentile: t.exposeFloat('bestSellerPercentile', { nullable: true, description: '100 = the top of the shop.' }),
+    position: t.exposeInt('position', { nullable: true, description: "Rank among the shop's products by sales (1 = best seller)." }),
+    percentile: t.exposeFloat('percentile', { nullable: true, description: '100 = the top of the shop.' }),
   }),
 });
 
-const RevenueRange = builder.objectRef<Product>('ProductRevenueRange').implement({
-  fields: (t) => ({
-    min: t.exposeFloat('dailyRevenueMinUsd'),
-    mean: t.exposeFloat('dailyRevenueUsd'),
-    max: t.exposeFloat('dailyRevenueMaxUsd'),
-  }),
+const RevenueRange = builder.objectRef<RevenueRangeView>('ProductRevenueRange').implement({
+  fields: (t) => ({ min: t.exposeFloat('min'), mean: t.exposeFloat('mean'), max: t.exposeFloat('max') }),
 });
 
-const ProductSales = builder.objectRef<Product>('ProductSales').implement({
+const ProductSales = builder.objectRef<SalesView>('ProductSales').implement({
   description: 'Estimates (USD) from the shop’s sales readings.',
   fields: (t) => ({
     dailyRevenueUsd: t.exposeFloat('dailyRevenueUsd'),
-    dailyRevenueRangeUsd: t.field({ type: RevenueRange, resolve: (p) => p }),
+    dailyRevenueRangeUsd: t.expose('dailyRevenueRangeUsd', { type: RevenueRange }),
     monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd'),
     dailyUnitsSold: t.exposeFloat('dailyUnitsSold'),
     monthlyUnitsSold: t.exposeInt('monthlyUnitsSold'),
   }),
 });
 
-const CountryActiveAds = builder.objectRef<{ countryCode: string; activeAds: number }>('ProductCountryActiveAds').implement({
+const CountryActiveAds = builder.objectRef<CountryActiveAdsView>('ProductCountryActiveAds').implement({
   fields: (t) => ({ countryCode: t.exposeString('countryCode'), activeAds: t.exposeInt('activeAds') }),
 });
 
-const ProductAds = builder.objectRef<Product>('ProductAds').implement({
+const ProductAds = builder.objectRef<AdsView>('ProductAds').implement({
   description: 'The Meta ads promoting the product.',
   fields: (t) => ({
-    active: t.exposeInt('activeAds'),
-    total: t.exposeInt('totalAds'),
-    launched30d: t.exposeInt('adsLaunched30d'),
+    active: t.exposeInt('active'),
+    total: t.exposeInt('total'),
+    launched30d: t.exposeInt('launched30d'),
     weekOverWeekGrowth: t.exposeFloat('weekOverWeekGrowth', { nullable: true }),
     adShare: t.exposeFloat('adShare', { description: "Percent of the shop's active ads." }),
     advertisersCount: t.exposeInt('advertisersCount'),
     hasPartnershipAds: t.exposeBoolean('hasPartnershipAds'),
     previewUrls: t.exposeStringList('previewUrls'),
-    activeByCountry: t.field({ type: [CountryActiveAds], resolve: (p) => p.activeByCountry as { countryCode: string; activeAds: number }[] }),
+    activeByCountry: t.expose('activeByCountry', { type: [CountryActiveAds] }),
     sellingCountries: t.exposeStringList('sellingCountries'),
   }),
 });
 
 const CountryReachRef = builder.objectRef<CountryReach>('ProductCountryReach').implement({
-  fields: (t) => ({ countryCode: t.exposeString('countryCode'), reach: t.field({ type: 'SafeInt', resolve: (c) => c.reach }) }),
+  fields: (t) => ({ countryCode: t.exposeString('countryCode'), reach: t.expose('reach', { type: 'SafeInt' }) }),
 });
 
-const ProductEuMetrics = builder.objectRef<Product>('ProductEuMetrics').implement({
+const ProductEuMetrics = builder.objectRef<EuMetricsView>('ProductEuMetrics').implement({
   description: 'EU/UK delivery (Pro plans and above). Below Pro, locked is true and every figure is null. Spend is EU reach priced at the request cpm.',
   fields: (t) => ({
-    locked: t.boolean({ resolve: (p) => !viewOf(p).euAccess }),
-    spendUsd: t.float({ nullable: true, resolve: (p) => euSpend(p, p.euSpendUsd) }),
-    dailySpendUsd: t.float({ nullable: true, resolve: (p) => euSpend(p, p.euDailySpendUsd) }),
-    reach: t.field({ type: 'SafeInt', nullable: true, resolve: (p) => (viewOf(p).euAccess ? p.euReach : null) }),
-    spendShare: t.float({ nullable: true, description: "Percent of the shop's EU spend.", resolve: (p) => (viewOf(p).euAccess ? p.spendShare : null) }),
-    reachByCountry: t.field({ type: [CountryReachRef], nullable: true, resolve: (p) => (viewOf(p).euAccess ? (p.euReachByCountry as CountryReach[]) : null) }),
+    locked: t.exposeBoolean('locked'),
+    spendUsd: t.exposeFloat('spendUsd', { nullable: true }),
+    dailySpendUsd: t.exposeFloat('dailySpendUsd', { nullable: true }),
+    reach: t.expose('reach', { type: 'SafeInt', nullable: true }),
+    spendShare: t.exposeFloat('spendShare', { nullable: true, description: "Percent of the shop's EU spend." }),
+    reachByCountry: t.expose('reachByCountry', { type: [CountryReachRef], nullable: true }),
   }),
 });
 
+/** The shop fields a product shows (ProductShop): the whole shop row was a third of a page's JSON. */
+const SHOP_SELECT = {
+  id: true, domain: true, name: true, logoUrl: true, countryCode: true, currency: true,
+  productsCount: true, monthlyVisits: true, monthlyRevenueUsd: true, createdAt: true, categoryIds: true,
+} as const;
+type ShopRow = Pick<Shop, keyof typeof SHOP_SELECT>;
+
 const WEEK_SELECT = { weekStart: true, weekEnd: true, activeAds: true, euDailySpendUsd: true, euDailyReach: true } as const;
-type WeekView = Pick<ProductWeek, keyof typeof WEEK_SELECT> & { product: Product };
+type Week = Pick<ProductWeek, keyof typeof WEEK_SELECT>;
+
+/**
+ * What every product object loads besides its fields: its weeks (weeklyHistory) and its shop. Declared on the object
+ * type (as `include`) rather than as a relation field and a field's selection, which made Pothos look up both fields'
+ * loader mappings for every row of a list; products/load.ts loads the same in one JSON statement.
+ */
+export const PRODUCT_INCLUDE = { weeks: { orderBy: { weekStart: 'asc' }, select: WEEK_SELECT }, shop: { select: SHOP_SELECT } } as const;
+
+/** A product as the product object type loads it (PRODUCT_INCLUDE). */
+export type ProductRow = Product & { weeks: Week[]; shop: ShopRow };
 
 const ProductWeekRef = builder.objectRef<WeekView>('ProductWeek').implement({
   description: 'One week (Monday to Sunday) of ads; the EU figures are null below the Pro plan.',
   fields: (t) => ({
-    from: t.field({ type: 'Date', resolve: (w) => w.weekStart }),
-    to: t.field({ type: 'Date', resolve: (w) => w.weekEnd }),
+    from: t.expose('from', { type: 'Date' }),
+    to: t.expose('to', { type: 'Date' }),
     activeAds: t.exposeInt('activeAds'),
-    euDailySpendUsd: t.float({ nullable: true, resolve: (w) => euSpend(w.product, w.euDailySpendUsd) }),
-    euDailyReach: t.int({ nullable: true, resolve: (w) => (viewOf(w.product).euAccess ? w.euDailyReach : null) }),
+    euDailySpendUsd: t.exposeFloat('euDailySpendUsd', { nullable: true }),
+    euDailyReach: t.exposeInt('euDailyReach', { nullable: true }),
   }),
 });
 
-export const ProductShop = builder.prismaObject('Shop', {
-  variant: 'ProductShop',
+const ProductShop = builder.objectRef<ShopRow>('ProductShop').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     domain: t.exposeString('domain'),
@@ -123,6 +134,7 @@ export const ProductShop = builder.prismaObject('Shop', {
 
 export const ProductRef = builder.prismaObject('Product', {
   variant: 'Product',
+  include: PRODUCT_INCLUDE,
   description: 'A product of a shop, with its sales estimates, ads and (Pro) EU/UK delivery.',
   fields: (t) => ({
     id: t.exposeID('id', { description: '`<shop_uuid>:<shopify_product_id>`.' }),
@@ -132,19 +144,15 @@ export const ProductRef = builder.prismaObject('Product', {
     url: t.exposeString('url'),
     handle: t.exposeString('handle'),
     imageUrl: t.string({ nullable: true, resolve: (p, _args, context) => mediaUrl(p.imageUrl, context.publicBaseUrl) }),
-    publishedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.publishedAt }),
-    price: t.field({ type: ProductPrice, resolve: (p) => p }),
-    reviews: t.field({ type: ProductReviews, resolve: (p) => p }),
-    bestSellerRank: t.field({ type: ProductBestSellerRank, resolve: (p) => p }),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    price: t.field({ type: ProductPrice, resolve: priceView }),
+    reviews: t.field({ type: ProductReviews, resolve: reviewsView }),
+    bestSellerRank: t.field({ type: ProductBestSellerRank, resolve: bestSellerRankView }),
     optionNames: t.exposeStringList('optionNames'),
-    sales: t.field({ type: ProductSales, resolve: (p) => p }),
-    ads: t.field({ type: ProductAds, resolve: (p) => p }),
-    euMetrics: t.field({ type: ProductEuMetrics, resolve: (p) => p }),
-    weeklyHistory: t.field({
-      type: [ProductWeekRef],
-      select: { weeks: { orderBy: { weekStart: 'asc' }, select: WEEK_SELECT } },
-      resolve: (p) => p.weeks.map((week) => ({ ...week, product: p })),
-    }),
-    shop: t.relation('shop', { type: ProductShop }),
+    sales: t.field({ type: ProductSales, resolve: salesView }),
+    ads: t.field({ type: ProductAds, resolve: adsView }),
+    euMetrics: t.field({ type: ProductEuMetrics, resolve: euMetricsView }),
+    weeklyHistory: t.field({ type: [ProductWeekRef], resolve: weekViews }),
+    shop: t.field({ type: ProductShop, resolve: (p) => p.shop }),
   }),
 });

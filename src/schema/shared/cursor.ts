@@ -2,7 +2,8 @@ import type { ObjectRef } from '@pothos/core';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { validationError } from '../../errors.js';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type pg from 'pg';
+import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 
 // Cursor pagination (the third style, after page and offset): keyset pages on a list's sort keys, so page 1,000
@@ -125,14 +126,25 @@ export type KeysetQuery = {
   count: { by: 'matches'; cap: number } | { by: 'window'; rows: number };
 };
 
-export type KeysetPage = { ids: string[]; total: number; totalRelation: TotalRelation; next: CursorPosition | null };
+export type KeysetPage<Row> = {
+  ids: string[];
+  total: number;
+  totalRelation: TotalRelation;
+  next: CursorPosition | null;
+  /** The page's rows when `rows` was given (in no particular order), else null. */
+  rows: Row[] | null;
+};
+
+/** Rows loaded in the page's own statement: `inline(ids)`, an expression of JSON text, read back by `parse`. */
+export type InlineRows<Row> = { inline(ids: Prisma.Sql): Prisma.Sql; parse(json: string): Row[] };
 
 /**
- * One page after `after` (a row comparison on the keys, which a B-tree on the same keys answers without an OFFSET)
- * and the count: two statements, run together, whatever the page. The total is exact (`eq`) when it was counted in
- * full or when the last page is reached; otherwise it is a lower bound (`gte`), never below the rows paged so far.
+ * One page after `after` (a row comparison on the keys, which a B-tree on the same keys answers without an OFFSET),
+ * the count and, given `rows`, the page's rows: ONE statement whatever the page. The total is exact (`eq`) when it
+ * was counted in full or when the last page is reached; otherwise it is a lower bound (`gte`), never below the rows
+ * paged so far.
  */
-export async function findKeysetPage(prisma: PrismaClient, query: KeysetQuery): Promise<KeysetPage> {
+export async function findKeysetPage<Row = never>(pool: Pick<pg.Pool, 'query'>, query: KeysetQuery, rows?: InlineRows<Row>): Promise<KeysetPage<Row>> {
   const { id, from, keys, direction, limit, after, count } = query;
   const all = [...keys, { key: id, type: 'text' as const }];
   const row = Prisma.join(all.map(({ key }) => key), ', ');
@@ -149,23 +161,33 @@ export async function findKeysetPage(prisma: PrismaClient, query: KeysetQuery): 
     count.by === 'matches'
       ? sql`SELECT count(*)::int AS matched, 0 AS examined FROM (SELECT 1 ${from} ${whereSql(query.where)} LIMIT ${count.cap + 1}) capped`
       : sql`SELECT count(*) FILTER (WHERE w.m)::int AS matched, count(*)::int AS examined FROM (SELECT ${matches} AS m ${from} ORDER BY ${order} LIMIT ${count.rows}) w`;
-  const [rows, [counted]] = await Promise.all([
-    prisma.$queryRaw<Record<string, string>[]>`SELECT ${texts} ${from} ${whereSql(where)} ORDER BY ${order} LIMIT ${limit + 1}`,
-    prisma.$queryRaw<{ matched: number; examined: number }[]>(counting),
-  ]);
-  const page = rows.slice(0, limit);
-  const seen = (after?.seen ?? 0) + page.length;
-  const more = rows.length > limit;
-  let total = count.by === 'matches' ? Math.min(counted.matched, count.cap) : counted.matched;
-  let exact = count.by === 'matches' ? counted.matched <= count.cap : counted.examined < count.rows;
+  const idKey = Prisma.raw(`k${all.length - 1}`);
+  // The page's keys as JSON text (each key as PostgreSQL's text of it, for the cursor), in order (n).
+  const keyArray = Prisma.join(all.map((_, i) => Prisma.raw(`k${i}`)), ', ');
+  const statement = sql`
+    WITH page AS MATERIALIZED (SELECT ${texts}, row_number() OVER (ORDER BY ${order}) AS n ${from} ${whereSql(where)} ORDER BY ${order} LIMIT ${limit + 1}),
+    counted AS (${counting})
+    SELECT c.matched, c.examined,
+      (SELECT coalesce(json_agg(json_build_array(${keyArray}) ORDER BY n), '[]')::text FROM page) AS keys,
+      ${rows ? rows.inline(sql`SELECT ${idKey} FROM page WHERE n <= ${limit}`) : sql`NULL::text`} AS rows
+    FROM counted c`;
+  // On the pool, not Prisma: its raw queries cost about half a millisecond of Node's time more for a page's JSON.
+  const { rows: [found] } = await pool.query<{ matched: number; examined: number; keys: string; rows: string | null }>(statement.text, statement.values);
+  const keysFound = JSON.parse(found.keys) as string[][];
+  const pageKeys = keysFound.slice(0, limit);
+  const seen = (after?.seen ?? 0) + pageKeys.length;
+  const more = keysFound.length > limit;
+  let total = count.by === 'matches' ? Math.min(found.matched, count.cap) : found.matched;
+  let exact = count.by === 'matches' ? found.matched <= count.cap : found.examined < count.rows;
   if (!more) [total, exact] = [seen, true];
   else if (total <= seen) [total, exact] = [seen + 1, false];
-  const last = page[page.length - 1];
+  const last = pageKeys[pageKeys.length - 1];
   return {
-    ids: page.map((r) => r[`k${all.length - 1}`]),
+    ids: pageKeys.map((keyTexts) => keyTexts[all.length - 1]),
     total,
     totalRelation: exact ? 'eq' : 'gte',
-    next: more && last ? { keys: all.map((_, i) => last[`k${i}`]), seen } : null,
+    next: more && last ? { keys: last, seen } : null,
+    rows: rows && found.rows !== null ? rows.parse(found.rows) : null,
   };
 }
 

@@ -1,8 +1,9 @@
 import { OMITTED } from '../../db/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { getDatamodel } from '../../generated/pothos-types.js';
 
 // Rows that PostgreSQL writes as JSON, for hot reads that Prisma would otherwise map value by value in JavaScript
-// (src/schema/ads/load.ts, src/schema/ads/detail-load.ts, src/schema/emails/load.ts). What such a statement loads
+// (ads/load.ts, ads/detail-load.ts, emails/load.ts, products/load.ts under src/schema). What such a statement loads
 // is declared as a Prisma selection (`select`/`include`, as Pothos hands a resolver): the JSON objects are built
 // from it and the Prisma datamodel, the values given Prisma's types back from it, and a request's selection is
 // served only when the declared one covers it. A test per statement compares it with Prisma's findMany on the same
@@ -26,19 +27,19 @@ const scalarsOf = (model: string) => models[model].fields.filter((field) => (fie
 const fieldMaps = new Map(Object.entries(models).map(([model, { fields }]) => [model, new Map(fields.map((field) => [field.name, field]))]));
 const fieldOf = (model: string, name: string) => fieldMaps.get(model)?.get(name);
 
-const UNSUPPORTED = new Set(['Decimal', 'Bytes']);
+const UNSUPPORTED = new Set(['Bytes']);
 
 /**
- * A scalar as JSON in Prisma's terms: BigInt as text (JSON numbers lose digits past 2^53), DateTime as epoch
+ * A scalar as JSON in Prisma's terms: BigInt and Decimal as text (JSON numbers lose their digits), DateTime as epoch
  * milliseconds, which is how Prisma reads every date type (a timestamp without time zone as UTC, a date as its UTC
  * midnight) whatever the session's time zone, and how microseconds are dropped (floor, as Date's parser does). Exact
  * from PostgreSQL 14 on, where extract() gives numeric (before, a double that can fall a hair below a millisecond).
  */
 function scalarSql(model: string, field: ModelField, alias: string): string {
   if (UNSUPPORTED.has(field.type)) throw new Error(`${model}.${field.name}: ${field.type} is not loaded as JSON`);
-  if (field.isList && (field.type === 'DateTime' || field.type === 'BigInt')) throw new Error(`${model}.${field.name}: lists of dates or bigints are not loaded as JSON`);
+  if (field.isList && ['DateTime', 'BigInt', 'Decimal'].includes(field.type)) throw new Error(`${model}.${field.name}: lists of dates, bigints or decimals are not loaded as JSON`);
   const column = `${alias}."${field.name}"`;
-  if (field.type === 'BigInt') return `${column}::text`;
+  if (field.type === 'BigInt' || field.type === 'Decimal') return `${column}::text`;
   if (field.type === 'DateTime') return `floor(extract(epoch FROM ${column}) * 1000)`;
   return column;
 }
@@ -90,12 +91,14 @@ export function reviver(model: string, selection: Selection = true): Reviver {
   const named = (keep: (field: ModelField) => boolean) => scalars.filter(keep).map((field) => field.name);
   const dates = named((field) => field.type === 'DateTime' && !field.isList);
   const bigints = named((field) => field.type === 'BigInt' && !field.isList);
+  const decimals = named((field) => field.type === 'Decimal' && !field.isList);
   const floats = named((field) => field.type === 'Float' && !field.isList);
   const lists = named((field) => field.isList);
   const relations = relationsRead(model, selection).map(([field, nested]) => [field.name, reviver(field.type, nested)] as const);
   return (row) => {
     for (const name of dates) if (row[name] != null) row[name] = new Date(row[name] as number);
     for (const name of bigints) if (row[name] != null) row[name] = BigInt(row[name] as string);
+    for (const name of decimals) if (row[name] != null) row[name] = new Prisma.Decimal(row[name] as string);
     for (const name of floats) if (typeof row[name] === 'string') row[name] = Number(row[name]);
     for (const name of lists) row[name] ??= [];
     for (const [name, revive] of relations) {

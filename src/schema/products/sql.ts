@@ -1,6 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { KeysetKey } from '../shared/cursor.js';
 import { range, type Range } from '../shared/ranges.js';
+import { shopUsesApps, shopUsesPixels } from '../shared/shop-facets.js';
 import { tsQuery as textQuery } from '../shared/text-search.js';
 import { EU_CPM_USD } from './figures.js';
 
@@ -105,8 +106,8 @@ export function conditions(filter: ProductFilter): Prisma.Sql[] {
   }
   if (filter.categoryIds?.length) out.push(sql`p."categoryIds" && ${filter.categoryIds}::int[]`);
   range(sql`s."createdAt"`, filter.shopCreated, out);
-  if (filter.pixelIds?.length) out.push(sql`EXISTS (SELECT 1 FROM "shop_pixels" x WHERE x."shopId" = p."shopId" AND x."pixelId" = ANY(${filter.pixelIds}::uuid[]))`);
-  if (filter.shopifyAppIds?.length) out.push(sql`EXISTS (SELECT 1 FROM "shop_apps" x WHERE x."shopId" = p."shopId" AND x."appId" = ANY(${filter.shopifyAppIds}::int[]))`);
+  if (filter.pixelIds?.length) out.push(shopUsesPixels('s', filter.pixelIds));
+  if (filter.shopifyAppIds?.length) out.push(shopUsesApps('s', filter.shopifyAppIds));
   if (filter.themeIds?.length) out.push(sql`s."themeId" = ANY(${filter.themeIds}::uuid[])`);
   if (filter.adsLaunched) range(ADS_LAUNCHED[filter.adsLaunched.period], filter.adsLaunched, out);
   if (filter.partnership != null) out.push(sql`p."hasPartnershipAds" = ${filter.partnership}`);

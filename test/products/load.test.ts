@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMarket } from '../../src/data/market.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { findProducts, isProductSelection } from '../../src/schema/products/load.js';
+import { findProducts, inlineProducts, isProductSelection } from '../../src/schema/products/load.js';
 import { PRODUCT_INCLUDE } from '../../src/schema/products/types.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -41,6 +41,15 @@ describe('findProducts', () => {
       const loaded = byId(await findProducts(db.prisma, chunk, INCLUDE));
       expect(loaded).toStrictEqual(expected);
     }
+  });
+
+  it('loads the same rows inline, for the ids of a subquery (the products list loads its page so)', async () => {
+    const inline = inlineProducts(INCLUDE)!;
+    const chunk = ids.slice(0, 300);
+    const [{ json }] = await db.prisma.$queryRaw<{ json: string }[]>`SELECT ${inline.inline(Prisma.sql`SELECT unnest(${chunk}::text[])`)} AS json`;
+    const expected = await db.prisma.product.findMany({ where: { id: { in: chunk } }, ...INCLUDE, orderBy: { id: 'asc' } });
+    expect(byId(inline.parse(json))).toStrictEqual(expected);
+    expect(inlineProducts({ include: { variants: true } })).toBeUndefined();
   });
 
   it('gives Prisma types: prices as Decimal, dates as Date, reaches as bigint, weeks oldest first', async () => {

@@ -39,7 +39,7 @@ function emailIdOf(value: string): number | null {
 }
 
 async function emailPage(context: Context, info: GraphQLResolveInfo, filter: EmailFilter, sort: EmailSort, page: PageRequest): Promise<EmailPage> {
-  const found = await searchEmailIds(context.prisma, filter, sort, { limit: page.limit, offset: offsetOf(page) });
+  const found = await searchEmailIds(context.pool, filter, sort, { limit: page.limit, offset: offsetOf(page) });
   const ids = found.ids.map(Number);
   const rows = await findEmails(context.prisma, ids, queryFromInfo({ context, info, path: ['data'] }));
   const byId = new Map(rows.map((row) => [row.id, row]));

@@ -1,8 +1,9 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { hostOf } from '../shared/codes.js';
 import { onDomain } from '../shared/domains.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { range, type Range } from '../shared/ranges.js';
+import type { SqlSource } from '../shared/raw-rows.js';
 import { shopInCategories, shopUsesTechnologies } from '../shared/shop-facets.js';
 import { tsQuery } from '../shared/text-search.js';
 import { activeAdsOf } from '../shops/sql.js';
@@ -112,8 +113,8 @@ function order(sort: EmailSort): OrderKey[] {
 
 const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength', 'relevance']);
 
-export async function searchEmailIds(prisma: PrismaClient, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }) {
-  return findIdPage(prisma, {
+export async function searchEmailIds(db: SqlSource, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }) {
+  return findIdPage(db, {
     id: sql`e."id"`,
     from: sql`FROM "emails" e LEFT JOIN "shops" s ON s."id" = e."shopId" WHERE ${Prisma.join(conditions(filter), ' AND ')}`,
     order: order(sort),

@@ -1,6 +1,7 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
 import { pageInIdOrder, type IdPage, type PageRequest } from './pagination.js';
+import { rawRows, type SqlSource } from './raw-rows.js';
 import { findSearchPage } from './search-page.js';
 
 export { orderBySql, type OrderKey };
@@ -30,26 +31,26 @@ export type IdPageQuery = {
 };
 
 /** The ids of one page of matches, in order, and how many match in all. */
-export async function findIdPage(prisma: PrismaClient, query: IdPageQuery): Promise<IdPage> {
+export async function findIdPage(db: SqlSource, query: IdPageQuery): Promise<IdPage> {
   const { id, from, limit, offset, search } = query;
-  if (search && !query.scansAllMatches) return findSearchPage(prisma, { id, from, order: query.order, rank: search.rank, limit, offset });
+  if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, limit, offset });
   // Visiting every match anyway, the text rank (if any) orders all of them.
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
   if (!query.scansAllMatches) {
     const [rows, [{ total }]] = await Promise.all([
-      prisma.$queryRaw<{ id: string }[]>`SELECT (${id})::text AS id ${from} ORDER BY ${orderBySql(order)} LIMIT ${limit} OFFSET ${offset}`,
-      prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from}`,
+      rawRows<{ id: string }>(db, Prisma.sql`SELECT (${id})::text AS id ${from} ORDER BY ${orderBySql(order)} LIMIT ${limit} OFFSET ${offset}`),
+      rawRows<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total ${from}`),
     ]);
     return { ids: rows.map((row) => row.id), total };
   }
   const { select: keys, orderBy: byColumns } = orderColumns(order);
   // The count row is always there, so a page past the end still reports the total (with no id).
-  const rows = await prisma.$queryRaw<{ id: string | null; total: number }[]>`
+  const rows = await rawRows<{ id: string | null; total: number }>(db, Prisma.sql`
     WITH matches AS MATERIALIZED (SELECT ${id} AS id, ${keys} ${from})
     SELECT p.id::text AS id, t.total
     FROM (SELECT count(*)::int AS total FROM matches) t
     LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${byColumns()} LIMIT ${limit} OFFSET ${offset}) p ON TRUE
-    ORDER BY ${byColumns('p.')}`;
+    ORDER BY ${byColumns('p.')}`);
   return { ids: rows.flatMap((row) => (row.id === null ? [] : [row.id])), total: rows[0].total };
 }
 

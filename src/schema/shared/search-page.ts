@@ -1,6 +1,7 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { TotalRelation } from './cursor.js';
 import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
+import { rawRows, type SqlSource } from './raw-rows.js';
 
 // A text search's page at a cost bounded whatever the number of matches: a common word matches a quarter of a
 // table, and ranking or counting every match would make the first page as slow as the market is large.
@@ -34,7 +35,7 @@ export type SearchPage = { ids: string[]; total: number; totalRelation: TotalRel
 const sql = Prisma.sql;
 
 /** The page of ids in order and the (capped) total, in one statement. */
-export async function findSearchPage(prisma: PrismaClient, query: SearchPageQuery): Promise<SearchPage> {
+export async function findSearchPage(db: SqlSource, query: SearchPageQuery): Promise<SearchPage> {
   const { id, from, order, rank, limit, offset } = query;
   const { totalCap, candidates } = searchBounds;
   const columns = orderColumns(order);
@@ -46,11 +47,11 @@ export async function findSearchPage(prisma: PrismaClient, query: SearchPageQuer
   if (!rank) {
     parts.push(inOrder(limit, offset));
     // The count row is always there, so a page past the end still reports the total (with no id).
-    rows = await prisma.$queryRaw`
+    rows = await rawRows(db, sql`
       SELECT p.id::text AS id, t.total
       FROM (SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${totalCap + 1}) m) t
       LEFT JOIN LATERAL (${parts[0]}) p ON TRUE
-      ORDER BY ${columns.orderBy('p.')}`;
+      ORDER BY ${columns.orderBy('p.')}`);
   } else {
     if (offset < candidates) {
       parts.push(sql`(SELECT id, 0 AS part, r, ${names} FROM candidates ORDER BY r DESC, ${columns.orderBy()} LIMIT ${Math.min(limit, candidates - offset)} OFFSET ${offset})`);
@@ -61,7 +62,7 @@ export async function findSearchPage(prisma: PrismaClient, query: SearchPageQuer
     // in it, the first candidates in the list's order. Past the cap, an index in the list's order gives them (a common
     // word: its first matches come early). Only the candidates are ranked, each read again by its id: ranking every
     // match would read each one's text. `${id} = candidate` reaches the table's key once pushed into the subquery.
-    rows = await prisma.$queryRaw`
+    rows = await rawRows(db, sql`
       WITH matched AS MATERIALIZED (SELECT ${id} AS id, ${columns.select} ${from} LIMIT ${totalCap + 1}),
       counted AS (SELECT count(*)::int AS total FROM matched),
       firsts AS MATERIALIZED (
@@ -76,7 +77,7 @@ export async function findSearchPage(prisma: PrismaClient, query: SearchPageQuer
       SELECT p.id::text AS id, t.total
       FROM counted t
       LEFT JOIN LATERAL (${Prisma.join(parts, ' UNION ALL ')}) p ON TRUE
-      ORDER BY p.part, p.r DESC, ${columns.orderBy('p.')}`;
+      ORDER BY p.part, p.r DESC, ${columns.orderBy('p.')}`);
   }
   const ids = rows.flatMap((row) => (row.id === null ? [] : [row.id]));
   const counted = rows[0].total;

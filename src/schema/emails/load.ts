@@ -1,4 +1,5 @@
 import { Prisma, type Email } from '../../generated/prisma/client.js';
+import type { InlineRows } from '../shared/cursor.js';
 import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
 
 // Emails by id, for the email lists (POST /v1/emails/query, GET /v1/shops/{shopId}/emails): when the request selects
@@ -28,13 +29,23 @@ const SUMMARY_ROWS = Prisma.raw(`
     (SELECT ${jsonObject('Shop', 'x', include.shop)} FROM "shops" x WHERE x."id" = e."shopId") AS "shop"
   FROM "emails" e`);
 
+/** The rows of the emails whose ids (as text) the subquery `ids` gives, as one JSON text. */
+const rowsOf = (ids: Prisma.Sql) => Prisma.sql`(SELECT coalesce(json_agg(x), '[]')::text FROM (${SUMMARY_ROWS} WHERE e."id" = ANY(ARRAY(${ids})::int[])) x)`;
+
+function parse(json: string): Email[] {
+  const emails = JSON.parse(json) as Record<string, unknown>[];
+  for (const email of emails) revive(email);
+  return emails as unknown as Email[];
+}
+
+/** The page's emails loaded in the statement that finds it (shared/search-page.ts), when `query` allows. */
+export const inlineEmails = (query: object): InlineRows<Email> | undefined => (covered(query) ? { inline: rowsOf, parse } : undefined);
+
 /** The emails of `ids` (in no particular order), loaded with `query`, Pothos's selection for them. */
 export async function findEmails(prisma: Prisma.TransactionClient, ids: number[], query: object): Promise<Email[]> {
   if (!ids.length) return [];
   if (!covered(query)) return prisma.email.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...query });
   const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`
     SELECT coalesce(json_agg(x), '[]')::text AS "rows" FROM (${SUMMARY_ROWS} WHERE e."id" = ANY(${ids}::int[])) x`;
-  const emails = JSON.parse(rows) as Record<string, unknown>[];
-  for (const email of emails) revive(email);
-  return emails as unknown as Email[];
+  return parse(rows);
 }

@@ -7,7 +7,7 @@ import { builder } from '../builder.js';
 import { listMeta, ListMetaRef, offsetOf, pagePagination, PagePaginationRef, type ListMeta, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { findShopId } from '../shops/find.js';
 import { emailFilter, emailsQueryArgs, shopEmailsArgs } from './args.js';
-import { findEmails } from './load.js';
+import { findEmails, inlineEmails } from './load.js';
 import { searchEmailIds, type EmailFilter, type EmailSort } from './sql.js';
 import { EmailDetail, EmailSummary } from './types.js';
 
@@ -39,9 +39,11 @@ function emailIdOf(value: string): number | null {
 }
 
 async function emailPage(context: Context, info: GraphQLResolveInfo, filter: EmailFilter, sort: EmailSort, page: PageRequest): Promise<EmailPage> {
-  const found = await searchEmailIds(context.pool, filter, sort, { limit: page.limit, offset: offsetOf(page) });
+  const select = queryFromInfo({ context, info, path: ['data'] });
+  // A keyword search brings its page's rows in the statement that finds it; any other page loads them by id.
+  const found = await searchEmailIds(context.pool, filter, sort, { limit: page.limit, offset: offsetOf(page) }, inlineEmails(select));
   const ids = found.ids.map(Number);
-  const rows = await findEmails(context.prisma, ids, queryFromInfo({ context, info, path: ['data'] }));
+  const rows = found.rows ?? (await findEmails(context.prisma, ids, select));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return { data: ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total), meta: listMeta(found) };
 }

@@ -3,6 +3,7 @@ import { hostOf } from '../shared/codes.js';
 import { onDomain } from '../shared/domains.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { range, type Range } from '../shared/ranges.js';
+import type { InlineRows } from '../shared/cursor.js';
 import type { SqlSource } from '../shared/raw-rows.js';
 import { shopInCategories, shopUsesTechnologies } from '../shared/shop-facets.js';
 import { tsQuery } from '../shared/text-search.js';
@@ -113,7 +114,7 @@ function order(sort: EmailSort): OrderKey[] {
 
 const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength', 'relevance']);
 
-export async function searchEmailIds(db: SqlSource, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }) {
+export async function searchEmailIds<Row = never>(db: SqlSource, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }, inline?: InlineRows<Row>) {
   return findIdPage(db, {
     id: sql`e."id"`,
     from: sql`FROM "emails" e LEFT JOIN "shops" s ON s."id" = e."shopId" WHERE ${Prisma.join(conditions(filter), ' AND ')}`,
@@ -123,5 +124,5 @@ export async function searchEmailIds(db: SqlSource, filter: EmailFilter, sort: E
     // A keyword search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
     search: filter.search?.type === 'shopKeywords' ? { rank: textRank(filter, sort) } : undefined,
     scansAllMatches: !INDEXED_SORTS.has(sort.sortBy),
-  });
+  }, inline);
 }

@@ -1,6 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
 import { pageInIdOrder, type IdPage, type PageRequest } from './pagination.js';
+import type { InlineRows } from './cursor.js';
 import { rawRows, type SqlSource } from './raw-rows.js';
 import { findSearchPage } from './search-page.js';
 
@@ -30,10 +31,13 @@ export type IdPageQuery = {
   search?: { rank: Prisma.Sql | null };
 };
 
-/** The ids of one page of matches, in order, and how many match in all. */
-export async function findIdPage(db: SqlSource, query: IdPageQuery): Promise<IdPage> {
+/**
+ * The ids of one page of matches, in order, and how many match in all; given `inline`, a text search's page also
+ * brings its rows (`rows`; any other page leaves them to the caller).
+ */
+export async function findIdPage<Row = never>(db: SqlSource, query: IdPageQuery, inline?: InlineRows<Row>): Promise<IdPage & { rows?: Row[] }> {
   const { id, from, limit, offset, search } = query;
-  if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, limit, offset });
+  if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, limit, offset }, inline);
   // Visiting every match anyway, the text rank (if any) orders all of them.
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
   if (!query.scansAllMatches) {

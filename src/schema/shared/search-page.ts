@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import type { TotalRelation } from './cursor.js';
+import type { InlineRows, TotalRelation } from './cursor.js';
 import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
 import { rawRows, type SqlSource } from './raw-rows.js';
 
@@ -34,8 +34,8 @@ export type SearchPage = { ids: string[]; total: number; totalRelation: TotalRel
 
 const sql = Prisma.sql;
 
-/** The page of ids in order and the (capped) total, in one statement. */
-export async function findSearchPage(db: SqlSource, query: SearchPageQuery): Promise<SearchPage> {
+/** The page's ids in order, the (capped) total and, given `inline`, the page's rows: one statement. */
+export async function findSearchPage<Row = never>(db: SqlSource, query: SearchPageQuery, inline?: InlineRows<Row>): Promise<SearchPage & { rows?: Row[] }> {
   const { id, from, order, rank, limit, offset } = query;
   const { totalCap, candidates } = searchBounds;
   const columns = orderColumns(order);
@@ -43,26 +43,28 @@ export async function findSearchPage(db: SqlSource, query: SearchPageQuery): Pro
   const inOrder = (rows: number, skip: number) =>
     sql`SELECT ${id} AS id, 1 AS part, NULL::float8 AS r, ${columns.select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${rows} OFFSET ${skip}`;
   const parts: Prisma.Sql[] = [];
-  let rows: { id: string | null; total: number }[];
+  // The count row is always there, so a page past the end still reports the total (with no id).
+  let statement: Prisma.Sql;
   if (!rank) {
     parts.push(inOrder(limit, offset));
-    // The count row is always there, so a page past the end still reports the total (with no id).
-    rows = await rawRows(db, sql`
-      SELECT p.id::text AS id, t.total
+    const ordered = columns.orderBy('p.');
+    statement = sql`
+      SELECT p.id::text AS id, t.total, row_number() OVER (ORDER BY ${ordered}) AS n
       FROM (SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${totalCap + 1}) m) t
       LEFT JOIN LATERAL (${parts[0]}) p ON TRUE
-      ORDER BY ${columns.orderBy('p.')}`);
+      ORDER BY ${ordered}`;
   } else {
     if (offset < candidates) {
       parts.push(sql`(SELECT id, 0 AS part, r, ${names} FROM candidates ORDER BY r DESC, ${columns.orderBy()} LIMIT ${Math.min(limit, candidates - offset)} OFFSET ${offset})`);
     }
     const start = Math.max(offset, candidates);
     if (offset + limit > start) parts.push(sql`(${inOrder(offset + limit - start, start)})`);
+    const ordered = sql`p.part, p.r DESC, ${columns.orderBy('p.')}`;
     // One scan reads the matches (up to the cap) with their order keys: it gives the total and, when every match is
     // in it, the first candidates in the list's order. Past the cap, an index in the list's order gives them (a common
     // word: its first matches come early). Only the candidates are ranked, each read again by its id: ranking every
     // match would read each one's text. `${id} = candidate` reaches the table's key once pushed into the subquery.
-    rows = await rawRows(db, sql`
+    statement = sql`
       WITH matched AS MATERIALIZED (SELECT ${id} AS id, ${columns.select} ${from} LIMIT ${totalCap + 1}),
       counted AS (SELECT count(*)::int AS total FROM matched),
       firsts AS MATERIALIZED (
@@ -74,13 +76,29 @@ export async function findSearchPage(db: SqlSource, query: SearchPageQuery): Pro
         SELECT f.id, ${Prisma.join(order.map((_, i) => Prisma.raw(`f.o${i}`)), ', ')},
           (SELECT x.r FROM (SELECT (${rank})::float8 AS r, ${id} AS k ${from}) x WHERE x.k = f.id LIMIT 1) AS r
         FROM firsts f)
-      SELECT p.id::text AS id, t.total
+      SELECT p.id::text AS id, t.total, row_number() OVER (ORDER BY ${ordered}) AS n
       FROM counted t
       LEFT JOIN LATERAL (${Prisma.join(parts, ' UNION ALL ')}) p ON TRUE
-      ORDER BY p.part, p.r DESC, ${columns.orderBy('p.')}`);
+      ORDER BY ${ordered}`;
   }
-  const ids = rows.flatMap((row) => (row.id === null ? [] : [row.id]));
-  const counted = rows[0].total;
-  if (counted <= totalCap) return { ids, total: counted, totalRelation: 'eq' };
-  return { ids, total: Math.max(totalCap, offset + ids.length), totalRelation: 'gte' };
+  let ids: string[];
+  let counted: number;
+  let loaded: Row[] | undefined;
+  if (!inline) {
+    const rows = await rawRows<{ id: string | null; total: number }>(db, statement);
+    ids = rows.flatMap((row) => (row.id === null ? [] : [row.id]));
+    counted = rows[0].total;
+  } else {
+    // The page's rows in the same statement (as shared/cursor.ts's keyset pages load theirs): one round trip.
+    const [found] = await rawRows<{ ids: string[]; total: number; rows: string }>(db, sql`
+      WITH page AS MATERIALIZED (${statement})
+      SELECT (SELECT total FROM page LIMIT 1) AS total,
+        ARRAY(SELECT id FROM page WHERE id IS NOT NULL ORDER BY n) AS ids,
+        ${inline.inline(sql`SELECT id FROM page WHERE id IS NOT NULL`)} AS rows`);
+    ({ ids, total: counted } = found);
+    loaded = inline.parse(found.rows);
+  }
+  const page = { ids, rows: loaded };
+  if (counted <= totalCap) return { ...page, total: counted, totalRelation: 'eq' };
+  return { ...page, total: Math.max(totalCap, offset + ids.length), totalRelation: 'gte' };
 }

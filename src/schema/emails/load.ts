@@ -29,8 +29,8 @@ const SUMMARY_ROWS = Prisma.raw(`
     (SELECT ${jsonObject('Shop', 'x', include.shop)} FROM "shops" x WHERE x."id" = e."shopId") AS "shop"
   FROM "emails" e`);
 
-/** The rows of the emails whose ids (as text) the subquery `ids` gives, as one JSON text. */
-const rowsOf = (ids: Prisma.Sql) => Prisma.sql`(SELECT coalesce(json_agg(x), '[]')::text FROM (${SUMMARY_ROWS} WHERE e."id" = ANY(ARRAY(${ids})::int[])) x)`;
+/** The rows of the emails whose ids `ids` gives (an int array expression), as one JSON text. */
+const rowsOf = (ids: Prisma.Sql) => Prisma.sql`(SELECT coalesce(json_agg(x), '[]')::text FROM (${SUMMARY_ROWS} WHERE e."id" = ANY(${ids})) x)`;
 
 function parse(json: string): Email[] {
   const emails = JSON.parse(json) as Record<string, unknown>[];
@@ -39,13 +39,13 @@ function parse(json: string): Email[] {
 }
 
 /** The page's emails loaded in the statement that finds it (shared/search-page.ts), when `query` allows. */
-export const inlineEmails = (query: object): InlineRows<Email> | undefined => (covered(query) ? { inline: rowsOf, parse } : undefined);
+const INLINE: InlineRows<Email> = { inline: (ids) => rowsOf(Prisma.sql`ARRAY(${ids})::int[]`), parse };
+export const inlineEmails = (query: object): InlineRows<Email> | undefined => (covered(query) ? INLINE : undefined);
 
 /** The emails of `ids` (in no particular order), loaded with `query`, Pothos's selection for them. */
 export async function findEmails(prisma: Prisma.TransactionClient, ids: number[], query: object): Promise<Email[]> {
   if (!ids.length) return [];
   if (!covered(query)) return prisma.email.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...query });
-  const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`
-    SELECT coalesce(json_agg(x), '[]')::text AS "rows" FROM (${SUMMARY_ROWS} WHERE e."id" = ANY(${ids}::int[])) x`;
+  const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`SELECT ${rowsOf(Prisma.sql`${ids}::int[]`)} AS "rows"`;
   return parse(rows);
 }

@@ -1,7 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
 import { apiError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { cachedLookup } from './credential-cache.js';
-import { findCredential } from './credential-store.js';
+import { findCredential, type StoredCredential } from './credential-store.js';
 import { keyMatches, keyPrefix } from './keys.js';
 import type { Principal } from './principal.js';
 import { LastUsedRecorder } from './last-used.js';
@@ -21,6 +22,17 @@ export function createAuthenticator(
 ): Authenticator {
   const lastUsed = new LastUsedRecorder(prisma, options.lastUsedIntervalMs ?? 5000);
   const lookup = cachedLookup((prefix) => findCredential(prisma, prefix), options.cacheMs ?? 0);
+  // The key that last matched a looked-up credential: while the lookup is cached, the same key is compared in
+  // constant time instead of being hashed again (a SHA-256 per request was a percent of a small call's CPU).
+  const verified = new WeakMap<StoredCredential, Buffer>();
+  const matches = (key: string, credential: StoredCredential) => {
+    const known = verified.get(credential);
+    const given = Buffer.from(key);
+    if (known && known.length === given.length && timingSafeEqual(known, given)) return true;
+    if (!keyMatches(key, credential.keyHash)) return false;
+    verified.set(credential, given);
+    return true;
+  };
   return async (authorization) => {
     const key = authorization ? BEARER.exec(authorization)?.[1] : undefined;
     if (!key) throw apiError('missing_api_key', 'Provide an API key using Authorization: Bearer <api_key>.');
@@ -33,7 +45,7 @@ export function createAuthenticator(
     } catch {
       throw apiError('auth_provider_unavailable', 'The credential store is temporarily unavailable. Retry with backoff.');
     }
-    if (!credential || !keyMatches(key, credential.keyHash)) throw apiError('invalid_api_key', 'The API key is not recognized.');
+    if (!credential || !matches(key, credential)) throw apiError('invalid_api_key', 'The API key is not recognized.');
     if (credential.deletedAt) throw apiError('credential_not_found', 'This API key was deleted.');
     if (credential.revokedAt) throw apiError('credential_revoked', 'This API key was revoked (rotated). Use its replacement.');
     const now = new Date();

@@ -79,6 +79,16 @@ describe('key checks, in the order the specification lists them', () => {
     await expectDenied(bearer(`${apiKey}extra`), 401, 'invalid_api_key');
   });
 
+  it('with credential lookups cached, a wrong secret behind a verified key is still refused', async () => {
+    const { apiKey, workspaceId } = await t.newKey();
+    const authenticate = createAuthenticator(t.db.prisma, { cacheMs: 60_000 });
+    const wrong = `${apiKey.slice(0, -1)}${apiKey.endsWith('x') ? 'y' : 'x'}`;
+    expect((await authenticate(`Bearer ${apiKey}`)).workspace.id).toBe(workspaceId);
+    await expect(authenticate(`Bearer ${wrong}`)).rejects.toMatchObject({ extensions: { code: 'invalid_api_key' } });
+    expect((await authenticate(`Bearer ${apiKey}`)).workspace.id).toBe(workspaceId);
+    await expect(authenticate(`Bearer ${apiKey}x`)).rejects.toMatchObject({ extensions: { code: 'invalid_api_key' } });
+  });
+
   it('deleted key: 401 credential_not_found', async () => {
     const { apiKey, credentialId, workspaceId } = await t.newKey();
     expect((await t.rest('GET', '/me', { key: apiKey })).status).toBe(200);

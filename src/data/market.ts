@@ -199,8 +199,11 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
     await refreshFacetUsage(client);
     await refreshAdGroups(client);
     await client.query('COMMIT');
-    // Fresh statistics, so that the first queries on a new database are planned on the loaded rows, not on empty tables.
-    await client.query(`ANALYZE ${[...MARKET_TABLES, ...AD_GROUP_TABLES].map((table) => `"${table}"`).join(', ')}`);
+    // Fresh statistics, so that the first queries on a new database are planned on the loaded rows, not on empty tables;
+    // and VACUUM, which a bulk load needs before it is read: it sets each page's hint bits and the visibility map once,
+    // where otherwise every first read of a page writes it back, and no index-only scan can skip the heap (a capped
+    // search count at medium: 34 ms on the fresh load, 6 ms after VACUUM). Autovacuum would do it, some time later.
+    await client.query(`VACUUM (ANALYZE) ${[...MARKET_TABLES, ...AD_GROUP_TABLES].map((table) => `"${table}"`).join(', ')}`);
     return { counts, ms: Math.round(performance.now() - started) };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

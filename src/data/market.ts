@@ -9,7 +9,7 @@ import { MARKET_TABLES, sliceTables, type MarketTable, type TableRows } from './
 import { DAY } from './market/time.js';
 import { dropStructure, readStructure, restoreStructure } from './market/deferred.js';
 import { AD_GROUP_TABLES, refreshAdGroups } from './ad-groups.js';
-import { marketLoad, refreshShopLinkArrays } from './shop-links.js';
+import { marketLoad } from './shop-links.js';
 import { refreshFacetUsage } from './facet-usage.js';
 
 // The synthetic market: Meta pages, their shops, ads with duplicate groups, transcripts, hooks and 90 days of
@@ -190,8 +190,6 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
       }
     }
     const counts = await loader.finish();
-    // Before the indexes come back: their GIN indexes are then built once, on the final arrays.
-    await refreshShopLinkArrays(client);
 
     if (structure) await restoreStructure(client, structure);
     // Rows were inserted with explicit ids: the next id a user or an importer gets follows them.

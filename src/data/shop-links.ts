@@ -1,15 +1,11 @@
 import type { Queryable } from './bulk.js';
 
 /**
- * Copies the shops' link tables (shop_apps, shop_pixels, shop_technologies) into their arrays on the shops row
- * (migration 0022), for the given shops or every shop. Triggers do it after each statement on a link table, except
- * inside a market load (`marketLoad`), which calls this once when its rows are in.
+ * Tells the triggers of the shops' link tables (shop_apps, shop_pixels, shop_technologies; migration 0022), for this
+ * transaction, that a market load is under way: they then leave the shops' arrays alone, because a market load
+ * writes each shop's arrays with its row (src/data/market/tables.ts). Outside a load the triggers copy the link
+ * tables into the arrays after each statement (`refresh_shop_link_arrays`).
  */
-export async function refreshShopLinkArrays(client: Queryable, shopIds?: string[]): Promise<void> {
-  await client.query('SELECT "refresh_shop_link_arrays"($1::uuid[])', [shopIds ?? null]);
-}
-
-/** Tells the link tables' triggers of this transaction that a market load refreshes the arrays itself. */
 export async function marketLoad(client: Queryable): Promise<void> {
   await client.query(`SELECT set_config('mi.market_load', 'on', true)`);
 }

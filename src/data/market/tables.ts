@@ -10,7 +10,7 @@ import type { TechnologyFacet } from './facets.js';
 import { brandtrackerTables } from './brandtrackers.js';
 import { emailTables } from './emails.js';
 import { productTables } from './products.js';
-import { facetTables, shopHistoryTables } from './shop-profiles.js';
+import { facetTables, shopApps, shopHistoryTables, shopPixels } from './shop-profiles.js';
 import { GOOGLE_TAXONOMY, taxonomyPath, type TaxonomyEntry } from './taxonomy.js';
 import type { TikTokItemSeed, TikTokMusicSeed, TikTokProfileSeed, TikTokSnapshotSeed } from './tiktok.js';
 import { isoTimestamp } from './time.js';
@@ -125,6 +125,12 @@ function setupTables(shops: ShopSeed[]): TableRows[] {
       ['linkedinHandle', 'text', (s) => s.profile!.handles.linkedin],
       ['twitterHandle', 'text', (s) => s.profile!.handles.twitter],
       ['themeId', 'uuid', (s) => s.profile!.themeId],
+      // The link tables' ids as the shop's facet arrays (migration 0022), sorted as refresh_shop_link_arrays sorts
+      // them: written with the row, so that a market load need not rewrite every shop (which left half the table's
+      // pages as dead space).
+      ['appIds', 'int4[]', (s) => shopApps(s).sort((a, b) => a - b)],
+      ['pixelIds', 'uuid[]', (s) => shopPixels(s).sort()],
+      ['technologyIds', 'uuid[]', (s) => [...s.profile!.technologyIds].sort()],
     ]),
   ];
 }

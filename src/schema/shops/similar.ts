@@ -26,7 +26,7 @@ export async function resolveShopId(prisma: PrismaClient, identifier: string): P
   const host = hostOf(value);
   if (!host) return null;
   const [row] = await prisma.$queryRaw<{ id: string }[]>`
-    SELECT "id"::text AS id FROM "shops" WHERE "domain" = ${host} OR ${host} = ANY("relatedDomains") ORDER BY ("domain" = ${host}) DESC, "monthlyVisits" DESC LIMIT 1`;
+    SELECT "id"::text AS id FROM "shops" WHERE "domain" = ${host} OR "relatedDomains" @> ARRAY[${host}]::text[] ORDER BY ("domain" = ${host}) DESC, "monthlyVisits" DESC LIMIT 1`;
   return row?.id ?? null;
 }
 

@@ -49,6 +49,9 @@ export const SHOP_SUMMARIES = `
           'mediaUrl', x."mediaUrl", 'thumbnailUrl', x."thumbnailUrl") ORDER BY x.position), '[]') FROM latest x WHERE x."shopId" = g.id AND x.position <= 3)) AS summary
       FROM page g JOIN "shops" s ON s."id" = g.id)`;
 
+// The project's list total (src/schema/shared/search-page.ts boundedTotal): counted up to 1,000, then a flagged lower bound.
+const TOTAL_CAP = 1_000;
+
 const ids = (url: URL, name: string) => url.searchParams.getAll(name).flatMap((value) => value.split(',')).filter(Boolean);
 
 export const shopRoutes: Route[] = [
@@ -62,8 +65,9 @@ export const shopRoutes: Route[] = [
         ORDER BY s."monthlyVisits" DESC NULLS LAST, s."id" LIMIT $5 OFFSET $6), ${SHOP_SUMMARIES}
       SELECT ${AUTH_COLUMNS}, json_build_object(
         'data', (SELECT coalesce(json_agg(summary ORDER BY n), '[]') FROM summaries),
-        'pagination', json_build_object('limit', $5::int, 'offset', $6::int, 'total', (SELECT count(*)::int FROM "shops" s WHERE ${where})),
-        'meta', json_build_object('totalRelation', 'eq')) AS body`,
+        'pagination', json_build_object('limit', $5::int, 'offset', $6::int, 'total', CASE WHEN c.n > ${TOTAL_CAP} THEN greatest(${TOTAL_CAP}, $6::int + (SELECT count(*)::int FROM page)) ELSE c.n END),
+        'meta', json_build_object('totalRelation', CASE WHEN c.n > ${TOTAL_CAP} THEN 'gte' ELSE 'eq' END)) AS body
+      FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM "shops" s WHERE ${where} LIMIT ${TOTAL_CAP + 1}) m) c`,
     [ids(url, 'categoryIds').map(Number), ids(url, 'pixelIds'), ids(url, 'shopifyAppIds').map(Number), limit, offset]);
   }],
 ];

@@ -16,7 +16,7 @@ import { workspaceRoutes } from './floor-workspace.js';
 
 // The project's text search bounds (src/schema/shared/search-page.ts): candidates ranked, total counted up to a cap.
 const CANDIDATES = 1_000;
-const TOTAL_CAP = 10_000;
+const TOTAL_CAP = 1_000;
 
 function keyOf(req: IncomingMessage): Key | null {
   const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -77,7 +77,7 @@ const routes: Route[] = [
   }],
   [/^\/v1\/ads$/, async (_m, url, { key, prefix }) => {
     // The project's text search semantics (src/schema/shared/search-page.ts): the 1,000 highest-reach matches
-    // ranked by text rank, the total counted up to 10,000. The bench asks for first pages only (inside the candidates).
+    // ranked by text rank, the total counted up to 1,000. The bench asks for first pages only (inside the candidates).
     const search = url.searchParams.get('search') ?? '';
     const limit = Number(url.searchParams.get('limit') ?? 25);
     const page = Number(url.searchParams.get('page') ?? 1);

@@ -109,7 +109,7 @@ async function seedFingerprint(scale: MarketScale): Promise<string> {
 // PostGraphile cannot search the generated tsvector column out of the box; this function, created in the bench
 // database only (schema "bench"), gives it the same predicate and order as the project's relevance search (the
 // 1,000 highest-reach matches ranked by text rank, then the other matches by reach; src/schema/shared/search-page.ts).
-// PostGraphile's totalCount still counts every match, where the project counts up to 10,000.
+// PostGraphile's totalCount still counts every match, where the project counts up to 1,000.
 const SEARCH_FUNCTION = `CREATE OR REPLACE FUNCTION bench.search_ads(q text) RETURNS SETOF public.ads LANGUAGE sql STABLE AS $$
   (SELECT c.* FROM (SELECT a.* FROM public.ads a WHERE a."isGroupLead" AND a."searchText" @@ websearch_to_tsquery('simple', q)
     ORDER BY a."reach" DESC, a."id" ASC LIMIT 1000) c
@@ -420,7 +420,7 @@ async function checkAnswers(scale: MarketScale, scenarios: Scenario[], servers: 
       if (scenario.id === 'S2') {
         const a = ours.ads.data.map((ad: Json) => ad.id);
         const b = theirs.benchSearchAds.nodes.map((ad: Json) => ad.id);
-        // Past 10,000 matches the project's total is a lower bound (meta.totalRelation gte); PostGraphile counts them all.
+        // Past 1,000 matches the project's total is a lower bound (meta.totalRelation gte); PostGraphile counts them all.
         const total = ours.ads.pagination.total;
         same = isDeepStrictEqual(a, b) && (ours.ads.meta.totalRelation === 'gte' ? total <= theirs.benchSearchAds.totalCount : total === theirs.benchSearchAds.totalCount);
         what = `${a.length} vs ${b.length} ads, total ${ours.ads.pagination.total} vs ${theirs.benchSearchAds.totalCount}`;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { DAWN, GLOW, IMPULSE, LAB, META_PIXEL, PEAK, shopsScenario, TIKTOK_PIXEL, TINY } from './scenario.js';
 import { keyPaths } from '../support/shapes.js';
+import { searchBounds } from '../../src/schema/shared/search-page.js';
 import { SHOP_SUMMARY } from './shapes.js';
 import { expectViolation, idsOf, statementsOf } from './support.js';
 
@@ -55,6 +56,27 @@ describe('GET /v1/shops', () => {
     const res = await get('/shops?limit=2&offset=1');
     expect(idsOf(res)).toEqual([GLOW, LAB]);
     expect(res.body.pagination).toEqual({ limit: 2, offset: 1, total: 4 });
+  });
+
+  it('counts a filtered total up to the cap, then flags it as a lower bound (never below the rows up to the page)', async () => {
+    const cap = searchBounds.totalCap;
+    try {
+      searchBounds.totalCap = 2;
+      const first = await get('/shops?limit=1');
+      expect(idsOf(first)).toEqual([PEAK]);
+      expect(first.body.pagination.total).toBe(2);
+      expect(first.body.meta).toEqual({ totalRelation: 'gte' });
+      const last = await get('/shops?limit=2&offset=2');
+      expect(idsOf(last)).toEqual([LAB, TINY]);
+      expect(last.body.pagination.total).toBe(4);
+      expect(last.body.meta).toEqual({ totalRelation: 'gte' });
+      searchBounds.totalCap = 4;
+      const exact = await get('/shops?limit=1');
+      expect(exact.body.pagination.total).toBe(4);
+      expect(exact.body.meta).toEqual({ totalRelation: 'eq' });
+    } finally {
+      searchBounds.totalCap = cap;
+    }
   });
 
   it('searches names, domains and related domains broadly', async () => {

@@ -111,6 +111,7 @@ export async function searchAdvertiserIds(prisma: PrismaClient, filter: Advertis
     // A brand search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
     search: filter.search?.type === 'brand' ? { rank: textRank(filter, sort) } : undefined,
     scansAllMatches: order.computed,
+    boundedTotal: true, // the list reports meta.totalRelation
   });
   return { ...found, isTruncated: staged !== null && staged.length > STAGE_CAP };
 }

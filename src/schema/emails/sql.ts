@@ -124,5 +124,6 @@ export async function searchEmailIds<Row = never>(db: SqlSource, filter: EmailFi
     // A keyword search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
     search: filter.search?.type === 'shopKeywords' ? { rank: textRank(filter, sort) } : undefined,
     scansAllMatches: !INDEXED_SORTS.has(sort.sortBy),
+    boundedTotal: true, // the list reports meta.totalRelation
   }, inline);
 }

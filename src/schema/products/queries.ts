@@ -17,7 +17,8 @@ const sql = Prisma.sql;
  * thousand index entries read, as cheap at a million products as at ten thousand), and beyond them `total` is a
  * lower bound (`gte`).
  */
-export const COUNT_CAP = 10_000;
+/** The bound of every searchable list's total (search-page.ts). */
+export const COUNT_CAP = 1_000;
 export const COUNT_WINDOW = 1_000;
 
 const ProductPageRef = cursorListRef('ProductPage', ProductRef, 'A cursor page of products.');

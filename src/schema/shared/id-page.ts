@@ -3,7 +3,7 @@ import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
 import { pageInIdOrder, type IdPage, type PageRequest } from './pagination.js';
 import type { InlineRows } from './cursor.js';
 import { rawRows, type SqlSource } from './raw-rows.js';
-import { findSearchPage } from './search-page.js';
+import { boundedTotal, findSearchPage, searchBounds } from './search-page.js';
 
 export { orderBySql, type OrderKey };
 
@@ -29,6 +29,11 @@ export type IdPageQuery = {
    * a computed order every match is visited anyway: the rank then orders all of them and the total is exact.
    */
   search?: { rank: Prisma.Sql | null };
+  /**
+   * A list that reports `meta.totalRelation`: without a text search too, its total is counted up to a cap
+   * (search-page.ts `boundedTotal`), so that a broad filter's first page does not read every match to count it.
+   */
+  boundedTotal?: boolean;
 };
 
 /**
@@ -41,11 +46,13 @@ export async function findIdPage<Row = never>(db: SqlSource, query: IdPageQuery,
   // Visiting every match anyway, the text rank (if any) orders all of them.
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
   if (!query.scansAllMatches) {
+    const matches = query.boundedTotal ? Prisma.sql`(SELECT 1 ${from} LIMIT ${searchBounds.totalCap + 1}) m` : null;
     const [rows, [{ total }]] = await Promise.all([
       rawRows<{ id: string }>(db, Prisma.sql`SELECT (${id})::text AS id ${from} ORDER BY ${orderBySql(order)} LIMIT ${limit} OFFSET ${offset}`),
-      rawRows<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total ${from}`),
+      rawRows<{ total: number }>(db, matches ? Prisma.sql`SELECT count(*)::int AS total FROM ${matches}` : Prisma.sql`SELECT count(*)::int AS total ${from}`),
     ]);
-    return { ids: rows.map((row) => row.id), total };
+    const ids = rows.map((row) => row.id);
+    return { ids, ...(matches ? boundedTotal(total, offset, ids.length) : { total }) };
   }
   const { select: keys, orderBy: byColumns } = orderColumns(order);
   // The count row is always there, so a page past the end still reports the total (with no id).

@@ -46,7 +46,7 @@ export function pagePagination({ page, limit }: PageRequest, total: number): Pag
 export type OffsetPagination = { limit: number; offset: number; total: number };
 
 export const OffsetPaginationRef = builder.objectRef<OffsetPagination>('OffsetPagination').implement({
-  description: 'Offset-style pagination: `offset` rows were skipped; `total` counts every match.',
+  description: 'Offset-style pagination: `offset` rows were skipped; `total` counts every match (a lower bound where the list\'s meta.totalRelation is gte).',
   fields: (t) => ({
     limit: t.exposeInt('limit'),
     offset: t.exposeInt('offset'),
@@ -79,8 +79,9 @@ export type ListMeta = { totalRelation: TotalRelation };
 export type RowPage = { data: { id: string }[]; pagination: PagePagination; meta?: ListMeta };
 
 export const TOTAL_RELATION_DESCRIPTION =
-  `eq: pagination.total counts every match. gte: a text search matched more than ${searchBounds.totalCap.toLocaleString('en')} rows and counts no ` +
-  'further, so pagination.total is a lower bound (and totalPages, where the list has it, is computed from it).';
+  `eq: pagination.total counts every match. gte: the list matched more than ${searchBounds.totalCap.toLocaleString('en')} rows and counts no ` +
+  'further, so pagination.total is a lower bound, never below the rows up to this page (and totalPages, where the list has it, is computed from it): ' +
+  'page on until a page comes back short.';
 
 export const ListMetaRef = builder.objectRef<ListMeta>('ListMeta').implement({
   description: 'About the list as a whole.',

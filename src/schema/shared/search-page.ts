@@ -6,16 +6,27 @@ import { rawRows, type SqlSource } from './raw-rows.js';
 // A text search's page at a cost bounded whatever the number of matches: a common word matches a quarter of a
 // table, and ranking or counting every match would make the first page as slow as the market is large.
 //
-// - Total: the matches are counted up to `totalCap`; beyond it the total is a lower bound (`totalRelation`
-//   gte), like a search engine's. A page far down the list still reports at least the rows before it.
+// - Total: the matches are counted up to `totalCap` (1,000); beyond it the total is a lower bound (`totalRelation`
+//   gte), like a search engine's. A page far down the list still reports at least the rows before it. Counting to
+//   10,000 made the count the whole cost of a common word's first page, growing with the market until the cap (a
+//   bitmap of every match, then 10,001 rows read): at 1,000 a first page costs about the same at every scale.
 // - Relevance: the `candidates` first matches in the list's own order (an index order, e.g. reach, so that
 //   finding them stops early on a common word, while a rare word's few matches come from its text index) are
 //   ranked by text rank; the other matches follow them in the list's order. When fewer match, every match is
 //   ranked. One statement either way, the count included.
 // - Any other order: the page in that order (an index stops early), with the same capped count.
 
-/** The bounds of a search's cost; tests lower them to reach them with a few rows. */
-export const searchBounds = { totalCap: 10_000, candidates: 1_000 };
+/**
+ * The bounds of a list's cost: a text search's (and a searchable list's filtered) total counted up to `totalCap`,
+ * a relevance rank over `candidates` matches. Tests lower them to reach them with a few rows.
+ */
+export const searchBounds = { totalCap: 1_000, candidates: 1_000 };
+
+/** A total counted up to `totalCap` (at most totalCap + 1): exact, or a lower bound never below the rows up to this page. */
+export function boundedTotal(counted: number, offset: number, rows: number): { total: number; totalRelation: TotalRelation } {
+  if (counted <= searchBounds.totalCap) return { total: counted, totalRelation: 'eq' };
+  return { total: Math.max(searchBounds.totalCap, offset + rows), totalRelation: 'gte' };
+}
 
 export type SearchPageQuery = {
   /** The id column of the searched table, as `alias."id"` (read back as text). */
@@ -110,7 +121,5 @@ export async function findSearchPage<Row = never>(db: SqlSource, query: SearchPa
     ({ ids, total: counted } = found);
     loaded = inline.parse(found.rows);
   }
-  const page = { ids, rows: loaded };
-  if (counted <= totalCap) return { ...page, total: counted, totalRelation: 'eq' };
-  return { ...page, total: Math.max(totalCap, offset + ids.length), totalRelation: 'gte' };
+  return { ids, rows: loaded, ...boundedTotal(counted, offset, ids.length) };
 }

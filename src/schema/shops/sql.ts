@@ -192,5 +192,6 @@ export async function searchShopIds(prisma: PrismaClient, filter: ShopFilter, so
     // A text search's page and total cost a bounded amount (shared/search-page.ts); a computed order visits every match.
     search: filter.search && filter.search.type !== 'domain' ? { rank: textRank(filter.search, sort) } : undefined,
     scansAllMatches: COMPUTED_SORTS.has(sort.sortBy),
+    boundedTotal: true, // the list reports meta.totalRelation
   });
 }

@@ -97,6 +97,7 @@ export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: 
     // A text search's page and total cost a bounded amount (shared/search-page.ts); per-brand limits rank every row.
     search: filter.search ? { rank } : undefined,
     scansAllMatches: filter.maxAdsPerBrand != null,
+    boundedTotal: true, // the list reports meta.totalRelation
   });
 }
 

@@ -60,5 +60,6 @@ export async function searchGoogleAdIds(prisma: PrismaClient, filter: GoogleAdsF
     // A search on the advertiser's name: its page and total cost a bounded amount (shared/search-page.ts).
     search: filter.search?.length ? { rank: null } : undefined,
     scansAllMatches: false,
+    boundedTotal: true, // the list reports meta.totalRelation
   });
 }

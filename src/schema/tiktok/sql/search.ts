@@ -148,5 +148,6 @@ export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter
     // A text search's page and total cost a bounded amount (shared/search-page.ts).
     search: search ? { rank: sort.sortBy === 'relevance' ? relevance(search) : null } : undefined,
     scansAllMatches: false,
+    boundedTotal: true, // the list reports meta.totalRelation
   });
 }

@@ -163,6 +163,7 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
   const deferIndexes = options.deferIndexes ?? SCALES[options.scale].ads >= SCALES.small.ads;
 
   const client = await pool.connect();
+  let committed = false;
   try {
     await client.query('BEGIN');
     const filled = await nonEmptyTables(client);
@@ -197,6 +198,7 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
     await refreshFacetUsage(client);
     await refreshAdGroups(client);
     await client.query('COMMIT');
+    committed = true;
     // Fresh statistics, so that the first queries on a new database are planned on the loaded rows, not on empty tables;
     // and VACUUM, which a bulk load needs before it is read: it sets each page's hint bits and the visibility map once,
     // where otherwise every first read of a page writes it back, and no index-only scan can skip the heap (a capped
@@ -204,6 +206,7 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
     await client.query(`VACUUM (ANALYZE) ${[...MARKET_TABLES, ...AD_GROUP_TABLES].map((table) => `"${table}"`).join(', ')}`);
     return { counts, ms: Math.round(performance.now() - started) };
   } catch (error) {
+    if (committed) throw new Error(`seedMarket: the market was loaded and committed, but VACUUM (ANALYZE) failed: ${(error as Error).message}`, { cause: error });
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {

@@ -115,7 +115,11 @@ export const discoveryRoutes: Route[] = [
               FROM (SELECT * FROM "ads" a WHERE a."advertiserId" = v."id" AND a."isGroupLead" ORDER BY a."firstSeenAt" DESC, a."id" LIMIT 3) a),
             'mainLandingPages', (SELECT coalesce(json_agg(json_build_object('landingPage', g."landingPage", 'screenshotUrl', g."screenshotUrl") ORDER BY g.n), '[]')
               FROM pages g WHERE g."advertiserId" = v."id" AND g.n <= 3)) ORDER BY v.n), '[]') FROM page v),
-        'pagination', json_build_object('limit', $2::int, 'offset', $3::int, 'total', (SELECT count(*)::int FROM "advertisers")),
-        'meta', json_build_object('isTruncated', false, 'totalRelation', 'eq')) AS body`, [limit, offset]);
+        'pagination', json_build_object('limit', $2::int, 'offset', $3::int, 'total', CASE WHEN c.n <= 1000 THEN c.n
+          WHEN (SELECT count(*) FROM page) BETWEEN 1 AND $2::int - 1 THEN $3::int + (SELECT count(*)::int FROM page)
+          ELSE greatest(1000, CASE WHEN EXISTS (SELECT 1 FROM page) THEN $3::int + (SELECT count(*)::int FROM page) ELSE 0 END) END),
+        'meta', json_build_object('isTruncated', false, 'totalRelation', CASE WHEN c.n <= 1000 OR (SELECT count(*) FROM page) BETWEEN 1 AND $2::int - 1 THEN 'eq' ELSE 'gte' END)) AS body
+      -- The project's list total (src/schema/shared/search-page.ts boundedTotal): counted up to 1,000, then a flagged lower bound.
+      FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM "advertisers" LIMIT 1001) m) c`, [limit, offset]);
   }],
 ];

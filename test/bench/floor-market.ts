@@ -57,10 +57,10 @@ export const marketRoutes: Route[] = [
     const page = Number(request.page ?? 1);
     const body = await authedBody(key, `WITH ${AUTH},
       q AS (SELECT (SELECT string_agg(plainto_tsquery('simple', term)::text, ' | ')::tsquery FROM unnest($2::text[]) term) AS q),
-      -- Relevance as src/schema/shared/search-page.ts ranks it: the 1,000 newest matches (the list's own order),
+      -- Relevance as src/schema/shared/search-page.ts ranks it: the 250 newest matches (the list's own order),
       -- by text rank; the total counted up to 1,001.
       matches AS MATERIALIZED (SELECT e."id", ts_rank(e."searchText", q.q) AS rank, e."sentAt" FROM "emails" e, q WHERE e."searchText" @@ q.q
-        ORDER BY e."sentAt" DESC, e."id" DESC LIMIT 1000),
+        ORDER BY e."sentAt" DESC, e."id" DESC LIMIT 250),
       page AS (SELECT *, row_number() OVER (ORDER BY rank DESC, "sentAt" DESC NULLS LAST, "id" DESC) AS n FROM matches ORDER BY n LIMIT $3 OFFSET $4)
       SELECT ${AUTH_COLUMNS}, json_build_object('total', (SELECT count(*)::int FROM (SELECT 1 FROM "emails" e, q WHERE e."searchText" @@ q.q LIMIT 1001) m),
         'data', (SELECT coalesce(json_agg(${EMAIL_JSON} ORDER BY g.n), '[]')
@@ -68,8 +68,11 @@ export const marketRoutes: Route[] = [
         LEFT JOIN "email_categories" c ON c."id" = e."categoryId" LEFT JOIN "email_events" v ON v."id" = e."eventId")) AS body`,
     [request.search, limit, (page - 1) * limit]);
     // Text search totals as src/schema/shared/search-page.ts: exact up to 1,000, beyond it a flagged lower bound.
-    const total = body && (body.total > 1_000 ? Math.max(1_000, (page - 1) * limit + body.data.length) : body.total);
-    return body && { data: body.data.map(emailRow), pagination: { page, limit, total, totalPages: Math.ceil(total / limit) }, meta: { totalRelation: body.total > 1_000 ? 'gte' : 'eq' } };
+    if (!body) return body;
+    const rows = body.data.length;
+    const exact = body.total <= 1_000 || (rows > 0 && rows < limit);
+    const total = body.total <= 1_000 ? body.total : exact ? (page - 1) * limit + rows : Math.max(1_000, rows > 0 ? (page - 1) * limit + rows : 0);
+    return { data: body.data.map(emailRow), pagination: { page, limit, total, totalPages: Math.ceil(total / limit) }, meta: { totalRelation: exact ? 'eq' : 'gte' } };
   }],
   [/^\/v1\/products\/query$/, async (_m, _u, key, request) => {
     const limit = Number(request.limit ?? 25);

@@ -65,8 +65,10 @@ export const shopRoutes: Route[] = [
         ORDER BY s."monthlyVisits" DESC NULLS LAST, s."id" LIMIT $5 OFFSET $6), ${SHOP_SUMMARIES}
       SELECT ${AUTH_COLUMNS}, json_build_object(
         'data', (SELECT coalesce(json_agg(summary ORDER BY n), '[]') FROM summaries),
-        'pagination', json_build_object('limit', $5::int, 'offset', $6::int, 'total', CASE WHEN c.n > ${TOTAL_CAP} THEN greatest(${TOTAL_CAP}, $6::int + (SELECT count(*)::int FROM page)) ELSE c.n END),
-        'meta', json_build_object('totalRelation', CASE WHEN c.n > ${TOTAL_CAP} THEN 'gte' ELSE 'eq' END)) AS body
+        'pagination', json_build_object('limit', $5::int, 'offset', $6::int, 'total', CASE WHEN c.n <= ${TOTAL_CAP} THEN c.n
+          WHEN (SELECT count(*) FROM page) BETWEEN 1 AND $5::int - 1 THEN $6::int + (SELECT count(*)::int FROM page)
+          ELSE greatest(${TOTAL_CAP}, CASE WHEN EXISTS (SELECT 1 FROM page) THEN $6::int + (SELECT count(*)::int FROM page) ELSE 0 END) END),
+        'meta', json_build_object('totalRelation', CASE WHEN c.n <= ${TOTAL_CAP} OR (SELECT count(*) FROM page) BETWEEN 1 AND $5::int - 1 THEN 'eq' ELSE 'gte' END)) AS body
       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM "shops" s WHERE ${where} LIMIT ${TOTAL_CAP + 1}) m) c`,
     [ids(url, 'categoryIds').map(Number), ids(url, 'pixelIds'), ids(url, 'shopifyAppIds').map(Number), limit, offset]);
   }],

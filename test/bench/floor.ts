@@ -15,7 +15,7 @@ import { workspaceRoutes } from './floor-workspace.js';
 // floor-market.ts (emails, products) and floor-workspace.ts.
 
 // The project's text search bounds (src/schema/shared/search-page.ts): candidates ranked, total counted up to a cap.
-const CANDIDATES = 1_000;
+const CANDIDATES = 250;
 const TOTAL_CAP = 1_000;
 
 function keyOf(req: IncomingMessage): Key | null {
@@ -76,7 +76,7 @@ const routes: Route[] = [
     };
   }],
   [/^\/v1\/ads$/, async (_m, url, { key, prefix }) => {
-    // The project's text search semantics (src/schema/shared/search-page.ts): the 1,000 highest-reach matches
+    // The project's text search semantics (src/schema/shared/search-page.ts): the 250 highest-reach matches
     // ranked by text rank, the total counted up to 1,000. The bench asks for first pages only (inside the candidates).
     const search = url.searchParams.get('search') ?? '';
     const limit = Number(url.searchParams.get('limit') ?? 25);
@@ -95,11 +95,13 @@ const routes: Route[] = [
     );
     if (rows.length && !authorised(key, rows[0])) return null;
     const counted: number = rows[0]?.total ?? 0;
-    const total = Math.min(counted, TOTAL_CAP);
+    // As src/schema/shared/search-page.ts boundedTotal: exact under the cap or on a short page, else a lower bound.
+    const exact = counted <= TOTAL_CAP || (rows.length > 0 && rows.length < limit);
+    const total = counted <= TOTAL_CAP ? counted : exact ? (page - 1) * limit + rows.length : Math.max(TOTAL_CAP, rows.length ? (page - 1) * limit + rows.length : 0);
     return {
       data: rows.map((r) => summary(r.ad, r.advertiser, r.transcriptText)),
       pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
-      meta: { totalRelation: counted > TOTAL_CAP ? 'gte' : 'eq' },
+      meta: { totalRelation: exact ? 'eq' : 'gte' },
     };
   }],
   ...discoveryRoutes,

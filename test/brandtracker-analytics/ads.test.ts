@@ -4,6 +4,7 @@ import { expectNotFound, expectViolation, withoutRequestId } from '../support/as
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
 import { contentScenario, PARTNER_1, PARTNER_2 } from './content-scenario.js';
 import { useTrackingApp } from './support.js';
+import { searchBounds } from '../../src/schema/shared/search-page.js';
 
 // GET /v1/brandtrackers/{id}/ads, /partnership-ads and /partnership-ads/count on the content scenario: page A's
 // group leads are 9001, 9003, 9501, 9502 and 9503 (9002 is 9001's duplicate); 9501 and 9502 carry the partner badge.
@@ -119,6 +120,23 @@ describe('GET /v1/brandtrackers/{id}/ads', () => {
     expect(await count('ads?limit=5')).toBe(one);
     expect(await count('ads?limit=5&keywords=glow')).toBeLessThanOrEqual(one);
     expect(await count('partnership-ads/count')).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("one brand's lists count exactly", () => {
+  it('whatever the bound of the market-wide lists, equal to the count route', async () => {
+    const bounds = { ...searchBounds };
+    try {
+      Object.assign(searchBounds, { totalCap: 1, candidates: 1 });
+      const all = await get(`/brandtrackers/${BT_A}/ads?limit=2`);
+      expect(all.body.pagination).toEqual({ page: 1, limit: 2, total: 5, totalPages: 3 });
+      expect(all.body.meta).toEqual({ totalRelation: 'eq' });
+      const partners = await get(`/brandtrackers/${BT_A}/partnership-ads?limit=1`);
+      expect(partners.body.pagination.total).toBe(await count());
+      expect(partners.body.meta).toEqual({ totalRelation: 'eq' });
+    } finally {
+      Object.assign(searchBounds, bounds);
+    }
   });
 });
 

@@ -70,6 +70,16 @@ describe('GET /v1/shops', () => {
       expect(idsOf(last)).toEqual([LAB, TINY]);
       expect(last.body.pagination.total).toBe(4);
       expect(last.body.meta).toEqual({ totalRelation: 'gte' });
+      // A short page shows where the list ends: the total is exact again.
+      const short = await get('/shops?limit=3&offset=2');
+      expect(idsOf(short)).toEqual([LAB, TINY]);
+      expect(short.body.pagination.total).toBe(4);
+      expect(short.body.meta).toEqual({ totalRelation: 'eq' });
+      // Past the end, only the cap is known: never the offset.
+      const past = await get('/shops?limit=2&offset=10');
+      expect(idsOf(past)).toEqual([]);
+      expect(past.body.pagination.total).toBe(2);
+      expect(past.body.meta).toEqual({ totalRelation: 'gte' });
       searchBounds.totalCap = 4;
       const exact = await get('/shops?limit=1');
       expect(exact.body.pagination.total).toBe(4);

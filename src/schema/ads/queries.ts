@@ -15,9 +15,12 @@ import { PublicAd } from './types.js';
 
 export const AdPageRef = pageListRef('AdPage', PublicAd, 'A page of ad summaries, one per duplicate group.', { searchable: true });
 
-/** Finds the page of ids, then loads the selected fields for them in the same order (the brandtracker ads lists too). */
-export async function adPage(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }): Promise<RowPage> {
-  const found = await searchAdIds(prisma, list.filter, list.sort, list.page);
+/**
+ * Finds the page of ids, then loads the selected fields for them in the same order (the brandtracker ads lists too,
+ * `withinBrand`: see searchAdIds).
+ */
+export async function adPage(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }, withinBrand = false): Promise<RowPage> {
+  const found = await searchAdIds(prisma, list.filter, list.sort, list.page, withinBrand);
   return loadIdPage(found, list.page, async (ids) => withCpm(await findAds(prisma, ids, select), list.cpm));
 }
 

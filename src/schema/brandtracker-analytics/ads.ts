@@ -34,7 +34,7 @@ builder.queryFields((t) => ({
     args: brandtrackerAdListArgs({ partnership: false }),
     resolve: async (_root, args, context, info) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'ads'));
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'ads'), true);
     },
   }),
   brandtrackerPartnershipAds: t.field({
@@ -44,7 +44,7 @@ builder.queryFields((t) => ({
     args: brandtrackerAdListArgs({ partnership: true }),
     resolve: async (_root, args, context, info) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'partnershipAds'));
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'partnershipAds'), true);
     },
   }),
   brandtrackerPartnershipAdsCount: t.field({

@@ -73,7 +73,8 @@ builder.queryFields((t) => ({
         limit: page.limit,
         offset: offsetOf(page),
         search: filter.search ? { rank: textRank(filter, sort) } : undefined,
-        scansAllMatches: false,
+        // One brand's ads: a search ranks and counts every match, so the total is exact, as /timeline/metadata's.
+        scansAllMatches: filter.search != null,
       });
       const select = queryFromInfo({ context, info, path: ['data'] });
       return loadIdPage(found, page, async (ids) => withCpm(await findAds(context.prisma, ids, select), frame.cpm));

@@ -3,6 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
 import { cursorListRef, decodeCursor, encodeCursor, findKeysetPage, queryDigest, type CursorPagination } from '../shared/cursor.js';
+import { searchBounds } from '../shared/search-page.js';
 import { crossChecks, euFieldsUsed, filterFromArgs, productsListArgs, productsQueryArgs } from './args.js';
 import { requireEuAccess, withView } from './figures.js';
 import { findProducts, inlineProducts } from './load.js';
@@ -13,12 +14,10 @@ const sql = Prisma.sql;
 
 /**
  * The count's bounds (see findKeysetPage): the matches of an index-narrowed query (one shop, a text search) are
- * counted up to COUNT_CAP; any other filter set is counted among the first COUNT_WINDOW products of its order (a
- * thousand index entries read, as cheap at a million products as at ten thousand), and beyond them `total` is a
- * lower bound (`gte`).
+ * counted up to every searchable list's bound (searchBounds.totalCap, shared/search-page.ts); any other filter set
+ * is counted among the first COUNT_WINDOW products of its order (a thousand index entries read, as cheap at a
+ * million products as at ten thousand), and beyond them `total` is a lower bound (`gte`).
  */
-/** The bound of every searchable list's total (search-page.ts). */
-export const COUNT_CAP = 1_000;
 export const COUNT_WINDOW = 1_000;
 
 const ProductPageRef = cursorListRef('ProductPage', ProductRef, 'A cursor page of products.');
@@ -32,7 +31,7 @@ async function productPage(context: Context, select: object, filter: ProductFilt
   const digest = queryDigest({ filter, sort });
   const { keys, direction } = sortKeys(filter, sort);
   const after = page.cursor ? decodeCursor(page.cursor, digest, keys.length + 1) : null;
-  const count = filter.shopId || filter.search ? ({ by: 'matches', cap: COUNT_CAP } as const) : ({ by: 'window', rows: COUNT_WINDOW } as const);
+  const count = filter.shopId || filter.search ? ({ by: 'matches', cap: searchBounds.totalCap } as const) : ({ by: 'window', rows: COUNT_WINDOW } as const);
   const query = { id: sql`p."id"`, from: FROM, where: conditions(filter), keys, direction, limit: page.limit, after, count };
   const [euAccess, found] = await Promise.all([checked ?? requireEuAccess(context, euFields), findKeysetPage(context.pool, query, inlineProducts(select))]);
   const rows = found.rows ?? (await findProducts(context.prisma, found.ids, select));

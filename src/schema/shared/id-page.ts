@@ -52,7 +52,7 @@ export async function findIdPage<Row = never>(db: SqlSource, query: IdPageQuery,
       rawRows<{ total: number }>(db, matches ? Prisma.sql`SELECT count(*)::int AS total FROM ${matches}` : Prisma.sql`SELECT count(*)::int AS total ${from}`),
     ]);
     const ids = rows.map((row) => row.id);
-    return { ids, ...(matches ? boundedTotal(total, offset, ids.length) : { total }) };
+    return { ids, ...(matches ? boundedTotal(total, { offset, limit, rows: ids.length }) : { total }) };
   }
   const { select: keys, orderBy: byColumns } = orderColumns(order);
   // The count row is always there, so a page past the end still reports the total (with no id).

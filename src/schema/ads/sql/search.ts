@@ -78,7 +78,11 @@ export type AdSort = { sortBy: AdSortValue; order?: SortOrderValue | null; reach
 // planner drops it when no condition or order reads the page (v), and turns it inner when one filters on it.
 export const AD_FROM = Prisma.sql`FROM "ads" a LEFT JOIN "advertisers" v ON v."id" = a."advertiserId"`;
 
-export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: AdSort, page: PageRequest) {
+/**
+ * `withinBrand`: a brandtracker's lists (one page's ads, a few thousand at most) count exactly and rank every match of
+ * a text search, as their count routes do; the market-wide list bounds both (shared/search-page.ts).
+ */
+export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: AdSort, page: PageRequest, withinBrand = false) {
   let where = Prisma.join(conditions(filter), ' AND ');
   const rank = textRank(filter, sort);
   if (filter.maxAdsPerBrand != null) {
@@ -96,8 +100,8 @@ export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: 
     offset: offsetOf(page),
     // A text search's page and total cost a bounded amount (shared/search-page.ts); per-brand limits rank every row.
     search: filter.search ? { rank } : undefined,
-    scansAllMatches: filter.maxAdsPerBrand != null,
-    boundedTotal: true, // the list reports meta.totalRelation
+    scansAllMatches: filter.maxAdsPerBrand != null || (withinBrand && filter.search != null),
+    boundedTotal: !withinBrand, // the market-wide list reports meta.totalRelation
   });
 }
 

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
+import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../shared/json-rows.js';
 import { AD_SUMMARY_INCLUDE, type AdSummaryRow } from './types.js';
 
 // Ads by id, for every list that finds a page of ad ids and then loads them (ads, advertiser ads, brandtracker
@@ -25,12 +25,11 @@ const SUMMARY_ROWS = Prisma.raw(`
 /** Whether a Prisma query (Pothos's selection) asks for no more than the summary statement loads. */
 export const isSummarySelection = coverage('Ad', SUMMARY);
 
+const summaries = jsonRowSet<AdSummaryRow>(SUMMARY_ROWS, 'a."id"', reviveSummary);
+
 async function summaryRows(prisma: Prisma.TransactionClient, ids: string[]): Promise<AdSummaryRow[]> {
-  const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`
-    SELECT coalesce(json_agg(x), '[]')::text AS "rows" FROM (${SUMMARY_ROWS} WHERE a."id" = ANY(${ids}::text[])) x`;
-  const ads = JSON.parse(rows) as Record<string, unknown>[];
-  for (const ad of ads) reviveSummary(ad);
-  return ads as unknown as AdSummaryRow[];
+  const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`SELECT ${summaries.of(Prisma.sql`${ids}::text[]`)} AS "rows"`;
+  return summaries.parse(rows);
 }
 
 /**

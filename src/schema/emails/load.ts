@@ -1,6 +1,6 @@
 import { Prisma, type Email } from '../../generated/prisma/client.js';
 import type { InlineRows } from '../shared/cursor.js';
-import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
+import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../shared/json-rows.js';
 
 // Emails by id, for the email lists (POST /v1/emails/query, GET /v1/shops/{shopId}/emails): when the request selects
 // no more than an email summary (the email, its classification's names and event, its shop's id, domain and name),
@@ -29,14 +29,8 @@ const SUMMARY_ROWS = Prisma.raw(`
     (SELECT ${jsonObject('Shop', 'x', include.shop)} FROM "shops" x WHERE x."id" = e."shopId") AS "shop"
   FROM "emails" e`);
 
-/** The rows of the emails whose ids `ids` gives (an int array expression), as one JSON text. */
-const rowsOf = (ids: Prisma.Sql) => Prisma.sql`(SELECT coalesce(json_agg(x), '[]')::text FROM (${SUMMARY_ROWS} WHERE e."id" = ANY(${ids})) x)`;
-
-function parse(json: string): Email[] {
-  const emails = JSON.parse(json) as Record<string, unknown>[];
-  for (const email of emails) revive(email);
-  return emails as unknown as Email[];
-}
+/** The emails whose ids an int array expression gives, as one JSON text, and their parser. */
+const { of: rowsOf, parse } = jsonRowSet<Email>(SUMMARY_ROWS, 'e."id"', revive);
 
 /** The page's emails loaded in the statement that finds it (shared/search-page.ts), when `query` allows. */
 const INLINE: InlineRows<Email> = { inline: (ids) => rowsOf(Prisma.sql`ARRAY(${ids})::int[]`), parse };

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { InlineRows } from '../shared/cursor.js';
-import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
+import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../shared/json-rows.js';
 import { PRODUCT_INCLUDE, type ProductRow } from './types.js';
 
 // Products by id, for the products list and the image search's matches: one JSON statement when the request selects
@@ -21,14 +21,8 @@ const ROWS = Prisma.raw(`
     FROM "product_weeks" w0 WHERE w0."productId" = t."id") w ON TRUE
   LEFT JOIN LATERAL (SELECT ${jsonObject('Shop', 's0', shop)} AS "json" FROM "shops" s0 WHERE s0."id" = t."shopId" LIMIT 1) s ON TRUE`);
 
-/** The rows of the products whose ids `ids` gives (an array expression), as one JSON text. */
-const rowsOf = (ids: Prisma.Sql) => Prisma.sql`(SELECT coalesce(json_agg(x), '[]')::text FROM (${ROWS} WHERE t."id" = ANY(${ids})) x)`;
-
-function parse(json: string): ProductRow[] {
-  const rows = JSON.parse(json) as Record<string, unknown>[];
-  for (const row of rows) revive(row);
-  return rows as unknown as ProductRow[];
-}
+/** The products whose ids a text array expression gives, as one JSON text, and their parser. */
+const { of: rowsOf, parse } = jsonRowSet<ProductRow>(ROWS, 't."id"', revive);
 
 /** The rows as one expression of another statement, its ids from a subquery of one text column (shared/cursor.ts). */
 const INLINE: InlineRows<ProductRow> = { inline: (ids) => rowsOf(Prisma.sql`ARRAY(${ids})::text[]`), parse };

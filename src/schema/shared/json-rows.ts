@@ -83,6 +83,22 @@ export function jsonObject(model: string, alias: string, selection: Selection = 
 type Reviver = (row: Record<string, unknown>) => void;
 
 /**
+ * The rows of `statement` (`SELECT … FROM table alias`, no WHERE) whose `idColumn` (e.g. `e."id"`) is in an array
+ * expression, as one JSON text (`of`: an expression of any statement), and their parser (`revive`, a reviver of the
+ * statement's selection, gives them Prisma's types back).
+ */
+export function jsonRowSet<Row>(statement: Prisma.Sql, idColumn: string, revive: Reviver) {
+  return {
+    of: (ids: Prisma.Sql) => Prisma.sql`(SELECT coalesce(json_agg(x), '[]')::text FROM (${statement} WHERE ${Prisma.raw(idColumn)} = ANY(${ids})) x)`,
+    parse(json: string): Row[] {
+      const rows = JSON.parse(json) as Record<string, unknown>[];
+      for (const row of rows) revive(row);
+      return rows as unknown as Row[];
+    },
+  };
+}
+
+/**
  * Turns the JSON of a row read with `selection` back into Prisma's types, in place, its relations' rows included:
  * dates, bigints, floats PostgreSQL writes as text (NaN, Infinity), and a NULL list as [] (as Prisma reads it).
  */

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adDetailRow, DETAIL, isDetailSelection } from '../../src/schema/ads/detail-load.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
+import { useTinyMarket } from '../support/tiny-market.js';
 
 // An ad's detail is loaded by one JSON statement when the request selects no more than DETAIL
 // (src/schema/ads/detail-load.ts): it must give exactly what Prisma gives, value for value and type for type, and the
 // same ad (a duplicate group's member answers with its lead), on every ad of the synthetic market.
 
+const market = useTinyMarket();
 let db: TestDatabase;
 let ids: string[];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+  ({ db } = market);
   ids = (await db.prisma.ad.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((ad) => ad.id);
-}, 120_000);
-
-afterAll(async () => {
-  await db?.dispose();
 });
 
 /** What the Prisma path answers for `id`: the ad, or the lead of its group when it is another member. */

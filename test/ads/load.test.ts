@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findAds, isSummarySelection } from '../../src/schema/ads/load.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
+import { byId, useTinyMarket } from '../support/tiny-market.js';
 
 // The ads of a page are loaded by one JSON statement when the request selects no more than an ad summary
 // (src/schema/ads/load.ts): it must give exactly what Prisma gives, value for value and type for type, on every ad
@@ -9,20 +9,14 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const SUMMARY = { include: { advertiser: true, transcript: { select: { fullText: true } } } };
 
+const market = useTinyMarket();
 let db: TestDatabase;
 let ids: string[];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+  ({ db } = market);
   ids = (await db.prisma.ad.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((ad) => ad.id);
-}, 120_000);
-
-afterAll(async () => {
-  await db?.dispose();
 });
-
-const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 describe('findAds', () => {
   it('loads every ad of the market exactly as Prisma does, with its advertiser and transcript', async () => {

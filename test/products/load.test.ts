@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { findProducts, inlineProducts, isProductSelection } from '../../src/schema/products/load.js';
 import { PRODUCT_INCLUDE } from '../../src/schema/products/types.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
+import { byId, useTinyMarket } from '../support/tiny-market.js';
 
 // The products of a page are loaded by one JSON statement when the request selects no more than the product object
 // type includes (src/schema/products/load.ts): it must give exactly what Prisma gives, value for value and type for
@@ -11,20 +11,14 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const INCLUDE = { include: PRODUCT_INCLUDE };
 
+const market = useTinyMarket();
 let db: TestDatabase;
 let ids: string[];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+  ({ db } = market);
   ids = (await db.prisma.product.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((product) => product.id);
-}, 120_000);
-
-afterAll(async () => {
-  await db?.dispose();
 });
-
-const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 describe('findProducts', () => {
   it('loads every product of the market exactly as Prisma does, with its weeks and shop', async () => {

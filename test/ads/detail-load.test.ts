@@ -7,14 +7,10 @@ import { useTinyMarket } from '../support/tiny-market.js';
 // (src/schema/ads/detail-load.ts): it must give exactly what Prisma gives, value for value and type for type, and the
 // same ad (a duplicate group's member answers with its lead), on every ad of the synthetic market.
 
-const market = useTinyMarket();
+const market = useTinyMarket('ad');
 let db: TestDatabase;
 let ids: string[];
-
-beforeAll(async () => {
-  ({ db } = market);
-  ids = (await db.prisma.ad.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((ad) => ad.id);
-});
+beforeAll(() => void ({ db, ids } = market));
 
 /** What the Prisma path answers for `id`: the ad, or the lead of its group when it is another member. */
 async function prismaDetail(id: string) {

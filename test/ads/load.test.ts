@@ -9,14 +9,10 @@ import { byId, useTinyMarket } from '../support/tiny-market.js';
 
 const SUMMARY = { include: { advertiser: true, transcript: { select: { fullText: true } } } };
 
-const market = useTinyMarket();
+const market = useTinyMarket('ad');
 let db: TestDatabase;
 let ids: string[];
-
-beforeAll(async () => {
-  ({ db } = market);
-  ids = (await db.prisma.ad.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((ad) => ad.id);
-});
+beforeAll(() => void ({ db, ids } = market));
 
 describe('findAds', () => {
   it('loads every ad of the market exactly as Prisma does, with its advertiser and transcript', async () => {

@@ -11,14 +11,10 @@ import { byId, useTinyMarket } from '../support/tiny-market.js';
 
 const INCLUDE = { include: PRODUCT_INCLUDE };
 
-const market = useTinyMarket();
+const market = useTinyMarket('product');
 let db: TestDatabase;
 let ids: string[];
-
-beforeAll(async () => {
-  ({ db } = market);
-  ids = (await db.prisma.product.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((product) => product.id);
-});
+beforeAll(() => void ({ db, ids } = market));
 
 describe('findProducts', () => {
   it('loads every product of the market exactly as Prisma does, with its weeks and shop', async () => {

@@ -3,14 +3,18 @@ import { seedMarket } from '../../src/data/market.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /**
- * A fresh database holding the tiny synthetic market (seed 7, as of 2025-06-01) for the tests of one file: the JSON
- * loaders' tests compare their statements with Prisma on every row of it. Read `db` from a test or a later beforeAll.
+ * A fresh database holding the tiny synthetic market (seed 7, as of 2025-06-01) for the tests of one file, and the ids
+ * of one model's rows in id order: the JSON loaders' tests compare their statements with Prisma on every row of it.
+ * Read `db` and `ids` from a test or a later beforeAll.
  */
-export function useTinyMarket(): { readonly db: TestDatabase } {
-  const market = {} as { db: TestDatabase };
+export function useTinyMarket(model: 'ad' | 'product'): { readonly db: TestDatabase; readonly ids: string[] } {
+  const market = {} as { db: TestDatabase; ids: string[] };
   beforeAll(async () => {
     market.db = await createTestDatabase();
     await seedMarket(market.db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+    const query = { select: { id: true }, orderBy: { id: 'asc' } } as const;
+    const rows = model === 'ad' ? await market.db.prisma.ad.findMany(query) : await market.db.prisma.product.findMany(query);
+    market.ids = rows.map((row) => row.id);
   }, 120_000);
   afterAll(async () => {
     await market.db?.dispose();

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { servePGlite } from './pglite-server.js';
@@ -16,9 +17,10 @@ const lockFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
 /** Starts PGlite on `dataDir` (or in memory when null) and serves it on 127.0.0.1 at an ephemeral port. */
 export async function startEmbedded(dataDir: string | null): Promise<EmbeddedDatabase> {
   if (dataDir) await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
-  // pg_trgm: the lookup's fuzzy name matching (migration 0010); cube: image fingerprints (migration 0012). PostgreSQL
-  // ships both in its contrib; PGlite loads them on request.
-  const db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, { extensions: { pg_trgm, cube } });
+  // pg_trgm: the lookup's fuzzy name matching (migration 0010); cube: image fingerprints (migration 0012); btree_gin:
+  // the emails' text index with their dates (migration 0025). PostgreSQL ships all three in its contrib; PGlite loads
+  // them on request.
+  const db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, { extensions: { pg_trgm, cube, btree_gin } });
   const server = await servePGlite(db);
   const url = `postgresql://postgres@127.0.0.1:${server.port}/postgres?sslmode=disable`;
   if (dataDir) await writeFile(lockFile(dataDir), JSON.stringify({ pid: process.pid, url }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { DAWN, GLOW, IMPULSE, LAB, META_PIXEL, PEAK, shopsScenario, TIKTOK_PIXEL, TINY } from './scenario.js';
+import { DAWN, daysAgo, GLOW, IMPULSE, LAB, META_PIXEL, PEAK, shopsScenario, TIKTOK_PIXEL, TINY } from './scenario.js';
 import { keyPaths } from '../support/shapes.js';
 import { searchBounds } from '../../src/schema/shared/search-page.js';
 import { SHOP_SUMMARY } from './shapes.js';
@@ -40,7 +40,9 @@ describe('GET /v1/shops', () => {
     expect(glow.traffic.topCountries).toEqual([{ countryCode: 'SE', share: 0.6 }, { countryCode: 'NO', share: 0.2 }, { countryCode: 'DE', share: 0.1 }]);
     expect(glow.advertising).toMatchObject({ activeAds: 2, linkedAdvertisersCount: 1, topCountries: [{ countryCode: 'SE', share: 0.6667 }, { countryCode: 'NO', share: 0.3333 }] });
     expect(glow.advertising.history).toHaveLength(26);
-    expect(glow.advertising.history.at(-1).value).toBe(2);
+    // This week (from Monday): the two active ads, and facebook_73 when its last day (3 days ago) is this week's.
+    const monday = daysAgo((new Date().getUTCDay() + 6) % 7);
+    expect(glow.advertising.history.at(-1)).toEqual({ period: monday.toISOString().slice(0, 10), value: daysAgo(3) >= monday ? 3 : 2 });
     expect(glow.latestAds.map((ad: { id: string }) => ad.id)).toEqual(['facebook_72', 'facebook_71', 'facebook_73']);
     expect(glow.latestAds[1]).toEqual({ id: 'facebook_71', mediaType: 'video', mediaUrl: 'https://cdn.example.com/ads/facebook_71.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_71-thumb.jpg' });
     expect(glow.tiktok).toMatchObject({

@@ -112,17 +112,29 @@ function order(sort: EmailSort): OrderKey[] {
   }
 }
 
+const SENT_AT = { table: sql`"emails"`, column: sql`"sentAt"` };
 const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength', 'relevance']);
 
+/**
+ * Whether a condition or the order reads the email's shop (alias s). When none does, the list leaves the join out:
+ * PostgreSQL would remove it, but only after planning it in each of the statement's copies of the list.
+ */
+const readsShop = (parts: Prisma.Sql[]) => parts.some((part) => /(^|[^\w"])s\."/.test(part.sql));
+
 export async function searchEmailIds<Row = never>(db: SqlSource, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }, inline?: InlineRows<Row>) {
+  const where = conditions(filter);
+  const keys = order(sort);
+  const shop = readsShop([...where, ...keys.map((k) => k.key)]) ? sql`LEFT JOIN "shops" s ON s."id" = e."shopId"` : Prisma.empty;
   return findIdPage(db, {
     id: sql`e."id"`,
-    from: sql`FROM "emails" e LEFT JOIN "shops" s ON s."id" = e."shopId" WHERE ${Prisma.join(conditions(filter), ' AND ')}`,
-    order: order(sort),
+    from: sql`FROM "emails" e ${shop} WHERE ${Prisma.join(where, ' AND ')}`,
+    order: keys,
     limit: page.limit,
     offset: page.offset,
     // A keyword search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
-    search: filter.search?.type === 'shopKeywords' ? { rank: textRank(filter, sort) } : undefined,
+    // Sorted by relevance, the newest matches are ranked: the text index holds "sentAt" (migration 0025), so past
+    // the cap they are looked for among the newest emails first (shared/search-windows.ts).
+    search: filter.search?.type === 'shopKeywords' ? { rank: textRank(filter, sort), leading: SENT_AT } : undefined,
     scansAllMatches: !INDEXED_SORTS.has(sort.sortBy),
     boundedTotal: true, // the list reports meta.totalRelation
   }, inline);

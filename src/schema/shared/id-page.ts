@@ -4,6 +4,7 @@ import { pageInIdOrder, type IdPage, type PageRequest } from './pagination.js';
 import type { InlineRows } from './cursor.js';
 import { rawRows, type SqlSource } from './raw-rows.js';
 import { boundedTotal, findSearchPage, searchBounds } from './search-page.js';
+import type { LeadingColumn } from './search-windows.js';
 
 export { orderBySql, type OrderKey };
 
@@ -27,8 +28,9 @@ export type IdPageQuery = {
    * total counted up to a cap come from shared/search-page.ts at a cost bounded whatever the number of matches,
    * `rank` (the text rank, when sorted by relevance) ranking a bounded set of candidates ahead of `order`. With
    * a computed order every match is visited anyway: the rank then orders all of them and the total is exact.
+   * `leading`: the order's first key is a column of the text index (search-windows.ts).
    */
-  search?: { rank: Prisma.Sql | null };
+  search?: { rank: Prisma.Sql | null; leading?: LeadingColumn };
   /**
    * A list that reports `meta.totalRelation`: without a text search too, its total is counted up to a cap
    * (search-page.ts `boundedTotal`), so that a broad filter's first page does not read every match to count it.
@@ -42,7 +44,7 @@ export type IdPageQuery = {
  */
 export async function findIdPage<Row = never>(db: SqlSource, query: IdPageQuery, inline?: InlineRows<Row>): Promise<IdPage & { rows?: Row[] }> {
   const { id, from, limit, offset, search } = query;
-  if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, limit, offset }, inline);
+  if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, leading: search.leading, limit, offset }, inline);
   // Visiting every match anyway, the text rank (if any) orders all of them.
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
   if (!query.scansAllMatches) {

@@ -2,6 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { InlineRows, TotalRelation } from './cursor.js';
 import { orderBySql, orderColumns, type OrderKey } from './order-keys.js';
 import { rawRows, type SqlSource } from './raw-rows.js';
+import { leadingWindows, type LeadingColumn } from './search-windows.js';
 
 // A text search's page at a cost bounded whatever the number of matches: a common word matches a quarter of a
 // table, and ranking or counting every match would make the first page as slow as the market is large.
@@ -16,13 +17,16 @@ import { rawRows, type SqlSource } from './raw-rows.js';
 //   ranked. One statement either way, the count included. 250 candidates: past the cap they come from a walk of
 //   the list's index that stops at the 250th match (at the bench's medium scale a brand word walked 18,000
 //   advertisers to find 1,000), and a first page of 25 is ranked among ten times as many.
+//   When the list's first order key is in the text index too, the candidates past the cap are looked for among the
+//   first rows in that order (search-windows.ts), reading only the matches there instead of every match.
 // - Any other order: the page in that order (an index stops early), with the same capped count.
 
 /**
  * The bounds of a list's cost: a text search's (and a searchable list's filtered) total counted up to `totalCap`,
- * a relevance rank over `candidates` matches. Tests lower them to reach them with a few rows.
+ * a relevance rank over `candidates` matches, looked for past the cap in `windows` of the first rows in the list's order
+ * when it leads with a column of the text index (search-windows.ts). Tests lower them to reach them with a few rows.
  */
-export const searchBounds = { totalCap: 1_000, candidates: 250 };
+export const searchBounds = { totalCap: 1_000, candidates: 250, windows: [5_000, 40_000] as readonly number[] };
 
 /**
  * A total counted up to `totalCap` (at most totalCap + 1) for a page of `rows` (asked for `limit` from `offset`):
@@ -47,6 +51,8 @@ export type SearchPageQuery = {
   rank: Prisma.Sql | null;
   limit: number;
   offset: number;
+  /** The first order key as a column that the text index holds too: past the cap, candidates are found in windows. */
+  leading?: LeadingColumn;
 };
 
 export type SearchPage = { ids: string[]; total: number; totalRelation: TotalRelation };
@@ -67,7 +73,7 @@ function rowAddress(id: Prisma.Sql): Prisma.Sql {
 /** The page's ids in order, the (capped) total and, given `inline`, the page's rows: one statement. */
 export async function findSearchPage<Row = never>(db: SqlSource, query: SearchPageQuery, inline?: InlineRows<Row>): Promise<SearchPage & { rows?: Row[] }> {
   const { id, from, order, rank, limit, offset } = query;
-  const { totalCap, candidates } = searchBounds;
+  const { totalCap, candidates, windows: sizes } = searchBounds;
   const columns = orderColumns(order);
   const names = Prisma.join(order.map((_, i) => Prisma.raw(`o${i}`)), ', ');
   const inOrder = (rows: number, skip: number) =>
@@ -95,14 +101,18 @@ export async function findSearchPage<Row = never>(db: SqlSource, query: SearchPa
     // word: its first matches come early). Only the candidates are ranked, each read again by its address (a TID
     // scan once `t = candidate` is pushed into the subquery): ranking every match would read each one's text.
     const address = rowAddress(id);
+    const rows = sql`${id} AS id, ${address} AS t, ${columns.select}`;
+    const overCap = sql`(SELECT total FROM counted) > ${totalCap}`;
+    const windows = leadingWindows({ leading: query.leading, rows, from, order, overCap, candidates, sizes });
     statement = sql`
-      WITH matched AS MATERIALIZED (SELECT ${id} AS id, ${address} AS t, ${columns.select} ${from} LIMIT ${totalCap + 1}),
-      counted AS (SELECT count(*)::int AS total FROM matched),
+      WITH matched AS MATERIALIZED (SELECT ${rows} ${from} LIMIT ${totalCap + 1}),
+      counted AS (SELECT count(*)::int AS total FROM matched)${windows.ctes},
       firsts AS MATERIALIZED (
         (SELECT id, t, ${names} FROM matched WHERE (SELECT total FROM counted) <= ${totalCap} ORDER BY ${columns.orderBy()} LIMIT ${candidates})
+        ${windows.taken.length ? Prisma.join(windows.taken.map((taken) => sql`UNION ALL ${taken}`), ' ') : Prisma.empty}
         UNION ALL
-        (SELECT * FROM (SELECT ${id} AS id, ${address} AS t, ${columns.select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${candidates}) y
-          WHERE (SELECT total FROM counted) > ${totalCap})),
+        (SELECT * FROM (SELECT ${rows} ${from} ORDER BY ${orderBySql(order)} LIMIT ${candidates}) y
+          WHERE ${overCap} AND ${windows.noneTaken})),
       candidates AS MATERIALIZED (
         SELECT f.id, ${Prisma.join(order.map((_, i) => Prisma.raw(`f.o${i}`)), ', ')},
           (SELECT x.r FROM (SELECT (${rank})::float8 AS r, ${address} AS t ${from}) x WHERE x.t = f.t LIMIT 1) AS r

@@ -4,10 +4,13 @@ import { chargeAll, type Due, type Settlement, type Sql } from './ledger.js';
 type Waiting = Due & { resolve(settled: Settlement | null): void; reject(error: unknown): void };
 
 /**
- * The charges of calls that skipped their hold (see meter.ts), sent to the ledger together: a charge goes out at
- * once when no other is on its way; those that come in meanwhile wait for it and then go out together, in one
- * statement (ledger.chargeAll). Under load, a workspace's concurrent calls then share one row lock and one commit
- * instead of queueing on the row one statement each. Every call's charge is still committed before its answer is
+ * The charges of calls that skipped their hold (see meter.ts), sent to the ledger together: a charge goes out when
+ * the event loop has handled the I/O that was ready with it (setImmediate: no timer, so a lone call waits for
+ * nothing), together with the charges of the calls that finished in that same turn; those that come in while a
+ * statement is on its way wait for it and then go out together, in one statement (ledger.chargeAll). Under load, a
+ * workspace's concurrent calls then share one row lock and one commit instead of queueing on the row one statement
+ * each (S5 at small: 1.36 statements a request and 1,420 req/s sent at once; 1.32 and 1,545 req/s so). A 1 ms timer
+ * under load gained nothing more. Every call's charge is still committed before its answer is
  * given. A batch is one statement, one transaction: when the database refuses it with an error, nothing of it
  * was kept, and each of its charges is retried alone, one after another, so that one call's failure is not
  * another's. When the session fails instead (a lost connection, the server ending it), the batch may have committed
@@ -17,13 +20,19 @@ export class ChargeBatcher {
   static readonly MAX_BATCH = 500;
   private waiting: Waiting[] = [];
   private sending = false;
+  private scheduled = false;
 
   constructor(private readonly db: Sql) {}
 
   charge(due: Due): Promise<Settlement | null> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, ...due });
-      if (!this.sending) void this.send();
+      if (this.sending || this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.send();
+      });
     });
   }
 

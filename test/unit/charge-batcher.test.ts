@@ -55,16 +55,23 @@ describe('ChargeBatcher', () => {
     await alone;
   });
 
+  it('sends the charges of calls that finish in the same turn of the event loop together', async () => {
+    const { db, sent } = fakeLedger();
+    const batcher = new ChargeBatcher(db);
+    const same = [batcher.charge(due('a')), batcher.charge(due('b'))];
+    expect(sent).toHaveLength(0); // not before the I/O that was ready with them is handled
+    await tick();
+    expect(sent.map((s) => s.workspaces)).toEqual([['a', 'b']]);
+    sent[0]!.finish();
+    expect((await Promise.all(same)).map((s) => s?.remaining)).toEqual([100, 99]);
+  });
+
   it('answers null for the charges the ledger refused, and the others with their rows', async () => {
     const { db, sent } = fakeLedger();
     const batcher = new ChargeBatcher(db);
-    const first = batcher.charge(due('a'));
-    const batch = [batcher.charge(due('b')), batcher.charge(due('c')), batcher.charge(due('d'))];
+    const batch = [batcher.charge(due('a')), batcher.charge(due('b')), batcher.charge(due('c'))];
     await tick();
-    sent[0]!.finish();
-    await first;
-    await tick();
-    sent[1]!.finish([1]);
+    sent[0]!.finish([1]);
     expect((await Promise.all(batch)).map((s) => s?.remaining ?? null)).toEqual([100, null, 98]);
   });
 

@@ -68,6 +68,13 @@ describe('POST /v1/emails/query', () => {
     expect(idsOf(await query({ minShopEmails90d: 2 }))).toEqual([501, 502, 503]);
     expect(idsOf(await query({ minActiveAds: 1 }))).toEqual([501, 502, 503]);
     expect(idsOf(await query({ technologies: ['klaviyo'] }))).toEqual([501, 502, 503]);
+    expect(idsOf(await query({ minProductsCount: 100 }))).toEqual([501, 502, 503]);
+    expect(idsOf(await query({ shopCreatedAfter: '2023-01-01' }))).toEqual([504]);
+    expect(idsOf(await query({ creationCountries: ['FR'] }))).toEqual([]);
+    expect(idsOf(await query({ excludeCreationCountries: ['FR'], shopCreatedBefore: '2022-12-31' }))).toEqual([501, 502, 503]);
+    // A keyword search with a shop's figure: the list joins the shops only when it reads them (src/schema/emails/sql.ts).
+    expect(idsOf(await query({ search: ['serum'], sortBy: 'relevance', minProductsCount: 100 }))).toEqual([501, 503]);
+    expect(idsOf(await query({ search: ['serum'], sortBy: 'monthlyVisits' }))).toEqual([501, 503]);
   });
 
   it('sorts by the eight discovery keys', async () => {

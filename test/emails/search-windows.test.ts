@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchEmailIds } from '../../src/schema/emails/sql.js';
+import type { SqlSource } from '../../src/schema/shared/raw-rows.js';
 import { searchBounds } from '../../src/schema/shared/search-page.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
@@ -39,6 +41,24 @@ function relevance(word: string): number[] {
   return [...ranked, ...newest.slice(CANDIDATES)];
 }
 
+type PlanNode = { 'Subplan Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; Plans?: PlanNode[] };
+/** The rows each window CTE (w0, w1, …) gave when the list's statement for `word` ran, from EXPLAIN ANALYZE. */
+async function windowRows(word: string, order: 'asc' | 'desc' = 'desc'): Promise<Record<string, number>> {
+  let statement: { text: string; values: unknown[] } | undefined;
+  // A pool that keeps the statement it ran (its values included), to run it again under EXPLAIN.
+  const spy = { query: (text: string, values: unknown[]) => ((statement = { text, values }), t.db.pool.query(text, values)) } as unknown as SqlSource;
+  await searchEmailIds(spy, { search: { terms: [word], keywordMode: 'any', type: 'shopKeywords' } }, { sortBy: 'relevance', order }, { limit: 5, offset: 0 });
+  const { rows } = await t.db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement!.text}`, statement!.values);
+  const found: Record<string, number> = {};
+  const walk = (node: PlanNode) => {
+    const name = /^CTE (w\d+)$/.exec(node['Subplan Name'] ?? '')?.[1];
+    if (name) found[name] = (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 0);
+    node.Plans?.forEach(walk);
+  };
+  walk(rows[0]['QUERY PLAN'][0].Plan);
+  return found;
+}
+
 let t: TestApp;
 let key: string;
 
@@ -65,14 +85,24 @@ describe('a relevance search with more matches than the cap', () => {
     expect(res.body.meta).toEqual({ totalRelation: 'gte' });
   });
 
-  it('the candidates are those every match would give: the same pages without windows', async () => {
-    const withWindows = await Promise.all(['gamma', 'alpha', 'beta'].map(firstPages));
+  it('finds the candidates in the first window that holds enough of them, reading no later window', async () => {
+    expect(await windowRows('gamma')).toEqual({ w0: CANDIDATES, w1: 0 });
+    expect(await windowRows('alpha')).toEqual({ w0: 3, w1: CANDIDATES });
+    expect(await windowRows('beta')).toEqual({ w0: 0, w1: 0 });
+    // Oldest first, the windows hold the oldest emails: beta's (sent 35 to 60 days ago) are all there.
+    expect(await windowRows('beta', 'asc')).toEqual({ w0: CANDIDATES, w1: 0 });
+  });
+
+  it('the candidates are those every match would give: the same pages without windows, in either order', async () => {
+    const pages = (order: 'asc' | 'desc') => Promise.all(['gamma', 'alpha', 'beta'].flatMap((word) => [1, 2].map((page) =>
+      t.rest('POST', '/emails/query', { key, body: { search: [word], sortBy: 'relevance', order, page, limit: 5 } }).then((res) => idsOf(res)))));
+    const withWindows = [await pages('desc'), await pages('asc')];
+    expect(withWindows[1][4]).not.toEqual(withWindows[0][4]); // beta oldest first is another page
     searchBounds.windows = [];
     try {
-      expect(await Promise.all(['gamma', 'alpha', 'beta'].map(firstPages))).toEqual(withWindows);
+      expect([await pages('desc'), await pages('asc')]).toEqual(withWindows);
     } finally {
       searchBounds.windows = [6, 20];
     }
   });
-
 });

@@ -33,7 +33,7 @@ const due = (workspaceId: string): Due => ({ workspaceId, cost: 1, charge: { cre
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ChargeBatcher', () => {
-  it('sends a lone charge at once, and the charges that come in while it is on its way together in one statement', async () => {
+  it('sends a lone charge once the event loop turns, and the charges that come in while it is on its way together in one statement', async () => {
     const { db, sent } = fakeLedger();
     const batcher = new ChargeBatcher(db);
     const first = batcher.charge(due('a'));
@@ -48,7 +48,7 @@ describe('ChargeBatcher', () => {
     expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c', 'd']]);
     sent[1]!.finish();
     expect((await Promise.all(later)).map((s) => s?.remaining)).toEqual([100, 99, 98]); // each its own row of the answer
-    const alone = batcher.charge(due('e')); // nothing on its way again: straight out
+    const alone = batcher.charge(due('e')); // nothing on its way again: out on the next turn
     await tick();
     expect(sent.map((s) => s.workspaces)).toEqual([['a'], ['b', 'c', 'd'], ['e']]);
     sent[2]!.finish();

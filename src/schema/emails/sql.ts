@@ -132,8 +132,10 @@ export async function searchEmailIds<Row = never>(db: SqlSource, filter: EmailFi
     limit: page.limit,
     offset: page.offset,
     // A keyword search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
-    // Sorted by relevance, the newest matches are ranked: the text index holds "sentAt" (migration 0025), so past
-    // the cap they are looked for among the newest emails first (shared/search-windows.ts).
+    // Sorted by relevance, the first matches by date are ranked: the text index holds "sentAt" (migration 0025), so
+    // past the cap they are looked for among the newest (or oldest) emails first (shared/search-windows.ts). A list
+    // narrowed to a few shops seldom has enough of its matches there: then the window's scan is wasted, and every
+    // match is read, as before.
     search: filter.search?.type === 'shopKeywords' ? { rank: textRank(filter, sort), leading: SENT_AT } : undefined,
     scansAllMatches: !INDEXED_SORTS.has(sort.sortBy),
     boundedTotal: true, // the list reports meta.totalRelation

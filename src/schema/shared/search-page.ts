@@ -24,10 +24,11 @@ import { leadingWindows, type LeadingColumn } from './search-windows.js';
 /**
  * The bounds of a list's cost: a text search's (and a searchable list's filtered) total counted up to `totalCap`,
  * a relevance rank over `candidates` matches, looked for past the cap in `windows` of the first rows in the list's order
- * when it leads with a column of the text index (search-windows.ts). Tests lower them to reach them with a few rows.
+ * when it leads with a column of the text index (search-windows.ts). One window: a phrase in 5% of the rows has its
+ * 250 first among the first 5,000 at any scale; each window is planned with every statement, used or not, and a
+ * second one (40,000) cost the small market's page of S11 a fifth of its throughput. Tests lower them to reach them
+ * with a few rows.
  */
-// One window: a phrase in 5% of the rows has its 250 newest among the newest 5,000 at any scale. Each window is planned
-// with every statement, used or not, and a second one (40,000) cost the small market's page a fifth of its throughput.
 export const searchBounds = { totalCap: 1_000, candidates: 250, windows: [5_000] as readonly number[] };
 
 /**

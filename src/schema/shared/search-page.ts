@@ -112,7 +112,7 @@ export async function findSearchPage<Row = never>(db: SqlSource, query: SearchPa
       counted AS (SELECT count(*)::int AS total FROM matched)${windows.ctes},
       firsts AS MATERIALIZED (
         (SELECT id, t, ${names} FROM matched WHERE (SELECT total FROM counted) <= ${totalCap} ORDER BY ${columns.orderBy()} LIMIT ${candidates})
-        ${windows.taken.length ? Prisma.join(windows.taken.map((taken) => sql`UNION ALL ${taken}`), ' ') : Prisma.empty}
+        ${windows.taken}
         UNION ALL
         (SELECT * FROM (SELECT ${rows} ${from} ORDER BY ${orderBySql(order)} LIMIT ${candidates}) y
           WHERE ${overCap} AND ${windows.noneTaken})),

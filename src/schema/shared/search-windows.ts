@@ -19,8 +19,8 @@ export type LeadingColumn = { table: Prisma.Sql; column: Prisma.Sql };
 export type Windows = {
   /** `, w0 AS MATERIALIZED (…), w1 …`: CTEs to follow `counted` (the capped count of the matches). */
   ctes: Prisma.Sql;
-  /** The `firsts` branches that take a window's matches, each when it is the first window that holds enough. */
-  taken: Prisma.Sql[];
+  /** `UNION ALL (…) …`: the `firsts` branches taking a window's matches, each when it is the first that holds enough. */
+  taken: Prisma.Sql;
   /** True when no window held enough: the last resort, every match, may run. */
   noneTaken: Prisma.Sql;
 };
@@ -41,7 +41,7 @@ export function leadingWindows(q: {
   sizes: readonly number[];
 }): Windows {
   const { leading, order, candidates, sizes } = q;
-  if (!leading || sizes.length === 0) return { ctes: sql``, taken: [], noneTaken: sql`TRUE` };
+  if (!leading || sizes.length === 0) return { ctes: Prisma.empty, taken: Prisma.empty, noneTaken: sql`TRUE` };
   const first = order[0];
   if (!first || first.key.values.length || !first.key.sql.endsWith(`.${leading.column.sql}`)) {
     throw new Error(`leadingWindows: the order's first key must be the column ${leading.column.sql}, not ${first?.key.sql}`);
@@ -63,7 +63,7 @@ export function leadingWindows(q: {
         WHERE ${Prisma.join([q.overCap, ...earlierShort(j)], ' AND ')})`);
   return {
     ctes: sql`, ${Prisma.join(ctes, ', ')}`,
-    taken: names.map((name) => sql`(SELECT * FROM ${name} WHERE (SELECT count(*) FROM ${name}) >= ${candidates})`),
+    taken: Prisma.join(names.map((name) => sql`UNION ALL (SELECT * FROM ${name} WHERE (SELECT count(*) FROM ${name}) >= ${candidates})`), ' '),
     noneTaken: Prisma.join(names.map((_, j) => short(j)), ' AND '),
   };
 }

@@ -9,6 +9,7 @@ import { estimateCost } from '../src/metering/dry-run.js';
 import type { RateLimiter } from '../src/metering/rate-limit.js';
 import type { Logger } from '../src/observability/logger.js';
 import type { Readiness } from '../src/observability/readiness.js';
+import { claimIdempotencyKey } from '../src/plugins/use-idempotency.js';
 import { currentRequest, noteErrorCode, type RequestState } from '../src/plugins/use-request-state.js';
 import { isPublicField } from '../src/schema/access.js';
 import { BodyRefused, readBodyText, REFUSED_BODY_HEADERS } from '../src/plugins/use-request-body-limit.js';
@@ -190,10 +191,12 @@ export function useRestApi(options: {
 
     // Authentication, then the rate limit, before anything else touches the database.
     const principal = isPublicField(field) ? null : (state.principal ??= authenticate(request.headers.get('authorization')));
+    const write = match.route.field.startsWith('Mutation.');
     try {
       if (principal) {
-        const { credential, workspace } = await principal;
-        await rateLimiter.check(credential.id, match.route.field.startsWith('Mutation.') ? 'write' : 'read', state.responseHeaders);
+        // A refused key takes a token from its client address's bucket: past it, the answer is 429.
+        const { credential, workspace } = await principal.catch(async (error: unknown) => Promise.reject(await rateLimiter.refusal(error, state.clientAddress)));
+        await rateLimiter.check(credential.id, write ? 'write' : 'read', state.responseHeaders);
         await creditHeaders?.(workspace.id, state.responseHeaders);
       }
     } catch (error) {
@@ -222,6 +225,10 @@ export function useRestApi(options: {
     if (state.dryRun && principal) {
       const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
       return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));
+    }
+    if (write && principal) {
+      const kept = await claimIdempotencyKey(state, await principal, [field]);
+      if (kept) return endResponse(kept);
     }
 
     // SOFA re-reads the arguments at the field's own path: GET and DELETE values as the request's parameters (the

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from './metering/index.js';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -7,6 +8,7 @@ const schema = z.object({
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(DEFAULT_REDIS_COMMAND_TIMEOUT_MS),
   PUBLIC_BASE_URL: z.string().url().optional(),
   METERING: z.enum(['on', 'off']).default('on'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10),
@@ -29,6 +31,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** How long a rate-limit command waits for Redis before the request is served without a limit. */
+  redisCommandTimeoutMs: number;
   publicBaseUrl: string;
   metering: boolean;
   rateLimits: { read: { capacity: number; perSecond: number }; write: { capacity: number; perSecond: number } };
@@ -61,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     metering: e.METERING === 'on',
     rateLimits: {

@@ -41,13 +41,10 @@ if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
 const demoWanted = process.env.DEMO_DATA ? process.env.DEMO_DATA === 'true' : location.embedded;
 const demoKey = demoWanted ? await ensureDemo(db.prisma, db.pool, log) : null;
 
-let redisErrorLoggedAt = 0;
+// Reported once per period (src/metering/index.ts), however many requests meet the failure meanwhile.
 const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl, undefined, (err) => {
-  // ioredis retries every few hundred milliseconds while Redis is down: one line every 30 s is enough.
-  if (Date.now() - redisErrorLoggedAt < 30_000) return;
-  redisErrorLoggedAt = Date.now();
-  logger.warn({ err }, 'the rate-limit store (Redis) is unreachable: requests are served without rate limits until it answers');
-});
+  logger.warn({ err }, 'the rate-limit store (Redis) is unreachable or not answering: requests are served without rate limits until it answers');
+}, { commandTimeoutMs: config.redisCommandTimeoutMs });
 // Serve once the limiter's store answers; a Redis that stays down is reported, and limits then fail open.
 const limiterReady = await Promise.race([rateLimiter.ready().then(() => true, () => false), new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000))]);
 if (!limiterReady) logger.warn('the rate-limit store (REDIS_URL) is not reachable; requests are served without rate limits until it is');

@@ -8,6 +8,7 @@ import type { Principal } from './principal.js';
 import { LastUsedRecorder } from './last-used.js';
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+const SEVERAL_BEARER = /^Bearer[ ]+\S/i;
 
 export type Authenticator = (authorization: string | null) => Promise<Principal>;
 
@@ -35,7 +36,12 @@ export function createAuthenticator(
   };
   return async (authorization) => {
     const key = authorization ? BEARER.exec(authorization)?.[1] : undefined;
-    if (!key) throw apiError('missing_api_key', 'Provide an API key using Authorization: Bearer <api_key>.');
+    if (!key) {
+      // More than one value after Bearer (two Authorization headers arrive joined: "Bearer <key>, Bearer <other>") is a
+      // malformed key, never the first of them.
+      if (authorization && SEVERAL_BEARER.test(authorization)) throw apiError('invalid_api_key', 'The API key is not recognized: send exactly one Authorization: Bearer <api_key>.');
+      throw apiError('missing_api_key', 'Provide an API key using Authorization: Bearer <api_key>.');
+    }
     const prefix = keyPrefix(key);
     if (!prefix) throw apiError('invalid_api_key', 'The API key is not recognized.');
 

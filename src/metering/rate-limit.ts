@@ -85,16 +85,26 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async close() {
-    await this.redis.quit();
+    await this.redis.quit().catch(() => this.redis.disconnect()); // a Redis that does not answer is not waited for
   }
 }
 
 export type RateLimits = { read: Bucket; write: Bucket };
 
+/** 429 rate_limited, Retry-After in the error's own headers: both surfaces write those once (never also from `headers`). */
+function rateLimited(decision: Decision, whose: string) {
+  const seconds = String(decision.retryAfterSeconds);
+  return apiError('rate_limited', `Too many requests for ${whose}. Retry after ${seconds} s.`, {
+    headers: { 'Retry-After': seconds },
+  });
+}
+
 export class RateLimiter {
   constructor(
     private readonly store: RateLimitStore,
     private readonly limits: RateLimits,
+    /** Told of each failed store command (the caller decides how often to log). */
+    private readonly onStoreError?: (error: Error) => void,
   ) {}
 
   /**
@@ -102,30 +112,43 @@ export class RateLimiter {
    * throws 429 rate_limited with Retry-After (seconds) when the bucket is empty.
    */
   async check(credentialId: string, kind: 'read' | 'write', headers: Map<string, string>): Promise<Decision> {
-    const bucket = this.limits[kind];
+    const decision = await this.take(`${credentialId}:${kind}`, this.limits[kind]);
+    headers.set('X-RateLimit-Limit', String(decision.limit));
+    headers.set('X-RateLimit-Remaining', String(decision.remaining));
+    headers.set('X-RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) throw rateLimited(decision, 'this API key');
+    return decision;
+  }
+
+  /**
+   * A request refused at authentication (no key, an unknown, revoked or expired key, a workspace without API
+   * access: any 401 or 403 of the authenticator) takes a token from its client address's bucket, of the size of
+   * the read bucket: what this returns is the error to answer, 429 rate_limited once that bucket is empty, so keys
+   * cannot be guessed at the rate the server answers. A valid key never draws from it.
+   */
+  async refusal(error: unknown, clientAddress: string): Promise<unknown> {
+    const status = (error as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
+    if (status !== 401 && status !== 403) return error;
+    const decision = await this.take(`refused:${clientAddress}`, this.limits.read);
+    return decision.allowed ? error : rateLimited(decision, 'requests refused at authentication from this address');
+  }
+
+  private async take(key: string, bucket: Bucket): Promise<Decision> {
     let state: BucketState;
     try {
-      state = await this.store.take(`${credentialId}:${kind}`, bucket);
-    } catch {
-      state = { allowed: true, tokens: bucket.capacity - 1 }; // the limiter's store is down: serve rather than fail every call
+      state = await this.store.take(key, bucket);
+    } catch (error) {
+      // The limiter's store is down or not answering (its commands have a deadline): serve rather than fail every call.
+      this.onStoreError?.(error as Error);
+      state = { allowed: true, tokens: bucket.capacity - 1 };
     }
-    const decision: Decision = {
+    return {
       allowed: state.allowed,
       limit: bucket.capacity,
       remaining: Math.max(0, Math.floor(state.tokens)),
       resetSeconds: Math.ceil((bucket.capacity - state.tokens) / bucket.perSecond),
       retryAfterSeconds: state.allowed ? 0 : Math.max(1, Math.ceil((1 - state.tokens) / bucket.perSecond)),
     };
-    headers.set('X-RateLimit-Limit', String(decision.limit));
-    headers.set('X-RateLimit-Remaining', String(decision.remaining));
-    headers.set('X-RateLimit-Reset', String(decision.resetSeconds));
-    if (!decision.allowed) {
-      headers.set('Retry-After', String(decision.retryAfterSeconds));
-      throw apiError('rate_limited', `Too many requests for this API key. Retry after ${decision.retryAfterSeconds} s.`, {
-        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-      });
-    }
-    return decision;
   }
 
   /** Whether the buckets live in a store outside the process (Redis), and whether it answers now. */

@@ -1,17 +1,18 @@
 import {
-  getOperationAST, Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType,
+  getOperationAST, Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType,
   type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
+import { claimIdempotencyKey } from './use-idempotency.js';
 import { currentRequest } from './use-request-state.js';
 import { isPublicField } from '../schema/access.js';
 import { estimateCost } from '../metering/dry-run.js';
 import type { CreditHeaders } from '../metering/credit-headers.js';
 import type { RateLimiter } from '../metering/rate-limit.js';
 
-type RootCall = { field: string; args: Record<string, unknown>; isPublic: boolean };
+type RootCall = { field: string; definition: GraphQLField<unknown, unknown>; args: Record<string, unknown>; isPublic: boolean };
 
 function rootCalls(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): { calls: RootCall[]; write: boolean } {
   const operation = getOperationAST(document, operationName);
@@ -24,7 +25,7 @@ function rootCalls(schema: GraphQLSchema, document: DocumentNode, operationName:
       if (selection.kind === Kind.FIELD) {
         const definition = type.getFields()[selection.name.value];
         if (!definition) continue; // __typename and friends
-        calls.push({ field: `${type.name}.${definition.name}`, args: getArgumentValues(definition, selection as FieldNode, variables), isPublic: isPublicField(definition) });
+        calls.push({ field: `${type.name}.${definition.name}`, definition, args: getArgumentValues(definition, selection as FieldNode, variables), isPublic: isPublicField(definition) });
       } else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
       else {
         const fragment = fragments.get(selection.name.value);
@@ -39,8 +40,8 @@ function rootCalls(schema: GraphQLSchema, document: DocumentNode, operationName:
 /**
  * /graphql's side of metering (REST does the same at its boundary, in rest/plugin.ts): once the caller is
  * authenticated and before any resolver runs, take a rate-limit token; answer a dry run (header
- * `X-Dry-Run: true`) with the credits the operation would reserve; and report what was charged in
- * `extensions.cost`.
+ * `X-Dry-Run: true`) with the credits the operation would reserve; claim a mutation's Idempotency-Key; and report
+ * what was charged in `extensions.cost`.
  */
 export function useGraphQLLimits(rateLimiter: RateLimiter, creditHeaders?: CreditHeaders): Plugin<Context> {
   return {
@@ -59,8 +60,12 @@ export function useGraphQLLimits(rateLimiter: RateLimiter, creditHeaders?: Credi
       let principal;
       try {
         principal = await context.principal();
-      } catch {
-        return; // the resolvers report the authentication error with its code
+      } catch (error) {
+        // A refused key takes a token from its client address's bucket: past it, the answer is 429. Otherwise the
+        // resolvers report the authentication error with its code.
+        const answer = await rateLimiter.refusal(error, state.clientAddress);
+        if (answer !== error) setResultAndStopExecution({ errors: [answer] } as never);
+        return;
       }
       try {
         await rateLimiter.check(principal.credential.id, write ? 'write' : 'read', state.responseHeaders);
@@ -73,6 +78,18 @@ export function useGraphQLLimits(rateLimiter: RateLimiter, creditHeaders?: Credi
         const cost = await estimateCost(context.prisma, principal.workspace.id, calls.filter((call) => !call.isPublic));
         setResultAndStopExecution({ data: null, extensions: { cost } } as never);
         return;
+      }
+      // A mutation sent with an Idempotency-Key: its kept answer (given by useIdempotency's result processor) instead of running.
+      if (write) {
+        try {
+          if (await claimIdempotencyKey(state, principal, calls.map((call) => call.definition))) {
+            setResultAndStopExecution({ data: null } as never);
+            return;
+          }
+        } catch (error) {
+          setResultAndStopExecution({ errors: [error] } as never); // masked: a database that went away is a 503
+          return;
+        }
       }
       return {
         onExecuteDone({ result, setResult }) {

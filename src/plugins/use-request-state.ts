@@ -24,6 +24,8 @@ export type RequestState = {
   errorCodes?: string[];
   /** A /graphql operation's type (query, mutation). */
   operationType?: string;
+  /** The connection's peer address (`unknown` in process): whose bucket a request refused at authentication draws from. */
+  clientAddress: string;
 };
 
 const storage = new AsyncLocalStorage<RequestState>();
@@ -46,6 +48,29 @@ export function noteIdentity(principal: Principal): void {
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+type NodeRequest = { socket?: { remoteAddress?: string }; rawHeaders?: string[] };
+
+/** The values of a header sent more than once, from Node's raw headers (its parsed ones keep only the first Authorization). */
+function repeated(rawHeaders: string[], name: string): string[] | undefined {
+  let values: string[] | undefined;
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].length !== name.length || rawHeaders[i].toLowerCase() !== name) continue;
+    (values ??= []).push(rawHeaders[i + 1]);
+    count++;
+  }
+  return count > 1 ? values : undefined;
+}
+
+/**
+ * Sets a header the response may already have: whatwg-node's Headers, made from an object, add a lower-case copy
+ * beside a name written in another case, and Node then sends both (`Retry-After: 1` and `retry-after: 1`).
+ */
+function setOnce(headers: Headers, name: string, value: string) {
+  if (headers.has(name)) headers.delete(name);
+  headers.set(name, value);
+}
+
 export type AnsweredHook = (state: RequestState, request: Request, response: Response) => void;
 
 /**
@@ -59,8 +84,17 @@ export function useRequestState(options: { onAnswered?: AnsweredHook } = {}): Pl
       request: ({ request }, wrapped) => {
         const given = request.headers.get('x-request-id');
         const requestId = given && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
-        return storage.run({ requestId, responseHeaders: new Map(), startedAt: performance.now(), dryRun: request.headers.get('x-dry-run') === 'true' }, wrapped);
+        return storage.run({ requestId, responseHeaders: new Map(), startedAt: performance.now(), dryRun: request.headers.get('x-dry-run') === 'true', clientAddress: 'unknown' }, wrapped);
       },
+    },
+    onRequest({ request, serverContext }) {
+      const state = storage.getStore();
+      const node = (serverContext as { req?: NodeRequest } | undefined)?.req;
+      if (!state || !node) return;
+      state.clientAddress = node.socket?.remoteAddress ?? 'unknown';
+      // Two Authorization headers reach the authenticator as fetch joins them ("Bearer a, Bearer b"), which it refuses.
+      const authorizations = node.rawHeaders && repeated(node.rawHeaders, 'authorization');
+      if (authorizations) request.headers.set('authorization', authorizations.join(', '));
     },
     onExecute({ args }) {
       const state = storage.getStore();
@@ -69,8 +103,8 @@ export function useRequestState(options: { onAnswered?: AnsweredHook } = {}): Pl
     onResponse({ request, response }) {
       const state = storage.getStore();
       if (!state) return;
-      response.headers.set('X-Request-Id', state.requestId);
-      for (const [name, value] of state.responseHeaders) response.headers.set(name, value);
+      setOnce(response.headers, 'X-Request-Id', state.requestId);
+      for (const [name, value] of state.responseHeaders) setOnce(response.headers, name, value);
       onAnswered?.(state, request, response);
     },
   };

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { createConnection, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpServer } from '../../src/http.js';
 import { MemoryRateLimitStore } from '../../src/metering/rate-limit.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { withStatements } from '../support/statements.js';
@@ -13,12 +17,21 @@ const prefix = `mi:test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 
 let database: TestDatabase;
 let t: TestApp;
+let server: Server;
+/** The app behind Node's HTTP server, as clients meet it: headers as written on the wire, read by Node's fetch. */
+let overHttp: (path: string, init?: RequestInit) => Promise<Response>;
 beforeAll(async () => {
   database = await createTestDatabase();
   await adsScenario(database);
   t = await createTestApp(undefined, { database, rateLimits: LIMITS, redisUrl, redisPrefix: prefix });
+  server = createHttpServer(t.app, { logger: createLogger({ level: 'silent' }) });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  overHttp = (path, init) => fetch(`http://127.0.0.1:${port}${path}`, init);
 });
 afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
   await t?.close();
   await database?.dispose();
 });
@@ -41,6 +54,8 @@ describe(`rate limits (${redisUrl ? 'Redis' : 'memory'} store)`, () => {
     const refused = await t.rest('GET', '/me', { key: apiKey });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatchObject({ code: 'rate_limited', requestId: refused.headers.get('x-request-id') });
+    const wire = await overHttp('/v1/me', { headers: { authorization: `Bearer ${apiKey}` } });
+    expect([wire.status, wire.headers.get('retry-after')]).toEqual([429, expect.stringMatching(/^\d+$/)]); // one value, not "1, 1"
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -56,6 +71,8 @@ describe(`rate limits (${redisUrl ? 'Redis' : 'memory'} store)`, () => {
     const gql = await t.graphql('{ me { workspace { slug } } }', {}, first.apiKey);
     expect(gql.status).toBe(429);
     expect(gql.body.errors[0].extensions.code).toBe('rate_limited');
+    const wire = await overHttp('/graphql', { method: 'POST', headers: { authorization: `Bearer ${first.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { workspace { slug } } }' }) });
+    expect([wire.status, wire.headers.get('retry-after')]).toEqual([429, expect.stringMatching(/^\d+$/)]); // one value, not "1, 1"
     expect(Number(gql.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await t.rest('GET', '/me', { key: other.apiKey })).status).toBe(200);
   });
@@ -87,6 +104,28 @@ describe(`rate limits (${redisUrl ? 'Redis' : 'memory'} store)`, () => {
     expect(denied.headers.get('x-ratelimit-limit')).toBeNull();
   });
 
+  it('requests refused at authentication draw from a bucket per client address: key guessing gets 429', async () => {
+    const from = (address: string) => ({ req: { socket: { remoteAddress: address } } });
+    const guess = (address: string, key: string, path = '/v1/me') =>
+      t.app.fetch(`http://api.test${path}`, { headers: { authorization: `Bearer ${key}` } }, from(address));
+    const codes: string[] = [];
+    for (const key of ['guess-1', `mik_${'A'.repeat(12)}_${'b'.repeat(40)}`, 'guess-3', 'guess-4']) codes.push((await (await guess('192.0.2.10', key)).json()).error.code);
+    expect(codes).toEqual(['invalid_api_key', 'invalid_api_key', 'invalid_api_key', 'rate_limited']);
+    const limited = await guess('192.0.2.10', 'guess-5');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    const body = await limited.json();
+    expect(body.error.requestId).toBe(limited.headers.get('x-request-id'));
+    const missing = await t.app.fetch('http://api.test/v1/me', {}, from('192.0.2.10'));
+    expect((await missing.json()).error.code).toBe('rate_limited'); // no key at all draws from the same bucket
+    const gql = await t.app.fetch('http://api.test/graphql', { method: 'POST', headers: { authorization: 'Bearer guess-6', 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { workspace { slug } } }' }) }, from('192.0.2.10'));
+    expect([gql.status, (await gql.json()).errors[0].extensions.code, gql.headers.get('retry-after')]).toEqual([429, 'rate_limited', expect.stringMatching(/^\d+$/)]);
+    // Another address has its own bucket, and a valid key is never held back by the guesses from its address.
+    expect((await (await guess('192.0.2.11', 'guess-7')).json()).error.code).toBe('invalid_api_key');
+    const { apiKey } = await t.newKey();
+    expect((await guess('192.0.2.10', apiKey)).status).toBe(200);
+  });
+
   it.runIf(redisUrl)('two instances on one Redis share the bucket', async () => {
     const other = await createTestApp(undefined, { database, rateLimits: LIMITS, redisUrl, redisPrefix: prefix });
     try {
@@ -97,6 +136,33 @@ describe(`rate limits (${redisUrl ? 'Redis' : 'memory'} store)`, () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('two Authorization headers', () => {
+  // A valid key followed by junk must not authenticate: not through fetch's Headers (which join them with ", "),
+  // and not through Node's HTTP server (whose parsed headers keep only the first Authorization).
+  const answerOf = (raw: string) => ({ status: Number(raw.slice(9, 12)), body: JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) });
+
+  it('are refused as 401 invalid_api_key, in process and over HTTP', async () => {
+    const { apiKey } = await t.newKey();
+    const headers = new Headers();
+    headers.append('authorization', `Bearer ${apiKey}`);
+    headers.append('authorization', 'Bearer junk');
+    const inProcess = await t.app.fetch('http://api.test/v1/me', { headers }, { req: { socket: { remoteAddress: '192.0.2.20' } } });
+    expect([inProcess.status, (await inProcess.json()).error?.code]).toEqual([401, 'invalid_api_key']);
+
+    const { port } = server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = createConnection(port, '127.0.0.1', () =>
+        socket.write(`GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nAuthorization: Bearer junk\r\nConnection: close\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const answer = answerOf(raw.replace(/\r\n[0-9a-f]+\r\n/, '\r\n').replace(/\r\n0\r\n\r\n$/, ''));
+    expect([answer.status, answer.body.error?.code]).toEqual([401, 'invalid_api_key']);
   });
 });
 

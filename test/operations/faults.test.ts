@@ -57,6 +57,21 @@ async function expectLedgerWhole(db: Db, workspaceId: string, limit: number) {
   expect(account.recurringUsed).toBeLessThanOrEqual(limit);
 }
 
+/**
+ * An app whose pools reach the database through a proxy the test can take down. Credentials are cached (as in
+ * production, AUTH_CACHE_MS) so a refusal meets the data queries, not only the key lookup.
+ */
+async function appThroughProxy() {
+  const proxy = new TcpProxy({ host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
+  await proxy.up();
+  const url = new URL(database.url);
+  url.port = String(proxy.port);
+  url.hostname = '127.0.0.1';
+  const through: Db = connect(url.toString(), { max: 4 });
+  const t = await createTestApp(undefined, { database: { ...database, prisma: through.prisma, pool: through.pool, ledger: through.ledger }, authCacheMs: 60_000 });
+  return { proxy, through, t };
+}
+
 describe.skipIf(!onPostgres)('PostgreSQL faults (skipped on PGlite: terminating backends and refusing connections need a real server)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -124,15 +139,84 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (skipped on PGlite: terminating 
     }
   });
 
+  it('Idempotency-Key through terminated backends: a key never sticks, a write answered 503 is not committed or replays its committed answer, and a write is made once', async () => {
+    const { proxy, through, t } = await appThroughProxy();
+    const { apiKey, workspaceId, credentialId } = await t.newKey();
+    const keyed = (key: string, path: string, body: unknown) => t.rest('POST', path, { key: apiKey, body, headers: { 'idempotency-key': key } });
+    const count = async (sql: string) => (await database.pool.query(sql, [workspaceId])).rows[0].n as number;
+    const boards = (name: string) => count(`SELECT count(*)::int AS n FROM "boards" WHERE "workspaceId" = $1 AND "name" = '${name}'`);
+    /** Holds `table` locked while `send` runs, ends the backends waiting on it (`cut`: by terminating them, or by cutting the proxy), and answers what `send` got. */
+    async function whileLocked<T>(table: string, send: () => Promise<T>, waiting: number, cut: () => Promise<unknown>): Promise<T> {
+      const locker = new pg.Client({ connectionString: database.url });
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+      const pending = send();
+      const blocked = async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [dbName])).rows[0].n as number;
+      try {
+        await waitFor(async () => (await blocked()) >= waiting, `${waiting} request(s) waiting on ${table}`);
+        await cut();
+      } finally {
+        await locker.query('ROLLBACK');
+        await locker.end();
+      }
+      return pending;
+    }
+    const terminate = () => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [dbName]);
+    try {
+      // Cut off in its write: 503, nothing committed, the key freed at once; the retry runs.
+      const cut = await whileLocked('boards', () => keyed('board-a', '/boards', { name: 'A' }), 1, terminate);
+      expectSurvivable(cut, 'keyed write');
+      expect(cut.status).toBe(503);
+      const retry = await keyed('board-a', '/boards', { name: 'A' });
+      expect([retry.status, await boards('A')]).toEqual([200, 1]);
+
+      // The same, and the statement freeing the key fails too (the database is unreachable as the request ends): the
+      // key is held for the lease only (409 with Retry-After meanwhile), never 24 hours.
+      const unreachable = await whileLocked('boards', () => keyed('board-b', '/boards', { name: 'B' }), 1, async () => {
+        await proxy.down();
+        await terminate();
+      });
+      expect(unreachable.status).toBe(503);
+      await proxy.up();
+      const held = await keyed('board-b', '/boards', { name: 'B' });
+      expect([held.status, held.body.error?.code]).toEqual([409, 'conflict']);
+      expect(Number(held.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+      await database.pool.query(`UPDATE "idempotency_keys" SET "claimedAt" = "claimedAt" - interval '31 seconds' WHERE "credentialId" = $1 AND "key" = 'board-b'`, [credentialId]);
+      const afterLease = await keyed('board-b', '/boards', { name: 'B' });
+      expect([afterLease.status, await boards('B')]).toEqual([200, 1]);
+
+      // Committed, then cut off while its answer was read (the brandtracker is loaded from "ads" after the write): the
+      // retry is answered from the committed write (created: true), without a second link or quota operation.
+      const page = { facebookPageId: '1000000000000001' };
+      const late = await whileLocked('ads', () => keyed('track-1', '/brandtrackers', page), 1, terminate);
+      expect(late.status).toBe(503);
+      expect(await count(`SELECT count(*)::int AS n FROM "brandtracker_links" WHERE "workspaceId" = $1 AND "isActive"`)).toBe(1); // it did commit
+      const answered = await keyed('track-1', '/brandtrackers', page);
+      expect([answered.status, answered.body.created, answered.headers.get('idempotent-replayed')]).toEqual([200, true, null]);
+      const again = await keyed('track-1', '/brandtrackers', page);
+      expect([again.headers.get('idempotent-replayed'), { ...again.body, requestId: answered.body.requestId }]).toEqual(['true', answered.body]);
+      expect(await count(`SELECT count(*)::int AS n FROM "brandtracker_quota_operations" WHERE "workspaceId" = $1`)).toBe(1);
+
+      // A request that outlives its lease while a retry takes its key over: only one of them writes.
+      const [outlived, taken] = await whileLocked('boards', async () => {
+        const first = keyed('board-d', '/boards', { name: 'D' });
+        await waitFor(async () => (await count(`SELECT count(*)::int AS n FROM "idempotency_keys" WHERE "workspaceId" = $1 AND "key" = 'board-d'`)) === 1, 'the claim');
+        await database.pool.query(`UPDATE "idempotency_keys" SET "claimedAt" = now() - interval '1 hour' WHERE "credentialId" = $1 AND "key" = 'board-d'`, [credentialId]);
+        return Promise.all([first, keyed('board-d', '/boards', { name: 'D' })]);
+      }, 2, async () => undefined);
+      expect([outlived.status, outlived.body.error?.code, taken.status]).toEqual([409, 'conflict', 200]);
+      expect(await boards('D')).toBe(1);
+      expect(t.logs.filter((line) => line.level === 'error' && line.msg === 'internal error')).toEqual([]);
+    } finally {
+      await t.close();
+      await through.close();
+      await proxy.down();
+    }
+  });
+
   it('the database refusing connections for a while: 503 in that window, readiness 503, then recovery without a restart', async () => {
-    const proxy = new TcpProxy({ host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
-    await proxy.up();
-    const url = new URL(database.url);
-    url.port = String(proxy.port);
-    url.hostname = '127.0.0.1';
-    const through: Db = connect(url.toString(), { max: 4 });
-    // Credentials are cached (as in production, AUTH_CACHE_MS) so the refusal meets the data queries, not only the key lookup.
-    const t = await createTestApp(undefined, { database: { ...database, prisma: through.prisma, pool: through.pool, ledger: through.ledger }, authCacheMs: 60_000 });
+    const { proxy, through, t } = await appThroughProxy();
     try {
       const { apiKey, slug, workspaceId } = await t.newKey();
       await setCredits(database.prisma, { workspace: slug, recurringLimit: 100_000, recurringUsed: 0, topup: 0 });

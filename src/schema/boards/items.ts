@@ -60,8 +60,8 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const board = await findBoard(context, await actorOf(context), args.boardId);
       const item = await (await workspaceDb(context)).boardItem.findFirst({ where: { id: args.itemId.toLowerCase(), boardId: board.id } });
-      if (!item) throw notFound('The item on this board');
-      await removeItem(context, item);
+      // Another removal of the same item may win the race between the read and the removal: then it is gone here too.
+      if (!item || !(await removeItem(context, item))) throw notFound('The item on this board');
       return { removed: true, itemId: item.id, boardId: board.id };
     },
   }),

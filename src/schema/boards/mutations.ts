@@ -65,17 +65,19 @@ builder.mutationFields((t) => ({
       visibility: t.arg({ type: BoardVisibilityEnum }),
     },
     resolve: async (query, _root, args, context) => {
-      const before = await findBoard(context, await actorOf(context), args.boardId);
+      const { id } = await findBoard(context, await actorOf(context), args.boardId);
       const data = {
         ...(args.name != null ? { name: args.name } : {}),
         ...(args.description !== undefined ? { description: args.description } : {}),
         ...(args.visibility != null ? { visibility: args.visibility } : {}),
       };
-      if (Object.keys(data).length === 0) return (await workspaceDb(context)).board.findUniqueOrThrow({ ...query, where: { id: before.id } });
-      return writeAudited(context, async (tx, audit) => {
-        const after = await tx.board.update({ where: { id: before.id }, data });
-        await audit({ action: 'board.update', entityType: 'board', entityId: before.id, before, after });
-        return tx.board.findUniqueOrThrow({ ...query, where: { id: before.id } });
+      return writeAudited(context, async (tx, audit, lock) => {
+        const before = await lock.one('board', id, 'The board');
+        if (Object.entries(data).some(([field, value]) => before[field as keyof typeof data] !== value)) {
+          const after = await tx.board.update({ where: { id }, data });
+          await audit({ action: 'board.update', entityType: 'board', entityId: id, before, after });
+        }
+        return tx.board.findUniqueOrThrow({ ...query, where: { id } });
       });
     },
   }),
@@ -86,15 +88,16 @@ builder.mutationFields((t) => ({
     args: { boardId: t.arg.string({ required: true, validate: boardId }) },
     resolve: async (query, _root, args, context) => {
       const actor = await actorOf(context);
-      const before = await findBoard(context, actor, args.boardId);
-      const db = await workspaceDb(context);
-      if (before.archivedAt) return db.board.findUniqueOrThrow({ ...query, where: { id: before.id } });
-      return writeAudited(context, async (tx, audit) => {
-        const ids = await subtreeIds(tx, actor.workspaceId, before.id);
-        const archivedAt = new Date();
-        await tx.board.updateMany({ where: { id: { in: ids }, archivedAt: null }, data: { archivedAt } });
-        await audit({ action: 'board.archive', entityType: 'board', entityId: before.id, before: { archivedAt: null }, after: { archivedAt, boardIds: ids } });
-        return tx.board.findUniqueOrThrow({ ...query, where: { id: before.id } });
+      const { id } = await findBoard(context, actor, args.boardId);
+      return writeAudited(context, async (tx, audit, lock) => {
+        const before = await lock.one('board', id, 'The board');
+        if (!before.archivedAt) {
+          const ids = await subtreeIds(tx, actor.workspaceId, id);
+          const archivedAt = new Date();
+          await tx.board.updateMany({ where: { id: { in: ids }, archivedAt: null }, data: { archivedAt } });
+          await audit({ action: 'board.archive', entityType: 'board', entityId: id, before: { archivedAt: null }, after: { archivedAt, boardIds: ids } });
+        }
+        return tx.board.findUniqueOrThrow({ ...query, where: { id } });
       });
     },
   }),
@@ -105,17 +108,18 @@ builder.mutationFields((t) => ({
     args: { boardId: t.arg.string({ required: true, validate: boardId }) },
     resolve: async (query, _root, args, context) => {
       const actor = await actorOf(context);
-      const before = await findBoard(context, actor, args.boardId);
-      const db = await workspaceDb(context);
-      if (!before.archivedAt) return db.board.findUniqueOrThrow({ ...query, where: { id: before.id } });
-      if (before.parentBoardId && (await db.board.count({ where: { id: before.parentBoardId, archivedAt: { not: null } } }))) {
-        throw apiError('conflict', `The parent board "${before.parentBoardId}" is archived: restore it first, or move this board.`);
-      }
-      return writeAudited(context, async (tx, audit) => {
-        const ids = await subtreeIds(tx, actor.workspaceId, before.id);
-        await tx.board.updateMany({ where: { id: { in: ids }, archivedAt: before.archivedAt }, data: { archivedAt: null } });
-        await audit({ action: 'board.restore', entityType: 'board', entityId: before.id, before: { archivedAt: before.archivedAt }, after: { archivedAt: null } });
-        return tx.board.findUniqueOrThrow({ ...query, where: { id: before.id } });
+      const { id } = await findBoard(context, actor, args.boardId);
+      return writeAudited(context, async (tx, audit, lock) => {
+        const before = await lock.one('board', id, 'The board');
+        if (before.archivedAt) {
+          if (before.parentBoardId && (await tx.board.count({ where: { id: before.parentBoardId, archivedAt: { not: null } } }))) {
+            throw apiError('conflict', `The parent board "${before.parentBoardId}" is archived: restore it first, or move this board.`);
+          }
+          const ids = await subtreeIds(tx, actor.workspaceId, id);
+          await tx.board.updateMany({ where: { id: { in: ids }, archivedAt: before.archivedAt }, data: { archivedAt: null } });
+          await audit({ action: 'board.restore', entityType: 'board', entityId: id, before: { archivedAt: before.archivedAt }, after: { archivedAt: null } });
+        }
+        return tx.board.findUniqueOrThrow({ ...query, where: { id } });
       });
     },
   }),
@@ -140,17 +144,18 @@ builder.mutationFields((t) => ({
  * Moves a board (and its subtree) under `parentId` or to the root; a cycle is a 400 naming `argument`. The check
  * runs in the move's transaction under a lock of the workspace's board trees, so two crossing moves cannot both pass.
  */
-export async function moveBoard<Q extends object>(context: Parameters<typeof findBoard>[0], actor: Actor, before: Board, parentId: string | null, argument: string, query: Q) {
-  const db = await workspaceDb(context);
-  if (parentId) await parentFor(context, actor, before, parentId);
-  if (before.parentBoardId === parentId) return db.board.findUniqueOrThrow({ ...query, where: { id: before.id } });
-  return writeAudited(context, async (tx, audit) => {
+export async function moveBoard<Q extends object>(context: Parameters<typeof findBoard>[0], actor: Actor, board: Board, parentId: string | null, argument: string, query: Q) {
+  if (parentId) await parentFor(context, actor, board, parentId);
+  return writeAudited(context, async (tx, audit, lock) => {
     await lockBoardTrees(tx, actor.workspaceId);
-    if (parentId && (await subtreeIds(tx, actor.workspaceId, before.id)).includes(parentId)) {
-      throw validationError([{ argument, expected: [`${argument} must not be the board itself or one of its descendants`] }]);
+    const before = await lock.one('board', board.id, 'The board');
+    if (before.parentBoardId !== parentId) {
+      if (parentId && (await subtreeIds(tx, actor.workspaceId, board.id)).includes(parentId)) {
+        throw validationError([{ argument, expected: [`${argument} must not be the board itself or one of its descendants`] }]);
+      }
+      const after = await tx.board.update({ where: { id: board.id }, data: { parentBoardId: parentId } });
+      await audit({ action: 'board.move', entityType: 'board', entityId: board.id, before, after });
     }
-    const after = await tx.board.update({ where: { id: before.id }, data: { parentBoardId: parentId } });
-    await audit({ action: 'board.move', entityType: 'board', entityId: before.id, before, after });
-    return tx.board.findUniqueOrThrow({ ...query, where: { id: before.id } });
+    return tx.board.findUniqueOrThrow({ ...query, where: { id: board.id } });
   });
 }

@@ -17,25 +17,23 @@ export const boardSharePath = (slug: string) => `/share/boards/${slug}`;
 
 /** The board's share (created with the board made public, or the existing one returned as it is). */
 export async function shareBoard(context: Context, board: Board): Promise<BoardShare> {
-  if (board.archivedAt) throw apiError('conflict', `Board "${board.id}" is archived: restore it before sharing it.`);
   const db = await workspaceDb(context);
   const existing = await db.boardShare.findUnique({ where: { boardId: board.id } });
-  if (existing && board.visibility === 'public') return existing;
-  try {
-    return await writeAudited(context, async (tx, audit) => {
-      const share = existing ?? (await tx.boardShare.create({ data: { workspaceId: board.workspaceId, boardId: board.id, slug: randomBytes(12).toString('base64url') } }));
-      if (board.visibility !== 'public') {
-        const after = await tx.board.update({ where: { id: board.id }, data: { visibility: 'public' } });
-        await audit({ action: 'board.update', entityType: 'board', entityId: board.id, before: board, after });
-      }
-      if (!existing) await audit({ action: 'board.share', entityType: 'board_share', entityId: share.id, after: share });
-      return share;
-    });
-  } catch (error) {
-    // A concurrent first share of the same board won the insert: return that share.
-    if ((error as { code?: unknown }).code === 'P2002') return db.boardShare.findUniqueOrThrow({ where: { boardId: board.id } });
-    throw error;
-  }
+  if (existing && board.visibility === 'public' && !board.archivedAt) return existing;
+  // Concurrent shares of one board take its row in turn: the first creates the share and makes the board public,
+  // the others find both done.
+  return writeAudited(context, async (tx, audit, lock) => {
+    const before = await lock.one('board', board.id, 'The board');
+    if (before.archivedAt) throw apiError('conflict', `Board "${board.id}" is archived: restore it before sharing it.`);
+    const found = await tx.boardShare.findUnique({ where: { boardId: board.id } });
+    const share = found ?? (await tx.boardShare.create({ data: { workspaceId: board.workspaceId, boardId: board.id, slug: randomBytes(12).toString('base64url') } }));
+    if (before.visibility !== 'public') {
+      const after = await tx.board.update({ where: { id: board.id }, data: { visibility: 'public' } });
+      await audit({ action: 'board.update', entityType: 'board', entityId: board.id, before, after });
+    }
+    if (!found) await audit({ action: 'board.share', entityType: 'board_share', entityId: share.id, after: share });
+    return share;
+  });
 }
 
 export const BoardShareRef = builder.prismaObject('BoardShare', {
@@ -61,10 +59,8 @@ builder.mutationFields((t) => ({
     authScopes: { writer: true },
     description: 'Creates the share link of a board, or returns the existing one (POST /v1/boards/{boardId}/share). The board becomes public.',
     args: { boardId: t.arg.string({ required: true, validate: boardId }) },
-    resolve: async (query, _root, args, context) => {
-      const share = await shareBoard(context, await findBoard(context, await actorOf(context), args.boardId));
-      return (await workspaceDb(context)).boardShare.findUniqueOrThrow({ ...query, where: { id: share.id } });
-    },
+    // The share as the write left it (a share has no relations to select): a revoke right after cannot fail this answer.
+    resolve: async (_query, _root, args, context) => shareBoard(context, await findBoard(context, await actorOf(context), args.boardId)),
   }),
   boardShareRevoke: t.field({
     type: BoardShareRevokeResult,
@@ -73,13 +69,16 @@ builder.mutationFields((t) => ({
     args: { boardId: t.arg.string({ required: true, validate: boardId }) },
     resolve: async (_root, args, context) => {
       const board = await findBoard(context, await actorOf(context), args.boardId);
-      const share = await (await workspaceDb(context)).boardShare.findUnique({ where: { boardId: board.id } });
-      if (!share) return { revoked: false, boardId: board.id };
-      await writeAudited(context, async (tx, audit) => {
+      // The board's row first, as a share takes it: a revoke and a share of one board never cross.
+      const revoked = await writeAudited(context, async (tx, audit, lock) => {
+        await lock.one('board', board.id, 'The board');
+        const share = await tx.boardShare.findUnique({ where: { boardId: board.id } });
+        if (!share) return false;
         await tx.boardShare.delete({ where: { id: share.id } });
         await audit({ action: 'board.unshare', entityType: 'board_share', entityId: share.id, before: share, after: null });
+        return true;
       });
-      return { revoked: true, boardId: board.id };
+      return { revoked, boardId: board.id };
     },
   }),
 }));

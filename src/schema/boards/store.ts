@@ -39,11 +39,14 @@ export async function saveItem(
   }
 }
 
-/** Removes a saved item: a before/null audit event. */
-export async function removeItem(context: Context, item: BoardItem): Promise<void> {
-  await writeAudited(context, async (tx, audit) => {
+/** Removes a saved item from where it was read: a before/null audit event. False when it is no longer there. */
+export async function removeItem(context: Context, item: BoardItem): Promise<boolean> {
+  return writeAudited(context, async (tx, audit, lock) => {
+    const before = await lock.one('boardItem', item.id);
+    if (!before || before.boardId !== item.boardId) return false;
     await tx.boardItem.delete({ where: { id: item.id } });
-    await audit({ action: 'board_item.remove', entityType: 'board_item', entityId: item.id, before: item, after: null });
+    await audit({ action: 'board_item.remove', entityType: 'board_item', entityId: item.id, before, after: null });
+    return true;
   });
 }
 
@@ -51,9 +54,11 @@ export async function removeItem(context: Context, item: BoardItem): Promise<voi
 export async function moveItem(context: Context, item: BoardItem, boardId: string | null): Promise<void> {
   if (item.boardId === boardId) return;
   try {
-    await writeAudited(context, async (tx, audit) => {
+    await writeAudited(context, async (tx, audit, lock) => {
+      const before = await lock.one('boardItem', item.id, 'The saved favorite');
+      if (before.boardId === boardId) return;
       const after = await tx.boardItem.update({ where: { id: item.id }, data: { boardId } });
-      await audit({ action: 'board_item.move', entityType: 'board_item', entityId: item.id, before: item, after });
+      await audit({ action: 'board_item.move', entityType: 'board_item', entityId: item.id, before, after });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw apiError('conflict', 'The same item is already saved in that folder.');

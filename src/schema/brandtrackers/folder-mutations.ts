@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { apiError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import { apiError } from '../../errors.js';
 import { builder } from '../builder.js';
-import { writeAudited } from '../shared/audit.js';
+import { writeAudited, type Lock } from '../shared/audit.js';
 import { folderId, folderName } from './args.js';
 import { BrandtrackerFolder, loadFolder } from './folders.js';
 import { lockWorkspaceQuota, takeOperation } from './quota.js';
@@ -24,13 +23,8 @@ const FolderDeleteResult = builder.objectRef<{ deleted: boolean; action: string;
 const nameTaken = (name: string) => apiError('conflict', `The workspace already has a folder named "${name}".`, { details: { field: 'name' } });
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === 'P2002';
 
-type Tx = PrismaClient;
-
-async function folderOf(tx: Tx, workspaceId: string, id: number) {
-  const folder = await tx.brandtrackerFolder.findFirst({ where: { id, workspaceId } });
-  if (!folder) throw notFound(`Folder ${id}`);
-  return folder;
-}
+/** The workspace's folder, locked for this write and read again, or 404. */
+const folderOf = (lock: Lock, id: number) => lock.one('brandtrackerFolder', id, `Folder ${id}`);
 
 builder.mutationFields((t) => ({
   brandtrackerFolderCreate: t.field({
@@ -61,10 +55,12 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
       try {
-        return await writeAudited(context, async (tx, audit) => {
-          const before = await folderOf(tx, workspace.id, args.folderId);
-          const after = await tx.brandtrackerFolder.update({ where: { id: before.id }, data: { name: args.name } });
-          await audit({ action: 'brandtracker_folder.rename', entityType: 'brandtracker_folder', entityId: before.id, before, after });
+        return await writeAudited(context, async (tx, audit, lock) => {
+          const before = await folderOf(lock, args.folderId);
+          if (before.name !== args.name) {
+            const after = await tx.brandtrackerFolder.update({ where: { id: before.id }, data: { name: args.name } });
+            await audit({ action: 'brandtracker_folder.rename', entityType: 'brandtracker_folder', entityId: before.id, before, after });
+          }
           return (await loadFolder(tx, workspace.id, before.id))!;
         });
       } catch (error) {
@@ -86,10 +82,11 @@ builder.mutationFields((t) => ({
     validate: z.looseObject({ confirm: z.boolean().nullish() }).refine((args) => args.confirm === true, { path: ['confirm'], message: '{name} must be true' }),
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
-      return writeAudited(context, async (tx, audit) => {
+      return writeAudited(context, async (tx, audit, lock) => {
         await lockWorkspaceQuota(tx, workspace.id);
-        const folder = await folderOf(tx, workspace.id, args.folderId);
-        const links = await tx.brandtrackerLink.findMany({ where: { workspaceId: workspace.id, folderId: folder.id, isActive: true }, orderBy: { id: 'asc' } });
+        const folder = await folderOf(lock, args.folderId);
+        const listed = await tx.brandtrackerLink.findMany({ where: { workspaceId: workspace.id, folderId: folder.id, isActive: true }, orderBy: { id: 'asc' }, select: { id: true } });
+        const links = (await lock.all('brandtrackerLink', listed.map((link) => link.id))).filter((link) => link.isActive && link.folderId === folder.id);
         const removing = args.action === 'delete-brandtrackers';
         if (removing) await takeOperation(tx, workspace.id, { action: 'folder-delete', slots: 0, affectedCount: links.length, requestId: context.requestId });
         const now = new Date();

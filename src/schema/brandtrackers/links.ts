@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { BrandtrackerLink, PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { writeAudited } from '../shared/audit.js';
+import { writeAudited, type Lock } from '../shared/audit.js';
 import { brandtrackerId, folderId } from './args.js';
 import { lockWorkspaceQuota, takeOperation } from './quota.js';
 
@@ -33,14 +33,16 @@ const oneSetIssue = { path: ['brandtrackerIds'], message: 'exactly one of {name}
 
 type Address = { brandtrackerIds?: string[] | null; workspaceLinkIds?: number[] | null };
 
-/** The workspace's active links the address names, and the ids it names that are not among them. */
-async function resolveAddress(tx: PrismaClient, workspaceId: string, address: Address) {
+/** The workspace's active links the address names, locked for this write, and the ids it names that are not among them. */
+async function resolveAddress(tx: PrismaClient, lock: Lock, workspaceId: string, address: Address) {
   const brandtrackerIds = [...new Set((address.brandtrackerIds ?? []).map((id) => id.toLowerCase()))];
   const linkIds = [...new Set(address.workspaceLinkIds ?? [])];
-  const links = await tx.brandtrackerLink.findMany({
+  const listed = await tx.brandtrackerLink.findMany({
     where: { workspaceId, isActive: true, ...(brandtrackerIds.length ? { brandtrackerId: { in: brandtrackerIds } } : { id: { in: linkIds } }) },
     orderBy: { id: 'asc' },
+    select: { id: true },
   });
+  const links = (await lock.all('brandtrackerLink', listed.map((link) => link.id))).filter((link) => link.isActive);
   const foundBrandtrackers = new Set(links.map((link) => link.brandtrackerId));
   const foundLinks = new Set(links.map((link) => link.id));
   return {
@@ -62,14 +64,14 @@ builder.mutationFields((t) => ({
     validate: z.looseObject({}).refine(exactlyOneSet, oneSetIssue),
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
-      return writeAudited(context, async (tx, audit) => {
+      return writeAudited(context, async (tx, audit, lock) => {
         if (args.folderId != null && !(await tx.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } }))) {
           throw notFound(`Folder ${args.folderId}`);
         }
-        const { links, ...report } = await resolveAddress(tx, workspace.id, args);
+        const { links, ...report } = await resolveAddress(tx, lock, workspace.id, args);
         const destination = args.folderId ?? null;
         await tx.brandtrackerLink.updateMany({ where: { id: { in: links.map((link) => link.id) } }, data: { folderId: destination } });
-        for (const link of links) {
+        for (const link of links.filter((found) => found.folderId !== destination)) {
           await audit({ action: 'brandtracker.move', entityType: 'brandtracker_link', entityId: link.id, before: state(link), after: { ...state(link), folderId: destination } });
         }
         return { ...report, affectedCount: links.length };
@@ -89,9 +91,9 @@ builder.mutationFields((t) => ({
       .refine((args) => args.confirm === true, { path: ['confirm'], message: '{name} must be true' }),
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
-      return writeAudited(context, async (tx, audit) => {
+      return writeAudited(context, async (tx, audit, lock) => {
         await lockWorkspaceQuota(tx, workspace.id);
-        const { links, ...report } = await resolveAddress(tx, workspace.id, args);
+        const { links, ...report } = await resolveAddress(tx, lock, workspace.id, args);
         await takeOperation(tx, workspace.id, { action: 'bulk-delete', slots: 0, affectedCount: links.length, requestId: context.requestId });
         await tx.brandtrackerLink.updateMany({ where: { id: { in: links.map((link) => link.id) } }, data: { isActive: false, removedAt: new Date() } });
         for (const link of links) {

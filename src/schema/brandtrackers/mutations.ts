@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { BrandtrackerLink } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { writeAudited } from '../shared/audit.js';
+import { writeAudited, type Lock } from '../shared/audit.js';
 import { workspaceDb } from '../shared/workspace.js';
 import { brandtrackerId, displayName, folderId } from './args.js';
 import { activeLink, loadLink } from './load.js';
@@ -28,6 +28,13 @@ async function retryOnceOnUniqueViolation<T>(write: () => Promise<T>): Promise<T
     if (isUniqueViolation(error)) return write();
     throw error;
   }
+}
+
+/** The workspace's link, locked for this write and read again: 404 when it is no longer active. */
+async function lockActive(lock: Lock, linkId: number, brandtrackerId: string): Promise<BrandtrackerLink> {
+  const link = await lock.one('brandtrackerLink', linkId);
+  if (!link?.isActive) throw notFound(`Brandtracker "${brandtrackerId}"`);
+  return link;
 }
 
 const CreateResult = builder.objectRef<{ data: BrandtrackerLink; created: boolean }>('BrandtrackerCreateResult').implement({
@@ -93,9 +100,9 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, context) => {
       const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
       const found = await activeLink(db, workspace.id, args.brandtrackerId);
-      await writeAudited(context, async (tx, audit) => {
-        const before = await tx.brandtrackerLink.findFirst({ where: { id: found.id, workspaceId: workspace.id, isActive: true } });
-        if (!before) throw notFound(`Brandtracker "${args.brandtrackerId}"`);
+      await writeAudited(context, async (tx, audit, lock) => {
+        const before = await lockActive(lock, found.id, args.brandtrackerId);
+        if (before.name === args.name) return;
         const after = await tx.brandtrackerLink.update({ where: { id: found.id }, data: { name: args.name } });
         await audit({ action: 'brandtracker.rename', entityType: 'brandtracker_link', entityId: found.id, before: linkState(before), after: linkState(after) });
       });
@@ -110,9 +117,9 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
       const found = await activeLink(db, workspace.id, args.brandtrackerId);
-      await writeAudited(context, async (tx, audit) => {
-        const before = await tx.brandtrackerLink.findFirst({ where: { id: found.id, workspaceId: workspace.id, isActive: true } });
-        if (!before) throw notFound(`Brandtracker "${args.brandtrackerId}"`);
+      // A concurrent delete of the same brandtracker waits for this one, then finds the link inactive: 404, as a second delete.
+      await writeAudited(context, async (tx, audit, lock) => {
+        const before = await lockActive(lock, found.id, args.brandtrackerId);
         const after = await tx.brandtrackerLink.update({ where: { id: found.id }, data: { isActive: false, removedAt: new Date() } });
         await audit({ action: 'brandtracker.delete', entityType: 'brandtracker_link', entityId: found.id, before: linkState(before), after: linkState(after) });
       });

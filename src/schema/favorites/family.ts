@@ -30,11 +30,14 @@ export function favoriteWhere(actor: Actor, key: ScopeKey, family: Family): Pris
   return { ...key, itemType: family.itemType, OR: [{ boardId: null }, { board: folderWhere(actor, key, family) }] };
 }
 
+/** What a 404 of a family's folder names. */
+export const folderNamed = (family: Family) => `The favorite ${family.name} folder`;
+
 /** A folder of the family in the scope, or 404 (another scope's, workspace's or family's folder alike). */
 export async function findFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
   const db = await workspaceDb(context);
   const folder = await db.board.findFirst({ where: { AND: [{ id: folderId.toLowerCase() }, folderWhere(actor, key, family)] } });
-  if (!folder) throw notFound(`The favorite ${family.name} folder`);
+  if (!folder) throw notFound(folderNamed(family));
   return folder;
 }
 

@@ -1,11 +1,11 @@
 import type { Context } from '../../context.js';
-import { validationError } from '../../errors.js';
+import { notFound, validationError } from '../../errors.js';
 import type { BoardItem, PrismaClient } from '../../generated/prisma/client.js';
 import { writeAudited, type Audit } from '../shared/audit.js';
 import type { Actor, ScopeKey } from '../boards/access.js';
 import { targetIdOf } from '../boards/targets.js';
 import { subtreeIds } from '../boards/tree.js';
-import { findFolder, type Family } from './family.js';
+import { findFolder, folderNamed, type Family } from './family.js';
 
 // Deleting a favorite folder deletes its whole tree, with explicit handling of the favorites inside: deleted with
 // it, moved to the root, or moved to another folder of the same scope outside the tree. A favorite already saved
@@ -49,14 +49,18 @@ export async function deleteFolder(
     throw validationError([{ argument: 'targetFolderId', expected: ['targetFolderId should not be empty when mode is move_items_to_folder'] }]);
   }
   const target = mode === 'move_items_to_folder' ? await findFolder(context, actor, key, family, targetFolderId!) : null;
-  return writeAudited(context, async (tx, audit) => {
+  return writeAudited(context, async (tx, audit, lock) => {
+    // A concurrent delete of the same folder waits here, then finds it gone (404); the destination stays while items move into it.
+    const locked = await lock.all('board', target ? [folder.id, target.id] : [folder.id]);
+    if (locked.length < (target ? 2 : 1)) throw notFound(folderNamed(family));
     const ids = await subtreeIds(tx, actor.workspaceId, folder.id);
     if (target && ids.includes(target.id)) {
       throw validationError([{ argument: 'targetFolderId', expected: ['targetFolderId must be a folder outside the deleted folder tree'] }]);
     }
-    const affected = await tx.boardItem.findMany({ where: { boardId: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { number: 'asc' }] });
+    const inTree = await tx.boardItem.findMany({ where: { boardId: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { number: 'asc' }], select: { id: true } });
+    const affected = (await lock.all('boardItem', inTree.map((item) => item.id))).filter((item) => item.boardId !== null && ids.includes(item.boardId));
     if (mode === 'delete_items') {
-      await tx.boardItem.deleteMany({ where: { boardId: { in: ids } } });
+      await tx.boardItem.deleteMany({ where: { id: { in: affected.map((item) => item.id) } } });
       for (const item of affected) await audit({ action: 'board_item.remove', entityType: 'board_item', entityId: item.id, before: item, after: null });
     } else {
       await moveItems(tx, audit, affected, target?.id ?? null);

@@ -8,7 +8,7 @@ import { offsetOf, pagePagination, type PageRequest } from '../shared/pagination
 import type { Actor, ScopeKey } from '../boards/access.js';
 import { moveBoard } from '../boards/mutations.js';
 import { subtreeIds } from '../boards/tree.js';
-import { findFolder, folderWhere, type Family } from './family.js';
+import { findFolder, folderNamed, folderWhere, type Family } from './family.js';
 
 // Favorite folders of every family: they are boards of the family's surface. Created at the root or under a
 // folder (families with hierarchy), renamed, moved, reordered, deleted with their subtree, and switched between
@@ -44,10 +44,12 @@ export async function updateFolder(context: Context, actor: Actor, key: ScopeKey
     const parentId = change.parentId === null ? null : (await findFolder(context, actor, key, family, change.parentId)).id;
     folder = await moveBoard(context, actor, folder, parentId, 'parentId', {});
   }
-  if (change.name == null || change.name === folder.name) return folder;
-  const before = folder;
-  return writeAudited(context, async (tx, audit) => {
-    const after = await tx.board.update({ where: { id: before.id }, data: { name: change.name! } });
+  const name = change.name;
+  if (name == null || name === folder.name) return folder;
+  return writeAudited(context, async (tx, audit, lock) => {
+    const before = await lock.one('board', folder.id, folderNamed(family));
+    if (before.name === name) return before;
+    const after = await tx.board.update({ where: { id: before.id }, data: { name } });
     await audit({ action: 'board.update', entityType: 'board', entityId: before.id, before, after });
     return after;
   });
@@ -60,11 +62,13 @@ export async function reorderFolders(context: Context, actor: Actor, key: ScopeK
   const found = await db.board.findMany({ where: { AND: [folderWhere(actor, key, family), { id: { in: ids } }] } });
   const missing = ids.find((id) => !found.some((folder) => folder.id === id));
   if (missing) throw notFound(`A favorite ${family.name} folder of the list`);
-  const changed = found.filter((folder) => folder.position !== entries[ids.indexOf(folder.id)].order);
+  const positionOf = (folder: Board) => entries[ids.indexOf(folder.id)].order;
+  const changed = found.filter((folder) => folder.position !== positionOf(folder));
   if (changed.length) {
-    await writeAudited(context, async (tx, audit) => {
-      for (const before of changed) {
-        const after = await tx.board.update({ where: { id: before.id }, data: { position: entries[ids.indexOf(before.id)].order } });
+    await writeAudited(context, async (tx, audit, lock) => {
+      for (const before of await lock.all('board', changed.map((folder) => folder.id))) {
+        if (before.position === positionOf(before)) continue;
+        const after = await tx.board.update({ where: { id: before.id }, data: { position: positionOf(before) } });
         await audit({ action: 'board.reorder', entityType: 'board', entityId: before.id, before: { position: before.position }, after: { position: after.position } });
       }
     });
@@ -78,12 +82,14 @@ export async function reorderFolders(context: Context, actor: Actor, key: ScopeK
  * another user saved: they would leave the workspace for one person's scope.
  */
 export async function setFolderVisibility(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, visibility: 'private' | 'organization'): Promise<Board> {
-  const folder = await findFolder(context, actor, key, family, folderId);
-  if (folder.parentBoardId) throw apiError('conflict', 'Only a root folder sets the visibility of its tree: set it on the root folder.');
+  const found = await findFolder(context, actor, key, family, folderId);
+  if (found.parentBoardId) throw apiError('conflict', 'Only a root folder sets the visibility of its tree: set it on the root folder.');
   const target: ScopeKey = visibility === 'organization' ? { scope: 'workspace', ownerUserId: null } : { scope: 'personal', ownerUserId: actor.userId };
-  if (target.scope === folder.scope) return folder;
+  if (target.scope === found.scope) return found;
   if (target.scope === 'personal' && !actor.userId) throw apiError('forbidden', 'private visibility needs a delegated-user API key.');
-  return writeAudited(context, async (tx, audit) => {
+  return writeAudited(context, async (tx, audit, lock) => {
+    const folder = await lock.one('board', found.id, folderNamed(family));
+    if (target.scope === folder.scope) return folder;
     const ids = await subtreeIds(tx, actor.workspaceId, folder.id);
     if (target.scope === 'personal') {
       // Rows a full-access key made (no user) belong to the workspace: they are someone else's too.

@@ -50,14 +50,14 @@ export async function removeSaved(
 ): Promise<Removal> {
   const place = await placeOf(context, actor, key, family, folderId);
   const item = await (await workspaceDb(context)).boardItem.findFirst({ where: { ...place, itemType: family.itemType, ...target } });
-  if (item) await removeItem(context, item);
-  return { removed: item !== null, item, folderId: place.boardId };
+  const removed = item !== null && (await removeItem(context, item));
+  return { removed, item: removed ? item : null, folderId: place.boardId };
 }
 
 /** Deletes one saved favorite by its public id. */
 export async function deleteSaved(context: Context, actor: Actor, key: ScopeKey, family: Family, saved: { number: number } | { id: string }): Promise<FavoriteRow> {
   const item = await findSaved(context, actor, key, family, saved);
-  await removeItem(context, item);
+  if (!(await removeItem(context, item))) throw notFound('The saved favorite');
   return item;
 }
 

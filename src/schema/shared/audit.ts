@@ -1,24 +1,78 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import type { Context } from '../../context.js';
-import { workspaceDb } from './workspace.js';
+import { notFound } from '../../errors.js';
+import { Prisma, type Board, type BoardItem, type BoardShare, type BrandtrackerFolder, type BrandtrackerLink, type PrismaClient } from '../../generated/prisma/client.js';
+import { inWorkspace, workspaceDb } from './workspace.js';
 
 // Every workspace write records who did what, with the state before and after (null for a creation or a
 // removal), in the transaction of the write itself: a change and its audit event commit together or not at all.
+// The "before" of a change is read inside that transaction, from the rows the write locked (`lock`): a concurrent
+// identical write waits for this one, then reads what it committed and finds nothing left to change (no audit
+// event), or finds the row gone (the route's 404 or its idempotent answer), never a stale row to change again.
 
 export type AuditChange = { action: string; entityType: string; entityId: string | number; before?: unknown; after?: unknown };
 
 /** Writes the audit event of a change. */
 export type Audit = (change: AuditChange) => Promise<void>;
 
+/** The workspace rows a write may lock, by Prisma model, and their tables. */
+type Rows = { board: Board; boardItem: BoardItem; boardShare: BoardShare; brandtrackerLink: BrandtrackerLink; brandtrackerFolder: BrandtrackerFolder };
+export type Lockable = keyof Rows;
+const TABLES: Record<Lockable, string> = {
+  board: 'boards', boardItem: 'board_items', boardShare: 'board_shares', brandtrackerLink: 'brandtracker_links', brandtrackerFolder: 'brandtracker_folders',
+};
+
+type Id<M extends Lockable> = Rows[M]['id'];
+
+/**
+ * Locks rows of the caller's workspace until the transaction ends (`SELECT … FOR NO KEY UPDATE`) and reads them
+ * again inside it. Rows that are gone (or another workspace's) are left out.
+ */
+export type Lock = {
+  /** The row, or null when it is gone; with `missing`, a 404 naming it instead of null. */
+  one<M extends Lockable>(model: M, id: Id<M>): Promise<Rows[M] | null>;
+  one<M extends Lockable>(model: M, id: Id<M>, missing: string): Promise<Rows[M]>;
+  /** The rows still there, in the order of `ids`. */
+  all<M extends Lockable>(model: M, ids: readonly Id<M>[]): Promise<Rows[M][]>;
+};
+
+// A burst of writes queues for the pool's connections (its connectionTimeoutMillis is 30 s) and, on one row, for
+// that row's lock: a write waits its turn as long as the pool would, rather than failing after Prisma's default 2 s.
+const TRANSACTION = { maxWait: 30_000, timeout: 15_000 };
+
 const json = (value: unknown) => (value === undefined || value === null ? Prisma.DbNull : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue));
+
+function locker(tx: PrismaClient, workspaceId: string): Lock {
+  const all = async <M extends Lockable>(model: M, ids: readonly Id<M>[]): Promise<Rows[M][]> => {
+    if (!ids.length) return [];
+    // In id order, so two writes locking overlapping rows take them in the same order.
+    const locked = await tx.$queryRaw<{ id: Id<M> }[]>(Prisma.sql`
+      SELECT t."id" FROM ${Prisma.raw(`"${TABLES[model]}"`)} t
+      WHERE t."id" IN (${Prisma.join(ids as unknown[])}) AND ${inWorkspace('t', workspaceId)}
+      ORDER BY t."id" FOR NO KEY UPDATE`);
+    if (!locked.length) return [];
+    const delegate = tx[model] as unknown as { findMany(args: object): Promise<Rows[M][]> };
+    const byId = new Map((await delegate.findMany({ where: { id: { in: locked.map((row) => row.id) } } })).map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  };
+  return {
+    all,
+    async one<M extends Lockable>(model: M, id: Id<M>, missing?: string) {
+      const [row] = await all(model, [id]);
+      if (!row && missing) throw notFound(missing);
+      return (row ?? null) as Rows[M];
+    },
+  };
+}
 
 /**
  * Runs a write on the caller's workspace (through the workspace filter) in one transaction with its audit events.
- * `write` gets the transaction's client and `audit`, which records one change.
+ * `write` gets the transaction's client, `audit`, which records one change, and `lock`, which locks and re-reads
+ * the rows it changes.
  */
-export async function writeAudited<T>(context: Context, write: (tx: PrismaClient, audit: Audit) => Promise<T>): Promise<T> {
+export async function writeAudited<T>(context: Context, write: (tx: PrismaClient, audit: Audit, lock: Lock) => Promise<T>): Promise<T> {
   const [db, principal] = await Promise.all([workspaceDb(context), context.principal()]);
-  return db.$transaction(async (tx) => {
+  return db.$transaction(async (client) => {
+    const tx = client as unknown as PrismaClient;
     const audit: Audit = async (change) => {
       await tx.auditEvent.create({
         data: {
@@ -34,6 +88,6 @@ export async function writeAudited<T>(context: Context, write: (tx: PrismaClient
         },
       });
     };
-    return write(tx as unknown as PrismaClient, audit);
-  });
+    return write(tx, audit, locker(tx, principal.workspace.id));
+  }, TRANSACTION);
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PNG } from 'pngjs';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/data/images/decode.js';
 import { drawDesign, encodeJpeg, FINGERPRINT_SIZE } from '../../src/data/images/draw.js';
@@ -29,9 +29,8 @@ afterEach(() => {
 /** A copy of a design as a client would hold it: drawn large, resized, re-encoded as JPEG. */
 const copyOf = (design: number, size = 300, crop = 0, quality = 70) => encodeJpeg(resample(drawDesign(design, 512), size, size, crop), quality);
 const pngOf = (design: number, size: number, crop = 0) => {
-  const png = new PNG({ width: size, height: size });
-  png.data = Buffer.from(resample(drawDesign(design, 512), size, size, crop).data);
-  return PNG.sync.write(png);
+  const { data } = resample(drawDesign(design, 512), size, size, crop);
+  return sharp(data, { raw: { width: size, height: size, channels: 4 } }).png().toBuffer();
 };
 
 async function upload(path: string, bytes: Buffer, fields: Record<string, string> = {}, k = key, name = 'image'): Promise<HttpResult> {
@@ -55,9 +54,9 @@ function expectViolation(res: HttpResult, field: string, pattern?: RegExp) {
 }
 
 describe('fingerprints', () => {
-  it('a resized, re-encoded copy keeps its hash within a few bits; other designs are far', () => {
+  it('a resized, re-encoded copy keeps its hash within a few bits; other designs are far', async () => {
     const stored = fingerprint(drawDesign(11, FINGERPRINT_SIZE));
-    const copy = fingerprint(decodeImage(copyOf(11, 180, 0, 60)));
+    const copy = fingerprint(await decodeImage(copyOf(11, 180, 0, 60)));
     expect(hammingDistance(stored.phash, copy.phash)).toBeLessThanOrEqual(6);
     for (const other of [22, 33, 44, 55, 66, 77, 88]) expect(hammingDistance(stored.phash, fingerprint(drawDesign(other, FINGERPRINT_SIZE)).phash)).toBeGreaterThan(10);
   });
@@ -78,8 +77,26 @@ describe('POST /v1/products/image-search', () => {
     expect(res.headers.get('x-usage-cost')).toBe(String(found.length));
   });
 
+  it('copies resized and re-encoded as JPEG or PNG, at other sizes and shapes, find the products of the picture first', async () => {
+    const original = (design: number) => encodeJpeg(drawDesign(design, 512), 92);
+    const variants: Record<string, (design: number) => Promise<Buffer>> = {
+      'JPEG 1000 px': (design) => sharp(original(design)).resize(1000, 1000).jpeg({ quality: 80 }).toBuffer(),
+      'progressive JPEG 240×150': (design) => sharp(original(design)).resize(240, 150, { fit: 'fill' }).jpeg({ quality: 75, progressive: true }).toBuffer(),
+      'PNG 97 px': (design) => pngOf(design, 97),
+      'PNG 700 px': (design) => pngOf(design, 700),
+    };
+    for (const design of new Set(Object.values(DESIGN))) {
+      const showing = (Object.keys(DESIGN) as (keyof typeof DESIGN)[]).filter((name) => DESIGN[name] === design).map((name) => P[name]);
+      for (const [variant, copy] of Object.entries(variants)) {
+        const res = await search({ image: (await copy(design)).toString('base64') });
+        expect(new Set(productIds(res).slice(0, showing.length)), `design ${design}, ${variant}`).toEqual(new Set(showing));
+        expect(res.body.data[0].score, `design ${design}, ${variant}`).toBeGreaterThanOrEqual(0.9);
+      }
+    }
+  });
+
   it('a slightly cropped PNG copy still finds its product first', async () => {
-    const found = productIds(await upload('/products/image-search', pngOf(DESIGN.B1, 260, 0.05)));
+    const found = productIds(await upload('/products/image-search', await pngOf(DESIGN.B1, 260, 0.05)));
     expect(found[0]).toBe(P.B1);
   });
 
@@ -140,6 +157,11 @@ describe('POST /v1/products/image-search', () => {
     expectViolation(await search({ image: copyOf(11).toString('base64'), imageUrl: 'https://example.com/a.jpg' }), 'body.imageUrl', /together with image/);
     expectViolation(await upload('/products/image-search', Buffer.from('GIF89a\x01\x00\x01\x00')), 'body.image', /JPEG or PNG/);
     expectViolation(await upload('/products/image-search', Buffer.concat([Buffer.from('RIFF\x00\x00\x00\x00WEBPVP8 '), Buffer.alloc(32)])), 'body.image', /WebP/);
+    // Formats libvips could read are still refused: only JPEG and PNG reach it.
+    const tiny = sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } });
+    expectViolation(await upload('/products/image-search', await tiny.clone().webp().toBuffer()), 'body.image', /WebP/);
+    expectViolation(await upload('/products/image-search', await tiny.clone().gif().toBuffer()), 'body.image', /JPEG or PNG/);
+    expectViolation(await upload('/products/image-search', await tiny.clone().tiff().toBuffer()), 'body.image', /JPEG or PNG/);
     expectViolation(await upload('/products/image-search', Buffer.concat([copyOf(11).subarray(0, 200), Buffer.alloc(50)])), 'body.image', /could not be decoded/);
     expectViolation(await search({ image: '%%% not base64 %%%' }), 'body.image', /base64/);
     expectViolation(await search({ searchId: 'abc' }), 'body.searchId');
@@ -182,13 +204,34 @@ describe('imageUrl', () => {
   it('refuses private, loopback and link-local addresses, other schemes and credentials (SSRF)', async () => {
     for (const imageUrl of [
       `${base}/b1.jpg`, 'http://localhost/a.jpg', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/a.jpg', 'http://10.1.2.3/a.jpg',
-      'http://192.168.0.1/a.jpg', 'http://[::ffff:127.0.0.1]/a.jpg', 'http://0.0.0.0/a.jpg', 'file:///etc/passwd', 'ftp://example.com/a.jpg',
+      'http://192.168.0.1/a.jpg', 'http://[::ffff:127.0.0.1]/a.jpg', 'http://[::127.0.0.1]/a.jpg', 'http://[2002:a00:1::]/a.jpg',
+      'http://[64:ff9b::169.254.169.254]/a.jpg', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.jpg', 'http://0.0.0.0/a.jpg', 'file:///etc/passwd', 'ftp://example.com/a.jpg',
       'gopher://example.com/', 'http://user:secret@example.com/a.jpg', 'not a url',
     ]) {
       expectViolation(await search({ imageUrl }), 'body.imageUrl');
     }
     expect(['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1'].filter((a) => !isPrivateAddress(a))).toEqual([]);
     expect(['93.184.216.34', '2606:4700::1111', '8.8.8.8'].filter(isPrivateAddress)).toEqual([]);
+  });
+
+  it('refuses an IPv6 address that leads to a loopback IPv4 one before connecting to it', async () => {
+    let connections = 0;
+    const dualStack = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(copyOf(DESIGN.B1)));
+    dualStack.on('connection', () => connections++);
+    await new Promise<void>((resolve) => dualStack.listen(0, '::', resolve));
+    const port = (dualStack.address() as AddressInfo).port;
+    try {
+      for (const host of ['[::7f00:1]', '[::ffff:7f00:1]', '[::ffff:0:7f00:1]', '[2002:7f00:1::]', '[64:ff9b::7f00:1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]']) {
+        expectViolation(await search({ imageUrl: `http://${host}:${port}/b1.jpg` }), 'body.imageUrl', /must point to a public address/);
+      }
+      expect(connections).toBe(0);
+      // The same server is reached through the IPv4-mapped form once private addresses are allowed.
+      process.env.IMAGE_FETCH_ALLOW_PRIVATE = 'true';
+      expect(productIds(await search({ imageUrl: `http://[::ffff:7f00:1]:${port}/b1.jpg` }))[0]).toBe(P.B1);
+      expect(connections).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => dualStack.close(() => resolve()));
+    }
   });
 
   it('an operator may allow private addresses: then the image is fetched, redirects followed, sizes bounded', async () => {
@@ -231,7 +274,7 @@ describe('the server\'s own media', () => {
     const response = await t.app.fetch('http://api.test/media/products/22.jpg');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/jpeg');
-    const served = fingerprint(decodeImage(new Uint8Array(await response.arrayBuffer())));
+    const served = fingerprint(await decodeImage(new Uint8Array(await response.arrayBuffer())));
     expect(hammingDistance(served.phash, fingerprint(drawDesign(22, FINGERPRINT_SIZE)).phash)).toBeLessThanOrEqual(4);
     expect((await t.app.fetch('http://api.test/media/products/abc.jpg')).status).toBe(404);
     expect((await t.app.fetch('http://api.test/media/other/1.png')).status).toBe(404);

@@ -1,15 +1,35 @@
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
+import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import type { Rgba } from './fingerprint.js';
-import { decodeJpegEighth } from './jpeg-eighth.js';
+import { DECODE_LIMITS, DecoderBusy, DecodePool } from './pool.js';
 
-// Decoding of uploaded and fetched images, in pure JavaScript (jpeg-js, pngjs), with bounds on what an image may
-// cost: at most MAX_PIXELS pixels, checked from the header before the pixels are decoded where the format allows.
+// Decoding of uploaded and fetched images by libvips (sharp), a native library built for hostile input. The header
+// is read first: anything but a JPEG or PNG, or over MAX_PIXELS, is refused before a pixel is decoded. The pixels
+// are then asked for at the size the fingerprint needs, at most DECODED_SIDE a side: a JPEG is read at a fraction of
+// its size (shrink-on-load), a PNG row by row and reduced as it streams, so a full-size picture never exists in this
+// process. Decodes run off the event loop, a few at a time within a memory budget (pool.ts).
 
 export const MAX_PIXELS = 16_000_000;
+/** The largest side of the pixels decodeImage returns (the fingerprint reduces them to 32×32). */
+export const DECODED_SIDE = 128;
+const DECODE_TIMEOUT_SECONDS = 5;
+const MB = 1024 * 1024;
+/** What a decode that streams holds at most (libvips' row buffers and the reduced picture), measured with margin. */
+const STREAMED_BYTES = 24 * MB;
+/** The most a progressive JPEG or interlaced PNG may hold decoded: 16 megapixels of 3 samples of 2 bytes. */
+export const MAX_BUFFERED_BYTES = 96 * MB;
+
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
 
 export class ImageRefused extends Error {}
+
+sharp.cache(false);
+// One libvips thread per decode: the pool decides how many run at once.
+sharp.concurrency(1);
+const pool = new DecodePool(DECODE_LIMITS);
+
+// failOn 'error': truncated or corrupt pixel data is refused; warnings (stray bytes between markers, common in
+// files from cameras and editors) are not.
+const INPUT: SharpOptions = { limitInputPixels: MAX_PIXELS, sequentialRead: true, failOn: 'error' };
 
 export function sniffFormat(bytes: Uint8Array): ImageFormat | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
@@ -18,33 +38,52 @@ export function sniffFormat(bytes: Uint8Array): ImageFormat | null {
   return null;
 }
 
-function decodePng(bytes: Buffer): Rgba {
-  // IHDR: width and height are the first fields of the first chunk, at bytes 16..23.
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  if (width * height > MAX_PIXELS) throw new ImageRefused(`the image must have at most ${MAX_PIXELS} pixels`);
-  const png = PNG.sync.read(bytes);
-  return { width: png.width, height: png.height, data: png.data };
+/** Bytes a decode must hold whole: a progressive JPEG every DCT coefficient (2 bytes a sample), an interlaced PNG every row. */
+function bufferedBytes({ width = 0, height = 0, channels = 4, isProgressive, format, depth }: Metadata): number {
+  if (!isProgressive) return 0;
+  return width * height * channels * (format === 'jpeg' || depth === 'ushort' ? 2 : 1);
+}
+
+async function decode(bytes: Buffer, format: 'jpeg' | 'png'): Promise<Rgba> {
+  // The header alone (no pixel is decoded): the limit is checked here, to say so, and by libvips again below.
+  const header = await sharp(bytes, { ...INPUT, limitInputPixels: false }).metadata();
+  const { width = 0, height = 0 } = header;
+  if (header.format !== format) throw new ImageRefused('the image must be a JPEG or PNG file');
+  if (width < 1 || height < 1) throw new ImageRefused('the image has no pixels');
+  if (width * height > MAX_PIXELS) throw new ImageRefused(`the image must have at most ${MAX_PIXELS} pixels (it has ${width}×${height})`);
+  const buffered = bufferedBytes(header);
+  if (buffered > MAX_BUFFERED_BYTES) {
+    const kind = format === 'png' ? 'an interlaced PNG' : 'a progressive JPEG';
+    throw new ImageRefused(`${kind} must decode within ${MAX_BUFFERED_BYTES / MB} MB (this one needs ${Math.ceil(buffered / MB)} MB): send a smaller image, or a ${format === 'png' ? 'non-interlaced PNG' : 'baseline JPEG'}`);
+  }
+  return pool.run(STREAMED_BYTES + buffered, async () => {
+    const { data, info } = await sharp(bytes, INPUT)
+      .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
+      .resize(Math.min(width, DECODED_SIDE), Math.min(height, DECODED_SIDE), { fit: 'fill' })
+      // Transparent pixels read as white, as a product image on a page would show.
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .ensureAlpha(1)
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  });
 }
 
 /**
- * RGBA pixels of a JPEG or PNG; an ImageRefused (a client error) for anything else or anything unreadable.
- * With `reduceTo`, a JPEG whose sides keep at least that many pixels at one eighth of its size is read at that size
- * (jpeg-eighth.ts), which costs a fraction of a full decode.
+ * RGBA pixels of a JPEG or PNG, reduced to at most DECODED_SIDE pixels a side (not enlarged); an ImageRefused (a
+ * client error) for anything else or anything unreadable, a DecoderBusy when too many images wait to be decoded.
  */
-export function decodeImage(input: Uint8Array, { reduceTo }: { reduceTo?: number } = {}): Rgba {
+export async function decodeImage(input: Uint8Array): Promise<Rgba> {
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const format = sniffFormat(bytes);
-  if (format === 'webp') throw new ImageRefused('WebP images cannot be decoded by this server yet: send a JPEG or PNG');
+  if (format === 'webp') throw new ImageRefused('WebP images are not accepted: send a JPEG or PNG');
   if (format === null) throw new ImageRefused('the image must be a JPEG or PNG file');
   try {
-    if (format === 'png') return decodePng(bytes);
-    const eighth = reduceTo ? decodeJpegEighth(bytes, MAX_PIXELS, reduceTo) : null;
-    if (eighth && Math.min(eighth.width, eighth.height) >= reduceTo!) return eighth;
-    const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_PIXELS / 1_000_000, maxMemoryUsageInMB: 256 });
-    return { width: image.width, height: image.height, data: image.data };
+    return await decode(bytes, format);
   } catch (error) {
-    if (error instanceof ImageRefused) throw error;
-    throw new ImageRefused(`the ${format === 'png' ? 'PNG' : 'JPEG'} file could not be decoded (${(error as Error).message.slice(0, 120)})`);
+    if (error instanceof ImageRefused || error instanceof DecoderBusy || !(error instanceof Error)) throw error;
+    const reason = error.message.split('\n')[0].replace(/:\s*$/, '').slice(0, 120);
+    throw new ImageRefused(`the ${format === 'png' ? 'PNG' : 'JPEG'} file could not be decoded (${reason})`);
   }
 }

@@ -12,11 +12,8 @@ import { createHash } from 'node:crypto';
 // What it finds: copies of an image (resized, re-encoded, slightly cropped or recoloured). What it does not: the
 // same object photographed differently, rotated or mirrored, or heavily cropped.
 
-/**
- * Pixels, 8-bit RGBA, row-major. `extent`: how far the picture reaches, in pixels, when its last column and row are
- * only partly inside it (a JPEG read by 8×8 blocks, whose last blocks are padded); the whole image by default.
- */
-export type Rgba = { width: number; height: number; data: Uint8Array; extent?: { width: number; height: number } };
+/** Pixels, 8-bit RGBA, row-major. */
+export type Rgba = { width: number; height: number; data: Uint8Array };
 export type Fingerprint = { phash: bigint; features: number[] };
 
 /** The side of the luminance block the hash is computed on: an image needs no more pixels than this on a side. */
@@ -26,13 +23,13 @@ const COS = Array.from({ length: N }, (_, k) => Array.from({ length: N }, (_, n)
 const ZIGZAG = [[0, 1], [1, 0], [2, 0], [1, 1], [0, 2], [0, 3], [1, 2], [2, 1], [3, 0], [4, 0], [3, 1], [2, 2], [1, 3]] as const;
 const COLOUR_WEIGHT = 0.6;
 
-/** Along an axis of `size` pixels, the first `extent` of them cut into N cells: the cells each pixel overlaps (from first[p]), and by how much of a cell. */
-function axis(size: number, extent: number): { first: Int32Array; cell: Int32Array; share: Float64Array } {
+/** An axis of `size` pixels cut into N cells: the cells each pixel overlaps (from first[p]), and by how much of a cell. */
+function axis(size: number): { first: Int32Array; cell: Int32Array; share: Float64Array } {
   const first = new Int32Array(size + 1);
   const [cell, share]: number[][] = [[], []];
   for (let p = 0; p < size; p++) {
     first[p] = cell.length;
-    const [from, to] = [(p * N) / extent, (Math.min(p + 1, extent) * N) / extent];
+    const [from, to] = [(p * N) / size, ((p + 1) * N) / size];
     for (let c = Math.floor(from); c < to && c < N; c++) {
       cell.push(c);
       share.push(Math.min(to, c + 1) - Math.max(from, c));
@@ -47,8 +44,8 @@ function reduce(image: Rgba): { luma: Float64Array; rgb: [number, number, number
   const { width, height, data } = image;
   const sums = new Float64Array(N * N * 3);
   const row = new Float64Array(N * 3);
-  const xs = axis(width, image.extent?.width ?? width);
-  const ys = axis(height, image.extent?.height ?? height);
+  const xs = axis(width);
+  const ys = axis(height);
   for (let y = 0; y < height; y++) {
     row.fill(0);
     for (let x = 0, i = y * width * 4; x < width; x++, i += 4) {

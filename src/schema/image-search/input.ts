@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { validationError } from '../../errors.js';
+import { apiError, validationError } from '../../errors.js';
 import { decodeImage, ImageRefused } from '../../data/images/decode.js';
-import { fingerprint, FINGERPRINT_GRID, type Fingerprint } from '../../data/images/fingerprint.js';
+import { fingerprint, type Fingerprint } from '../../data/images/fingerprint.js';
+import { DecoderBusy } from '../../data/images/pool.js';
 import { builder } from '../builder.js';
 import { CANDIDATES } from './search.js';
 import { fetchImage, FetchRefused } from './fetch.js';
@@ -32,19 +33,24 @@ export const oneSource = z.looseObject({}).superRefine((raw, ctx) => {
   if (given.length > 1) ctx.addIssue({ code: 'custom', path: [given[1]], message: `{name} must not be sent together with ${given[0]}` });
 });
 
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
 function bytesOf(image: string): Buffer {
   const base64 = image.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64)) throw validationError([{ argument: 'image', expected: ['image must be a base64-encoded JPEG or PNG file'] }]);
   return Buffer.from(base64, 'base64');
 }
 
-/** The fingerprint of the request's image; a 400 naming `image` or `imageUrl` when it cannot be had. */
+/** The fingerprint of the request's image; a 400 naming `image` or `imageUrl` when it cannot be had, a 429 while too many images wait to be decoded. */
 export async function fingerprintOfInput(args: { image?: string | null; imageUrl?: string | null }): Promise<Fingerprint> {
   const argument = args.image != null ? 'image' : 'imageUrl';
   try {
     const bytes = args.image != null ? bytesOf(args.image) : await fetchImage(args.imageUrl!);
-    return fingerprint(decodeImage(bytes, { reduceTo: FINGERPRINT_GRID }));
+    return fingerprint(await decodeImage(bytes));
   } catch (error) {
+    if (error instanceof DecoderBusy) {
+      throw apiError('rate_limited', 'Too many images are being searched at the moment. Retry after the Retry-After header.', { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } });
+    }
     if (error instanceof ImageRefused || error instanceof FetchRefused) {
       throw validationError([{ argument, expected: [error.message.startsWith(argument) ? error.message : `${argument}: ${error.message}`] }]);
     }

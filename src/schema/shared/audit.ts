@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { Prisma, type Board, type BoardItem, type BoardShare, type BrandtrackerFolder, type BrandtrackerLink, type PrismaClient } from '../../generated/prisma/client.js';
 import { inWorkspace, workspaceDb } from './workspace.js';
+import { idempotentWrite } from '../../plugins/use-idempotency.js';
 
 // Every workspace write records who did what, with the state before and after (null for a creation or a
 // removal), in the transaction of the write itself: a change and its audit event commit together or not at all.
@@ -70,6 +71,9 @@ function locker(tx: PrismaClient, workspaceId: string): Lock {
  * the rows it changes.
  */
 export async function writeAudited<T>(context: Context, write: (tx: PrismaClient, audit: Audit, lock: Lock) => Promise<T>): Promise<T> {
+  // Idempotency-Key (src/plugins/use-idempotency.ts): a retry of a request that committed this write gets its result.
+  const once = idempotentWrite<T>();
+  if (once.replayed) return once.value;
   const [db, principal] = await Promise.all([workspaceDb(context), context.principal()]);
   return db.$transaction(async (client) => {
     const tx = client as unknown as PrismaClient;
@@ -88,6 +92,6 @@ export async function writeAudited<T>(context: Context, write: (tx: PrismaClient
         },
       });
     };
-    return write(tx, audit, locker(tx, principal.workspace.id));
+    return once.record(tx, await write(tx, audit, locker(tx, principal.workspace.id)));
   }, TRANSACTION);
 }

@@ -2,8 +2,11 @@
 // (a bug: 500). The error may come from pg itself (the ledger's pool), or from Prisma, which wraps the driver
 // adapter's error (`meta.driverAdapterError.cause`) in its own, and a resolver may wrap either again.
 
-/** Prisma's codes for a database it cannot reach or that closed the connection, or a pool that gave no connection in time. */
-const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/**
+ * Prisma's codes for a database it cannot reach or that closed the connection, a pool that gave no connection in time
+ * (P2024), or a transaction that could not start or finish in its time (P2028: a burst of writes queued for the pool).
+ */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 /** The driver adapter's kinds of the same. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseAccessDenied']);
 /** SQLSTATE class 08 (connection exception), 57P01-57P03 (administrator or crash shutdown, cannot connect now), 53300 (too many connections). */

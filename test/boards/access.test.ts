@@ -137,7 +137,7 @@ describe('Idempotency-Key', () => {
     const send = () => t.rest('POST', '/boards', { key: full.apiKey, body: { name: 'Once' }, headers: { 'idempotency-key': 'board-once' } });
     const first = await send();
     const again = await send();
-    expect(again.body).toEqual(first.body);
+    expect(again.body).toEqual({ ...first.body, requestId: again.headers.get('x-request-id') });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await t.db.prisma.board.count({ where: { workspaceId: full.workspaceId, name: 'Once' } })).toBe(1);
     expect((await auditsOf(t, full.workspaceId)).filter((e) => e.entityId === first.body.data.id)).toHaveLength(1);

@@ -2,7 +2,7 @@ import {
   getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLString, isEnumType, isInputObjectType,
   isListType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLInputType,
 } from 'graphql';
-import { textProblem } from '../src/plugins/use-input-guard.js';
+import { NOT_UTF8, textProblem, undecodableQueryParams } from '../src/plugins/use-input-guard.js';
 import type { RestRoute } from './routes.js';
 
 // Turns HTTP input into typed GraphQL argument values, using the schema's argument types only:
@@ -108,6 +108,8 @@ export type HttpInput = {
 export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgument[], input: HttpInput) {
   const values: Record<string, unknown> = {};
   const violations: ParamViolation[] = [];
+  // Query-string values whose bytes are not UTF-8 (URLSearchParams made them U+FFFD): refused, as the text rule would.
+  const undecodable = undecodableQueryParams();
   for (const arg of args) {
     let raw: unknown;
     // The path; else where the route declares it (argsIn); else GET's query string, a DELETE's body when it has the
@@ -118,6 +120,10 @@ export function argumentsFromHttp(route: RestRoute, args: readonly GraphQLArgume
     if (location === 'path') {
       raw = input.pathParams[arg.name];
     } else if (location === 'query-string') {
+      if (undecodable.has(arg.name)) {
+        violations.push({ argument: arg.name, location, expected: [`${arg.name} ${NOT_UTF8}`] });
+        continue;
+      }
       const all = input.query.getAll(arg.name).filter((value) => value !== '');
       raw = all.length === 0 ? undefined : isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) ? all : all[all.length - 1];
     } else {

@@ -1,5 +1,10 @@
-import { locationOf } from '../../rest/params.js';
+import { randomUUID } from 'node:crypto';
+import { errorBody } from '../../rest/envelope.js';
+import { validationFailure } from '../../rest/errors.js';
+import { locationOf, type ParamViolation } from '../../rest/params.js';
 import type { RestRoute } from '../../rest/routes.js';
+import { textProblem } from '../plugins/use-input-guard.js';
+import { currentRequest } from '../plugins/use-request-state.js';
 
 // A tool call is the REST call behind it, sent through the server itself: the same authentication, rate
 // limit, resolver, price, errors and envelope. The result is that envelope as compact JSON, the metering
@@ -13,7 +18,34 @@ export const MAX_RESULT_CHARS = 200_000;
 
 const METERING_HEADERS = ['x-usage-cost', 'x-credits-used', 'x-credits-remaining', 'x-credits-source'];
 
-/** The request the route would receive for these arguments. */
+/** The id of the MCP request a tool runs in (its answers carry it, as the routes' do theirs). */
+export const requestIdOf = (): string => currentRequest()?.requestId ?? randomUUID();
+
+const pathParams = (route: RestRoute) => [...route.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]);
+
+/**
+ * The arguments a URL cannot carry to the route as they are, named as the route names them: a path argument that is
+ * empty, "." or ".." (URL normalisation would drop its segment, and the call would run another route), and text with
+ * a NUL or an unpaired surrogate in the path or the query string (which encode it as U+FFFD, or not at all). Arguments
+ * outside `known` (those the route does not read) are not looked at; a body carries any text, for the route to judge.
+ */
+export function urlViolations(route: RestRoute, args: Record<string, unknown>, known?: ReadonlySet<string>): ParamViolation[] {
+  const violations: ParamViolation[] = [];
+  const inPath = pathParams(route);
+  for (const name of inPath) {
+    const value = String(args[name] ?? '');
+    const problem = value === '' ? 'should not be empty' : value === '.' || value === '..' ? 'must not be "." or ".."' : textProblem(value);
+    if (problem) violations.push({ argument: name, location: 'path', expected: [`${name} ${problem}`] });
+  }
+  for (const [name, value] of Object.entries(args)) {
+    if (inPath.includes(name) || (known && !known.has(name)) || locationOf(route, name) !== 'query-string') continue;
+    const problem = textProblem(value);
+    if (problem) violations.push({ argument: name, location: 'query-string', expected: [`${name} ${problem}`] });
+  }
+  return violations;
+}
+
+/** The request the route would receive for these arguments (urlViolations names those it could not carry). */
 export function routeRequest(route: RestRoute, args: Record<string, unknown>, authorization: string | null, origin: string): Request {
   const rest = { ...args };
   const dryRun = rest.dryRun === true;
@@ -61,6 +93,17 @@ export async function toolResult(response: Response): Promise<ToolResult> {
   return result;
 }
 
-export async function callRoute(fetch: Fetch, route: RestRoute, args: Record<string, unknown>, authorization: string | null, origin: string): Promise<ToolResult> {
+/** A tool error carrying the error envelope, as a route's error is. */
+export function errorResult(code: string, message: string, requestId: string, details?: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: bounded(JSON.stringify(errorBody(code, message, requestId, details))) }], isError: true };
+}
+
+/** The route called with these arguments; `known` names the arguments it reads (all, when not given). */
+export async function callRoute(fetch: Fetch, route: RestRoute, args: Record<string, unknown>, authorization: string | null, origin: string, known?: ReadonlySet<string>): Promise<ToolResult> {
+  const violations = urlViolations(route, args, known);
+  if (violations.length) {
+    const { error } = validationFailure(violations, requestIdOf()).body;
+    return errorResult(error.code, error.message, error.requestId, error.details);
+  }
   return toolResult(await fetch(routeRequest(route, args, authorization, origin)));
 }

@@ -1,17 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../../rest/routes.js';
-import { currentRequest } from '../plugins/use-request-state.js';
-import { callRoute, type Fetch, type ToolResult } from './call.js';
+import { callRoute, errorResult, requestIdOf, type Fetch, type ToolResult } from './call.js';
 import { taskTools, type TaskTool } from './tasks/index.js';
 import { routeTools, type RouteTool } from './tools.js';
 
 // POST /v1/mcp: the Model Context Protocol over Streamable HTTP, stateless (each POST is answered on its own,
-// as JSON). Every tool call is a call of the API itself with the caller's bearer key, so keys, workspaces, rate
-// limits, credits and errors are the API's own.
+// as JSON), behind the key check and body limit of src/plugins/use-mcp.ts. Every tool call is a call of the API
+// itself with the caller's bearer key, so keys, workspaces, rate limits, credits and errors are the API's own.
 
 const INSTRUCTIONS = [
   'Tools of the Market Intelligence API; each is one of its REST routes (named in the description) or a task composed of them.',
@@ -46,10 +44,10 @@ export function createMcpHandler(options: McpOptions) {
     server.setRequestHandler(CallToolRequestSchema, async (call): Promise<ToolResult> => {
       const tool = byName.get(call.params.name);
       const args = (call.params.arguments ?? {}) as Record<string, unknown>;
-      if (!tool) return { content: [{ type: 'text', text: JSON.stringify({ error: { code: 'not_found', message: `No tool ${call.params.name}.` } }) }], isError: true };
-      const requestId = currentRequest()?.requestId ?? randomUUID();
+      const requestId = requestIdOf();
+      if (!tool) return errorResult('not_found', `No tool ${call.params.name}.`, requestId);
       if ('run' in tool) return tool.run({ fetch: options.fetch, routes: options.routes, authorization, origin, requestId, metering: options.metering ?? true }, args);
-      return callRoute(options.fetch, tool.route, args, authorization, origin);
+      return callRoute(options.fetch, tool.route, args, authorization, origin, tool.arguments);
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

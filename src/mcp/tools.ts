@@ -6,7 +6,8 @@ import { objectSchema, type JsonSchema } from './json-schema.js';
 // One tool per route of rest/routes.ts, generated: its name from the GraphQL field, its description from the
 // field's, its input from the field's arguments. A new route is a new tool with no code here.
 
-export type RouteTool = { name: string; description: string; inputSchema: JsonSchema; route: RestRoute; metered: boolean };
+/** `arguments` are those the route reads (its field's, deprecated ones too): any other is ignored, as by the route. */
+export type RouteTool = { name: string; description: string; inputSchema: JsonSchema; route: RestRoute; metered: boolean; arguments: ReadonlySet<string> };
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
@@ -39,6 +40,7 @@ export function routeTools(schema: GraphQLSchema, routes: readonly RestRoute[], 
       }
       if (metered) inputSchema.properties!.dryRun = { type: 'boolean', description: 'Answer what the call would cost, without running or charging it.' };
       const description = [field.description ?? '', `${route.method} /v1${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}.`, costLine(price)].filter(Boolean).join(' ');
-      return { name: snake(route.field.slice(route.field.indexOf('.') + 1)), description, inputSchema, route, metered };
+      const name = snake(route.field.slice(route.field.indexOf('.') + 1));
+      return { name, description, inputSchema, route, metered, arguments: new Set(field.args.map((arg) => arg.name)) };
     });
 }

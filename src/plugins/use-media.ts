@@ -1,5 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
+import { notFoundFailure } from '../../rest/errors.js';
 import { drawDesign, encodeJpeg, SERVED_SIZE } from '../data/images/draw.js';
+import { currentRequest, noteErrorCode } from './use-request-state.js';
 
 // The server's own media: the pictures of demo and seed data, drawn on request from the design number in their
 // path (GET /media/products/<design>.jpg), so stored image URLs answer offline and the database holds no pixels.
@@ -25,7 +27,9 @@ export function useMedia(): Plugin {
       const match = PRODUCT_IMAGE.exec(url.pathname);
       const design = match ? Number(match[1]) : NaN;
       if (!match || design > 0x7fffffff || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        endResponse(new fetchAPI.Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }));
+        const { status, body } = notFoundFailure(`No media ${request.method} ${url.pathname}.`, currentRequest()?.requestId ?? '');
+        noteErrorCode(body.error.code);
+        endResponse(fetchAPI.Response.json(body, { status }));
         return;
       }
       const jpeg = imageOf(design);

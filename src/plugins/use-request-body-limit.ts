@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
-import { apiError } from '../errors.js';
+import { apiError, type ApiErrorExtensions } from '../errors.js';
+import { NOT_UTF8, undecodableParams } from './use-input-guard.js';
 
 /**
  * The largest request body either surface reads: 1 MiB, far above any real query (a GraphQL document is capped
@@ -53,18 +54,7 @@ function unreadable(error: unknown): BodyRefused {
   return error instanceof BodyRefused ? error : new BodyRefused('the body could not be read to its end');
 }
 
-/** The request's body as text, never more than MAX_BODY_BYTES of it; throws BodyRefused otherwise. */
-export async function readBodyText(request: Request): Promise<string> {
-  const length = checkDeclaredLength(request.headers);
-  if (length instanceof BodyRefused) throw length;
-  try {
-    return length === 'declared' || request.body === null ? await request.text() : (await readCounted(request.body)).toString('utf8');
-  } catch (error) {
-    throw unreadable(error);
-  }
-}
-
-/** The request's body as bytes (a multipart upload), under the same limit as readBodyText. */
+/** The request's body as bytes (a multipart upload's), never more than MAX_BODY_BYTES of them; throws BodyRefused otherwise. */
 export async function readBodyBytes(request: Request): Promise<Buffer> {
   const length = checkDeclaredLength(request.headers);
   if (length instanceof BodyRefused) throw length;
@@ -72,6 +62,19 @@ export async function readBodyBytes(request: Request): Promise<Buffer> {
     return length === 'declared' || request.body === null ? Buffer.from(await request.arrayBuffer()) : await readCounted(request.body);
   } catch (error) {
     throw unreadable(error);
+  }
+}
+
+// Bytes that are not UTF-8 (an encoded surrogate such as ED A0 80 among them) are refused, never read as U+FFFD.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The request's body as UTF-8 text, never more than MAX_BODY_BYTES of it; throws BodyRefused otherwise. */
+export async function readBodyText(request: Request): Promise<string> {
+  const bytes = await readBodyBytes(request);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new BodyRefused('the body must be UTF-8 text');
   }
 }
 
@@ -89,25 +92,44 @@ function asApiError(refused: BodyRefused) {
 }
 
 /**
+ * Why yoga has no parser for a /graphql request: a method other than GET and POST (405 method_not_allowed), or a POST
+ * of a media type it does not read, told with the validation code and the status HTTP has for it (415; the
+ * specification's table has no code of its own for it).
+ */
+function unparsable(method: string) {
+  if (method !== 'POST') return apiError('method_not_allowed', `/graphql takes GET and POST, not ${method}.`, { headers: { Allow: 'GET, POST' } });
+  const expected = 'Content-Type must be application/json';
+  const refused = apiError('validation_error', `Invalid request: ${expected}`, {
+    details: { validationErrors: [{ field: 'header.Content-Type', location: 'header', expected: [expected] }] },
+  });
+  (refused.extensions as ApiErrorExtensions).http.status = 415;
+  return refused;
+}
+
+/**
  * The body limit of /graphql (yoga's own, `maxRequestBodySize`, is turned off: it pipes every body through a
- * transform stream, a tenth of the CPU of a small POST). A declared length is checked from the header alone;
- * only a body without one is read through the counting reader.
+ * transform stream, a tenth of the CPU of a small POST). A declared length is checked from the header alone; the
+ * body is then read as REST reads it (one without a declared length through the counting reader; as UTF-8 text
+ * unless multipart, whose files are bytes) and handed to yoga's parser.
  */
 export function useRequestBodyLimit(): Plugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+      if (!requestParser) throw unparsable(request.method);
       const length = checkDeclaredLength(request.headers);
       if (length instanceof BodyRefused) throw asApiError(length);
-      if (length === 'declared' || !requestParser || request.body === null) return;
+      if (request.body === null) return;
+      const type = request.headers.get('content-type')?.toLowerCase() ?? '';
       const parse = requestParser;
       setRequestParser(async (original) => {
-        let text: string;
+        let body: string | Uint8Array<ArrayBuffer>;
         try {
-          text = await readBodyText(original);
+          body = type.startsWith('multipart/') ? new Uint8Array(await readBodyBytes(original)) : await readBodyText(original);
         } catch (error) {
           throw asApiError(unreadable(error));
         }
-        return parse(new fetchAPI.Request(original.url, { method: original.method, headers: original.headers, body: text }));
+        if (type.startsWith('application/x-www-form-urlencoded') && undecodableParams(String(body)).length) throw asApiError(new BodyRefused(`the body ${NOT_UTF8}`));
+        return parse(new fetchAPI.Request(original.url, { method: original.method, headers: original.headers, body }));
       });
     },
   };

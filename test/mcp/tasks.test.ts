@@ -128,15 +128,17 @@ describe('brief_competitor', () => {
     expect(await ws.used()).toBe(parse(smaller).landingPages.data.length);
   });
 
-  it('validates its own arguments by name; errors of the API (a bad key) are tool errors with their code', async () => {
+  it('validates its own arguments by name (text as the routes do); a bad key cannot reach them', async () => {
     const ws = await workspace(100);
     const invalid = parse(await call(ws.apiKey, 'brief_competitor', { q: 'x', landingPages: 500, ignored: 1 }));
     expect(invalid.error).toMatchObject({ code: 'validation_error', details: { validationErrors: [{ field: 'landingPages', location: 'argument' }] } });
     const missing = parse(await call(ws.apiKey, 'brief_competitor', {}));
     expect(missing.error.details.validationErrors.map((v: { field: string }) => v.field)).toEqual(['q']);
-    const refused = await call('mi_not_a_key', 'brief_competitor', { q: 'Nordic Glow' });
-    expect(refused.isError).toBe(true);
-    expect(parse(refused).error.code).toBe('invalid_api_key');
+    for (const q of ['Nordic\u0000Glow', 'Nordic \ud800']) {
+      const text = parse(await call(ws.apiKey, 'brief_competitor', { q }));
+      expect(text.error).toMatchObject({ code: 'validation_error', details: { validationErrors: [{ field: 'q', location: 'argument', expected: [expect.stringMatching(/NUL|surrogate/)] }] } });
+    }
+    await expect(call('mi_not_a_key', 'brief_competitor', { q: 'Nordic Glow' })).rejects.toThrow(/401|invalid_api_key/);
     expect(await ws.used()).toBe(0);
   });
 });

@@ -25,10 +25,11 @@ afterAll(async () => {
 });
 
 /** POSTs `body` in `chunks` pieces; `declared` sends Content-Length, otherwise the body goes chunked. */
-async function post(path: string, body: string, options: { declared: boolean; chunks?: number }) {
+async function post(path: string, body: string | Buffer, options: { declared: boolean; chunks?: number }) {
   const { port } = server.address() as AddressInfo;
   const bytes = Buffer.from(body);
-  const headers: Record<string, string | number> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  // What an MCP client sends to /v1/mcp; the other routes ignore it.
+  const headers: Record<string, string | number> = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   if (options.declared) headers['content-length'] = bytes.length;
   return new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
@@ -53,6 +54,10 @@ function padded(fields: Record<string, unknown>, size: number): string {
 }
 
 const refusal = { field: 'body', location: 'body', expected: [`the body must be at most ${MAX_BODY_BYTES} bytes`] };
+/** What each surface answers 200 to. */
+const validBody = (path: string) =>
+  path === '/graphql' ? { query: '{ me { workspace { id } } }' } : path === '/v1/mcp' ? { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } : { search: ['summer'], limit: 1 };
+const refusedOf = (path: string, body: any) => (path === '/graphql' ? body.errors[0].extensions : body.error).details.validationErrors;
 
 describe.each([
   ['with Content-Length', { declared: true }],
@@ -90,6 +95,30 @@ describe.each([
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { me: { workspace: { id: workspaceId } } } });
   });
+
+  it('MCP: a body over the limit is a 400 validation_error in the REST envelope, as on the other routes', async () => {
+    const res = await post('/v1/mcp', padded(validBody('/v1/mcp'), MAX_BODY_BYTES + 1), options);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_error', requestId: res.headers['x-request-id'], details: { validationErrors: [refusal] } });
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('MCP: a body of exactly the limit is read and answered', async () => {
+    const res = await post('/v1/mcp', padded(validBody('/v1/mcp'), MAX_BODY_BYTES), options);
+    expect(res.status).toBe(200);
+    expect(res.body.result.tools.length).toBeGreaterThan(20);
+  });
+
+  it.each(['/v1/ads/query', '/graphql', '/v1/mcp'])('%s: a body whose bytes are not UTF-8 is a 400 validation_error naming the body', async (path) => {
+    const text = path === '/graphql' ? '{"query":"{ ads(search: \\"X\\") { data { id } } }"}' : path === '/v1/mcp' ? JSON.stringify({ ...validBody('/v1/mcp'), params: { cursor: 'X' } }) : '{"search":["X"]}';
+    const [before, after] = text.split('X');
+    // U+D800 encoded as if it were a character (ED A0 80), which UTF-8 forbids, then a byte that starts nothing (FF).
+    for (const bad of [[0xed, 0xa0, 0x80], [0xff]]) {
+      const res = await post(path, Buffer.concat([Buffer.from(before), Buffer.from(bad), Buffer.from(after)]), options);
+      expect(res.status).toBe(400);
+      expect(refusedOf(path, res.body)).toEqual([{ field: 'body', location: 'body', expected: ['the body must be UTF-8 text'] }]);
+    }
+  });
 });
 
 /** Starts a POST, sends `sent` of its body and never the rest; resolves with the answer that came anyway. */
@@ -105,9 +134,7 @@ async function answerBeforeTheEnd(path: string, headers: Record<string, string |
   return { status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')) };
 }
 
-const refusedOf = (path: string, body: any) => (path === '/graphql' ? body.errors[0].extensions : body.error).details.validationErrors;
-
-describe.each(['/v1/ads/query', '/graphql'])('%s answers an oversized body without waiting for it', (path) => {
+describe.each(['/v1/ads/query', '/graphql', '/v1/mcp'])('%s answers an oversized body without waiting for it', (path) => {
   it('refuses a Content-Length over the limit from the header, before the body is sent', { timeout: 10_000 }, async () => {
     const res = await answerBeforeTheEnd(path, { 'content-length': 50 * MAX_BODY_BYTES }, Buffer.from('{"search":["summer"]'));
     expect(res.status).toBe(400);
@@ -127,7 +154,8 @@ describe.each(['/v1/ads/query', '/graphql'])('%s answers an oversized body witho
     try {
       const send = (body: Buffer) =>
         new Promise<number>((resolve, reject) => {
-          const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
+          const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+          const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers }, (res) => {
             res.resume();
             res.on('end', () => resolve(res.statusCode!));
           });
@@ -136,15 +164,14 @@ describe.each(['/v1/ads/query', '/graphql'])('%s answers an oversized body witho
           req.end();
         });
       expect(await send(Buffer.alloc(2 * MAX_BODY_BYTES, ' '))).toBe(400);
-      const valid = path === '/graphql' ? { query: '{ me { workspace { id } } }' } : { search: ['summer'], limit: 1 };
-      expect(await send(Buffer.from(JSON.stringify(valid)))).toBe(200);
+      expect(await send(Buffer.from(JSON.stringify(validBody(path))))).toBe(200);
     } finally {
       agent.destroy();
     }
   });
 });
 
-describe.each(['/v1/ads/query', '/graphql'])('%s, a client that goes away mid-body', (path) => {
+describe.each(['/v1/ads/query', '/graphql', '/v1/mcp'])('%s, a client that goes away mid-body', (path) => {
   it('is not an internal error of the server (nothing logged), and the server goes on answering', { timeout: 10_000 }, async () => {
     const { port } = server.address() as AddressInfo;
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -155,7 +182,7 @@ describe.each(['/v1/ads/query', '/graphql'])('%s, a client that goes away mid-bo
       await new Promise((resolve) => setTimeout(resolve, 200));
       req.destroy();
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const after = await post(path, JSON.stringify(path === '/graphql' ? { query: '{ me { workspace { id } } }' } : { search: ['summer'], limit: 1 }), { declared: true });
+      const after = await post(path, JSON.stringify(validBody(path)), { declared: true });
       expect(after.status).toBe(200);
       expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([]);
     } finally {

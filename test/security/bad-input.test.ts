@@ -11,7 +11,8 @@ import { googleAdsScenario } from '../google-ads/scenario.js';
 // Generated bad input for every operation of the served OpenAPI document (so every route, present and future, is
 // covered without an edit here), on REST and, with the same arguments as variables, on GraphQL. Expected: never a
 // 5xx; every 4xx in the specification's error envelope with the request id; every 2xx with the request id; nothing
-// stored changed by a refused request. Bounded (FUZZ_REQUESTS in all, default 2,400) and seeded (FUZZ_SEED): a
+// stored changed by a refused request; an unpaired surrogate in any input refused (in a URL as the bytes a careless
+// client sends, which are not UTF-8). Bounded (FUZZ_REQUESTS in all, default 2,400) and seeded (FUZZ_SEED): a
 // failure prints the request, and the same seed sends the same requests again.
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
@@ -20,13 +21,14 @@ const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 2400);
 type Json = Record<string, unknown>;
 type Input = { name: string; in: 'path' | 'query' | 'body'; schema: Json; required: boolean };
 type Operation = { method: string; path: string; operationId: string; inputs: Input[] };
-type Case = { method: string; url: string; body?: string; contentType?: string; note: string; graphql?: { field: string; args: Json } };
+/** `surrogate`: an input the request sends carries an unpaired surrogate, which every surface must refuse (never store as U+FFFD). */
+type Case = { method: string; url: string; body?: string; contentType?: string; note: string; surrogate: boolean; graphql?: { field: string; args: Json; surrogate: boolean } };
 
 let t: TestApp;
 let key: string;
 let workspaceFingerprint: () => Promise<string>;
 let operations: Operation[];
-const seen = { rest: 0, graphql: 0, byStatus: new Map<number, number>() };
+const seen = { rest: 0, graphql: 0, surrogates: 0, byStatus: new Map<number, number>() };
 
 const LONG = 'x'.repeat(10_000);
 const NASTY = ["'", '%', '_', '\\', "' OR 1=1 --", '%_%', "'; DROP TABLE ads; --", 'a\u0000b', '\u0000', '\ud800', '🙂🙂', '\u202e', 'ǅ', '   ', '', LONG, '${x}', '$1', '::text', '\\x00', 'NaN', 'Infinity', '-0', '1e309', '0x1f', '2147483648', '-2147483649', '9.3e18', '1.5', 'true', 'null', '[]', '{}', 'a,b,,c', ',', 'a\nb', '<script>'];
@@ -54,6 +56,21 @@ function valueFor(input: Input): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: list });
 }
 
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const hasSurrogate = (value: unknown): boolean =>
+  typeof value === 'string' ? UNPAIRED_SURROGATE.test(value) : value !== null && typeof value === 'object' && Object.entries(value).some(([key, item]) => hasSurrogate(key) || hasSurrogate(item));
+
+/**
+ * Percent-encoding as a careless client's: an unpaired surrogate goes as the three bytes of its code point (WTF-8,
+ * `%ED%A0%80` for U+D800), which UTF-8 forbids, where encodeURIComponent throws and URLSearchParams sends U+FFFD.
+ */
+const percentEncode = (text: string) =>
+  text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/g, (unit) => {
+    const code = unit.charCodeAt(0);
+    if (unit.length === 2 || code < 0xd800 || code > 0xdfff) return encodeURIComponent(unit);
+    return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+  });
+
 /** The text of a value in a URL: lists become repeated parameters, objects JSON. */
 const asText = (value: unknown): string[] => (Array.isArray(value) ? value.flatMap(asText) : [value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)]);
 
@@ -74,21 +91,26 @@ function caseArbitrary(op: Operation): fc.Arbitrary<Case> {
     const chosen = new Map(pairs.map(([input, value]) => [input.name, value] as const));
     for (const input of op.inputs) if (input.required && !chosen.has(input.name)) chosen.set(input.name, filler(input));
     let path = op.path;
-    const query = new URLSearchParams();
+    const query: [string, string][] = [];
+    let surrogate = false;
     const body: Json = {};
     for (const input of op.inputs) {
       if (!chosen.has(input.name)) continue;
       const value = chosen.get(input.name);
       if (input.in === 'path') {
-        // A lone surrogate cannot be percent-encoded (URIError): a client could not send it either.
-        const text = (asText(value)[0] ?? '').replace(/[\uD800-\uDFFF]/g, '\uFFFD');
-        path = path.replace(`{${input.name}}`, shape === 'rawPercent' ? `${encodeURIComponent(text)}%${text.length % 2 ? 'G' : ''}` : encodeURIComponent(text) || '%20');
+        const text = asText(value)[0] ?? '';
+        surrogate ||= hasSurrogate(text);
+        path = path.replace(`{${input.name}}`, shape === 'rawPercent' ? `${percentEncode(text)}%${text.length % 2 ? 'G' : ''}` : percentEncode(text) || '%20');
       } else if (input.in === 'query') {
-        for (const text of asText(value)) query.append(input.name, text);
-        if (shape === 'repeated') query.append(input.name, asText(value)[0] ?? '');
-      } else body[input.name] = value;
+        surrogate ||= hasSurrogate(asText(value));
+        for (const text of asText(value)) query.push([input.name, text]);
+        if (shape === 'repeated') query.push([input.name, asText(value)[0] ?? '']);
+      } else {
+        surrogate ||= hasSurrogate(value);
+        body[input.name] = value;
+      }
     }
-    if (shape === 'unknown') query.append('notAParameter', "'%_\\");
+    if (shape === 'unknown') query.push(['notAParameter', "'%_\\\ud800"]);
     const graphqlArgs = Object.fromEntries(chosen);
     const withBody = op.method === 'POST' || op.method === 'PATCH';
     let text: string | undefined = withBody ? JSON.stringify(body) : undefined;
@@ -96,8 +118,8 @@ function caseArbitrary(op: Operation): fc.Arbitrary<Case> {
     if (withBody && shape === 'malformedJson') text = `${text!.slice(0, -1)},}`;
     if (withBody && shape === 'wrongContentType') contentType = 'text/plain';
     if (withBody && shape === 'bodyNotObject') text = JSON.stringify([body]);
-    const search = query.toString();
-    return { method: op.method, url: `${path}${search ? `?${search}` : ''}`, body: text, contentType, note: shape, graphql: { field: op.operationId, args: graphqlArgs } };
+    const search = query.map(([name, text]) => `${name}=${percentEncode(text)}`).join('&');
+    return { method: op.method, url: `${path}${search ? `?${search}` : ''}`, body: text, contentType, note: shape, surrogate, graphql: { field: op.operationId, args: graphqlArgs, surrogate: hasSurrogate(graphqlArgs) } };
   });
 }
 
@@ -160,7 +182,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  if (seen.rest) console.log(`bad input: ${seen.rest} REST and ${seen.graphql} GraphQL requests over ${operations.length} operations (seed ${SEED}); statuses ${JSON.stringify(Object.fromEntries([...seen.byStatus].sort()))}`);
+  if (seen.rest) console.log(`bad input: ${seen.rest} REST and ${seen.graphql} GraphQL requests over ${operations.length} operations (seed ${SEED}), ${seen.surrogates} REST ones with an unpaired surrogate; statuses ${JSON.stringify(Object.fromEntries([...seen.byStatus].sort()))}`);
   await t?.close();
 });
 
@@ -176,6 +198,10 @@ it('every operation of the OpenAPI document answers generated bad input with a 4
       seen.rest++;
       const after = await workspaceFingerprint();
       check(label, res, fingerprint, after);
+      if (c.surrogate) {
+        seen.surrogates++;
+        expect(res.status, `${label}: an unpaired surrogate was accepted`).toBeGreaterThanOrEqual(400);
+      }
       fingerprint = after;
       // One case in four goes to GraphQL as well, with the same values as variables.
       if (n % 4 === 0 && c.graphql) {
@@ -188,6 +214,7 @@ it('every operation of the OpenAPI document answers generated bad input with a 4
         expect(gql.status, glabel).toBeLessThan(500);
         const codes = (body.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);
         expect(codes.filter((code: string | undefined) => !code || !(code in ERRORS) || code === 'internal_error'), glabel).toEqual([]);
+        if (c.graphql.surrogate) expect(codes.length, `${glabel}: an unpaired surrogate was accepted`).toBeGreaterThan(0);
         const afterGql = await workspaceFingerprint();
         if (body.errors?.length && body.data == null) expect(afterGql, `${glabel}: a refused request changed stored workspace data`).toBe(fingerprint);
         fingerprint = afterGql;

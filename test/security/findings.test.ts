@@ -191,3 +191,126 @@ describe('7. smaller findings', () => {
     expect(Object.keys(post.requestBody.content['application/json'].schema.properties)).toContain('trackedPages');
   });
 });
+
+// Issue 32's findings (2026-11-27), items 9a-9c; 9d and item 8 are in test/mcp/mcp.test.ts.
+
+/** A POST whose body is these exact bytes (not necessarily UTF-8). */
+async function postBytes(path: string, bytes: Uint8Array, key: string, contentType = 'application/json') {
+  const res = await t.app.fetch(`http://api.test${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, body: bytes });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+/** `"<before>\xED\xA0\x80<after>"`: U+D800 encoded as if it were a character, which UTF-8 forbids. */
+const withEncodedSurrogate = (before: string, after: string) => new Uint8Array(Buffer.concat([Buffer.from(before), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(after)]));
+
+describe('9a. an unpaired surrogate (or bytes that are not UTF-8) is refused naming the field, never stored as U+FFFD', () => {
+  function expectRefused(res: HttpResult, field: string, rule: RegExp) {
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_error', requestId: res.headers.get('x-request-id') });
+    expect(res.body.error.details.validationErrors).toEqual([expect.objectContaining({ field, expected: [expect.stringMatching(rule)] })]);
+  }
+
+  it.each([
+    ['POST', '/ads/query', '{"search":["\\ud800"]}', 'body.search'],
+    ['POST', '/ads/query', '{"search":["summer \\udfff"]}', 'body.search'],
+    ['POST', '/ads/query', '{"adCountries":{"include":["F\\ud800"]}}', 'body.adCountries'],
+    ['POST', '/google-ads/query', '{"search":["\\udc00\\ud800"]}', 'body.search'],
+  ])('REST JSON body: %s %s %s', async (method, path, rawBody, field) => {
+    expectRefused(await t.rest(method, path, { key: a, rawBody }), field, /surrogate/);
+  });
+
+  it.each([
+    ['/ads?search=%ED%A0%80', 'query-string.search'],
+    ['/ads?search=summer%ED%BF%BF', 'query-string.search'],
+    ['/ads?search=%FF', 'query-string.search'],
+    ['/tiktok/library?hashtags=ok&hashtags=%ED%A0%80', 'query-string.hashtags'],
+    ['/ads/%ED%A0%80', 'path.adId'],
+  ])('REST URL: GET %s', async (path, field) => {
+    expectRefused(await t.rest('GET', path, { key: a }), field, /percent-encoded UTF-8/);
+  });
+
+  it('REST: a body whose bytes are not UTF-8 is refused naming the body', async () => {
+    for (const bytes of [withEncodedSurrogate('{"search":["', '"]}'), new Uint8Array([...utf8('{"search":["a'), 0xff, ...utf8('"]}')])]) {
+      expectRefused(await postBytes('/v1/ads/query', bytes, a), 'body', /UTF-8/);
+    }
+  });
+
+  it('what is well-formed still passes: a pair, a sent U+FFFD, a lone %, an unknown parameter', async () => {
+    for (const path of ['/ads?search=%F0%9F%99%82', '/ads?search=%EF%BF%BD', '/ads?search=100%', '/ads?search=summer&notAParameter=%ED%A0%80']) {
+      expect((await t.rest('GET', path, { key: a })).status, path).toBe(200);
+    }
+    expect((await t.rest('POST', '/ads/query', { key: a, body: { search: ['summer 🙂'], notAParameter: '\ud800' } })).status).toBe(200);
+    expect((await postBytes('/v1/ads/query', utf8('{"search":["été 🙂"]}'), a)).status).toBe(200);
+  });
+
+  it('GraphQL: in a variable, inside an input object, in the document (escaped or raw), in a GET query string, in the body bytes', async () => {
+    const variable = await t.graphql('query($s: String!) { ads(search: $s) { pagination { total } } }', { s: 'summer \ud800' }, a);
+    const nested = await t.graphql('query($c: CountryFilterInput) { adsQuery(adCountries: $c) { pagination { total } } }', { c: { include: ['F\udc00'] } }, a);
+    for (const [res, argument] of [[variable, 'search'], [nested, 'adCountries']] as const) {
+      expect(res.status).toBe(400);
+      expect(res.body.data ?? null).toBeNull();
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { validationErrors: [{ field: argument, expected: [expect.stringMatching(/surrogate/)] }] } });
+    }
+    const escaped = await t.graphql('{ ads(search: "\\ud800") { pagination { total } } }', {}, a);
+    const raw = await t.graphql('{ ads(search: "\ud800") { pagination { total } } }', {}, a);
+    // GraphQL's own lexer refuses both (a syntax error; its status is yoga's, as for any syntax error).
+    for (const res of [escaped, raw]) {
+      expect(res.body.data, JSON.stringify(res.body)).toBeUndefined();
+      expect(res.body.errors[0].extensions.code).toBe('validation_error');
+    }
+    const variables = encodeURIComponent('{"s":"').concat('%ED%A0%80', encodeURIComponent('"}'));
+    const get = await t.app.fetch(`http://api.test/graphql?query=${encodeURIComponent('query($s: String!) { ads(search: $s) { pagination { total } } }')}&variables=${variables}`, { headers: { authorization: `Bearer ${a}` } });
+    const getBody = await get.json();
+    expect(get.status).toBe(400);
+    expect(getBody.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { validationErrors: [{ field: 'query-string.variables', location: 'query-string' }] } });
+    const bytes = await postBytes('/graphql', withEncodedSurrogate('{"query":"{ ads(search: \\"', '\\") { pagination { total } } }"}'), a);
+    expect(bytes.status).toBe(400);
+    expect(bytes.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { validationErrors: [{ field: 'body', location: 'body', expected: [expect.stringMatching(/UTF-8/)] }] } });
+    const fine = await postBytes('/graphql', utf8('{"query":"{ ads(search: \\"été 🙂\\") { pagination { total } } }"}'), a);
+    expect(fine.status).toBe(200);
+  });
+});
+
+describe('9b. /media answers its 404s in the error envelope', () => {
+  it.each([
+    ['GET', '/media/nothing'],
+    ['GET', '/media/products/abc.jpg'],
+    ['GET', '/media/products/99999999999.jpg'],
+    ['POST', '/media/products/1.jpg'],
+  ])('%s %s', async (method, path) => {
+    const res = await t.app.fetch(`http://api.test${path}`, { method });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), requestId: res.headers.get('x-request-id') } });
+  });
+
+  it('a picture is still served', async () => {
+    const res = await t.app.fetch('http://api.test/media/products/1.jpg');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+  });
+});
+
+describe('9c. a /graphql POST of a media type it does not read is answered in the GraphQL error shape', () => {
+  it.each([['text/plain'], ['application/xml'], [null]])('Content-Type %s: 415 validation_error naming the header', async (contentType) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${a}` };
+    if (contentType) headers['content-type'] = contentType;
+    const res = await t.app.fetch('http://api.test/graphql', { method: 'POST', headers, body: contentType ? '{"query":"{ __typename }"}' : undefined });
+    expect(res.status).toBe(415);
+    const body = await res.json();
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining('Content-Type'),
+        extensions: expect.objectContaining({ code: 'validation_error', details: { validationErrors: [{ field: 'header.Content-Type', location: 'header', expected: [expect.stringContaining('application/json')] }] } }),
+      }),
+    ]);
+  });
+
+  it.each(['PUT', 'DELETE'])('%s: 405 method_not_allowed, with Allow', async (method) => {
+    const res = await t.app.fetch('http://api.test/graphql', { method, headers: { authorization: `Bearer ${a}`, 'content-type': 'application/json' }, body: method === 'PUT' ? '{"query":"{ __typename }"}' : undefined });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, POST');
+    expect((await res.json()).errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'method_not_allowed' }) })]);
+  });
+});

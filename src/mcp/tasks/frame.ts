@@ -1,7 +1,7 @@
 import type { FieldName } from '../../metering/prices.js';
 import { priceOf } from '../../metering/prices.js';
 import type { RestRoute } from '../../../rest/routes.js';
-import { bounded, callRoute, type Fetch, type ToolResult } from '../call.js';
+import { bounded, callRoute, errorResult, type Fetch, type ToolResult } from '../call.js';
 import type { JsonSchema } from '../json-schema.js';
 import { callCosts, costSentence, totalOf, type Prices, type TaskCall } from './cost.js';
 import { paramsSchema, readParams, type InputOf, type Params } from './params.js';
@@ -49,10 +49,6 @@ function errorCode(result: ToolResult): string | undefined {
   } catch {
     return undefined; // not an error envelope: not a not_found either
   }
-}
-
-export function errorResult(code: string, message: string, requestId: string, details?: Json): ToolResult {
-  return { ...json({ error: details ? { code, message, requestId, details } : { code, message, requestId } }), isError: true };
 }
 
 export function taskTool<P extends Params>(task: TaskDefinition<P>, routes: readonly RestRoute[], prices: Prices = priceOf): TaskTool {

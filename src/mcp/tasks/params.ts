@@ -1,3 +1,4 @@
+import { textProblem } from '../../plugins/use-input-guard.js';
 import type { JsonSchema } from '../json-schema.js';
 
 // A task tool's own arguments: declared once, they give the tool's JSON input schema and its validation (known
@@ -35,6 +36,8 @@ function check(name: string, param: Param, value: unknown): { value: string | nu
   if (param.type === 'string') {
     if (typeof value !== 'string' || value.trim() === '') return violation(`${name} is required: a non-empty string`);
     if (value.length > param.maxLength) return violation(`${name} must be at most ${param.maxLength} characters`);
+    const problem = textProblem(value);
+    if (problem) return violation(`${name} ${problem}`);
     return { value: value.trim() };
   }
   if (value === undefined || value === null) return { value: param.default };

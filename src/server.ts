@@ -150,7 +150,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
       useSharedBoards(given.prisma),
       useMedia(),
-      useIdempotency({ pool: services.pool, authenticate }),
+      useIdempotency({ pool: services.pool }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, logger }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),
       useRequestBodyLimit(),

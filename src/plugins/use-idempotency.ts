@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { GraphQLField } from 'graphql';
 import type pg from 'pg';
 import type { Plugin } from 'graphql-yoga';
-import type { Authenticator } from '../auth/authenticate.js';
 import { canWrite, type Principal } from '../auth/principal.js';
 import { apiError, ERRORS, isErrorCode, type ErrorCode } from '../errors.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
@@ -181,7 +180,7 @@ export function idempotentWrite<T>(): IdempotentWrite<T> {
   };
 }
 
-export function useIdempotency(options: { pool: pg.Pool; /** Unused: the surfaces authenticate (claimIdempotencyKey). */ authenticate?: Authenticator }): Plugin {
+export function useIdempotency(options: { pool: pg.Pool }): Plugin {
   const { pool } = options;
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {

@@ -151,7 +151,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
       useSharedBoards(given.prisma),
       useMedia(),
       useIdempotency({ pool: services.pool }),
-      useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, logger }),
+      useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, rateLimiter: services.rateLimiter, logger }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),
       useRequestBodyLimit(),
       useInputGuard(),

@@ -126,6 +126,23 @@ describe(`rate limits (${redisUrl ? 'Redis' : 'memory'} store)`, () => {
     expect((await guess('192.0.2.10', apiKey)).status).toBe(200);
   });
 
+  it('the MCP endpoint draws refused keys from the same bucket (its initialize and tools/list authenticate too)', async () => {
+    const from = { req: { socket: { remoteAddress: '192.0.2.12' } } };
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'guess', version: '1' } } };
+    const guess = async (key: string) => {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const res = await t.app.fetch('http://api.test/v1/mcp', { method: 'POST', headers, body: JSON.stringify(initialize) }, from);
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), code: (await res.json()).error?.code };
+    };
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await guess(`mcp-guess-${i}`));
+    expect(answers.map((a) => a.code)).toEqual(['invalid_api_key', 'invalid_api_key', 'invalid_api_key', 'rate_limited']);
+    expect([answers[3].status, answers[3].retryAfter]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+    // REST from that address now meets the same empty bucket.
+    const rest = await t.app.fetch('http://api.test/v1/me', { headers: { authorization: 'Bearer rest-guess' } }, from);
+    expect((await rest.json()).error.code).toBe('rate_limited');
+  });
+
   it.runIf(redisUrl)('two instances on one Redis share the bucket', async () => {
     const other = await createTestApp(undefined, { database, rateLimits: LIMITS, redisUrl, redisPrefix: prefix });
     try {

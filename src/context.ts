@@ -5,6 +5,7 @@ import type { PrismaClient } from './db/client.js';
 import type { Sql } from './metering/ledger.js';
 import { Meter, type NoHold } from './metering/meter.js';
 import type { RateLimiter } from './metering/rate-limit.js';
+import type { IdempotentWrite } from './schema/shared/audit.js';
 import type { WorkspaceScope } from './schema/shared/workspace.js';
 
 /** What the server shares with every request. */
@@ -34,6 +35,8 @@ type PerRequest = {
   meter: Meter;
   /** The request's client of workspace data, once made (src/schema/shared/workspace.ts: workspaceDb). */
   workspaceScope: WorkspaceScope;
+  /** How writeAudited makes each write once under the request's Idempotency-Key; without a claim, the write as it is. */
+  idempotentWrite<T>(): IdempotentWrite<T>;
 };
 
 /** Per-request context, built once for GraphQL and REST alike. */
@@ -46,7 +49,13 @@ void servicesKeepTheirOwnNames;
 
 export function createContext(
   services: AppServices,
-  request: { requestId: string; authorization: string | null; responseHeaders: Map<string, string>; principal?: Promise<Principal> },
+  request: {
+    requestId: string;
+    authorization: string | null;
+    responseHeaders: Map<string, string>;
+    principal?: Promise<Principal>;
+    idempotentWrite: <T>() => IdempotentWrite<T>;
+  },
 ): Context {
   let principal = request.principal;
   const resolvePrincipal = () => (principal ??= services.authenticate(request.authorization));
@@ -58,6 +67,7 @@ export function createContext(
     principal: resolvePrincipal,
     meter: new Meter(services.ledger, resolvePrincipal, request.requestId, request.responseHeaders, services.metering ?? true, services.noHold),
     workspaceScope: { client: null, workspaceId: null },
+    idempotentWrite: request.idempotentWrite,
     ...services,
   };
 }

@@ -15,7 +15,7 @@ import { createReadiness, type Readiness } from './observability/readiness.js';
 import { useCompiledExecution } from './plugins/use-compiled-execution.js';
 import { useGraphQLLimits } from './plugins/use-graphql-limits.js';
 import { useGraphQLProtection, withoutSuggestions } from './plugins/use-graphql-protection.js';
-import { useIdempotency } from './plugins/use-idempotency.js';
+import { idempotentWrite, useIdempotency } from './plugins/use-idempotency.js';
 import { useInputGuard } from './plugins/use-input-guard.js';
 import { useMcp } from './plugins/use-mcp.js';
 import { useRequestBodyLimit } from './plugins/use-request-body-limit.js';
@@ -144,6 +144,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
         authorization: request.headers.get('authorization'),
         responseHeaders: state.responseHeaders,
         principal: state.principal,
+        idempotentWrite: () => idempotentWrite(state),
       });
     },
     plugins: [

@@ -4,7 +4,8 @@ import type pg from 'pg';
 import type { Plugin } from 'graphql-yoga';
 import { canWrite, type Principal } from '../auth/principal.js';
 import { apiError, ERRORS, isErrorCode, type ErrorCode } from '../errors.js';
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { IdempotentWrite } from '../schema/shared/audit.js';
 import { readBodyBytes } from './use-request-body-limit.js';
 import { currentRequest, noteErrorCode, type RequestState } from './use-request-state.js';
 
@@ -18,9 +19,9 @@ import { currentRequest, noteErrorCode, type RequestState } from './use-request-
 //
 // A claim is a lease: a request that never stores its answer (its process died, or the database failed it and the
 // statement freeing the key failed too) holds the key LEASE_SECONDS at most. Each write it commits is recorded with the
-// claim in the write's own transaction (writeAudited calls idempotentWrite), so a retry that takes an expired claim over
-// is handed those writes' results instead of writing again, and answers what the first would have. A request whose
-// claim was taken over cannot commit a write under it any more (the record's update finds no claim of its own).
+// claim in the write's own transaction (writeAudited calls context.idempotentWrite), so a retry that takes an expired
+// claim over is handed those writes' results instead of writing again, and answers what the first would have. A request
+// whose claim was taken over cannot commit a write under it any more (the record's update finds no claim of its own).
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -154,20 +155,17 @@ export async function claimIdempotencyKey(state: RequestState, principal: Princi
   return answer(refusal(Response, graphql, state.requestId, 'conflict', 'This Idempotency-Key is being claimed by another request; retry.', { headers: { 'Retry-After': '1' } }));
 }
 
-/** One write of writeAudited under the request's claim: a result a taken-over claim had committed, or the write to run and record. */
-export type IdempotentWrite<T> = { replayed: true; value: T } | { replayed: false; record(tx: PrismaClient, value: T): Promise<T> };
-
 const unclaimed: IdempotentWrite<never> = { replayed: false, record: async (_tx, value) => value };
 
 /**
- * Called by writeAudited (src/schema/shared/audit.ts) for each write: without a key, the write runs as it is. Under a
- * claim, the n-th write gets the n-th result committed under it before (a retry of a request that committed and
- * never answered), or runs and records its result in its own transaction, which fails if the claim is no longer this
- * request's (a retry took an expired lease over): a write is made once per key, whatever the faults.
+ * A request's context.idempotentWrite, called by writeAudited (src/schema/shared/audit.ts) for each write: without a
+ * key, the write runs as it is. Under a claim, the n-th write gets the n-th result committed under it before (a retry
+ * of a request that committed and never answered), or runs and records its result in its own transaction, which fails
+ * if the claim is no longer this request's (a retry took an expired lease over): a write is made once per key,
+ * whatever the faults.
  */
-export function idempotentWrite<T>(): IdempotentWrite<T> {
-  const state = currentRequest();
-  const claim = state && claims.get(state);
+export function idempotentWrite<T>(state: RequestState): IdempotentWrite<T> {
+  const claim = claims.get(state);
   if (!claim) return unclaimed as IdempotentWrite<T>;
   if (claim.replayed < claim.committed.length) return { replayed: true, value: claim.committed[claim.replayed++] as T };
   return {

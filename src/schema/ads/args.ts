@@ -1,10 +1,12 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
+import { languageCode } from '../shared/codes.js';
 import { countries } from '../shared/countries.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { pageArgs } from '../shared/pagination.js';
 import { amount, bigCount, count } from '../shared/ranges.js';
+import { notSupportedYet } from '../shared/unsupported.js';
 import {
   AdListSort, AdMediaTypeFilter, AdPlatform, AdQueryPlatform, AdQuerySearchType, AdQuerySort, AdSearchType, AdStatusFilter, AdsTimePeriod,
   AudienceGender, ReachPeriod,
@@ -24,6 +26,16 @@ const appIds = z.array(count).max(50);
 /** 12-character MD5 prefixes of ad copy. */
 export const adCopyHashes = z.array(z.string().regex(/^[0-9a-fA-F]{12}$/, '{name} must be 12-character hexadecimal MD5 prefixes')).max(100);
 const searchText = z.string().trim().min(1).max(500);
+/** The technology slugs the reference lists for the ads index. */
+export const AD_TECHNOLOGIES = [
+  'checkoutchamp', 'clickfunnels', 'funnelish', 'gempages', 'magento', 'odoo', 'pagefly', 'prestashop', 'shopify', 'shoplazza', 'shopline',
+  'squarespace', 'wheelio', 'wix', 'woocommerce', 'wordpress', 'zipify-pages',
+] as const;
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `{name} must be one of the following values: ${values.join(', ')}` });
+const technologySlugs = z.array(oneOf(AD_TECHNOLOGIES)).max(AD_TECHNOLOGIES.length);
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const currencyCodes = z.array(z.string().transform((code) => code.trim().toUpperCase()).refine((code) => CURRENCIES.has(code), '{name} must be ISO 4217 currency codes')).max(50);
+const rating = z.number().min(0).max(5);
 
 /** GET /v1/ads. */
 export const adsArgs = () =>
@@ -130,6 +142,31 @@ export const adsQueryArgs = () =>
     maxFacebookLikes: t.int({ validate: count }),
     minInstagramFollowers: t.int({ validate: count }),
     maxInstagramFollowers: t.int({ validate: count }),
+    minVideoDuration: t.float({ description: 'Video length in seconds (video ads).', validate: amount }),
+    maxVideoDuration: t.float({ validate: amount }),
+    partnerIds: t.stringList({ description: 'Creator page ids of partnership ads: the ad is a partnership ad with one of them.', validate: strings(100) }),
+    spender: t.string({
+      description: "The advertiser's spender segment: big-spender or rising-star; brandtracker: a page some brandtracker tracks.",
+      validate: oneOf(['big-spender', 'rising-star', 'brandtracker']),
+    }),
+    technologies: t.stringList({ description: 'Technology slugs (GET /v1/facets/technologies): the primary shop uses one of them.', validate: technologySlugs }),
+    creationCountry: t.field({ type: CountryFilterInput, description: "The country the advertiser's primary shop is based in (ISO 3166-1 alpha-2); exclude keeps advertisers without one." }),
+    languages: t.stringList({ description: "Default storefront language of the primary shop: ISO 639-1 codes or English names.", validate: z.array(languageCode).max(50) }),
+    currencies: t.stringList({ description: 'Default currency of the primary shop (ISO 4217).', validate: currencyCodes }),
+    shopifyPlus: t.string({ description: 'plus: the primary shop is on Shopify Plus; non-plus: it is not; all: no filter.', validate: oneOf(['plus', 'non-plus', 'all']) }),
+    minTrustpilotScore: t.float({ description: "Trustpilot rating (0..5) of the primary shop.", validate: rating }),
+    maxTrustpilotScore: t.float({ validate: rating }),
+    minTrustpilotReviews: t.int({ description: 'Trustpilot review count of the primary shop.', validate: count }),
+    maxTrustpilotReviews: t.int({ validate: count }),
+    minBestSellerPrice: t.float({ description: "Price (USD) of the primary shop's best-selling product.", validate: amount }),
+    maxBestSellerPrice: t.float({ validate: amount }),
+    hideSavedAds: t.boolean({ description: "true: leave out ads saved in the caller's workspace (favorites and board items), with their duplicates." }),
+    minDate: t.field({ type: 'Date', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    maxDate: t.field({ type: 'Date', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    trafficGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    adsGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    pageReachGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    adReachGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
   }));
 
 export type AdsArgs = InputShapeFromFields<ReturnType<typeof adsArgs>>;

@@ -35,7 +35,7 @@ function rankFilter(args: AdsQueryArgs): RankFilter {
 }
 
 /** Turns the POST /v1/ads/query body into the list engine's filter, sort and page. */
-export function filterFromQueryArgs(args: AdsQueryArgs) {
+export function filterFromQueryArgs(args: AdsQueryArgs, workspaceId?: string) {
   const cpm = args.cpm ?? DEFAULT_CPM;
   const terms = termsOf(args.search);
   const filter: AdFilter = {
@@ -59,6 +59,10 @@ export function filterFromQueryArgs(args: AdsQueryArgs) {
     hideLowReach: args.hideLowReach,
     euOnly: args.hideNonEuUkAds,
     partnership: args.partners,
+    partnerIds: args.partnerIds,
+    videoDuration: { min: args.minVideoDuration, max: args.maxVideoDuration },
+    spender: args.spender as AdFilter['spender'],
+    hideSavedIn: args.hideSavedAds ? workspaceId : null,
     sex: args.sex,
     adCountries: args.adCountries,
     mainCountries: args.mainCountries,
@@ -83,6 +87,14 @@ export function filterFromQueryArgs(args: AdsQueryArgs) {
       excludePixels: args.excludePixels,
       shopifyApps: args.shopifyApps,
       excludeShopifyApps: args.excludeShopifyApps,
+      technologies: args.technologies,
+      country: args.creationCountry,
+      languages: args.languages,
+      currencies: args.currencies,
+      shopifyPlus: args.shopifyPlus === 'plus' ? true : args.shopifyPlus === 'non-plus' ? false : null,
+      trustpilotRating: { min: args.minTrustpilotScore, max: args.maxTrustpilotScore },
+      trustpilotReviews: { min: args.minTrustpilotReviews, max: args.maxTrustpilotReviews },
+      bestSellerPrice: { min: args.minBestSellerPrice, max: args.maxBestSellerPrice },
     },
     rank: rankFilter(args),
     maxAdsPerBrand: args.maxAdsPerBrand,

@@ -45,7 +45,10 @@ builder.queryFields((t) => ({
     authScopes: { workspace: true },
     description: 'Query Meta ads with the full filter set (POST /v1/ads/query). Every field is optional.',
     args: adsQueryArgs(),
-    resolve: (_root, args, context, info) => adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filterFromQueryArgs(args)),
+    resolve: async (_root, args, context, info) => {
+      const workspaceId = args.hideSavedAds ? (await context.principal()).workspace.id : undefined;
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filterFromQueryArgs(args, workspaceId));
+    },
   }),
   ad: t.prismaField({
     type: AdDetail,

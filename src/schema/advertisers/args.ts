@@ -7,6 +7,7 @@ import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { offsetArgs } from '../shared/pagination.js';
 import { amount, bigCount, count, percent } from '../shared/ranges.js';
 import { searchTerms, termsOf } from '../shared/text-search.js';
+import { notSupportedYet } from '../shared/unsupported.js';
 import { endOfDay } from '../shared/time.js';
 import {
   AdsLaunchedPeriod, AdvertiserAdsWindow, AdvertiserQuerySearchType, AdvertiserReachPeriod, AdvertiserSearchType, AdvertiserSort,
@@ -75,6 +76,9 @@ export const advertisersQueryArgs = () =>
     maxSpendPerPage: t.float({ validate: amount }),
     spendPerPagePeriod: t.field({ type: AdvertiserReachPeriod }),
     cpm: t.float({ description: 'CPM of the spend filters (default 9).', validate: z.number().min(0.01).max(10000) }),
+    countryFilterMode: t.string({ description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    adsGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    pageReachGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
   }));
 
 /** categoryIds and pageNiches filter the same linked categories two ways: one or the other. */

@@ -2,7 +2,6 @@ import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { Prisma, type Board, type BoardItem, type BoardShare, type BrandtrackerFolder, type BrandtrackerLink, type PrismaClient } from '../../generated/prisma/client.js';
 import { inWorkspace, workspaceDb } from './workspace.js';
-import { idempotentWrite } from '../../plugins/use-idempotency.js';
 
 // Every workspace write records who did what, with the state before and after (null for a creation or a
 // removal), in the transaction of the write itself: a change and its audit event commit together or not at all.
@@ -14,6 +13,12 @@ export type AuditChange = { action: string; entityType: string; entityId: string
 
 /** Writes the audit event of a change. */
 export type Audit = (change: AuditChange) => Promise<void>;
+
+/**
+ * One write under the request's Idempotency-Key claim (context.idempotentWrite, src/plugins/use-idempotency.ts): the
+ * result a taken-over claim had committed, or the write to run and record with the claim in its own transaction.
+ */
+export type IdempotentWrite<T> = { replayed: true; value: T } | { replayed: false; record(tx: PrismaClient, value: T): Promise<T> };
 
 /** The workspace rows a write may lock, by Prisma model, and their tables. */
 type Rows = { board: Board; boardItem: BoardItem; boardShare: BoardShare; brandtrackerLink: BrandtrackerLink; brandtrackerFolder: BrandtrackerFolder };
@@ -71,8 +76,8 @@ function locker(tx: PrismaClient, workspaceId: string): Lock {
  * the rows it changes.
  */
 export async function writeAudited<T>(context: Context, write: (tx: PrismaClient, audit: Audit, lock: Lock) => Promise<T>): Promise<T> {
-  // Idempotency-Key (src/plugins/use-idempotency.ts): a retry of a request that committed this write gets its result.
-  const once = idempotentWrite<T>();
+  // Idempotency-Key: a retry of a request that committed this write gets its result.
+  const once = context.idempotentWrite<T>();
   if (once.replayed) return once.value;
   const [db, principal] = await Promise.all([workspaceDb(context), context.principal()]);
   return db.$transaction(async (client) => {

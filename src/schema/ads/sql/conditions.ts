@@ -5,6 +5,7 @@ import { onDomain } from '../../shared/domains.js';
 import { escapeLike } from '../../shared/like.js';
 import { range } from '../../shared/ranges.js';
 import { tsQuery } from '../../shared/text-search.js';
+import { inWorkspace } from '../../shared/workspace.js';
 import { pageConditions } from './page-conditions.js';
 import type { AdFilter, ReachPeriodValue } from './search.js';
 
@@ -69,6 +70,12 @@ export function conditions(filter: AdFilter): Prisma.Sql[] {
   if (filter.advertiserIds?.length) out.push(sql`a."advertiserId" = ANY(${filter.advertiserIds}::text[])`);
   if (filter.languages?.length) {
     out.push(sql`EXISTS (SELECT 1 FROM "ad_transcripts" t WHERE t."adId" = a."id" AND t."language" = ANY(${filter.languages.map((l) => l.toLowerCase())}::text[]))`);
+  }
+  if (filter.spender === 'brandtracker') out.push(sql`EXISTS (SELECT 1 FROM "brandtrackers" b WHERE b."facebookPageId" = a."advertiserId")`);
+  else if (filter.spender) out.push(sql`v."spenderSegment" = ${filter.spender}`);
+  if (filter.hideSavedIn) {
+    out.push(sql`NOT EXISTS (SELECT 1 FROM "board_items" bi JOIN "ads" sa ON sa."id" = bi."adId"
+      WHERE ${inWorkspace('bi', filter.hideSavedIn)} AND bi."itemType" = 'ad' AND sa."collationId" = a."collationId")`);
   }
   out.push(...pageConditions(filter));
   if (filter.where) out.push(...filter.where);

@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import type { Metadata, SharpOptions } from 'sharp';
 import type { Rgba } from './fingerprint.js';
 import { DECODE_LIMITS, DecoderBusy, DecodePool } from './pool.js';
 
@@ -22,9 +22,19 @@ export type ImageFormat = 'jpeg' | 'png' | 'webp';
 
 export class ImageRefused extends Error {}
 
-sharp.cache(false);
-// One libvips thread per decode: the pool decides how many run at once.
-sharp.concurrency(1);
+type Sharp = (typeof import('sharp'))['default'];
+let loaded: Promise<Sharp> | undefined;
+
+/** libvips, loaded with the first image: a server that never decodes one does not hold it (~8 MB of RSS at rest). */
+function libvips(): Promise<Sharp> {
+  return (loaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    // One libvips thread per decode: the pool decides how many run at once.
+    sharp.concurrency(1);
+    return sharp;
+  }));
+}
+
 const pool = new DecodePool(DECODE_LIMITS);
 
 // failOn 'error': truncated or corrupt pixel data is refused; warnings (stray bytes between markers, common in
@@ -44,7 +54,7 @@ function bufferedBytes({ width = 0, height = 0, channels = 4, isProgressive, for
   return width * height * channels * (format === 'jpeg' || depth === 'ushort' ? 2 : 1);
 }
 
-async function decode(bytes: Buffer, format: 'jpeg' | 'png'): Promise<Rgba> {
+async function decode(sharp: Sharp, bytes: Buffer, format: 'jpeg' | 'png'): Promise<Rgba> {
   // The header alone (no pixel is decoded): the limit is checked here, to say so, and by libvips again below.
   const header = await sharp(bytes, { ...INPUT, limitInputPixels: false }).metadata();
   const { width = 0, height = 0 } = header;
@@ -79,8 +89,9 @@ export async function decodeImage(input: Uint8Array): Promise<Rgba> {
   const format = sniffFormat(bytes);
   if (format === 'webp') throw new ImageRefused('WebP images are not accepted: send a JPEG or PNG');
   if (format === null) throw new ImageRefused('the image must be a JPEG or PNG file');
+  const sharp = await libvips(); // outside the try: a library that cannot load is this server's fault, not the image's
   try {
-    return await decode(bytes, format);
+    return await decode(sharp, bytes, format);
   } catch (error) {
     if (error instanceof ImageRefused || error instanceof DecoderBusy || !(error instanceof Error)) throw error;
     const reason = error.message.split('\n')[0].replace(/:\s*$/, '').slice(0, 120);

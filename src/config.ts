@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from './metering/index.js';
+
+/** The deadline of one Redis command by default (REDIS_COMMAND_TIMEOUT_MS). */
+export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 300;
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -1,10 +1,9 @@
 import { Redis } from 'ioredis';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../config.js';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, type RateLimits } from './rate-limit.js';
 
 /** How often a Redis that is unreachable or not answering is reported (ioredis retries every few hundred ms). */
 export const REDIS_REPORT_INTERVAL_MS = 30_000;
-/** The deadline of one Redis command by default (REDIS_COMMAND_TIMEOUT_MS). */
-export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 300;
 
 /** Calls `report` at most once per interval: the first failure of a period is reported, the others of it are not. */
 function oncePer(intervalMs: number, report: (error: Error) => void): (error: Error) => void {

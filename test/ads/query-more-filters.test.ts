@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../src/auth/admin.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
 import { adsScenario } from './scenario.js';
@@ -113,6 +114,19 @@ describe('POST /v1/ads/query: filters on the ad, its page and its primary shop (
     expect(await ids({ hideSavedAds: true })).toEqual(['facebook_9004', 'facebook_9003']);
     expect(await ids({ hideSavedAds: false })).toEqual(ALL);
     expect(await ids({ hideSavedAds: true }, other)).toEqual(ALL); // another workspace's saved ads are not the caller's
+  });
+
+  it("hideSavedAds: a delegated user's personal saved ads are theirs alone", async () => {
+    const dana = await t.newKey({ role: 'member' });
+    const workspaceKey = (await createKey(t.db.prisma, { workspace: dana.slug, name: 'Workspace key', access: 'full_access' })).apiKey;
+    const saved = await t.rest('POST', '/favorites/ads', { key: dana.apiKey, body: { scope: 'personal', adId: 'facebook_9003' } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(await ids({ hideSavedAds: true }, dana.apiKey)).toEqual(['facebook_9004', 'facebook_9001']);
+    expect(await ids({ hideSavedAds: true }, workspaceKey)).toEqual(ALL);
+    const shared = await t.rest('POST', '/favorites/ads', { key: workspaceKey, body: { scope: 'workspace', adId: 'facebook_9004' } });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+    expect(await ids({ hideSavedAds: true }, workspaceKey)).toEqual(['facebook_9001', 'facebook_9003']);
+    expect(await ids({ hideSavedAds: true }, dana.apiKey)).toEqual(['facebook_9001']);
   });
 
   it('the status: active total changes under the filters of the issue', async () => {

@@ -160,7 +160,7 @@ export const adsQueryArgs = () =>
     maxTrustpilotReviews: t.int({ validate: count }),
     minBestSellerPrice: t.float({ description: "Price (USD) of the primary shop's best-selling product.", validate: amount }),
     maxBestSellerPrice: t.float({ validate: amount }),
-    hideSavedAds: t.boolean({ description: "true: leave out ads saved in the caller's workspace (favorites and board items), with their duplicates." }),
+    hideSavedAds: t.boolean({ description: "true: leave out the ads the caller saved (the workspace's favorites and board items, and a delegated user's personal ones), with their duplicates." }),
     minDate: t.field({ type: 'Date', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
     maxDate: t.field({ type: 'Date', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
     trafficGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),

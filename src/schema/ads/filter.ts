@@ -35,7 +35,7 @@ function rankFilter(args: AdsQueryArgs): RankFilter {
 }
 
 /** Turns the POST /v1/ads/query body into the list engine's filter, sort and page. */
-export function filterFromQueryArgs(args: AdsQueryArgs, workspaceId?: string) {
+export function filterFromQueryArgs(args: AdsQueryArgs, caller?: { workspaceId: string; userId: string | null }) {
   const cpm = args.cpm ?? DEFAULT_CPM;
   const terms = termsOf(args.search);
   const filter: AdFilter = {
@@ -62,7 +62,7 @@ export function filterFromQueryArgs(args: AdsQueryArgs, workspaceId?: string) {
     partnerIds: args.partnerIds,
     videoDuration: { min: args.minVideoDuration, max: args.maxVideoDuration },
     spender: args.spender as AdFilter['spender'],
-    hideSavedIn: args.hideSavedAds ? workspaceId : null,
+    hideSavedBy: args.hideSavedAds ? caller : null,
     sex: args.sex,
     adCountries: args.adCountries,
     mainCountries: args.mainCountries,

@@ -46,8 +46,9 @@ builder.queryFields((t) => ({
     description: 'Query Meta ads with the full filter set (POST /v1/ads/query). Every field is optional.',
     args: adsQueryArgs(),
     resolve: async (_root, args, context, info) => {
-      const workspaceId = args.hideSavedAds ? (await context.principal()).workspace.id : undefined;
-      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filterFromQueryArgs(args, workspaceId));
+      const principal = args.hideSavedAds ? await context.principal() : null;
+      const caller = principal ? { workspaceId: principal.workspace.id, userId: principal.delegatedUser?.id ?? null } : undefined;
+      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filterFromQueryArgs(args, caller));
     },
   }),
   ad: t.prismaField({

@@ -73,9 +73,11 @@ export function conditions(filter: AdFilter): Prisma.Sql[] {
   }
   if (filter.spender === 'brandtracker') out.push(sql`EXISTS (SELECT 1 FROM "brandtrackers" b WHERE b."facebookPageId" = a."advertiserId")`);
   else if (filter.spender) out.push(sql`v."spenderSegment" = ${filter.spender}`);
-  if (filter.hideSavedIn) {
+  if (filter.hideSavedBy) {
+    const { workspaceId, userId } = filter.hideSavedBy;
+    const mine = userId ? sql`(bi."scope" = 'workspace' OR bi."ownerUserId" = ${userId}::uuid)` : sql`bi."scope" = 'workspace'`;
     out.push(sql`NOT EXISTS (SELECT 1 FROM "board_items" bi JOIN "ads" sa ON sa."id" = bi."adId"
-      WHERE ${inWorkspace('bi', filter.hideSavedIn)} AND bi."itemType" = 'ad' AND sa."collationId" = a."collationId")`);
+      WHERE ${inWorkspace('bi', workspaceId)} AND ${mine} AND bi."itemType" = 'ad' AND sa."collationId" = a."collationId")`);
   }
   out.push(...pageConditions(filter));
   if (filter.where) out.push(...filter.where);

@@ -60,8 +60,11 @@ export type AdFilter = {
   rank?: RankFilter;
   /** The advertiser's spender segment (`spenderSegment`), or `brandtracker`: a page some brandtracker tracks. */
   spender?: 'big-spender' | 'rising-star' | 'brandtracker' | null;
-  /** Leave out the ads saved in this workspace (its board items of type ad), with their duplicate groups. */
-  hideSavedIn?: string | null;
+  /**
+   * Leave out the ads the caller saved (board items of type ad: the workspace's, and the delegated user's personal
+   * ones), with their duplicate groups.
+   */
+  hideSavedBy?: { workspaceId: string; userId: string | null } | null;
   /** At most this many rows per advertiser (its best ones by the requested sort). */
   maxAdsPerBrand?: number | null;
   /** Conditions on `a` a caller composes itself (a brandtracker's ads, the status at a snapshot day). */

@@ -5,7 +5,7 @@ import type { Plugin } from 'graphql-yoga';
 import { canWrite, type Principal } from '../auth/principal.js';
 import { apiError, ERRORS, isErrorCode, type ErrorCode } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
-import type { IdempotentWrite } from '../schema/shared/audit.js';
+import { TRANSACTION, type IdempotentWrite } from '../schema/shared/audit.js';
 import { readBodyBytes } from './use-request-body-limit.js';
 import { currentRequest, noteErrorCode, type RequestState } from './use-request-state.js';
 
@@ -18,17 +18,23 @@ import { currentRequest, noteErrorCode, type RequestState } from './use-request-
 // kept: the key is freed and a retry runs.
 //
 // A claim is a lease: a request that never stores its answer (its process died, or the database failed it and the
-// statement freeing the key failed too) holds the key LEASE_SECONDS at most. Each write it commits is recorded with the
-// claim in the write's own transaction (writeAudited calls context.idempotentWrite), so a retry that takes an expired
-// claim over is handed those writes' results instead of writing again, and answers what the first would have. A request
-// whose claim was taken over cannot commit a write under it any more (the record's update finds no claim of its own).
+// statement freeing the key failed too) holds the key LEASE_SECONDS at most (60 s, longer than a write can take). Each
+// write it commits is recorded with the claim in the write's own transaction (writeAudited calls
+// context.idempotentWrite), so a retry that takes an expired claim over is handed those writes' results instead of
+// writing again, and answers what the first would have. A request whose claim was taken over cannot commit a write
+// under it any more (the record's update finds no claim of its own). A write reads the rows it needs inside
+// writeAudited (its `lock`), never before it, so a retry of a delete that committed reaches the replay, not a 404.
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEPT_HOURS = 24;
-/** How long a claim without an answer holds its key: far longer than a write takes, short enough for a retry. */
-export const LEASE_SECONDS = 30;
+/**
+ * How long a claim without an answer holds its key: longer than a write can take (it may wait TRANSACTION.maxWait for a
+ * connection, then run TRANSACTION.timeout), with a margin for the reads around it, so a retry never takes over a
+ * request still queued under a burst; short enough for a retry. 60 s.
+ */
+export const LEASE_SECONDS = (TRANSACTION.maxWait + TRANSACTION.timeout) / 1000 + 15;
 const NOT_KEPT = new Set([401, 402, 403, 408, 409, 429]);
 
 /** A write request sent with a key, fingerprinted, until its surface knows the caller. */

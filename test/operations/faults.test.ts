@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { connect, type Db } from '../../src/db/client.js';
 import { releaseStaleHolds } from '../../src/metering/ledger.js';
+import { LEASE_SECONDS } from '../../src/plugins/use-idempotency.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { adsScenario } from '../ads/scenario.js';
@@ -181,8 +182,9 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (skipped on PGlite: terminating 
       await proxy.up();
       const held = await keyed('board-b', '/boards', { name: 'B' });
       expect([held.status, held.body.error?.code]).toEqual([409, 'conflict']);
-      expect(Number(held.headers.get('retry-after'))).toBeLessThanOrEqual(30);
-      await database.pool.query(`UPDATE "idempotency_keys" SET "claimedAt" = "claimedAt" - interval '31 seconds' WHERE "credentialId" = $1 AND "key" = 'board-b'`, [credentialId]);
+      expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(LEASE_SECONDS - 10);
+      expect(Number(held.headers.get('retry-after'))).toBeLessThanOrEqual(LEASE_SECONDS);
+      await database.pool.query(`UPDATE "idempotency_keys" SET "claimedAt" = "claimedAt" - make_interval(secs => $2) WHERE "credentialId" = $1 AND "key" = 'board-b'`, [credentialId, LEASE_SECONDS + 1]);
       const afterLease = await keyed('board-b', '/boards', { name: 'B' });
       expect([afterLease.status, await boards('B')]).toEqual([200, 1]);
 
@@ -209,6 +211,64 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (skipped on PGlite: terminating 
       expect(await boards('D')).toBe(1);
       expect(t.logs.filter((line) => line.level === 'error' && line.msg === 'internal error')).toEqual([]);
     } finally {
+      await t.close();
+      await through.close();
+      await proxy.down();
+    }
+  });
+
+  it('a keyed DELETE committed whose answer was lost (503): the retry after the lease answers the committed 200, the row stays deleted, one audit event', async () => {
+    const { proxy, through, t } = await appThroughProxy();
+    const { apiKey, workspaceId, credentialId } = await t.newKey();
+    // The removal's COMMIT is held at the server (a deferred trigger waits for an advisory lock the test holds); the
+    // proxy then stops forwarding, the lock is let go, the commit completes at the server and its acknowledgement is
+    // lost with the connection: the request answers 503 although its write committed.
+    const HOLD = 3203201;
+    await database.pool.query(`
+      CREATE FUNCTION "test_hold_commit"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(${HOLD}); RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER "test_hold_commit" AFTER INSERT ON "audit_events" DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (NEW."action" = 'board_item.remove') EXECUTE FUNCTION "test_hold_commit"();`);
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      const board = await t.rest('POST', '/boards', { key: apiKey, body: { name: 'Lost answers' } });
+      const item = await t.rest('POST', `/boards/${board.body.data.id}/items`, { key: apiKey, body: { type: 'ad', targetId: 'facebook_9001' } });
+      expect([board.status, item.status], JSON.stringify(item.body)).toEqual([200, 200]);
+      const path = `/boards/${board.body.data.id}/items/${item.body.data.id}`;
+      const remove = () => t.rest('DELETE', path, { key: apiKey, headers: { 'idempotency-key': 'remove-1' } });
+      const removals = () => database.pool.query(`SELECT count(*)::int AS n FROM "audit_events" WHERE "workspaceId" = $1 AND "action" = 'board_item.remove'`, [workspaceId]).then((r) => r.rows[0].n as number);
+      const items = () => database.pool.query(`SELECT count(*)::int AS n FROM "board_items" WHERE "workspaceId" = $1`, [workspaceId]).then((r) => r.rows[0].n as number);
+
+      await holder.query('SELECT pg_advisory_lock($1)', [HOLD]);
+      const pending = remove();
+      const holding = async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'`, [dbName])).rows[0].n as number;
+      await waitFor(async () => (await holding()) === 1, 'the removal holding its commit');
+      proxy.stall();
+      await holder.query('SELECT pg_advisory_unlock($1)', [HOLD]);
+      await waitFor(async () => (await removals()) === 1, 'the removal to commit');
+      await proxy.down();
+      const lost = await pending;
+      expectSurvivable(lost, 'keyed delete, answer lost');
+      expect(lost.status).toBe(503);
+      await proxy.up();
+      expect([await items(), await removals()]).toEqual([0, 1]); // it did commit
+
+      // The key is held for the lease (the statement releasing it could not reach the database either), then taken over.
+      const early = await remove();
+      expect([early.status, early.body.error?.code]).toEqual([409, 'conflict']);
+      await database.pool.query(`UPDATE "idempotency_keys" SET "claimedAt" = "claimedAt" - make_interval(secs => $2) WHERE "credentialId" = $1 AND "key" = 'remove-1'`, [credentialId, LEASE_SECONDS + 1]);
+      const retry = await remove();
+      expect([retry.status, retry.headers.get('idempotent-replayed')], JSON.stringify(retry.body)).toEqual([200, null]);
+      expect(retry.body).toEqual({ requestId: retry.body.requestId, data: { removed: true, itemId: item.body.data.id, boardId: board.body.data.id } });
+      const again = await remove();
+      expect([again.headers.get('idempotent-replayed'), { ...again.body, requestId: retry.body.requestId }]).toEqual(['true', retry.body]);
+      expect([await items(), await removals()]).toEqual([0, 1]);
+      // Without the key, a second removal is the route's 404, as before.
+      expect((await t.rest('DELETE', path, { key: apiKey })).status).toBe(404);
+      expect(t.logs.filter((line) => line.level === 'error' && line.msg === 'internal error')).toEqual([]);
+    } finally {
+      await holder.end();
+      await database.pool.query(`DROP TRIGGER IF EXISTS "test_hold_commit" ON "audit_events"; DROP FUNCTION IF EXISTS "test_hold_commit"()`);
       await t.close();
       await through.close();
       await proxy.down();

@@ -207,3 +207,47 @@ describe('a claim whose request never stored its answer', () => {
     expect(replayed(await keyed(t, 'POST', '/boards', full, 'committed-1', { name: 'Committed' }))).toBe(true);
   });
 });
+
+describe('a delete (or any write) whose row its first call changed: the keyed retry gets the committed answer', () => {
+  const abandon = (credentialId: string, key: string) =>
+    database.pool.query(`UPDATE "idempotency_keys" SET "status" = NULL, "contentType" = NULL, "body" = NULL, "claimedAt" = now() - interval '1 hour' WHERE "credentialId" = $1 AND "key" = $2`, [credentialId, key]);
+
+  it('board item, favorites (saved, by target, folder, visibility) and brandtracker deletes answer the first 200 again, written once', async () => {
+    const { full, member } = await workspaceWith('full', 'member');
+    const ok = async (res: Promise<HttpResult>) => {
+      const done = await res;
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      return done.body;
+    };
+    const board = (await ok(t.rest('POST', '/boards', { key: full.apiKey, body: { name: 'Retried deletes' } }))).data;
+    const item = (await ok(t.rest('POST', `/boards/${board.id}/items`, { key: full.apiKey, body: { type: 'ad', targetId: 'facebook_9001' } }))).data;
+    const saved = (await ok(t.rest('POST', '/favorites/ads', { key: full.apiKey, body: { scope: 'workspace', adId: 'facebook_9002' } }))).data;
+    await ok(t.rest('POST', '/favorites/ads', { key: full.apiKey, body: { scope: 'workspace', adId: 'facebook_9003' } }));
+    const folder = (await ok(t.rest('POST', '/favorites/ads/folders', { key: full.apiKey, body: { scope: 'workspace', name: 'Deleted once' } }))).data;
+    const privateFolder = (await ok(t.rest('POST', '/favorites/ads/folders', { key: member.apiKey, body: { scope: 'workspace', name: 'Goes private' } }))).data;
+    const tracker = (await ok(t.rest('POST', '/brandtrackers', { key: full.apiKey, body: { facebookPageId: '1000000000000001' } }))).data;
+
+    const cases: [string, string, string, Caller, unknown?][] = [
+      ['board item', 'DELETE', `/boards/${board.id}/items/${item.id}`, full],
+      ['favorite by saved id', 'DELETE', `/favorites/ads/saved/${saved.id}?scope=workspace`, full],
+      ['favorite by target', 'DELETE', '/favorites/ads/facebook_9003?scope=workspace', full],
+      ['favorite folder', 'DELETE', `/favorites/ads/folders/${folder.id}?scope=workspace`, full, { mode: 'delete_items' }],
+      ['folder visibility', 'PATCH', `/favorites/ads/folders/${privateFolder.id}/visibility?scope=workspace`, member, { visibility: 'private' }],
+      ['brandtracker', 'DELETE', `/brandtrackers/${tracker.id}`, full],
+    ];
+    for (const [label, method, path, caller, body] of cases) {
+      const key = `retried-${label.replaceAll(" ", "-")}`;
+      const first = await keyed(t, method, path, caller, key, body);
+      expect(first.status, `${label}: ${JSON.stringify(first.body)}`).toBe(200);
+      const audits = await auditsOf(caller.workspaceId);
+      await abandon(caller.credentialId, key); // the first call committed and never stored its answer
+      const retry = await keyed(t, method, path, caller, key, body);
+      expect([retry.status, replayed(retry)], `${label}: ${JSON.stringify(retry.body)}`).toEqual([200, false]);
+      expect({ ...retry.body, requestId: first.body.requestId }, label).toEqual(first.body);
+      expect(await auditsOf(caller.workspaceId), label).toBe(audits);
+      // Without the key, a second call is what it was before: a 404, or nothing left to remove.
+      const plain = await t.rest(method, path, { key: caller.apiKey, body });
+      expect(plain.status === 404 || plain.body.data?.removed === false, `${label}: ${plain.status} ${JSON.stringify(plain.body)}`).toBe(true);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiError, notFound, validationError } from '../../errors.js';
+import { apiError, validationError } from '../../errors.js';
 import { builder } from '../builder.js';
 import { workspaceDb } from '../shared/workspace.js';
 import { actorOf } from './access.js';
@@ -59,9 +59,8 @@ builder.mutationFields((t) => ({
     args: { boardId: t.arg.string({ required: true, validate: boardId }), itemId: t.arg.string({ required: true, validate: uuid }) },
     resolve: async (_root, args, context) => {
       const board = await findBoard(context, await actorOf(context), args.boardId);
-      const item = await (await workspaceDb(context)).boardItem.findFirst({ where: { id: args.itemId.toLowerCase(), boardId: board.id } });
-      // Another removal of the same item may win the race between the read and the removal: then it is gone here too.
-      if (!item || !(await removeItem(context, item))) throw notFound('The item on this board');
+      // The item is read in the removal's write (a keyed retry of a removal that committed gets the removed item).
+      const item = (await removeItem(context, (tx) => tx.boardItem.findFirst({ where: { id: args.itemId.toLowerCase(), boardId: board.id } }), 'The item on this board'))!;
       return { removed: true, itemId: item.id, boardId: board.id };
     },
   }),

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
-import { apiError } from '../../errors.js';
-import type { BoardItem } from '../../generated/prisma/client.js';
+import { apiError, notFound } from '../../errors.js';
+import type { BoardItem, PrismaClient } from '../../generated/prisma/client.js';
 import { writeAudited } from '../shared/audit.js';
 import { workspaceDb } from '../shared/workspace.js';
 import type { Actor, ScopeKey } from './access.js';
@@ -39,14 +39,24 @@ export async function saveItem(
   }
 }
 
-/** Removes a saved item from where it was read: a before/null audit event. False when it is no longer there. */
-export async function removeItem(context: Context, item: BoardItem): Promise<boolean> {
+/**
+ * Removes the saved item `find` reads inside the write (through its workspace-filtered client), with a before/null
+ * audit event, and returns it; null when it is not there (or no longer where it was read), or a 404 naming `missing`.
+ * The item is found in the write, not before it: a retry under the Idempotency-Key of a removal that committed
+ * reaches writeAudited first and is handed the item that was removed, not a 404 for the row its first call deleted.
+ */
+export async function removeItem<I extends BoardItem>(context: Context, find: (tx: PrismaClient) => Promise<I | null>, missing?: string): Promise<I | null> {
   return writeAudited(context, async (tx, audit, lock) => {
-    const before = await lock.one('boardItem', item.id);
-    if (!before || before.boardId !== item.boardId) return false;
+    const item = await find(tx);
+    // Another removal of the same item may have won the race between the read and the lock: then it is gone here too.
+    const before = item && (await lock.one('boardItem', item.id));
+    if (!item || !before || before.boardId !== item.boardId) {
+      if (missing) throw notFound(missing);
+      return null;
+    }
     await tx.boardItem.delete({ where: { id: item.id } });
     await audit({ action: 'board_item.remove', entityType: 'board_item', entityId: item.id, before, after: null });
-    return true;
+    return item;
   });
 }
 

@@ -115,10 +115,12 @@ builder.mutationFields((t) => ({
     description: 'Stops tracking a brand (DELETE /v1/brandtrackers/{brandtrackerId}): the link turns inactive and keeps its name and folder for a later reactivation.',
     args: { brandtrackerId: t.arg.string({ required: true, validate: brandtrackerId }) },
     resolve: async (_root, args, context) => {
-      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
-      const found = await activeLink(db, workspace.id, args.brandtrackerId);
-      // A concurrent delete of the same brandtracker waits for this one, then finds the link inactive: 404, as a second delete.
+      const { workspace } = await context.principal();
+      // The link is read inside the write: a keyed retry of a delete that committed reaches writeAudited first and is
+      // handed its result, not a 404 for the link it deactivated. A concurrent delete of the same brandtracker waits
+      // for this one, then finds the link inactive: 404, as a second delete.
       await writeAudited(context, async (tx, audit, lock) => {
+        const found = await activeLink(tx, workspace.id, args.brandtrackerId);
         const before = await lockActive(lock, found.id, args.brandtrackerId);
         const after = await tx.brandtrackerLink.update({ where: { id: found.id }, data: { isActive: false, removedAt: new Date() } });
         await audit({ action: 'brandtracker.delete', entityType: 'brandtracker_link', entityId: found.id, before: linkState(before), after: linkState(after) });

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
-import type { Board, Prisma } from '../../generated/prisma/client.js';
+import type { Board, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { workspaceDb } from '../shared/workspace.js';
 import { visibleBoards, type Actor, type ScopeKey } from '../boards/access.js';
 
@@ -35,7 +35,11 @@ export const folderNamed = (family: Family) => `The favorite ${family.name} fold
 
 /** A folder of the family in the scope, or 404 (another scope's, workspace's or family's folder alike). */
 export async function findFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
-  const db = await workspaceDb(context);
+  return findFolderIn(await workspaceDb(context), actor, key, family, folderId);
+}
+
+/** findFolder through a given workspace-filtered client (a write's transaction). */
+export async function findFolderIn(db: PrismaClient, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
   const folder = await db.board.findFirst({ where: { AND: [{ id: folderId.toLowerCase() }, folderWhere(actor, key, family)] } });
   if (!folder) throw notFound(folderNamed(family));
   return folder;

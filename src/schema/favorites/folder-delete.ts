@@ -5,7 +5,7 @@ import { writeAudited, type Audit } from '../shared/audit.js';
 import type { Actor, ScopeKey } from '../boards/access.js';
 import { targetIdOf } from '../boards/targets.js';
 import { subtreeIds } from '../boards/tree.js';
-import { findFolder, folderNamed, type Family } from './family.js';
+import { findFolderIn, folderNamed, type Family } from './family.js';
 
 // Deleting a favorite folder deletes its whole tree, with explicit handling of the favorites inside: deleted with
 // it, moved to the root, or moved to another folder of the same scope outside the tree. A favorite already saved
@@ -44,12 +44,14 @@ async function moveItems(tx: PrismaClient, audit: Audit, items: BoardItem[], boa
 export async function deleteFolder(
   context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, mode: DeleteMode, targetFolderId: string | null | undefined,
 ): Promise<FolderDeletion> {
-  const folder = await findFolder(context, actor, key, family, folderId);
-  if (mode === 'move_items_to_folder' && !targetFolderId) {
-    throw validationError([{ argument: 'targetFolderId', expected: ['targetFolderId should not be empty when mode is move_items_to_folder'] }]);
-  }
-  const target = mode === 'move_items_to_folder' ? await findFolder(context, actor, key, family, targetFolderId!) : null;
+  // The folders are read inside the write, in the order the checks answered before: a keyed retry of a deletion that
+  // committed reaches writeAudited first and is handed its result, not a 404 for the folder it deleted.
   return writeAudited(context, async (tx, audit, lock) => {
+    const folder = await findFolderIn(tx, actor, key, family, folderId);
+    if (mode === 'move_items_to_folder' && !targetFolderId) {
+      throw validationError([{ argument: 'targetFolderId', expected: ['targetFolderId should not be empty when mode is move_items_to_folder'] }]);
+    }
+    const target = mode === 'move_items_to_folder' ? await findFolderIn(tx, actor, key, family, targetFolderId!) : null;
     // A concurrent delete of the same folder waits here, then finds it gone (404); the destination stays while items move into it.
     const locked = await lock.all('board', target ? [folder.id, target.id] : [folder.id]);
     if (locked.length < (target ? 2 : 1)) throw notFound(folderNamed(family));

@@ -8,7 +8,7 @@ import { offsetOf, pagePagination, type PageRequest } from '../shared/pagination
 import type { Actor, ScopeKey } from '../boards/access.js';
 import { moveBoard } from '../boards/mutations.js';
 import { subtreeIds } from '../boards/tree.js';
-import { findFolder, folderNamed, folderWhere, type Family } from './family.js';
+import { findFolder, findFolderIn, folderNamed, folderWhere, type Family } from './family.js';
 
 // Favorite folders of every family: they are boards of the family's surface. Created at the root or under a
 // folder (families with hierarchy), renamed, moved, reordered, deleted with their subtree, and switched between
@@ -82,12 +82,14 @@ export async function reorderFolders(context: Context, actor: Actor, key: ScopeK
  * another user saved: they would leave the workspace for one person's scope.
  */
 export async function setFolderVisibility(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, visibility: 'private' | 'organization'): Promise<Board> {
-  const found = await findFolder(context, actor, key, family, folderId);
-  if (found.parentBoardId) throw apiError('conflict', 'Only a root folder sets the visibility of its tree: set it on the root folder.');
   const target: ScopeKey = visibility === 'organization' ? { scope: 'workspace', ownerUserId: null } : { scope: 'personal', ownerUserId: actor.userId };
-  if (target.scope === found.scope) return found;
-  if (target.scope === 'personal' && !actor.userId) throw apiError('forbidden', 'private visibility needs a delegated-user API key.');
+  // The folder is read inside the write (in the scope it is in before the switch): a keyed retry of a switch that
+  // committed reaches writeAudited first and is handed its result, not a 404 for a folder no longer in that scope.
   return writeAudited(context, async (tx, audit, lock) => {
+    const found = await findFolderIn(tx, actor, key, family, folderId);
+    if (found.parentBoardId) throw apiError('conflict', 'Only a root folder sets the visibility of its tree: set it on the root folder.');
+    if (target.scope === found.scope) return found;
+    if (target.scope === 'personal' && !actor.userId) throw apiError('forbidden', 'private visibility needs a delegated-user API key.');
     const folder = await lock.one('board', found.id, folderNamed(family));
     if (target.scope === folder.scope) return folder;
     const ids = await subtreeIds(tx, actor.workspaceId, folder.id);

@@ -34,31 +34,35 @@ export async function loadFavorites(context: Context, ids: readonly string[]): P
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** The saved favorite of the family in the scope of that public id, with its folder. */
+const savedArgs = (actor: Actor, key: ScopeKey, family: Family, saved: { number: number } | { id: string }) =>
+  ({ where: { AND: [saved, favoriteWhere(actor, key, family)] }, include: { board: true } }) satisfies Prisma.BoardItemFindFirstArgs;
+
 /** A saved favorite of the family in the scope, by its public id, or 404. */
 export async function findSaved(context: Context, actor: Actor, key: ScopeKey, family: Family, saved: { number: number } | { id: string }): Promise<FavoriteRow> {
   const db = await workspaceDb(context);
-  const item = await db.boardItem.findFirst({ where: { AND: [saved, favoriteWhere(actor, key, family)] }, include: { board: true } });
+  const item = await db.boardItem.findFirst(savedArgs(actor, key, family, saved));
   if (!item) throw notFound('The saved favorite');
   return item;
 }
 
 export type Removal = { removed: boolean; item: BoardItem | null; folderId: string | null };
 
+// Removals read the favorite inside their write (removeItem): a keyed retry of a removal that committed is handed the
+// removed favorite, and answers as its first call did, rather than not finding it any more.
+
 /** Removes the save of a target at a folder (or the root): removed false when it was not saved there. */
 export async function removeSaved(
   context: Context, actor: Actor, key: ScopeKey, family: Family, target: Prisma.BoardItemWhereInput, folderId: string | null | undefined,
 ): Promise<Removal> {
   const place = await placeOf(context, actor, key, family, folderId);
-  const item = await (await workspaceDb(context)).boardItem.findFirst({ where: { ...place, itemType: family.itemType, ...target } });
-  const removed = item !== null && (await removeItem(context, item));
-  return { removed, item: removed ? item : null, folderId: place.boardId };
+  const item = await removeItem(context, (tx) => tx.boardItem.findFirst({ where: { ...place, itemType: family.itemType, ...target } }));
+  return { removed: item !== null, item, folderId: place.boardId };
 }
 
 /** Deletes one saved favorite by its public id. */
 export async function deleteSaved(context: Context, actor: Actor, key: ScopeKey, family: Family, saved: { number: number } | { id: string }): Promise<FavoriteRow> {
-  const item = await findSaved(context, actor, key, family, saved);
-  if (!(await removeItem(context, item))) throw notFound('The saved favorite');
-  return item;
+  return (await removeItem(context, (tx) => tx.boardItem.findFirst(savedArgs(actor, key, family, saved)), 'The saved favorite'))!;
 }
 
 /** Moves one saved favorite to a folder of its scope and family, or to the root (null). */

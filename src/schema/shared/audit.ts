@@ -43,7 +43,8 @@ export type Lock = {
 
 // A burst of writes queues for the pool's connections (its connectionTimeoutMillis is 30 s) and, on one row, for
 // that row's lock: a write waits its turn as long as the pool would, rather than failing after Prisma's default 2 s.
-const TRANSACTION = { maxWait: 30_000, timeout: 15_000 };
+// The Idempotency-Key lease (LEASE_SECONDS, src/plugins/use-idempotency.ts) is derived from these bounds.
+export const TRANSACTION = { maxWait: 30_000, timeout: 15_000 } as const;
 
 const json = (value: unknown) => (value === undefined || value === null ? Prisma.DbNull : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue));
 
@@ -73,7 +74,9 @@ function locker(tx: PrismaClient, workspaceId: string): Lock {
 /**
  * Runs a write on the caller's workspace (through the workspace filter) in one transaction with its audit events.
  * `write` gets the transaction's client, `audit`, which records one change, and `lock`, which locks and re-reads
- * the rows it changes.
+ * the rows it changes. A route reads the rows its write needs here, not before calling this, and builds its answer
+ * from what this returns: under an Idempotency-Key, a retry of a write that committed is handed the committed result
+ * before anything is read, where a read first would find a deleted row gone (a 404 instead of the first answer).
  */
 export async function writeAudited<T>(context: Context, write: (tx: PrismaClient, audit: Audit, lock: Lock) => Promise<T>): Promise<T> {
   // Idempotency-Key: a retry of a request that committed this write gets its result.

@@ -212,7 +212,7 @@ describe('a delete (or any write) whose row its first call changed: the keyed re
   const abandon = (credentialId: string, key: string) =>
     database.pool.query(`UPDATE "idempotency_keys" SET "status" = NULL, "contentType" = NULL, "body" = NULL, "claimedAt" = now() - interval '1 hour' WHERE "credentialId" = $1 AND "key" = $2`, [credentialId, key]);
 
-  it('board item, favorites (saved, by target, folder, visibility) and brandtracker deletes answer the first 200 again, written once', async () => {
+  it('board item, favorites (saved, by target, folder, visibility) and brandtracker deletes, and board item and favorite adds, answer the first 200 again, written once', async () => {
     const { full, member } = await workspaceWith('full', 'member');
     const ok = async (res: Promise<HttpResult>) => {
       const done = await res;
@@ -226,6 +226,10 @@ describe('a delete (or any write) whose row its first call changed: the keyed re
     const folder = (await ok(t.rest('POST', '/favorites/ads/folders', { key: full.apiKey, body: { scope: 'workspace', name: 'Deleted once' } }))).data;
     const privateFolder = (await ok(t.rest('POST', '/favorites/ads/folders', { key: member.apiKey, body: { scope: 'workspace', name: 'Goes private' } }))).data;
     const tracker = (await ok(t.rest('POST', '/brandtrackers', { key: full.apiKey, body: { facebookPageId: '1000000000000001' } }))).data;
+    const shop = await database.prisma.shop.findFirstOrThrow({ where: { domain: 'nordicglow.com' }, select: { id: true } });
+    const email = await database.prisma.email.create({
+      data: { shopId: shop.id, fromAddress: 'news@nordicglow.com', sentAt: new Date('2026-11-01T00:00:00Z'), campaignType: 'promotional', subject: 'Sale', body: 'Sale', bodyLength: 4 },
+    });
 
     const cases: [string, string, string, Caller, unknown?][] = [
       ['board item', 'DELETE', `/boards/${board.id}/items/${item.id}`, full],
@@ -234,20 +238,26 @@ describe('a delete (or any write) whose row its first call changed: the keyed re
       ['favorite folder', 'DELETE', `/favorites/ads/folders/${folder.id}?scope=workspace`, full, { mode: 'delete_items' }],
       ['folder visibility', 'PATCH', `/favorites/ads/folders/${privateFolder.id}/visibility?scope=workspace`, member, { visibility: 'private' }],
       ['brandtracker', 'DELETE', `/brandtrackers/${tracker.id}`, full],
+      // Adds: the retry of a committed add answers `created: true`, as its first call did, not the `created: false` of a second add.
+      ['board item add', 'POST', `/boards/${board.id}/items`, full, { type: 'ad', targetId: 'facebook_9004' }],
+      ['favorite ad add', 'POST', '/favorites/ads', full, { scope: 'workspace', adId: 'facebook_9004' }],
+      ['favorite shop add', 'POST', '/favorites/shops', full, { scope: 'workspace', websiteId: shop.id }],
+      ['favorite email add', 'POST', '/favorites/emails', full, { scope: 'workspace', emailId: email.id }],
     ];
     for (const [label, method, path, caller, body] of cases) {
       const key = `retried-${label.replaceAll(" ", "-")}`;
       const first = await keyed(t, method, path, caller, key, body);
       expect(first.status, `${label}: ${JSON.stringify(first.body)}`).toBe(200);
+      if (method === 'POST') expect(first.body.created, label).toBe(true);
       const audits = await auditsOf(caller.workspaceId);
       await abandon(caller.credentialId, key); // the first call committed and never stored its answer
       const retry = await keyed(t, method, path, caller, key, body);
       expect([retry.status, replayed(retry)], `${label}: ${JSON.stringify(retry.body)}`).toEqual([200, false]);
       expect({ ...retry.body, requestId: first.body.requestId }, label).toEqual(first.body);
       expect(await auditsOf(caller.workspaceId), label).toBe(audits);
-      // Without the key, a second call is what it was before: a 404, or nothing left to remove.
+      // Without the key, a second call is what it was before: a 404, nothing left to remove, or nothing left to add.
       const plain = await t.rest(method, path, { key: caller.apiKey, body });
-      expect(plain.status === 404 || plain.body.data?.removed === false, `${label}: ${plain.status} ${JSON.stringify(plain.body)}`).toBe(true);
+      expect(plain.status === 404 || plain.body.data?.removed === false || plain.body.created === false, `${label}: ${plain.status} ${JSON.stringify(plain.body)}`).toBe(true);
     }
   });
 });

@@ -4,7 +4,6 @@ import { apiError } from '../../errors.js';
 import type { Board, BoardShare } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { writeAudited } from '../shared/audit.js';
-import { workspaceDb } from '../shared/workspace.js';
 import { actorOf } from './access.js';
 import { boardId } from './args.js';
 import { findBoard } from './find.js';
@@ -17,11 +16,9 @@ export const boardSharePath = (slug: string) => `/share/boards/${slug}`;
 
 /** The board's share (created with the board made public, or the existing one returned as it is). */
 export async function shareBoard(context: Context, board: Board): Promise<BoardShare> {
-  const db = await workspaceDb(context);
-  const existing = await db.boardShare.findUnique({ where: { boardId: board.id } });
-  if (existing && board.visibility === 'public' && !board.archivedAt) return existing;
   // Concurrent shares of one board take its row in turn: the first creates the share and makes the board public,
-  // the others find both done.
+  // the others find both done. The share is looked for inside the write, never before it: a keyed retry of a share
+  // that committed is handed the share it created, even if that one was revoked since (not a second share).
   return writeAudited(context, async (tx, audit, lock) => {
     const before = await lock.one('board', board.id, 'The board');
     if (before.archivedAt) throw apiError('conflict', `Board "${board.id}" is archived: restore it before sharing it.`);

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { apiError, notFound } from '../../errors.js';
-import type { BoardItem, PrismaClient } from '../../generated/prisma/client.js';
-import { writeAudited } from '../shared/audit.js';
+import type { BoardItem, Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { writeAudited, type Audit, type Lock } from '../shared/audit.js';
 import { workspaceDb } from '../shared/workspace.js';
 import type { Actor, ScopeKey } from './access.js';
 import type { Target } from './targets.js';
@@ -12,6 +12,32 @@ import type { Target } from './targets.js';
 
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === 'P2002';
 
+export type Saved = { id: string; created: boolean };
+
+/**
+ * Runs a save's write (writeAudited): a concurrent identical save that commits first makes this one's insert a unique
+ * violation, and the one it saved is returned with created false. The check for an item already saved is made inside
+ * the write, never before it: a retry under the Idempotency-Key of a save that committed reaches writeAudited first and
+ * is handed the first call's { id, created: true }, not the created false of a second save.
+ */
+async function saveOnce(context: Context, where: Prisma.BoardItemWhereInput, write: (tx: PrismaClient, audit: Audit, lock: Lock) => Promise<Saved>): Promise<Saved> {
+  try {
+    return await writeAudited(context, write);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const first = await (await workspaceDb(context)).boardItem.findFirst({ where, select: { id: true } });
+    if (!first) throw error;
+    return { id: first.id, created: false };
+  }
+}
+
+/** Creates the saved item with its null/after audit event. */
+async function createItem(tx: PrismaClient, audit: Audit, actor: Actor, where: ScopeKey & { boardId: string | null } & Target, note: string | null): Promise<string> {
+  const item = await tx.boardItem.create({ data: { ...where, workspaceId: actor.workspaceId, createdByUserId: actor.userId, note } });
+  await audit({ action: 'board_item.add', entityType: 'board_item', entityId: item.id, after: item });
+  return item.id;
+}
+
 /** Saves `target` at `boardId` (null: the family's root); an already saved one is returned unchanged, with no audit event. */
 export async function saveItem(
   context: Context,
@@ -19,24 +45,43 @@ export async function saveItem(
   place: ScopeKey & { boardId: string | null },
   target: Target,
   note?: string | null,
-): Promise<{ id: string; created: boolean }> {
-  const db = await workspaceDb(context);
+): Promise<Saved> {
   const where = { ...place, ...target };
-  const existing = await db.boardItem.findFirst({ where, select: { id: true } });
-  if (existing) return { id: existing.id, created: false };
-  try {
-    const id = await writeAudited(context, async (tx, audit) => {
-      const item = await tx.boardItem.create({ data: { ...where, workspaceId: actor.workspaceId, createdByUserId: actor.userId, note: note ?? null } });
-      await audit({ action: 'board_item.add', entityType: 'board_item', entityId: item.id, after: item });
-      return item.id;
-    });
-    return { id, created: true };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const first = await db.boardItem.findFirst({ where, select: { id: true } });
-    if (!first) throw error;
-    return { id: first.id, created: false };
-  }
+  return saveOnce(context, where, async (tx, audit) => {
+    const existing = await tx.boardItem.findFirst({ where, select: { id: true } });
+    if (existing) return { id: existing.id, created: false };
+    return { id: await createItem(tx, audit, actor, where, note ?? null), created: true };
+  });
+}
+
+/**
+ * Saves `target` at `place` unless it is already saved where `saved` selects (a family saved once per scope): then the
+ * first one saved is moved to `place` when it is elsewhere (audited as a move; the same item already saved in that
+ * folder is a 409) and returned with created false.
+ */
+export async function saveOrMoveItem(
+  context: Context,
+  actor: Actor,
+  place: ScopeKey & { boardId: string | null },
+  target: Target,
+  saved: Prisma.BoardItemWhereInput,
+): Promise<Saved> {
+  const where = { ...place, ...target };
+  return saveOnce(context, where, async (tx, audit, lock) => {
+    const existing = await tx.boardItem.findFirst({ where: saved, orderBy: { createdAt: 'asc' } });
+    if (!existing) return { id: await createItem(tx, audit, actor, where, null), created: true };
+    if (existing.boardId !== place.boardId) {
+      const before = await lock.one('boardItem', existing.id, 'The saved favorite');
+      if (before.boardId !== place.boardId) {
+        const after = await tx.boardItem.update({ where: { id: existing.id }, data: { boardId: place.boardId } }).catch((error: unknown) => {
+          // The write fails (and rolls back) as this 409, not as a concurrent save saveOnce answers created false.
+          throw isUniqueViolation(error) ? apiError('conflict', 'The same item is already saved in that folder.') : error;
+        });
+        await audit({ action: 'board_item.move', entityType: 'board_item', entityId: existing.id, before, after });
+      }
+    }
+    return { id: existing.id, created: false };
+  });
 }
 
 /**

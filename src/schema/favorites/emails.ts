@@ -7,10 +7,9 @@ import { builder } from '../builder.js';
 import { actorOf, scopeKey } from '../boards/access.js';
 import { LIST_LIMITS, uuid } from '../boards/args.js';
 import { BoardScopeEnum } from '../boards/enums.js';
-import { moveItem, saveItem } from '../boards/store.js';
+import { saveOrMoveItem } from '../boards/store.js';
 import { findTarget } from '../boards/targets.js';
 import { pageArgs, PagePaginationRef, type PagePagination } from '../shared/pagination.js';
-import { workspaceDb } from '../shared/workspace.js';
 import { EMAILS, favoriteWhere, placeOf } from './family.js';
 import { defineFolderFields } from './folder-fields.js';
 import { deleteSaved, favoritePage, loadFavorites, moveSaved, removeSaved, type FavoriteRow } from './items.js';
@@ -102,10 +101,9 @@ builder.mutationFields((t) => ({
       const key = scopeKey(actor, args.scope);
       const place = await placeOf(context, actor, key, EMAILS, args.folderId);
       const target = await findTarget(context, 'email', String(args.emailId), 'emailId');
-      const db = await workspaceDb(context);
-      const existing = await db.boardItem.findFirst({ where: { AND: [favoriteWhere(actor, key, EMAILS), { emailId: args.emailId }] }, orderBy: { createdAt: 'asc' } });
-      if (existing) await moveItem(context, existing, place.boardId);
-      const { id, created } = existing ? { id: existing.id, created: false } : await saveItem(context, actor, place, target);
+      // The email saved in the scope is looked for inside the save's write: a keyed retry of an add that committed is
+      // handed its created true, not the created false of finding what its first call saved.
+      const { id, created } = await saveOrMoveItem(context, actor, place, target, { AND: [favoriteWhere(actor, key, EMAILS), { emailId: args.emailId }] });
       const [data] = await withEmails(context, info, ['data', 'email'], await loadFavorites(context, [id]));
       return { data, created };
     },

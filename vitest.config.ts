@@ -9,6 +9,11 @@ const graphqlMain = createRequire(import.meta.url).resolve('graphql');
 // run a second time against that PostgreSQL (a fresh database per test file).
 const postgres = process.env.TEST_DATABASE_URL;
 
+// As under `npm start` (package.json): glibc keeps two malloc arenas, not eight per core. The test workers are forked
+// from this process and inherit it; libvips' decode threads would otherwise each keep the memory they freed, and the
+// hostile-image tests, which bound the worker's RSS, would measure glibc's caches instead of the decoder.
+process.env.MALLOC_ARENA_MAX ??= '2';
+
 const shared = { testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: true, maxWorkers: 2 };
 
 export default defineConfig({

@@ -37,13 +37,18 @@ export const IGNORED_BY_SPECIFICATION: Record<string, string[]> = {
 };
 
 /**
- * Documented parameters the reference (not the specification) says are accepted and ignored, on its legacy
- * compatibility routes; a human decides whether they stay or are refused.
+ * Documented parameters the reference (not the specification) says are accepted and ignored, on the routes the
+ * specification lists as deprecated compatibility surfaces (market-intelligence-api-v1.md: "the brandtracker scaling-ads
+ * and ad-rank endpoints"; /workspace/scaling-ads is their workspace form). Decided: they stay accepted, validated as the
+ * reference types them, and ignored, as the reference documents; refusing them would break the clients it describes.
  */
-export const IGNORED_BY_REFERENCE: Record<string, string[]> = {
-  'GET /v1/brandtrackers/{brandtrackerId}/ad-rank': ['snapshotDate'],
-  'GET /v1/brandtrackers/{brandtrackerId}/scaling-ads': ['snapshotDate'],
-  'GET /v1/workspace/scaling-ads': ['period', 'snapshotDate'],
+export const IGNORED_BY_REFERENCE: Record<string, Record<string, string>> = {
+  'GET /v1/brandtrackers/{brandtrackerId}/ad-rank': { snapshotDate: 'legacy route; the ranks are current (echoed as meta.requestedSnapshotDate)' },
+  'GET /v1/brandtrackers/{brandtrackerId}/scaling-ads': { snapshotDate: 'legacy route; the ranks are current (echoed as meta.requestedSnapshotDate)' },
+  'GET /v1/workspace/scaling-ads': {
+    period: 'reference: "period and snapshotDate are deprecated and ignored"; the window is 7 days',
+    snapshotDate: 'reference: "period and snapshotDate are deprecated and ignored"; the ranks are current',
+  },
 };
 
 export type Status = 'honoured' | 'refused' | 'ignored (spec)' | 'ignored (reference)' | 'ignored' | 'declared, unused?' | 'MISSING';
@@ -124,7 +129,8 @@ export function parameterAudit(graphql: GraphQLSchema = schema, reference = read
       if (isRefused(arg)) return { ...base, status: 'refused', note };
       if (isDeclaredIgnored(field, arg)) {
         if (IGNORED_BY_SPECIFICATION[key]?.includes(p.name)) return { ...base, status: 'ignored (spec)', note };
-        if (IGNORED_BY_REFERENCE[key]?.includes(p.name)) return { ...base, status: 'ignored (reference)', note };
+        const decided = IGNORED_BY_REFERENCE[key]?.[p.name];
+        if (decided) return { ...base, status: 'ignored (reference)', note: note ? `${note}; ${decided}` : decided };
         return { ...base, status: 'ignored', note: 'accepted and ignored without the specification saying so' };
       }
       if (isUsed(sources, p.name)) return { ...base, status: 'honoured', note };
@@ -156,7 +162,8 @@ export function printedParameterAudit(graphql: GraphQLSchema = schema): string {
     '- **refused**: declared with `notSupportedYet` (`src/schema/shared/unsupported.ts`): any value is a 400 `validation_error` naming it.',
     '- **ignored (spec)**: declared as accepted and ignored (its deprecation reason or description, or its field\'s description,',
     '  says so), where the specification says so.',
-    '- **ignored (reference)**: the same where only the reference says so (its legacy compatibility routes): to decide.',
+    '- **ignored (reference)**: the same where the reference says so, on the routes the specification lists as deprecated',
+    '  compatibility surfaces (scaling-ads, ad-rank): decided to stay accepted, validated and ignored; the note says why.',
     '- **ignored**: the same where neither says so: not allowed (the test fails); honour it or refuse it.',
     '- **declared, unused?**: declared, but its name appears nowhere else in its domain\'s folder or `src/schema/shared`',
     '  (a heuristic): check by hand whether the resolver honours it; once checked, `unusedChecked` in the gaps file says why.',

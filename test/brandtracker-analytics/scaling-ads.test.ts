@@ -73,6 +73,14 @@ describe('GET /v1/brandtrackers/{id}/scaling-ads and /ad-rank', () => {
     const res = await get(`/brandtrackers/${BT_A}/scaling-ads?snapshotDate=2020-01-01`);
     expect(ids(res)).toEqual(['facebook_9001']);
     expect(res.body.meta).toMatchObject({ requestedSnapshotDate: '2020-01-01', resolvedSnapshotDate: null, dataFreshnessLagDays: null });
+    expect(ids(await get(`/brandtrackers/${BT_A}/ad-rank?snapshotDate=latest`))).toEqual(['facebook_9001']);
+  });
+
+  it('validates the ignored snapshotDate as the reference types it: "latest" or a date', async () => {
+    for (const path of ['scaling-ads', 'ad-rank']) {
+      expectViolation(await get(`/brandtrackers/${BT_A}/${path}?snapshotDate=yesterday`), 'query-string.snapshotDate');
+      expectViolation(await get(`/brandtrackers/${BT_A}/${path}?snapshotDate=2020-02-30`), 'query-string.snapshotDate');
+    }
   });
 
   it('rejects bad parameters naming them, and answers 404 for a brandtracker the workspace does not track', async () => {

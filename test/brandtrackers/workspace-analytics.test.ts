@@ -125,6 +125,14 @@ describe('top ads, scaling ads and media mix', () => {
       ],
     });
     expect((await get('/workspace/scaling-ads?minRankDelta=3')).body.data).toEqual([]);
+    // period and snapshotDate: deprecated, validated as the reference types them, and ignored (the reference says so).
+    const deprecated = await get('/workspace/scaling-ads?period=last30d&snapshotDate=2020-01-01');
+    expect(deprecated.body.data.map((row: { ad: { id: string } }) => row.ad.id)).toEqual(['facebook_9001']);
+    for (const bad of ['period=last90d', 'snapshotDate=yesterday']) {
+      const refused = await get(`/workspace/scaling-ads?${bad}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('validation_error');
+    }
     // By rank: both rank 1, the bigger climb first.
     expect((await get('/workspace/scaling-ads?minRankDelta=0&sortBy=current_rank')).body.data.map((row: { ad: { id: string } }) => row.ad.id)).toEqual(['facebook_9001', 'facebook_9004']);
   });

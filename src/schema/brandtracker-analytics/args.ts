@@ -3,6 +3,7 @@ import { brandtrackerId } from '../brandtrackers/args.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
 import { pageArgs } from '../shared/pagination.js';
+import { snapshotDate } from '../shared/time.js';
 import { RANK_PERIODS, SERIES_PERIODS, TIME_WINDOWS, type snapshotMeta } from './frame.js';
 
 // The arguments the per-brandtracker analytics share, written once: the brandtracker, EU-only (each route has its
@@ -22,8 +23,6 @@ export const RankPeriod = builder.enumType('BrandtrackerRankPeriod', {
 /** `today`, `yesterday`, `1d` … `365d`: a string argument, as GraphQL enum values cannot start with a digit. */
 export const seriesPeriod = z.enum(SERIES_PERIODS, { message: `{name} must be one of ${SERIES_PERIODS.join(', ')}` });
 
-/** `latest` or a calendar date YYYY-MM-DD. */
-export const snapshotDate = z.union([z.literal('latest'), z.iso.date()], { message: '{name} must be "latest" or a date (YYYY-MM-DD)' });
 
 /** The CPM in euros per 1,000 reach; routes narrow the bounds (`cpmArg`). */
 export function cpmArg(bounds: { min: number; max: number; integer?: boolean }) {

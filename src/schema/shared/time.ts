@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** One day in milliseconds: the one definition the schema uses. */
 export const DAY_MS = 86_400_000;
 
@@ -10,3 +12,6 @@ export function endOfDay<T extends Date | null | undefined>(date: T): T {
 export function daysAgo(days: number, now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - days * DAY_MS);
 }
+
+/** A snapshot day: `latest` or a calendar date YYYY-MM-DD (the brandtracker routes' `snapshotDate`, read or deprecated and ignored). */
+export const snapshotDate = z.union([z.literal('latest'), z.iso.date()], { message: '{name} must be "latest" or a date (YYYY-MM-DD)' });

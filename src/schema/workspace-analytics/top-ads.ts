@@ -4,6 +4,7 @@ import { builder } from '../builder.js';
 import { PagePaginationRef, pagePagination, type PagePagination } from '../shared/pagination.js';
 import { count } from '../shared/ranges.js';
 import { pageOf, scopeArgs, scopeOf } from './args.js';
+import { snapshotDate } from '../shared/time.js';
 import { rankedAdsPage } from './ranked-ads.js';
 import {
   ScalingMetrics, ScalingSort, scalingAdsPage, TopAdMetrics, TopAdsMeta, TopAdsSort, TrajectoryPointRef, withAds, type RankedRow, type TopAdsMetaValue,
@@ -50,7 +51,8 @@ const ScalingAdsPage = builder.objectRef<Page>('WorkspaceScalingAdsPage').implem
   }),
 });
 
-export const deprecatedSnapshotDate = z.string().max(32);
+/** The deprecated `snapshotDate` of the current-ranking routes: validated as the snapshot routes' ("latest" or YYYY-MM-DD), then ignored. */
+export const deprecatedSnapshotDate = snapshotDate;
 
 builder.queryFields((t) => ({
   workspaceTopAds: t.field({

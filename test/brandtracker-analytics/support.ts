@@ -36,6 +36,10 @@ export function useTrackingApp(scenario: (db: TestDatabase) => Promise<void>, { 
     get t() {
       return started();
     },
+    /** The tracking workspace's key. */
+    get key() {
+      return key;
+    },
     get otherKey() {
       return otherKey;
     },

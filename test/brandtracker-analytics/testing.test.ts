@@ -81,6 +81,11 @@ describe('GET /v1/brandtrackers/{id}/testing', () => {
       ['?euOnly=true', { [BATCH_BIG]: 7, [BATCH_WINNER]: 1, '2026-09-30': 1 }],
       ['?partnership=true', { [BATCH_BIG]: 2 }],
       ['?partnership=false&startedAfter=2026-11-01&startedBefore=2026-11-01', { [BATCH_BIG]: 21 }],
+      ['?partners=true', { [BATCH_BIG]: 2 }],
+      ['?partners=false&partnership=false&startedAfter=2026-11-01&startedBefore=2026-11-01', { [BATCH_BIG]: 21 }],
+      ['?minDaysRunning=9999', {}],
+      ['?maxDuplicates=0', {}],
+      ['?lastSeenBefore=2026-11-05', { [BATCH_BIG]: 11, [BATCH_WINNER]: 2, '2025-01-09': 1 }],
       [`?partnerIds=${PARTNER}`, { [BATCH_BIG]: 2 }],
       ['?linkedDomain=https://shop.nordicglow.com/anything', { [BATCH_BIG]: 5 }],
       ['?linkedDomain=nordicglow.com', { [BATCH_BIG]: 23, '2026-09-30': 1 }],
@@ -120,6 +125,12 @@ describe('GET /v1/brandtrackers/{id}/testing', () => {
       ['linkedDomain=%21%21', 'linkedDomain'], ['adCopyHashes=xyz', 'adCopyHashes'], ['cpm=0', 'cpm'], ['keywordMode=some', 'keywordMode'],
       ['startedAfter=2026-13-01', 'startedAfter'], ['snapshotDate=yesterday', 'snapshotDate'], ['minReach=-1', 'minReach'], ['reachPeriod=last3d', 'reachPeriod'],
       ['partnership=maybe', 'partnership'], ['createdBefore=soon', 'createdBefore'],
+      ['minDaysRunning=-1', 'minDaysRunning'], ['maxDaysRunning=1.5', 'maxDaysRunning'], ['minDuplicates=many', 'minDuplicates'], ['maxDuplicates=-2', 'maxDuplicates'],
+      ['partners=maybe', 'partners'], ['partners=true&partnership=false', 'partners'], ['minSpendPerPage=-1', 'minSpendPerPage'], ['maxSpendPerPage=lots', 'maxSpendPerPage'],
+      ['spendPerPagePeriod=last3d', 'spendPerPagePeriod'], ['minAge=5', 'minAge'], ['maxAge=70', 'maxAge'], ['minFacebookLikes=-1', 'minFacebookLikes'],
+      ['maxFacebookLikes=1.5', 'maxFacebookLikes'], ['minInstagramFollowers=-1', 'minInstagramFollowers'], ['maxInstagramFollowers=x', 'maxInstagramFollowers'],
+      ['minVideoDuration=-1', 'minVideoDuration'], ['maxVideoDuration=long', 'maxVideoDuration'], ['minDescriptionLength=-1', 'minDescriptionLength'],
+      ['maxDescriptionLength=2.5', 'maxDescriptionLength'], ['lastSeenAfter=2026-13-01', 'lastSeenAfter'], ['lastSeenBefore=soon', 'lastSeenBefore'],
     ]) {
       expectViolation(await get(`?${query}`), `query-string.${name}`);
     }

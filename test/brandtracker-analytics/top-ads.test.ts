@@ -55,6 +55,29 @@ describe('GET /v1/brandtrackers/{id}/top-ads', () => {
     expect(deprecated.body.data).toEqual(plain.body.data);
   });
 
+  it("honours facebookPageId and allFacebookPages: the brandtracker's one page, or a 400 for another page", async () => {
+    const plain = await get(`/brandtrackers/${BT_B}/top-ads?status=all`);
+    expect(ids(plain)).toHaveLength(2);
+    for (const query of [`facebookPageId=${PAGE_B}`, `facebookPageId=%20${PAGE_B}%20`, 'allFacebookPages=true', 'allFacebookPages=false', `facebookPageId=${PAGE_B}&allFacebookPages=false`]) {
+      const res = await get(`/brandtrackers/${BT_B}/top-ads?status=all&${query}`);
+      expect(res.status, query).toBe(200);
+      expect(res.body.data, query).toEqual(plain.body.data);
+    }
+    const expected = ["facebookPageId must be the brandtracker's Facebook page"];
+    expectViolation(await get(`/brandtrackers/${BT_B}/top-ads?facebookPageId=${PAGE_A}`), 'query-string.facebookPageId', expected);
+    expectViolation(await get(`/brandtrackers/${BT_B}/top-ads?facebookPageId=9999999999999999&allFacebookPages=false`), 'query-string.facebookPageId', expected);
+    expectViolation(await get(`/brandtrackers/${BT_B}/top-ads?facebookPageId=${PAGE_B}&allFacebookPages=true`), 'query-string.allFacebookPages', ['allFacebookPages cannot be combined with facebookPageId']);
+    expectViolation(await get(`/brandtrackers/${BT_B}/top-ads?facebookPageId=%20%20`), 'query-string.facebookPageId');
+    expectViolation(await get(`/brandtrackers/${BT_B}/top-ads?facebookPageId=${'1'.repeat(129)}`), 'query-string.facebookPageId');
+    expectViolation(await get(`/brandtrackers/${BT_B}/top-ads?allFacebookPages=maybe`), 'query-string.allFacebookPages');
+    // The brandtracker is looked up first: another workspace's is a 404 whatever the page.
+    expectNotFound(await get(`/brandtrackers/${BT_B}/top-ads?facebookPageId=${PAGE_A}`, app.otherKey));
+    const res = await app.t.graphql(`query($id: String!, $page: String) { brandtrackerTopAds(brandtrackerId: $id, facebookPageId: $page) { data { ad { id } } } }`, { id: BT_B, page: PAGE_A }, app.key);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { validationErrors: [{ field: 'facebookPageId', expected }] } });
+    const data = await app.graphql(`query($id: String!, $page: String) { brandtrackerTopAds(brandtrackerId: $id, facebookPageId: $page, status: all) { data { ad { id } } } }`, { id: BT_B, page: PAGE_B });
+    expect(data.brandtrackerTopAds.data.map((row: { ad: { id: string } }) => row.ad.id)).toEqual(ids(plain));
+  });
+
   it('rejects bad parameters naming them, and answers 404 for a brandtracker the workspace does not track', async () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?limit=51`), 'query-string.limit');
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?page=0`), 'query-string.page');

@@ -53,8 +53,36 @@ export const age = z.number().int().min(13).max(65);
 
 export const BRANDTRACKER_ADS_LIMITS = { defaultLimit: 25, maxLimit: 100 };
 
+/**
+ * The filters the brand's ad lists take alike, validated once: the ads and partnership-ads routes and testing pick
+ * them by name (testing-args.ts), so a bound means and refuses the same on each.
+ */
+export function brandAdSharedArgs() {
+  return builder.args((t) => ({
+    minDaysRunning: t.int({ validate: count }),
+    maxDaysRunning: t.int({ validate: count }),
+    minDuplicates: t.int({ validate: count }),
+    maxDuplicates: t.int({ validate: count }),
+    partners: t.boolean({ description: 'true: partnership ads only; false: non-partnership ads only.' }),
+    minSpendPerPage: t.float({ description: "The brand page's estimated spend over spendPerPagePeriod.", validate: amount }),
+    maxSpendPerPage: t.float({ validate: amount }),
+    spendPerPagePeriod: t.field({ type: ReachPeriod, defaultValue: 'total' }),
+    minAge: t.int({ validate: age }),
+    maxAge: t.int({ validate: age }),
+    minFacebookLikes: t.int({ validate: count }),
+    maxFacebookLikes: t.int({ validate: count }),
+    minInstagramFollowers: t.int({ validate: count }),
+    maxInstagramFollowers: t.int({ validate: count }),
+    minVideoDuration: t.float({ description: 'Video length in seconds.', validate: amount }),
+    maxVideoDuration: t.float({ validate: amount }),
+    minDescriptionLength: t.int({ description: 'Characters of the ad copy.', validate: count }),
+    maxDescriptionLength: t.int({ validate: count }),
+  }));
+}
+
 /** The filters the three routes share; `partnership`: the partnership-ads routes (no `partners`, a `partnerId` alias). */
 export function brandtrackerAdFilterArgs(options: { partnership: boolean }) {
+  const shared = brandAdSharedArgs();
   return builder.args((t) => ({
     ...frameArgs({ euOnly: false, snapshot: true }),
     status: t.field({
@@ -67,17 +95,17 @@ export function brandtrackerAdFilterArgs(options: { partnership: boolean }) {
     keywordMode: t.field({ type: KeywordMode, defaultValue: 'any' }),
     createdAfter: t.field({ type: 'Date', description: 'First seen on or after this date.' }),
     createdBefore: t.field({ type: 'Date', description: 'First seen on or before this date.' }),
-    minDaysRunning: t.int({ validate: count }),
-    maxDaysRunning: t.int({ validate: count }),
-    minDuplicates: t.int({ validate: count }),
-    maxDuplicates: t.int({ validate: count }),
+    minDaysRunning: shared.minDaysRunning,
+    maxDaysRunning: shared.maxDaysRunning,
+    minDuplicates: shared.minDuplicates,
+    maxDuplicates: shared.maxDuplicates,
     landingPages: t.stringList({ description: 'Landing-page URLs: the ad links to one of their hosts.', validate: strings(50) }),
     adLanguage: t.stringList({ description: 'Transcript languages (ISO 639-1).', validate: strings(50) }),
     cta: t.stringList({ description: 'Call-to-action labels (case-insensitive).', validate: strings(50) }),
     adCopyHashes: t.stringList({ description: '12-character MD5 prefixes of the ad copy.', validate: adCopyHashes }),
     adCountries: t.string({ description: 'Targeted countries, comma-separated ISO codes: any of the plain ones, none of those prefixed by - (or !), e.g. US,DE,-FR.', validate: countryList }),
     mainCountries: t.stringList({ description: 'Main countries (EU/UK transparency data), ISO codes.', validate: countries }),
-    ...(options.partnership ? {} : { partners: t.boolean({ description: 'true: partnership ads only; false: non-partnership ads only.' }) }),
+    ...(options.partnership ? {} : { partners: shared.partners }),
     partnerIds: t.stringList({ description: 'Creator page ids of partnership ads (partnerPageId).', validate: strings(50) }),
     ...(options.partnership ? { partnerId: t.string({ description: 'One creator page id; merged with partnerIds.', validate: z.string().min(1).max(500) }) } : {}),
     minReach: t.float({ validate: bigCount }),
@@ -86,21 +114,21 @@ export function brandtrackerAdFilterArgs(options: { partnership: boolean }) {
     minSpend: t.float({ description: 'Estimated spend in euros (reach × cpm / 1000) over spendPeriod.', validate: amount }),
     maxSpend: t.float({ validate: amount }),
     spendPeriod: t.field({ type: ReachPeriod, defaultValue: 'total', description: 'Window of minSpend/maxSpend (default total).' }),
-    minSpendPerPage: t.float({ description: "The brand page's estimated spend over spendPerPagePeriod.", validate: amount }),
-    maxSpendPerPage: t.float({ validate: amount }),
-    spendPerPagePeriod: t.field({ type: ReachPeriod, defaultValue: 'total' }),
+    minSpendPerPage: shared.minSpendPerPage,
+    maxSpendPerPage: shared.maxSpendPerPage,
+    spendPerPagePeriod: shared.spendPerPagePeriod,
     hideLowReach: t.boolean({ description: 'Hide ads flagged as low reach.' }),
-    minAge: t.int({ validate: age }),
-    maxAge: t.int({ validate: age }),
+    minAge: shared.minAge,
+    maxAge: shared.maxAge,
     sex: t.field({ type: AudienceGender }),
-    minFacebookLikes: t.int({ validate: count }),
-    maxFacebookLikes: t.int({ validate: count }),
-    minInstagramFollowers: t.int({ validate: count }),
-    maxInstagramFollowers: t.int({ validate: count }),
-    minVideoDuration: t.float({ description: 'Video length in seconds.', validate: amount }),
-    maxVideoDuration: t.float({ validate: amount }),
-    minDescriptionLength: t.int({ description: 'Characters of the ad copy.', validate: count }),
-    maxDescriptionLength: t.int({ validate: count }),
+    minFacebookLikes: shared.minFacebookLikes,
+    maxFacebookLikes: shared.maxFacebookLikes,
+    minInstagramFollowers: shared.minInstagramFollowers,
+    maxInstagramFollowers: shared.maxInstagramFollowers,
+    minVideoDuration: shared.minVideoDuration,
+    maxVideoDuration: shared.maxVideoDuration,
+    minDescriptionLength: shared.minDescriptionLength,
+    maxDescriptionLength: shared.maxDescriptionLength,
     linkedDomain: t.string({ description: 'A domain or URL (reduced to its host): the ad links to it or a subdomain of it.', validate: domain }),
     growthRank: t.field({ type: [RankDirection], description: 'Rank trend over 7 days: any of rising, falling, stable (repeated or comma-separated).' }),
   }));

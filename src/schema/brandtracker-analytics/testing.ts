@@ -13,7 +13,7 @@ import { DAY_MS } from '../shared/time.js';
 import { activeSql, brandAdFilter } from './ad-filters.js';
 import { frameArgs } from './args.js';
 import { frameOf, type Frame } from './frame.js';
-import { testingFilterArgs, type TestingFilterArgs } from './testing-args.js';
+import { partnersOf, testingArgsRule, testingFilterArgs, type TestingFilterArgs } from './testing-args.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/testing: the brand's ads grouped by start date (the UTC day first seen),
 // newest batch first, a page of batches with their figures over every matching ad and at most 20 ads each.
@@ -80,8 +80,8 @@ const TestingPageRef = builder.objectRef<TestingPage>('BrandtrackerTestingPage')
 
 /** The page of batches, newest start date first, with their figures and best ads, and the number of batches. */
 export async function testingBatches(prisma: Prisma.TransactionClient, frame: Frame, args: TestingFilterArgs, page: PageRequest) {
-  // Testing's own names (gaps-filled.md): partnership, and the countries as two lists.
-  const filter = brandAdFilter(frame, { ...args, partners: args.partnership, adCountries: { include: args.adCountries, exclude: args.excludeAdCountries } }, 'testing');
+  // Testing's own names (gaps-filled.md): partnership beside partners, and the countries as two lists.
+  const filter = brandAdFilter(frame, { ...args, partners: partnersOf(args), adCountries: { include: args.adCountries, exclude: args.excludeAdCountries } }, 'testing');
   const rows = await prisma.$queryRaw<(BatchRow & { total: number })[]>`
     WITH m AS MATERIALIZED (
       SELECT a."id", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "startDate", a."reach", ${DAYS_RUNNING}::int AS "days",
@@ -126,6 +126,7 @@ builder.queryFields((t) => ({
       `(UTC day first seen), newest first; page and limit count batches (1..50, default 25); each batch returns at most ${MAX_ADS_PER_BATCH} ads. ` +
       'The filters are those of POST /v1/ads/query; with snapshotDate, ads first seen after the snapshot day are left out and status is read at that day.',
     args: { ...frameArgs({ euOnly: false, snapshot: true }), ...pageArgs({ defaultLimit: 25, maxLimit: 50 }), ...testingFilterArgs() },
+    validate: testingArgsRule,
     resolve: (_root, args, context, info) => testing(context, info, args),
   }),
 }));

@@ -22,6 +22,13 @@ export const TimelineStatus = builder.enumType('BrandtrackerTimelineStatus', {
   values: ['all', 'active', 'inactive'] as const,
 });
 
+/** Bounds of an ad's effective end day (effectiveEnd in ad-filters.ts), as the timeline and testing take them. */
+export const lastSeenArgs = () =>
+  builder.args((t) => ({
+    lastSeenAfter: t.field({ type: 'Date', description: 'Effective end day on or after this day: today for active ads (the snapshot day with snapshotDate), else the last-seen day.' }),
+    lastSeenBefore: t.field({ type: 'Date', description: 'Effective end day on or before this day.' }),
+  }));
+
 const hostLike = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
 export const timelineFilterArgs = () =>
@@ -35,8 +42,7 @@ export const timelineFilterArgs = () =>
     createdBefore: t.field({ type: 'Date', description: 'Created on or before this day.' }),
     startedAfter: t.field({ type: 'Date', description: 'Started (first seen) on or after this day.' }),
     startedBefore: t.field({ type: 'Date', description: 'Started (first seen) on or before this day.' }),
-    lastSeenAfter: t.field({ type: 'Date', description: 'Effective end day on or after this day: today for active ads (the snapshot day with snapshotDate), else the last-seen day.' }),
-    lastSeenBefore: t.field({ type: 'Date', description: 'Effective end day on or before this day.' }),
+    ...lastSeenArgs(),
     minDaysRunning: t.int({ validate: count }),
     maxDaysRunning: t.int({ validate: count }),
     minDuplicates: t.int({ validate: count }),

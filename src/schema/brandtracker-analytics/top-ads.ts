@@ -1,8 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
+import { validationError } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { PublicAd } from '../ads/types.js';
+import { facebookPageId } from '../brandtrackers/args.js';
 import { builder } from '../builder.js';
 import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { rankedAdsPage } from '../workspace-analytics/ranked-ads.js';
@@ -70,25 +72,46 @@ const TopAdsPageRef = builder.objectRef<TopAdsPage>('BrandtrackerTopAdsPage').im
 
 const deprecatedSnapshotDate = z.string().max(32);
 
+/** The reference's rule: allFacebookPages cannot be combined with facebookPageId. */
+const pagesRule = z.looseObject({ facebookPageId: z.string().nullish(), allFacebookPages: z.boolean().nullish() }).superRefine((args, ctx) => {
+  if (args.allFacebookPages && args.facebookPageId != null) {
+    ctx.addIssue({ code: 'custom', path: ['allFacebookPages'], message: '{name} cannot be combined with facebookPageId' });
+  }
+});
+
+/**
+ * A brandtracker here tracks one Facebook page, its primary one: facebookPageId must be that page (the reference
+ * takes only a page "belonging to this brandtracker"), and allFacebookPages reads that same page.
+ */
+function checkPage(frame: Frame, pageId: string | null | undefined): void {
+  if (pageId == null || pageId === frame.pageId) return;
+  throw validationError([{ argument: 'facebookPageId', expected: ["facebookPageId must be the brandtracker's Facebook page"] }]);
+}
+
 builder.queryFields((t) => ({
   brandtrackerTopAds: t.field({
     type: TopAdsPageRef,
     authScopes: { workspace: true },
     description:
       "Current rankings of a brandtracker's ads (GET /v1/brandtrackers/{brandtrackerId}/top-ads), one per duplicate group: sortBy currentRank for the page rank, " +
-      'rankDelta7d/14d/30d for movers, reach* for reach rankings. period and snapshotDate are accepted and ignored.',
+      'rankDelta7d/14d/30d for movers, reach* for reach rankings. period and snapshotDate are accepted and ignored. ' +
+      "A brandtracker tracks one Facebook page: facebookPageId must be that page, and allFacebookPages reads it too.",
     args: {
       ...frameArgs({ euOnly: false, snapshot: false }),
       ...pageArgs(INSIGHT_LIMITS),
+      facebookPageId: t.arg.string({ description: "The brandtracker's Facebook page (the only one it has); omitted: that page.", validate: facebookPageId }),
+      allFacebookPages: t.arg.boolean({ description: "All the brandtracker's Facebook pages: its one page. Cannot be combined with facebookPageId." }),
       sortBy: t.arg({ type: TopAdsSort, defaultValue: 'currentRank' }),
       status: t.arg({ type: TopAdStatus, description: 'Which ads by activity (default active); takes precedence over includeInactive.' }),
       includeInactive: t.arg.boolean({ deprecationReason: 'Use status: without status, true means status all.' }),
       period: t.arg({ type: RankPeriod, deprecationReason: 'Accepted and ignored: the rankings are current.' }),
       snapshotDate: t.arg.string({ deprecationReason: 'Accepted and ignored: the rankings are current.', validate: deprecatedSnapshotDate }),
     },
+    validate: pagesRule,
     resolve: async (_root, args, context, info) => {
       // snapshotDate is ignored: the frame is read without it.
       const frame = await frameOf(context, { brandtrackerId: args.brandtrackerId, euOnly: args.euOnly }, { euOnly: false });
+      checkPage(frame, args.facebookPageId);
       const status = args.status ?? (args.includeInactive ? 'all' : 'active');
       return topAdsOf(context, info, frame, { sortBy: args.sortBy ?? 'currentRank', page: pageRequest(args, INSIGHT_LIMITS.defaultLimit), status });
     },

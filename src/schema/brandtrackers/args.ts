@@ -15,6 +15,8 @@ export const LIST_LIMITS = { defaultLimit: 25, maxLimit: 100 };
 
 /** A public brandtracker id: a uuid. */
 export const brandtrackerId = z.guid({ message: '{name} must be a UUID' });
+/** A Facebook page id, as a brandtracker is created by and tracks. */
+export const facebookPageId = z.string().trim().min(1).max(128);
 export const folderId = z.number().int().min(1).max(2_147_483_647);
 const folderName = z.string().trim().min(1).max(100);
 

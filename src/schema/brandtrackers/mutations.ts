@@ -5,7 +5,7 @@ import type { BrandtrackerLink } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { writeAudited, type Lock } from '../shared/audit.js';
 import { workspaceDb } from '../shared/workspace.js';
-import { brandtrackerId, displayName, folderId } from './args.js';
+import { brandtrackerId, displayName, facebookPageId, folderId } from './args.js';
 import { activeLink, loadLink } from './load.js';
 import { lockWorkspaceQuota, takeOperation } from './quota.js';
 import { brandtrackerOfTarget, targetOf } from './targets.js';
@@ -56,7 +56,7 @@ builder.mutationFields((t) => ({
       'Tracks a brand in the workspace (POST /v1/brandtrackers) by exactly one of facebookPageId, websiteId, shopId (alias of websiteId) or domain. ' +
       'Creates or reactivates the workspace link (one create/delete quota operation and one active slot); an already active link is returned unchanged with `created: false`.',
     args: {
-      facebookPageId: t.arg.string({ validate: z.string().trim().min(1).max(128) }),
+      facebookPageId: t.arg.string({ validate: facebookPageId }),
       websiteId: t.arg.string({ validate: z.guid({ message: '{name} must be a UUID' }) }),
       shopId: t.arg.string({ description: 'Alias of websiteId.', validate: z.guid({ message: '{name} must be a UUID' }) }),
       domain: t.arg.string({ description: 'A shop domain or URL; protocol, path and a leading www. are ignored.', validate: z.string().trim().min(1).max(253) }),

@@ -169,9 +169,9 @@ describe('GET /v1/ads: search, filters, sorting, pagination', () => {
       status: 'active',
       createdAt: '2026-10-01T00:00:00.000Z',
       lastSeenAt: null, // an active duplicate group has no last-seen date
-      media: { type: 'video', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9001-thumb.jpg', mediaUrl: 'https://cdn.example.com/ads/facebook_9001.mp4' },
+      media: { type: 'video', thumbnailUrl: 'http://api.test/media/ads/facebook_9001-thumb.jpg', mediaUrl: 'http://api.test/media/ads/facebook_9001.mp4' },
       advertiser: {
-        id: '1000000000000001', name: 'Nordic Glow', logoUrl: 'https://cdn.example.com/pages/1000000000000001.png', facebookPageId: '1000000000000001',
+        id: '1000000000000001', name: 'Nordic Glow', logoUrl: 'http://api.test/media/pages/1000000000000001.png', facebookPageId: '1000000000000001',
         liveAdsCount: 2, reach30d: 6000, totalReach: 8200, countriesCount: 3, facebookLikes: 12000, instagramFollowers: 8000,
       },
       content: {
@@ -413,11 +413,11 @@ describe('GET /v1/ads/{adId}/media-url', () => {
     expect((await get('/ads/facebook_9001/media-url')).body.data).toEqual({
       adId: 'facebook_9001',
       mediaType: 'video',
-      url: 'https://cdn.example.com/ads/facebook_9001.mp4',
+      url: 'http://api.test/media/ads/facebook_9001.mp4',
       urlType: 'public_asset',
       selectedSource: 'media_url',
-      mediaUrl: 'https://cdn.example.com/ads/facebook_9001.mp4',
-      thumbnailUrl: 'https://cdn.example.com/ads/facebook_9001-thumb.jpg',
+      mediaUrl: 'http://api.test/media/ads/facebook_9001.mp4',
+      thumbnailUrl: 'http://api.test/media/ads/facebook_9001-thumb.jpg',
       filename: 'facebook_9001.mp4',
     });
   });
@@ -430,7 +430,7 @@ describe('GET /v1/ads/{adId}/media-url', () => {
       urlType: 'external_direct',
       selectedSource: 'media_url',
       mediaUrl: 'https://scontent.fbcdn.net/v/facebook_9003.jpg',
-      thumbnailUrl: 'https://cdn.example.com/ads/facebook_9003-thumb.jpg',
+      thumbnailUrl: 'http://api.test/media/ads/facebook_9003-thumb.jpg',
       filename: 'facebook_9003.jpg',
     });
   });
@@ -438,7 +438,7 @@ describe('GET /v1/ads/{adId}/media-url', () => {
   it('without a media URL the thumbnail is selected', async () => {
     expect((await get('/ads/facebook_9002/media-url')).body.data).toMatchObject({
       adId: 'facebook_9002',
-      url: 'https://cdn.example.com/ads/facebook_9002-thumb.jpg',
+      url: 'http://api.test/media/ads/facebook_9002-thumb.jpg',
       urlType: 'public_asset',
       selectedSource: 'thumbnail_url',
       mediaUrl: null,

@@ -28,7 +28,7 @@ describe('GET /v1/advertisers/{advertiserId}', () => {
       platform: 'facebook',
       facebookPageId: P_GLOW,
       name: 'Nordic Glow',
-      logoUrl: 'https://cdn.example.com/pages/glow.png',
+      logoUrl: 'http://api.test/media/pages/glow.png',
       profile: { likes: 12000, instagramFollowers: 8000, createdAt: '2019-05-01T00:00:00.000Z' },
       linkedShops: [
         { shopId: S_GLOW, domain: 'nordicglow.no', name: 'Nordic Glow', isPrimary: true },

@@ -24,7 +24,7 @@ export async function contentScenario(db: TestDatabase): Promise<void> {
     data: [
       {
         ...common, id: 'facebook_9501', collationId: 'col_p1', status: 'active', mediaType: 'video', createdAt: new Date(now - 2 * DAY), firstSeenAt: new Date(now - 2 * DAY),
-        lastSeenAt: new Date(now), mediaUrl: 'https://cdn.example.com/ads/facebook_9501.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9501-thumb.jpg',
+        lastSeenAt: new Date(now), mediaUrl: '/media/ads/facebook_9501.mp4', thumbnailUrl: '/media/ads/facebook_9501-thumb.jpg',
         title: 'Glow serum', body: 'Creator glow routine', landingPageUrl: 'https://shop.nordicglow.com/creator', landingPageDomain: 'shop.nordicglow.com',
         reach: 900n, aggregatedReach: 900n, hasPartnerBadge: true, partnerPageId: PARTNER_1, partnerPageName: 'Creator One', videoDurationSec: 30, rankDelta: -1, targetedCountries: [],
       },
@@ -35,7 +35,7 @@ export async function contentScenario(db: TestDatabase): Promise<void> {
       },
       {
         ...common, id: 'facebook_9503', collationId: 'col_g', status: 'active', mediaType: 'video', createdAt: new Date(now - 10 * DAY), firstSeenAt: new Date(now - 10 * DAY),
-        lastSeenAt: new Date(now), mediaUrl: 'https://cdn.example.com/ads/facebook_9503.mp4', body: 'Glow up', reach: 2000n, aggregatedReach: 2000n,
+        lastSeenAt: new Date(now), mediaUrl: '/media/ads/facebook_9503.mp4', body: 'Glow up', reach: 2000n, aggregatedReach: 2000n,
         videoDurationSec: 90, rankDelta: 5, targetedCountries: ['SE'],
       },
     ],

@@ -26,7 +26,7 @@ describe('GET /v1/brandtrackers/{id}/hooks', () => {
     expect(body.meta).toEqual({ requestedSnapshotDate: null, resolvedSnapshotDate: null, dataFreshnessLagDays: null, periodNote: 'Live active ads.' });
     expect(body.data[0]).toMatchObject({
       hook: 'Meet the glow serum.', usageCount: 3, totalImpressions: 10000, firstUsedAt: '2026-09-30T00:00:00.000Z',
-      sampleAd: { adId: 'facebook_9001', mediaUrl: 'https://cdn.example.com/ads/facebook_9001.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9001-thumb.jpg', fullText: 'Meet the glow serum. Free shipping.' },
+      sampleAd: { adId: 'facebook_9001', mediaUrl: 'http://api.test/media/ads/facebook_9001.mp4', thumbnailUrl: 'http://api.test/media/ads/facebook_9001-thumb.jpg', fullText: 'Meet the glow serum. Free shipping.' },
     });
     expect(body.data[1]).toMatchObject({ hook: 'Creators love it.', usageCount: 1, totalImpressions: 900, longestRunning: expect.any(Number), lastUsedAt: expect.any(String) });
     const [{ usage }] = await app.t.db.prisma.$queryRaw<{ usage: number }[]>`
@@ -71,9 +71,9 @@ describe('GET /v1/brandtrackers/{id}/transcripts', () => {
       {
         fullText: 'Meet the glow serum. Free shipping.', usageCount: 2, longestRunning: expect.any(Number), totalImpressions: 5900,
         firstUsedAt: '2026-09-30T00:00:00.000Z', lastUsedAt: expect.any(String),
-        sampleAd: { adId: 'facebook_9001', mediaUrl: 'https://cdn.example.com/ads/facebook_9001.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9001-thumb.jpg' },
+        sampleAd: { adId: 'facebook_9001', mediaUrl: 'http://api.test/media/ads/facebook_9001.mp4', thumbnailUrl: 'http://api.test/media/ads/facebook_9001-thumb.jpg' },
       },
-      expect.objectContaining({ fullText: 'Hallo glow.', usageCount: 1, totalImpressions: 2000, sampleAd: { adId: 'facebook_9503', mediaUrl: 'https://cdn.example.com/ads/facebook_9503.mp4', thumbnailUrl: null } }),
+      expect.objectContaining({ fullText: 'Hallo glow.', usageCount: 1, totalImpressions: 2000, sampleAd: { adId: 'facebook_9503', mediaUrl: 'http://api.test/media/ads/facebook_9503.mp4', thumbnailUrl: null } }),
     ]);
     expect(await keys('transcripts', 'fullText', 'sortBy=totalImpressions&order=asc')).toEqual([['Hallo glow.', 1], ['Meet the glow serum. Free shipping.', 2]]);
     expect(await keys('transcripts', 'fullText', 'timePeriod=last3d')).toEqual([['Meet the glow serum. Free shipping.', 1]]);

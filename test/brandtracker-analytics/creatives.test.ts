@@ -20,8 +20,8 @@ describe('GET /v1/brandtrackers/{id}/creatives', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['requestId', 'data', 'pagination']);
     expect(res.body.data).toEqual([
-      { adId: 'facebook_9005', mediaType: 'image', mediaUrl: 'https://cdn.example.com/ads/facebook_9005.jpg', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9005-thumb.jpg', firstSeenAt: '2026-11-01T00:00:00.000Z', daysRunning: res.body.data[0].daysRunning, duplicates: 1 },
-      { adId: 'facebook_9001', mediaType: 'video', mediaUrl: 'https://cdn.example.com/ads/facebook_9001.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9001-thumb.jpg', firstSeenAt: '2026-09-30T00:00:00.000Z', daysRunning: res.body.data[1].daysRunning, duplicates: 2 },
+      { adId: 'facebook_9005', mediaType: 'image', mediaUrl: 'http://api.test/media/ads/facebook_9005.jpg', thumbnailUrl: 'http://api.test/media/ads/facebook_9005-thumb.jpg', firstSeenAt: '2026-11-01T00:00:00.000Z', daysRunning: res.body.data[0].daysRunning, duplicates: 1 },
+      { adId: 'facebook_9001', mediaType: 'video', mediaUrl: 'http://api.test/media/ads/facebook_9001.mp4', thumbnailUrl: 'http://api.test/media/ads/facebook_9001-thumb.jpg', firstSeenAt: '2026-09-30T00:00:00.000Z', daysRunning: res.body.data[1].daysRunning, duplicates: 2 },
     ]);
     expect(res.body.data[1].daysRunning - res.body.data[0].daysRunning).toBe(32);
     expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
@@ -35,7 +35,7 @@ describe('GET /v1/brandtrackers/{id}/creatives', () => {
     expect(ids(await get(`/brandtrackers/${BT_A}/creatives?snapshotDate=2026-11-21&timePeriod=last3m`))).toEqual(['facebook_9005', 'facebook_9001']);
     const old = await get(`/brandtrackers/${BT_A}/creatives?snapshotDate=2025-06-01&timePeriod=last1y`);
     expect(old.body.data).toEqual([
-      { adId: 'facebook_9003', mediaType: 'image', mediaUrl: 'https://scontent.fbcdn.net/v/facebook_9003.jpg', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9003-thumb.jpg', firstSeenAt: '2025-01-09T00:00:00.000Z', daysRunning: 30, duplicates: 1 },
+      { adId: 'facebook_9003', mediaType: 'image', mediaUrl: 'https://scontent.fbcdn.net/v/facebook_9003.jpg', thumbnailUrl: 'http://api.test/media/ads/facebook_9003-thumb.jpg', firstSeenAt: '2025-01-09T00:00:00.000Z', daysRunning: 30, duplicates: 1 },
     ]);
     // No snapshot day on or before the date: nothing was live.
     expect(ids(await get(`/brandtrackers/${BT_A}/creatives?snapshotDate=2025-06-01`))).toEqual([]);

@@ -32,13 +32,13 @@ export async function insightsScenario(db: TestDatabase): Promise<void> {
   await prisma.landingPage.createMany({
     data: [
       { id: LP_SERUM_VARIANT, url: 'https://www.NordicGlow.com/products/serum/?utm_source=fb#reviews', normalizedUrl: 'nordicglow.com/products/serum', domain: 'nordicglow.com' },
-      { id: LP_WINTER, url: 'https://nordicglow.com/pages/winter/?ref=1', normalizedUrl: 'nordicglow.com/pages/winter', domain: 'nordicglow.com', screenshotMobileUrl: 'https://cdn.example.com/lp/winter-mobile.png' },
+      { id: LP_WINTER, url: 'https://nordicglow.com/pages/winter/?ref=1', normalizedUrl: 'nordicglow.com/pages/winter', domain: 'nordicglow.com', screenshotMobileUrl: '/media/lp/winter-mobile.png' },
     ],
   });
   await prisma.ad.create({
     data: {
       id: 'facebook_9005', collationId: 'col_f', status: 'active', mediaType: 'image', createdAt: day('2026-11-01'), firstSeenAt: day('2026-11-01'), lastSeenAt: day('2026-11-21'),
-      mediaUrl: 'https://cdn.example.com/ads/facebook_9005.jpg', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9005-thumb.jpg', body: 'Winter is coming',
+      mediaUrl: '/media/ads/facebook_9005.jpg', thumbnailUrl: '/media/ads/facebook_9005-thumb.jpg', body: 'Winter is coming',
       reach: 50n, aggregatedReach: 50n, advertiserId: PAGE_A, landingPageId: LP_WINTER, partnerPageId: P2, partnerPageName: 'Skin Coach', hasPartnerBadge: true,
       targetedCountries: ['IT'],
     },

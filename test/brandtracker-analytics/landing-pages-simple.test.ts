@@ -18,14 +18,14 @@ const counts = (res: HttpResult) =>
 const SERUM = {
   landingPage: 'https://nordicglow.com/products/serum',
   normalizedLandingPage: 'nordicglow.com/products/serum',
-  technologies: [{ id: TECH, name: 'Shopify', iconUrl: 'https://cdn.example.com/tech/shopify.png' }],
-  screenshots: { desktop: 'https://cdn.example.com/lp/serum-desktop.png', mobile: null, head: null },
+  technologies: [{ id: TECH, name: 'Shopify', iconUrl: 'http://api.test/media/tech/shopify.png' }],
+  screenshots: { desktop: 'http://api.test/media/lp/serum-desktop.png', mobile: null, head: null },
 };
 const WINTER = {
   landingPage: 'https://nordicglow.com/pages/winter',
   normalizedLandingPage: 'nordicglow.com/pages/winter',
   technologies: [],
-  screenshots: { desktop: null, mobile: 'https://cdn.example.com/lp/winter-mobile.png', head: null },
+  screenshots: { desktop: null, mobile: 'http://api.test/media/lp/winter-mobile.png', head: null },
 };
 
 describe('GET /v1/brandtrackers/{id}/landing-pages/simple', () => {

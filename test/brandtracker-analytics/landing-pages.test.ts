@@ -20,8 +20,8 @@ describe('GET /v1/brandtrackers/{id}/landing-pages', () => {
     expect(res.status).toBe(200);
     expect(res.body.data[0]).toEqual({
       landingPage: SERUM, usageCount: 7, longestRunning: expect.any(Number), totalImpressions: 14500,
-      technologies: [{ id: TECH, name: 'Shopify', iconUrl: 'https://cdn.example.com/tech/shopify.png' }],
-      screenshots: { desktop: 'https://cdn.example.com/lp/serum-desktop.png', mobile: null, head: null },
+      technologies: [{ id: TECH, name: 'Shopify', iconUrl: 'http://api.test/media/tech/shopify.png' }],
+      screenshots: { desktop: 'http://api.test/media/lp/serum-desktop.png', mobile: null, head: null },
     });
     expect(usage(res.body)).toEqual([[SERUM, 7], [DROP, 3]]);
     expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });

@@ -27,18 +27,18 @@ export async function seriesScenario(db: TestDatabase): Promise<void> {
     data: [
       {
         ...common, id: 'facebook_9301', collationId: 'col_s1', status: 'inactive', mediaType: 'image', createdAt: at('2026-11-10'), firstSeenAt: at('2026-11-10'),
-        lastSeenAt: at('2026-11-15'), mediaUrl: 'https://cdn.example.com/ads/facebook_9301.jpg', title: 'Glow serum', body: SERUM_COPY,
+        lastSeenAt: at('2026-11-15'), mediaUrl: '/media/ads/facebook_9301.jpg', title: 'Glow serum', body: SERUM_COPY,
         landingPageId: LP_SERUM, landingPageUrl: SERUM_URL, landingPageDomain: 'nordicglow.com', reach: 600n, aggregatedReach: 600n, isEuAd: false,
       },
       {
         ...common, id: 'facebook_9302', collationId: 'col_s2', status: 'active', mediaType: 'video', createdAt: at('2026-11-18'), firstSeenAt: at('2026-11-18'),
-        lastSeenAt: at('2026-11-21'), mediaUrl: 'https://cdn.example.com/ads/facebook_9302.mp4', title: 'Gift set', body: GIFT_COPY,
+        lastSeenAt: at('2026-11-21'), mediaUrl: '/media/ads/facebook_9302.mp4', title: 'Gift set', body: GIFT_COPY,
         landingPageId: LP_GIFT, landingPageUrl: GIFT_URL, landingPageDomain: 'nordicglow.com', reach: 900n, aggregatedReach: 900n, isEuAd: true, hasPartnerBadge: true,
         partnerPageId: '1000000000000009', partnerPageName: 'Glow Creator',
       },
       {
         ...common, id: 'facebook_9303', collationId: 'col_s3', status: 'active', mediaType: 'image', createdAt: at('2026-11-01'), firstSeenAt: at('2026-11-01'),
-        lastSeenAt: at('2026-11-21'), mediaUrl: 'https://cdn.example.com/ads/facebook_9303.jpg', title: 'Glow serum', body: GIFT_COPY,
+        lastSeenAt: at('2026-11-21'), mediaUrl: '/media/ads/facebook_9303.jpg', title: 'Glow serum', body: GIFT_COPY,
         reach: 2500n, aggregatedReach: 2500n, isEuAd: true, duplicates: 3,
       },
     ],

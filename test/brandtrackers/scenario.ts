@@ -31,14 +31,14 @@ export async function brandtrackerScenario(db: TestDatabase): Promise<void> {
     ],
   });
 
-  await prisma.advertiser.create({ data: { id: PAGE_C, name: 'Gamma Goods', logoUrl: 'https://cdn.example.com/pages/gamma.png', liveAdsCount: 1 } });
+  await prisma.advertiser.create({ data: { id: PAGE_C, name: 'Gamma Goods', logoUrl: '/media/pages/gamma.png', liveAdsCount: 1 } });
   const gamma = await prisma.shop.create({ data: { domain: GAMMA_DOMAIN, name: 'Gamma Goods', monthlyVisits: 9000, categories: [] } });
   await prisma.advertiserShop.create({ data: { advertiserId: PAGE_C, shopId: gamma.id, isPrimary: true, isMain: true, rank: 1 } });
 
-  await prisma.technology.create({ data: { id: TECH, slug: 'shopify', name: 'Shopify', iconUrl: 'https://cdn.example.com/tech/shopify.png' } });
+  await prisma.technology.create({ data: { id: TECH, slug: 'shopify', name: 'Shopify', iconUrl: '/media/tech/shopify.png' } });
   await prisma.landingPage.createMany({
     data: [
-      { id: LP_SERUM, url: 'https://nordicglow.com/products/serum', normalizedUrl: 'nordicglow.com/products/serum', domain: 'nordicglow.com', screenshotDesktopUrl: 'https://cdn.example.com/lp/serum-desktop.png' },
+      { id: LP_SERUM, url: 'https://nordicglow.com/products/serum', normalizedUrl: 'nordicglow.com/products/serum', domain: 'nordicglow.com', screenshotDesktopUrl: '/media/lp/serum-desktop.png' },
       { id: LP_DROP, url: 'https://peakfitness.example/drop', normalizedUrl: 'peakfitness.example/drop', domain: 'peakfitness.example' },
     ],
   });
@@ -50,7 +50,7 @@ export async function brandtrackerScenario(db: TestDatabase): Promise<void> {
     data: [
       {
         id: 'facebook_9101', collationId: 'col_d', status: 'active', mediaType: 'image', createdAt: fresh, firstSeenAt: fresh, lastSeenAt: new Date(now),
-        mediaUrl: 'https://cdn.example.com/ads/facebook_9101.jpg', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9101-thumb.jpg',
+        mediaUrl: '/media/ads/facebook_9101.jpg', thumbnailUrl: '/media/ads/facebook_9101-thumb.jpg',
         body: 'Fresh drop today', reach: 700n, aggregatedReach: 700n, isEuAd: true, currentRank: 2, advertiserId: PAGE_B, landingPageId: LP_DROP,
         targetedCountries: ['DE'], mainCountry: 'DE',
       },
@@ -70,7 +70,7 @@ export async function brandtrackerScenario(db: TestDatabase): Promise<void> {
 
   await prisma.brandtracker.create({
     data: {
-      id: BT_A, targetType: 'page', facebookPageId: PAGE_A, name: 'Nordic Glow', avatarUrl: 'https://cdn.example.com/pages/1000000000000001.png',
+      id: BT_A, targetType: 'page', facebookPageId: PAGE_A, name: 'Nordic Glow', avatarUrl: '/media/pages/1000000000000001.png',
       isLoaded: true, lastCrawledAt: new Date('2026-11-21T06:00:00Z'), createdAt: new Date('2025-06-01T00:00:00Z'),
       websites: { create: [{ shopId: nordic.id, position: 0 }] },
     },

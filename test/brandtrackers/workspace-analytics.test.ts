@@ -39,7 +39,7 @@ describe('hooks, ad copies and landing pages', () => {
       brandtracker: { id: BT_A, name: 'Nordic Glow', facebookPageId: PAGE_A },
       hook: {
         text: 'Meet the glow serum.',
-        sampleAd: { adId: 'facebook_9001', mediaUrl: 'https://cdn.example.com/ads/facebook_9001.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_9001-thumb.jpg', fullText: 'Meet the glow serum. Free shipping.' },
+        sampleAd: { adId: 'facebook_9001', mediaUrl: 'http://api.test/media/ads/facebook_9001.mp4', thumbnailUrl: 'http://api.test/media/ads/facebook_9001-thumb.jpg', fullText: 'Meet the glow serum. Free shipping.' },
       },
       metrics: { usageCount: 2, longestRunning: res.body.data[0].metrics.longestRunning, totalImpressions: 8000, firstUsedAt: '2026-09-30T00:00:00.000Z', lastUsedAt: '2026-11-21T00:00:00.000Z' },
     });
@@ -82,8 +82,8 @@ describe('hooks, ad copies and landing pages', () => {
       brandtracker: { id: BT_A, name: 'Nordic Glow', facebookPageId: PAGE_A },
       landingPage: {
         url: 'https://nordicglow.com/products/serum',
-        technologies: [{ id: TECH, name: 'Shopify', iconUrl: 'https://cdn.example.com/tech/shopify.png' }],
-        screenshots: { desktop: 'https://cdn.example.com/lp/serum-desktop.png', mobile: null, head: null },
+        technologies: [{ id: TECH, name: 'Shopify', iconUrl: 'http://api.test/media/tech/shopify.png' }],
+        screenshots: { desktop: 'http://api.test/media/lp/serum-desktop.png', mobile: null, head: null },
       },
       metrics: { usageCount: 2, longestRunning: res.body.data[0].metrics.longestRunning, totalImpressions: 8000 },
     });

@@ -70,13 +70,13 @@ describe('landing pages', () => {
     ).toEqual([]);
   });
 
-  it('has screenshots on cdn.example.com for most pages', async () => {
+  it("has screenshots among the server's own media for most pages", async () => {
     expect(
       await offenders(
         `SELECT id FROM landing_pages WHERE ("screenshotDesktopUrl" IS NULL) <> ("screenshotMobileUrl" IS NULL)
            OR ("screenshotHeadUrl" IS NOT NULL AND "screenshotDesktopUrl" IS NULL)
-           OR "screenshotDesktopUrl" !~ '^https://cdn\\.example\\.com/' OR "screenshotMobileUrl" !~ '^https://cdn\\.example\\.com/'
-           OR "screenshotHeadUrl" !~ '^https://cdn\\.example\\.com/'`,
+           OR "screenshotDesktopUrl" <> '/media/landing-pages/' || id || '/desktop.jpg' OR "screenshotMobileUrl" <> '/media/landing-pages/' || id || '/mobile.jpg'
+           OR "screenshotHeadUrl" <> '/media/landing-pages/' || id || '/head.jpg'`,
       ),
     ).toEqual([]);
     const { shown } = await one(`SELECT avg(("screenshotDesktopUrl" IS NOT NULL)::int)::float8 AS shown FROM landing_pages`);

@@ -35,14 +35,14 @@ const EXPECTED = {
   },
   'shopify-apps': {
     data: [
-      { id: APP_KLAVIYO, label: 'Klaviyo: Email Marketing & SMS', iconUrl: 'https://cdn.example.com/facets/apps/klaviyo.png', shopifyUrl: 'https://apps.shopify.com/klaviyo', usageCount: 2 },
+      { id: APP_KLAVIYO, label: 'Klaviyo: Email Marketing & SMS', iconUrl: 'http://api.test/media/facets/apps/klaviyo.png', shopifyUrl: 'https://apps.shopify.com/klaviyo', usageCount: 2 },
       { id: APP_JUDGE, label: 'Judge.me Product Reviews', iconUrl: null, shopifyUrl: 'https://apps.shopify.com/judge-me', usageCount: 1 },
     ],
     meta: { valueType: 'number', filterUsage: [byId('shops', ['shopifyAppIds', 'excludeShopifyAppIds']), byId('ads', ['shopifyApps', 'excludeShopifyApps'])] },
   },
   technologies: {
     data: [
-      { slug: 'shopify', id: TECH_SHOPIFY, name: 'Shopify', iconUrl: 'https://cdn.example.com/facets/technologies/shopify.svg', categories: ['Ecommerce'], usageCount: 3 },
+      { slug: 'shopify', id: TECH_SHOPIFY, name: 'Shopify', iconUrl: 'http://api.test/media/facets/technologies/shopify.png', categories: ['Ecommerce'], usageCount: 3 },
       { slug: 'google-analytics', id: TECH_GA, name: 'Google Analytics', iconUrl: null, categories: ['Analytics'], usageCount: 1 },
       { slug: 'woocommerce', id: TECH_WOO, name: 'WooCommerce', iconUrl: null, categories: ['Ecommerce', 'WordPress plugins'], usageCount: 1 },
     ],
@@ -53,7 +53,7 @@ const EXPECTED = {
   },
   pixels: {
     data: [
-      { id: PIXEL_META, slug: 'meta-pixel', name: 'Meta Pixel', iconUrl: 'https://cdn.example.com/facets/pixels/meta-pixel.svg', categories: ['Advertising'], usageCount: 2 },
+      { id: PIXEL_META, slug: 'meta-pixel', name: 'Meta Pixel', iconUrl: 'http://api.test/media/facets/pixels/meta-pixel.png', categories: ['Advertising'], usageCount: 2 },
       { id: PIXEL_TIKTOK, slug: 'tiktok-pixel', name: 'TikTok Pixel', iconUrl: null, categories: ['Advertising'], usageCount: 1 },
     ],
     meta: { valueType: 'uuid', filterUsage: [byId('shops', ['pixelIds', 'excludePixelIds']), byId('ads', ['pixels', 'excludePixels'])] },

@@ -49,9 +49,9 @@ describe('POST /v1/google-ads/query', () => {
       firstSeenAt: '2026-08-01T00:00:00.000Z',
       lastSeenAt: '2026-11-21T00:00:00.000Z',
       daysRunning: expect.any(Number),
-      media: { type: 'image', url: 'https://cdn.example.com/google/1.png', format: 'text' },
+      media: { type: 'image', url: 'http://api.test/media/google/1.png', format: 'text' },
       advertiser: {
-        id: G_GLOW, name: 'Glow Lab', shopName: 'Glow Lab', domain: 'glowlab.co', websiteId: SHOP_GLOW, logoUrl: 'https://cdn.example.com/google/advertisers/glow.png',
+        id: G_GLOW, name: 'Glow Lab', shopName: 'Glow Lab', domain: 'glowlab.co', websiteId: SHOP_GLOW, logoUrl: 'http://api.test/media/google/advertisers/glow.png',
         liveAds: { all: 2, search: 1, shopping: 0, maps: 0, youtube: 1, other: 0 },
       },
       reach: { value: 12000, lowerBound: 10000, upperBound: 20000 },

@@ -37,18 +37,18 @@ export async function googleAdsScenario(db: TestDatabase): Promise<void> {
   });
   await prisma.googleAdvertiser.createMany({
     data: [
-      { id: G_GLOW, name: 'Glow Lab', shopName: 'Glow Lab', domain: 'glowlab.co', websiteId: SHOP_GLOW, logoUrl: 'https://cdn.example.com/google/advertisers/glow.png', categoryIds: [469, 2915], liveAdsAll: 2, liveAdsSearch: 1, liveAdsYoutube: 1 },
+      { id: G_GLOW, name: 'Glow Lab', shopName: 'Glow Lab', domain: 'glowlab.co', websiteId: SHOP_GLOW, logoUrl: '/media/google/advertisers/glow.png', categoryIds: [469, 2915], liveAdsAll: 2, liveAdsSearch: 1, liveAdsYoutube: 1 },
       { id: G_DENTAL, name: 'Bright Dental Clinic LLC', domain: 'brightdental.com', categoryIds: [491], liveAdsAll: 1, liveAdsMaps: 1 },
     ],
   });
   const ad = (n: number) => ({ id: `google_CR0000000000000000000${n}`, googleAdId: `CR0000000000000000000${n}` });
   await prisma.googleAd.createMany({
     data: [
-      { ...ad(1), status: 'active', network: 'search', firstSeenAt: at('2026-08-01'), lastSeenAt: at('2026-11-21'), mediaType: 'image', mediaUrl: 'https://cdn.example.com/google/1.png', format: 'text', reach: 12000n, reachLowerBound: 10000n, reachUpperBound: 20000n, mainCountry: 'US', countryShares: [{ countryCode: 'US', share: 0.7 }, { countryCode: 'CA', share: 0.3 }], remarketing: true, interest: false, advertiserId: G_GLOW },
-      { ...ad(2), status: 'active', network: 'youtube', firstSeenAt: at('2026-09-15'), lastSeenAt: at('2026-11-21'), mediaType: 'video', mediaUrl: 'https://cdn.example.com/google/2.mp4', format: 'video', reach: 500000n, reachLowerBound: 500000n, reachUpperBound: 600000n, mainCountry: 'FR', countryShares: [{ countryCode: 'FR', share: 1 }], remarketing: false, interest: true, advertiserId: G_GLOW },
+      { ...ad(1), status: 'active', network: 'search', firstSeenAt: at('2026-08-01'), lastSeenAt: at('2026-11-21'), mediaType: 'image', mediaUrl: '/media/google/1.png', format: 'text', reach: 12000n, reachLowerBound: 10000n, reachUpperBound: 20000n, mainCountry: 'US', countryShares: [{ countryCode: 'US', share: 0.7 }, { countryCode: 'CA', share: 0.3 }], remarketing: true, interest: false, advertiserId: G_GLOW },
+      { ...ad(2), status: 'active', network: 'youtube', firstSeenAt: at('2026-09-15'), lastSeenAt: at('2026-11-21'), mediaType: 'video', mediaUrl: '/media/google/2.mp4', format: 'video', reach: 500000n, reachLowerBound: 500000n, reachUpperBound: 600000n, mainCountry: 'FR', countryShares: [{ countryCode: 'FR', share: 1 }], remarketing: false, interest: true, advertiserId: G_GLOW },
       { ...ad(3), status: 'inactive', network: 'shopping', firstSeenAt: at('2025-01-01'), lastSeenAt: at('2025-03-01'), mediaType: 'image', mediaUrl: null, format: 'shopping', reach: 3000n, reachLowerBound: 3000n, reachUpperBound: 4000n, mainCountry: 'GB', countryShares: [{ countryCode: 'GB', share: 1 }], remarketing: false, interest: false, advertiserId: G_GLOW },
-      { ...ad(4), status: 'active', network: 'maps', firstSeenAt: at('2026-06-01'), lastSeenAt: at('2026-11-21'), mediaType: 'image', mediaUrl: 'https://cdn.example.com/google/4.png', format: 'text', reach: 800n, reachLowerBound: 800n, reachUpperBound: 900n, mainCountry: 'US', countryShares: [{ countryCode: 'US', share: 1 }], remarketing: false, interest: true, advertiserId: G_DENTAL },
-      { ...ad(5), status: 'inactive', network: 'other', firstSeenAt: at('2019-05-01'), lastSeenAt: at('2019-05-11'), mediaType: 'image', mediaUrl: 'https://cdn.example.com/google/5.png', format: 'image', reach: 50n, reachLowerBound: 50n, reachUpperBound: 60n, mainCountry: 'DE', countryShares: [{ countryCode: 'DE', share: 1 }], remarketing: false, interest: false, advertiserId: G_DENTAL },
+      { ...ad(4), status: 'active', network: 'maps', firstSeenAt: at('2026-06-01'), lastSeenAt: at('2026-11-21'), mediaType: 'image', mediaUrl: '/media/google/4.png', format: 'text', reach: 800n, reachLowerBound: 800n, reachUpperBound: 900n, mainCountry: 'US', countryShares: [{ countryCode: 'US', share: 1 }], remarketing: false, interest: true, advertiserId: G_DENTAL },
+      { ...ad(5), status: 'inactive', network: 'other', firstSeenAt: at('2019-05-01'), lastSeenAt: at('2019-05-11'), mediaType: 'image', mediaUrl: '/media/google/5.png', format: 'image', reach: 50n, reachLowerBound: 50n, reachUpperBound: 60n, mainCountry: 'DE', countryShares: [{ countryCode: 'DE', share: 1 }], remarketing: false, interest: false, advertiserId: G_DENTAL },
     ],
   });
 }

@@ -223,7 +223,7 @@ describe('GET /v1/lookup: a source that does not answer in time', () => {
 describe('GET /v1/lookup/facebook-shop', () => {
   const resolve = (query: string) => t.rest('GET', `/lookup/facebook-shop?${query}`, { key });
   const glowShops = [
-    { id: S_GLOW, domain: 'nordicglow.no', name: 'Nordic Glow', rank: '1', isMainRelation: true, isPrimary: true, trafficNumber: 42000, profilePhotoUrl: 'https://cdn.example.com/shops/nordicglow.png' },
+    { id: S_GLOW, domain: 'nordicglow.no', name: 'Nordic Glow', rank: '1', isMainRelation: true, isPrimary: true, trafficNumber: 42000, profilePhotoUrl: 'http://api.test/media/shops/nordicglow.png' },
     { id: S_LAB, domain: 'glowlabstudio.com', name: 'Glow Lab', rank: '2', isMainRelation: false, isPrimary: false, trafficNumber: 8000, profilePhotoUrl: null },
   ];
 

@@ -67,7 +67,7 @@ export async function productsScenario({ prisma }: TestDatabase): Promise<void> 
       const handle = r.title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
       return {
         id: r.id, shopId, shopifyId, title: r.title, description: r.description ?? '', handle, url: `https://shop.example/products/${handle}`,
-        imageUrl: `https://cdn.example.com/${handle}.jpg`, optionNames: ['Title'], publishedAt: r.published ? day(r.published) : null,
+        imageUrl: `/media/${handle}.jpg`, optionNames: ['Title'], publishedAt: r.published ? day(r.published) : null,
         createdAt: day('2024-01-01'), updatedAt: day('2026-11-01'), currency: r.currency, price: r.price, compareAtPrice: r.compareAtPrice ?? null, priceUsd: r.priceUsd,
         isSubscription: r.subscription ?? false, promoTypes: r.promo ?? [], categoryIds: r.categoryIds ?? [], rating: r.rating ?? null, reviewCount: r.reviews ?? 0,
         bestSellerPosition: r.position, bestSellerPercentile: r.percentile, dailyRevenueUsd: Math.round(r.revenue / 30 * 100) / 100,

@@ -25,7 +25,7 @@ describe('GET /v1/shops/{shopId}', () => {
       'id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'trustpilot', 'socials', 'catalog', 'traffic', 'advertising', 'technology', 'tiktok', 'latestAds', 'similarShops',
     ]);
     expect(shop.profile).toEqual({ countryCode: 'SE', currency: 'SEK', isShopifyPlus: true, defaultLanguage: 'sv' });
-    expect(shop.trustpilot).toEqual({ rating: 4.5, reviewCount: 1200, brandName: 'Nordic Glow', brandLogo: 'https://cdn.example.com/shops/nordicglow-logo.png', url: 'https://www.trustpilot.com/review/nordicglow.com' });
+    expect(shop.trustpilot).toEqual({ rating: 4.5, reviewCount: 1200, brandName: 'Nordic Glow', brandLogo: 'http://api.test/media/shops/nordicglow-logo.png', url: 'https://www.trustpilot.com/review/nordicglow.com' });
     expect(shop.socials.facebook).toEqual({ handle: 'nordicglow', url: 'https://www.facebook.com/nordicglow', followers: 10099 });
     expect(shop.socials.instagram.followers).toBe(5099);
     expect(shop.socials.youtube).toBeNull();
@@ -142,7 +142,7 @@ describe('shop sub-resources', () => {
     expect(res.status).toBe(200);
     expect(res.body.pagination).toEqual({ limit: 2, offset: 1, total: 4 });
     expect(res.body.data[0]).toEqual({
-      id: '903', title: 'Glow serum no. 3', handle: 'glow-serum-3', imageUrl: 'https://cdn.example.com/p/3.jpg', productUrl: 'https://nordicglow.com/products/glow-serum-3',
+      id: '903', title: 'Glow serum no. 3', handle: 'glow-serum-3', imageUrl: 'http://api.test/media/p/3.jpg', productUrl: 'https://nordicglow.com/products/glow-serum-3',
       price: 300.5, currency: 'SEK', rank: 2, createdAt: '2026-03-10T00:00:00.000Z', publishedAt: '2026-03-11T00:00:00.000Z',
     });
     expect(idsOf(await get(`/shops/${GLOW}/products?sortBy=price`))).toEqual(['904', '903', '902', '901']);

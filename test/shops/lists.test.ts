@@ -32,9 +32,9 @@ describe('GET /v1/shops', () => {
     expect(keyPaths(glow)).toEqual(keyPaths(SHOP_SUMMARY));
     expect(glow.profile).toEqual({ countryCode: 'SE', currency: 'SEK', isShopifyPlus: true });
     expect(glow.catalog.bestSellers).toEqual([
-      { imageUrl: 'https://cdn.example.com/p/4.jpg', title: 'Glow serum no. 4', price: 400.5, currency: 'SEK' },
-      { imageUrl: 'https://cdn.example.com/p/3.jpg', title: 'Glow serum no. 3', price: 300.5, currency: 'SEK' },
-      { imageUrl: 'https://cdn.example.com/p/2.jpg', title: 'Glow serum no. 2', price: 200.5, currency: 'SEK' },
+      { imageUrl: 'http://api.test/media/p/4.jpg', title: 'Glow serum no. 4', price: 400.5, currency: 'SEK' },
+      { imageUrl: 'http://api.test/media/p/3.jpg', title: 'Glow serum no. 3', price: 300.5, currency: 'SEK' },
+      { imageUrl: 'http://api.test/media/p/2.jpg', title: 'Glow serum no. 2', price: 200.5, currency: 'SEK' },
     ]);
     expect(glow.traffic.history.map((p: { period: string }) => p.period)).toEqual(['2026-04-01', '2026-05-01', '2026-06-01', '2026-07-01', '2026-08-01', '2026-09-01']);
     expect(glow.traffic.topCountries).toEqual([{ countryCode: 'SE', share: 0.6 }, { countryCode: 'NO', share: 0.2 }, { countryCode: 'DE', share: 0.1 }]);
@@ -44,7 +44,7 @@ describe('GET /v1/shops', () => {
     const monday = daysAgo((new Date().getUTCDay() + 6) % 7);
     expect(glow.advertising.history.at(-1)).toEqual({ period: monday.toISOString().slice(0, 10), value: daysAgo(3) >= monday ? 3 : 2 });
     expect(glow.latestAds.map((ad: { id: string }) => ad.id)).toEqual(['facebook_72', 'facebook_71', 'facebook_73']);
-    expect(glow.latestAds[1]).toEqual({ id: 'facebook_71', mediaType: 'video', mediaUrl: 'https://cdn.example.com/ads/facebook_71.mp4', thumbnailUrl: 'https://cdn.example.com/ads/facebook_71-thumb.jpg' });
+    expect(glow.latestAds[1]).toEqual({ id: 'facebook_71', mediaType: 'video', mediaUrl: 'http://api.test/media/ads/facebook_71.mp4', thumbnailUrl: 'http://api.test/media/ads/facebook_71-thumb.jpg' });
     expect(glow.tiktok).toMatchObject({
       hasTikTok: true, pageId: '7900000000000000001', handle: 'nordicglow',
       profileMetrics: { followers: 5000, totalPosts: 3, newPosts: 1, totalViews: 80000, totalLikes: 4000 },

@@ -46,7 +46,7 @@ export async function shopsScenario({ prisma }: TestDatabase): Promise<void> {
         mainMarket: 'SE', trafficGrowth30d: 0.2, trafficGrowth90d: 0.5, trafficGrowth180d: 1.0, productsCount: 120, createdAt: day('2020-01-15'),
         monthlyRevenueUsd: 90000, bestSellerPriceUsd: 30, trustpilotRating: 4.5, trustpilotReviews: 1200, trustpilotUrl: 'https://www.trustpilot.com/review/nordicglow.com',
         facebookHandle: 'nordicglow', instagramHandle: 'nordic.glow', tiktokHandle: 'nordicglow', themeId: DAWN, displayInTrending: true, isDtc: true,
-        screenshotUrl: 'https://cdn.example.com/shops/nordicglow.png', logoUrl: 'https://cdn.example.com/shops/nordicglow-logo.png',
+        screenshotUrl: '/media/shops/nordicglow.png', logoUrl: '/media/shops/nordicglow-logo.png',
       },
       {
         id: LAB, domain: 'glowlab.com', name: 'Glow Lab', monthlyVisits: 20000, categories: ['Health & Beauty'], categoryIds: [1], countryCode: 'SE', currency: 'EUR',
@@ -88,7 +88,7 @@ export async function shopsScenario({ prisma }: TestDatabase): Promise<void> {
     data: [
       ...[1, 2, 3, 4].map((position) => ({
         id: `${GLOW}:${900 + position}`, shopId: GLOW, shopifyId: String(900 + position), title: `Glow serum no. ${position}`, handle: `glow-serum-${position}`,
-        url: `https://nordicglow.com/products/glow-serum-${position}`, imageUrl: `https://cdn.example.com/p/${position}.jpg`, currency: 'SEK',
+        url: `https://nordicglow.com/products/glow-serum-${position}`, imageUrl: `/media/p/${position}.jpg`, currency: 'SEK',
         price: String(100 * position + 0.5), priceUsd: String(10 * position), createdAt: day(`2026-0${position}-10`), updatedAt: day('2026-10-01'), publishedAt: day(`2026-0${position}-11`),
         bestSellerPosition: 5 - position,
       })),
@@ -100,7 +100,7 @@ export async function shopsScenario({ prisma }: TestDatabase): Promise<void> {
   await prisma.advertiserShop.createMany({ data: [{ advertiserId: '1001', shopId: GLOW, isPrimary: true, isMain: true, rank: 1 }, { advertiserId: '1002', shopId: PEAK, isPrimary: true, isMain: true, rank: 1 }] });
   const ad = (id: string, advertiserId: string, status: 'active' | 'inactive', mediaType: 'video' | 'image', firstSeen: Date, lastSeen: Date, countries: string[]) => ({
     id, collationId: id, advertiserId, status, mediaType, createdAt: firstSeen, firstSeenAt: firstSeen, lastSeenAt: lastSeen, targetedCountries: countries,
-    thumbnailUrl: `https://cdn.example.com/ads/${id}-thumb.jpg`, mediaUrl: `https://cdn.example.com/ads/${id}.mp4`,
+    thumbnailUrl: `/media/ads/${id}-thumb.jpg`, mediaUrl: `/media/ads/${id}.mp4`,
   });
   await prisma.ad.createMany({
     data: [

@@ -57,20 +57,20 @@ export async function facetValues({ prisma }: TestDatabase) {
   await prisma.theme.createMany({ data: [{ id: THEME_DAWN, name: 'Dawn' }, { id: THEME_IMPULSE, name: 'Impulse' }] });
   await prisma.pixel.createMany({
     data: [
-      { id: PIXEL_META, slug: 'meta-pixel', name: 'Meta Pixel', iconUrl: 'https://cdn.example.com/facets/pixels/meta-pixel.svg', categories: ['Advertising'] },
+      { id: PIXEL_META, slug: 'meta-pixel', name: 'Meta Pixel', iconUrl: '/media/facets/pixels/meta-pixel.png', categories: ['Advertising'] },
       { id: PIXEL_TIKTOK, slug: 'tiktok-pixel', name: 'TikTok Pixel', categories: ['Advertising'] },
     ],
   });
   await prisma.technology.createMany({
     data: [
-      { id: TECH_SHOPIFY, slug: 'shopify', name: 'Shopify', iconUrl: 'https://cdn.example.com/facets/technologies/shopify.svg', categories: ['Ecommerce'] },
+      { id: TECH_SHOPIFY, slug: 'shopify', name: 'Shopify', iconUrl: '/media/facets/technologies/shopify.png', categories: ['Ecommerce'] },
       { id: TECH_WOO, slug: 'woocommerce', name: 'WooCommerce', categories: ['Ecommerce', 'WordPress plugins'] },
       { id: TECH_GA, slug: 'google-analytics', name: 'Google Analytics', categories: ['Analytics'] },
     ],
   });
   await prisma.shopifyApp.createMany({
     data: [
-      { id: APP_KLAVIYO, label: 'Klaviyo: Email Marketing & SMS', slug: 'klaviyo', iconUrl: 'https://cdn.example.com/facets/apps/klaviyo.png', shopifyUrl: 'https://apps.shopify.com/klaviyo' },
+      { id: APP_KLAVIYO, label: 'Klaviyo: Email Marketing & SMS', slug: 'klaviyo', iconUrl: '/media/facets/apps/klaviyo.png', shopifyUrl: 'https://apps.shopify.com/klaviyo' },
       { id: APP_JUDGE, label: 'Judge.me Product Reviews', slug: 'judge-me', shopifyUrl: 'https://apps.shopify.com/judge-me' },
     ],
   });
@@ -79,7 +79,7 @@ export async function facetValues({ prisma }: TestDatabase) {
 async function shops({ prisma }: TestDatabase) {
   await prisma.shop.createMany({
     data: [
-      { id: S_GLOW, domain: 'nordicglow.no', name: 'Nordic Glow', monthlyVisits: 42000, categories: ['Cosmetics'], categoryIds: [469, 473], themeId: THEME_DAWN, instagramHandle: 'nordicglow.shop', logoUrl: 'https://cdn.example.com/shops/nordicglow.png' },
+      { id: S_GLOW, domain: 'nordicglow.no', name: 'Nordic Glow', monthlyVisits: 42000, categories: ['Cosmetics'], categoryIds: [469, 473], themeId: THEME_DAWN, instagramHandle: 'nordicglow.shop', logoUrl: '/media/shops/nordicglow.png' },
       { id: S_LAB, domain: 'glowlabstudio.com', name: 'Glow Lab', monthlyVisits: 8000, categories: ['Personal Care'], categoryIds: [2915], instagramHandle: 'glowlab' },
       { id: S_PEAK, domain: 'peakfitness.com', name: 'Peak Fitness', monthlyVisits: 150000, categories: ['Exercise & Fitness'], categoryIds: [988, 990], themeId: THEME_IMPULSE },
       { id: S_THREADS, domain: 'threadsandco.com', name: 'Threads & Co', monthlyVisits: 500, categories: ['Clothing'], categoryIds: [1604], themeId: THEME_DAWN },
@@ -95,7 +95,7 @@ async function shops({ prisma }: TestDatabase) {
 async function advertisers({ prisma }: TestDatabase) {
   await prisma.advertiser.createMany({
     data: [
-      { id: P_GLOW, name: 'Nordic Glow', logoUrl: 'https://cdn.example.com/pages/glow.png', pageType: 'brand', audienceGender: 'female', pageCreatedAt: new Date('2019-05-01T00:00:00Z'), facebookLikes: 12000, instagramFollowers: 8000, instagramUsername: 'nordicglow', liveAdsCount: 3, reach30d: 6000n, totalReach: 50000n, countriesCount: 3 },
+      { id: P_GLOW, name: 'Nordic Glow', logoUrl: '/media/pages/glow.png', pageType: 'brand', audienceGender: 'female', pageCreatedAt: new Date('2019-05-01T00:00:00Z'), facebookLikes: 12000, instagramFollowers: 8000, instagramUsername: 'nordicglow', liveAdsCount: 3, reach30d: 6000n, totalReach: 50000n, countriesCount: 3 },
       { id: P_LAB, name: 'Glow Lab Studio', pageType: 'influencer', audienceGender: 'female', pageCreatedAt: new Date('2023-02-10T00:00:00Z'), facebookLikes: 500, instagramFollowers: 40000, instagramUsername: 'glowlabstudio', liveAdsCount: 1, reach30d: 100n, totalReach: 900n, countriesCount: 1 },
       { id: P_PEAK, name: 'Peak Fitness Store', pageType: 'brand', audienceGender: 'male', pageCreatedAt: new Date('2021-07-15T00:00:00Z'), facebookLikes: 90000, instagramFollowers: 1200, liveAdsCount: 2, reach30d: 250000n, totalReach: 900000n, countriesCount: 3 },
       { id: P_URBAN, name: 'Urban Threads', pageType: 'brand', audienceGender: 'all', facebookLikes: 3000, instagramFollowers: 3000, liveAdsCount: 0, reach30d: 0n, totalReach: 4000n, countriesCount: 0 },
@@ -122,13 +122,13 @@ const LP_ABOUT = 'a1000000-0000-4000-8000-000000000002';
 async function ads({ prisma }: TestDatabase) {
   await prisma.landingPage.createMany({
     data: [
-      { id: LP_SERUM, url: 'https://nordicglow.no/products/serum?utm=fb', normalizedUrl: 'https://nordicglow.no/products/serum', domain: 'nordicglow.no', shopId: S_GLOW, screenshotDesktopUrl: 'https://cdn.example.com/lp/serum.png' },
+      { id: LP_SERUM, url: 'https://nordicglow.no/products/serum?utm=fb', normalizedUrl: 'https://nordicglow.no/products/serum', domain: 'nordicglow.no', shopId: S_GLOW, screenshotDesktopUrl: '/media/lp/serum.png' },
       { id: LP_ABOUT, url: 'https://nordicglow.no/pages/about', normalizedUrl: 'https://nordicglow.no/pages/about', domain: 'nordicglow.no', shopId: S_GLOW },
     ],
   });
   const ad = (id: string, advertiserId: string, launched: number, fields: Record<string, unknown>) => ({
     id, collationId: `col_${id}`, advertiserId, status: 'active' as const, mediaType: 'image' as const, createdAt: daysAgo(launched), firstSeenAt: daysAgo(launched), lastSeenAt: daysAgo(0),
-    thumbnailUrl: `https://cdn.example.com/ads/${id}-thumb.jpg`, mediaUrl: `https://cdn.example.com/ads/${id}.jpg`, targetedCountries: ['US'], ...fields,
+    thumbnailUrl: `/media/ads/${id}-thumb.jpg`, mediaUrl: `/media/ads/${id}.jpg`, targetedCountries: ['US'], ...fields,
   });
   await prisma.ad.createMany({
     data: [

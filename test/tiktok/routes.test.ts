@@ -133,7 +133,7 @@ describe('GET /v1/tiktok/library', () => {
       hashtags: ['skincare', 'serum', 'fyp'],
       music: { id: '7200000000000000001', title: 'Summer Nights', author: 'Luna Vega' },
     });
-    expect(t1.media.medias).toEqual([{ type: 'video', url: `https://cdn.example.com/tiktok/${T1}.mp4`, order: 0 }]);
+    expect(t1.media.medias).toEqual([{ type: 'video', url: `http://api.test/media/tiktok/${T1}.mp4`, order: 0 }]);
     expect(t1.shop).toMatchObject({ id: SHOP_GLOW, domain: 'glowlab.co', countryCode: 'US', googleCategoryIds: [469], productsCount: 64, trafficGrowth30d: 0.18 });
     expect(t1.pin).toEqual({ isCurrent: false, firstPinnedAt: null, lastPinnedAt: null, lastUnpinnedAt: null });
     expect(t1.pageSnapshot).toEqual({ recordedAt: '2026-11-21T03:12:00.000Z', adsCount: 1, organicCount: 1, totalTikToks: 2, dailyViews: 4100, dailyLikes: 230, dailyFollowers: 55 });

@@ -29,7 +29,7 @@ export async function tiktokScenario(db: TestDatabase): Promise<void> {
   await scenarioShops(db);
   await prisma.tikTokProfile.createMany({
     data: [
-      { id: P_GLOW, handle: 'glowlab', name: 'Glow Lab', accountType: 'business', secUid: 'MS4wLjABAAAAglow', followers: 120000n, following: 12, totalTikToks: 2, newTikToks: 1, percentAds: 50, views: 290000n, likes: 13000n, pageCreation: at('2019-03-01'), shopId: SHOP_GLOW, bio: 'Official Glow Lab account', bioUrl: 'https://glowlab.co', avatarUrl: 'https://cdn.example.com/tiktok/avatars/glowlab.jpeg' },
+      { id: P_GLOW, handle: 'glowlab', name: 'Glow Lab', accountType: 'business', secUid: 'MS4wLjABAAAAglow', followers: 120000n, following: 12, totalTikToks: 2, newTikToks: 1, percentAds: 50, views: 290000n, likes: 13000n, pageCreation: at('2019-03-01'), shopId: SHOP_GLOW, bio: 'Official Glow Lab account', bioUrl: 'https://glowlab.co', avatarUrl: '/media/tiktok/avatars/glowlab.jpeg' },
       { id: P_AVA, handle: 'ava.skincare', name: 'Ava | skincare', accountType: 'creator', secUid: 'MS4wLjABAAAAava', followers: 5000n, following: 300, totalTikToks: 1, newTikToks: 0, percentAds: 0, views: 1200n, likes: 300n, pageCreation: at('2021-05-05') },
       { id: P_PEAK, handle: 'peak_fitness', name: 'Peak Fitness Store', accountType: 'business', secUid: 'MS4wLjABAAAApeak', followers: 900000n, following: 3, totalTikToks: 2, newTikToks: 1, percentAds: 100, views: 9000500n, likes: 90010n, pageCreation: at('2018-02-02'), shopId: SHOP_PEAK },
     ],
@@ -40,7 +40,7 @@ export async function tiktokScenario(db: TestDatabase): Promise<void> {
       { id: '7200000000000000002', title: 'original sound - ava.skincare', author: 'Ava | skincare' },
     ],
   });
-  const video = (id: string) => ({ mediaType: 'video' as const, thumbnailUrl: `https://cdn.example.com/tiktok/${id}-cover.jpg`, mediaUrl: `https://cdn.example.com/tiktok/${id}.mp4`, videoUrl: `https://cdn.example.com/tiktok/${id}.mp4`, durationSec: 21.5 });
+  const video = (id: string) => ({ mediaType: 'video' as const, thumbnailUrl: `/media/tiktok/${id}-cover.jpg`, mediaUrl: `/media/tiktok/${id}.mp4`, videoUrl: `/media/tiktok/${id}.mp4`, durationSec: 21.5 });
   await prisma.tikTokItem.createMany({
     data: [
       {
@@ -51,7 +51,7 @@ export async function tiktokScenario(db: TestDatabase): Promise<void> {
       },
       {
         id: T2, type: 'organic', status: 'active', isPinned: true, publishedAt: at('2026-10-15T08:00:00Z'), createdAt: at('2026-10-15T09:00:00Z'), updatedAt: at('2026-11-10T00:00:00Z'), indexedAt: at('2026-11-10T00:01:00Z'), lastSeenAt: at('2026-11-21'),
-        mediaType: 'carousel', thumbnailUrl: `https://cdn.example.com/tiktok/${T2}-1.jpg`, mediaUrl: `https://cdn.example.com/tiktok/${T2}-1.jpg`, imageUrls: [1, 2, 3].map((n) => `https://cdn.example.com/tiktok/${T2}-${n}.jpg`),
+        mediaType: 'carousel', thumbnailUrl: `/media/tiktok/${T2}-1.jpg`, mediaUrl: `/media/tiktok/${T2}-1.jpg`, imageUrls: [1, 2, 3].map((n) => `/media/tiktok/${T2}-${n}.jpg`),
         language: 'fr', category: 'Beauty', hashtags: ['skincare', 'routine'], countries: ['FR'], description: 'Ma routine du soir #skincare #routine',
         views: 40000n, likes: 3000n, comments: 100, shares: 100, saves: 50, reposts: 2, engagementRate: 8, rank: 2, rankPercent: 100, relevanceScore: 0.55,
         profileId: P_GLOW, musicId: '7200000000000000001', shopId: SHOP_GLOW,
@@ -64,7 +64,7 @@ export async function tiktokScenario(db: TestDatabase): Promise<void> {
       },
       {
         id: T4, type: 'ad', status: 'inactive', publishedAt: at('2025-09-01'), createdAt: at('2025-09-01T06:00:00Z'), updatedAt: at('2026-06-28'), indexedAt: at('2026-06-28T00:03:00Z'), lastSeenAt: at('2026-06-28'),
-        mediaType: 'image', thumbnailUrl: `https://cdn.example.com/tiktok/${T4}-1.jpg`, mediaUrl: `https://cdn.example.com/tiktok/${T4}-1.jpg`, imageUrls: [`https://cdn.example.com/tiktok/${T4}-1.jpg`],
+        mediaType: 'image', thumbnailUrl: `/media/tiktok/${T4}-1.jpg`, mediaUrl: `/media/tiktok/${T4}-1.jpg`, imageUrls: [`/media/tiktok/${T4}-1.jpg`],
         language: 'de', category: 'Sports', hashtags: ['fitness', 'gym'], countries: ['DE', 'AT'], description: 'Neue Hanteln im Sommer Sale #fitness #gym',
         views: 9000000n, likes: 90000n, comments: 900, shares: 9000, saves: 700, reposts: 100, engagementRate: 1.11, rank: 1, rankPercent: 50, relevanceScore: 0.4,
         profileId: P_PEAK, shopId: SHOP_PEAK,

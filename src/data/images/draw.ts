@@ -1,9 +1,10 @@
 import jpeg from 'jpeg-js';
+import { deflateSync } from 'node:zlib';
 import type { Rgba } from './fingerprint.js';
 
 // Small deterministic pictures for demo and seed data: a design number draws the same image at any size, so the
-// server draws it on request (GET /media/products/<design>.jpg) and the generator fingerprints it without storing
-// pixels. A design is a pastel background with three to five coloured shapes.
+// server draws it on request (GET /media/..., src/plugins/use-media.ts) and the generator fingerprints it without
+// storing pixels. A design is a pastel background with three to five coloured shapes.
 
 type Shape = { kind: 'ellipse' | 'rect' | 'triangle' | 'ring' | 'stripes'; x: number; y: number; w: number; h: number; cos: number; sin: number; rgb: [number, number, number] };
 
@@ -61,26 +62,66 @@ function covers(shape: Shape, px: number, py: number): boolean {
   }
 }
 
-/** The design's picture, `size` × `size` pixels. */
-export function drawDesign(design: number, size: number): Rgba {
+/** A design number (FNV-1a of the key, 31 bits): the same key draws the same picture. */
+export function designOfKey(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) & 0x7fffffff;
+}
+
+/** The design's picture, `width` × `height` pixels (square unless `height` is given; other shapes stretch it). */
+export function drawDesign(design: number, width: number, height = width): Rgba {
   const { background, shapes } = designOf(design);
-  const data = new Uint8Array(size * size * 4);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
       let rgb = background;
-      for (const shape of shapes) if (covers(shape, (x + 0.5) / size, (y + 0.5) / size)) rgb = shape.rgb;
-      const i = (y * size + x) * 4;
+      for (const shape of shapes) if (covers(shape, (x + 0.5) / width, (y + 0.5) / height)) rgb = shape.rgb;
+      const i = (y * width + x) * 4;
       data[i] = rgb[0];
       data[i + 1] = rgb[1];
       data[i + 2] = rgb[2];
       data[i + 3] = 255;
     }
   }
-  return { width: size, height: size, data };
+  return { width, height, data };
 }
 
 export function encodeJpeg(image: Rgba, quality = 85): Buffer {
   return jpeg.encode({ width: image.width, height: image.height, data: image.data }, quality).data;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, body: Buffer): Buffer {
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(body.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+/** An 8-bit RGBA PNG (no filtering: the pictures are flat colours, which deflate well as they are). */
+export function encodePng(image: Rgba): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(image.width, 0);
+  header.writeUInt32BE(image.height, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const stride = image.width * 4;
+  const rows = Buffer.alloc((stride + 1) * image.height);
+  for (let y = 0; y < image.height; y++) rows.set(image.data.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Where the server serves a product design (src/plugins/use-media.ts). */

@@ -135,7 +135,7 @@ function audience(rng: Rng, advertiser: AdvertiserSeed): Audience {
 
 function mediaUrls(rng: Rng, id: string, mediaType: Creative['mediaType']): { thumbnailUrl: string | null; mediaUrl: string | null } {
   if (mediaType === 'unknown') return { thumbnailUrl: null, mediaUrl: null };
-  const base = `https://cdn.example.com/ads/${id}`;
+  const base = `/media/ads/${id}`;
   const mediaUrl = rng.chance(0.03) ? null : `${base}${mediaType === 'video' ? '.mp4' : '.jpg'}`;
   return { thumbnailUrl: `${base}-thumb.jpg`, mediaUrl };
 }

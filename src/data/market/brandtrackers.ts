@@ -64,7 +64,7 @@ export function makeBrandtrackers(rng: Rng, advertisers: AdvertiserSeed[], links
       facebookPageId: advertiser.id,
       websiteId: null,
       name: advertiser.name,
-      avatarUrl: `https://cdn.example.com/pages/${advertiser.id}.png`,
+      avatarUrl: `/media/pages/${advertiser.id}.png`,
       ...dates(),
       websites: [...own.filter((l) => l.isPrimary), ...own.filter((l) => !l.isPrimary)].map((l) => l.shopId),
     };
@@ -82,7 +82,7 @@ export function makeBrandtrackers(rng: Rng, advertisers: AdvertiserSeed[], links
       facebookPageId,
       websiteId: shop.id,
       name: shop.name,
-      avatarUrl: `https://cdn.example.com/shops/${shop.id}/logo.png`,
+      avatarUrl: `/media/shops/${shop.id}/logo.png`,
       ...dates(),
       websites: [shop.id],
     });

@@ -315,7 +315,7 @@ export function emailTables(slice: EmailSlice): TableRows[] {
       ['body', 'text', (e) => e.body],
       ['bodyLength', 'int4', (e) => codePoints(e.body)],
       ['html', 'text', (e) => e.html],
-      ['screenshotUrl', 'text', (e) => (e.html === null ? null : `https://cdn.example.com/emails/screenshots/${e.id}.jpg`)],
+      ['screenshotUrl', 'text', (e) => (e.html === null ? null : `/media/emails/screenshots/${e.id}.jpg`)],
       ['promotionTypeId', 'int4', (e) => e.promotionTypeId],
       ['categoryId', 'int4', (e) => e.categoryId],
       ['eventId', 'int4', (e) => e.eventId],

@@ -85,7 +85,7 @@ export const SHOPIFY_APPS: readonly ShopifyAppFacet[] = APP_LABELS.map((label, i
   id: APP_IDS[i],
   label,
   slug: APP_SLUGS[i],
-  iconUrl: `https://cdn.example.com/facets/apps/${APP_SLUGS[i]}.png`,
+  iconUrl: `/media/facets/apps/${APP_SLUGS[i]}.png`,
   shopifyUrl: `https://apps.shopify.com/${APP_SLUGS[i]}`,
 }));
 
@@ -96,7 +96,7 @@ function technologies(kind: string, entries: readonly Entry[]): TechnologyFacet[
     id: facetUuid(kind, slug),
     slug,
     name,
-    iconUrl: `https://cdn.example.com/facets/${kind}/${slug}.svg`,
+    iconUrl: `/media/facets/${kind}/${slug}.png`,
     categories: [...categories],
   }));
 }

@@ -158,7 +158,7 @@ export function startGoogleAds(rng: Rng, rowCount: number, shops: ShopSeed[], as
         firstSeenAt,
         lastSeenAt: Math.round(lastSeenAt),
         mediaType,
-        mediaUrl: rng.chance(0.03) ? null : `https://cdn.example.com/google/${googleAdId}.${mediaType === 'video' ? 'mp4' : 'png'}`,
+        mediaUrl: rng.chance(0.03) ? null : `/media/google/${googleAdId}.${mediaType === 'video' ? 'mp4' : 'png'}`,
         format: FORMATS[network],
         reach,
         reachLowerBound,

@@ -1,7 +1,7 @@
 import type { Rng } from '../random.js';
 import type { ShopSeed } from './advertisers.js';
 import { charmPrice, COLOR_NAMES, DESCRIPTION_ENDINGS, TITLE_SUFFIXES, type CategoryWords, type ProductLine, type ProductOption } from './product-words.js';
-import { productImagePath } from '../images/draw.js';
+import { designOfKey, productImagePath } from '../images/draw.js';
 import { DAY } from './time.js';
 
 // A product's storefront side: title, handle, description, tags, sale price, variants and images, as a
@@ -39,13 +39,6 @@ export type ProductRowsContext = {
 const DISCOUNTS = [[10, 15], [15, 15], [20, 25], [25, 15], [30, 15], [40, 8], [50, 7]] as const;
 const SUBSCRIBABLE = new Set(['Supplements', 'Coffee & Tea', 'Pet Treats', 'Snacks', 'Pantry']);
 const IMAGE_SIZES: readonly (readonly [readonly [number, number], number])[] = [[[2048, 2048], 40], [[1080, 1350], 20], [[1200, 1200], 15], [[1500, 1500], 15], [[1000, 1000], 10]];
-
-/** A design number (FNV-1a of the key, 31 bits): the same key draws the same picture. */
-function designOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) & 0x7fffffff;
-}
 
 export const slug = (text: string) =>
   text
@@ -131,7 +124,7 @@ export function drawProductRows(rng: Rng, ctx: ProductRowsContext) {
   const imageBase = 35_000_000_000_000 + (ctx.createdAt % 1_000_000_000) * 10_000 + rng.int(0, 9_999);
   // The featured image is a drawn design the server serves itself; products of the same line, noun and modifier
   // share one of a few designs across shops, as dropshipped items share their supplier's photos.
-  const design = designOf(`${line.productType}|${named.noun}|${named.modifier}|${ctx.createdAt % 6}`);
+  const design = designOfKey(`${line.productType}|${named.noun}|${named.modifier}|${ctx.createdAt % 6}`);
   const images = Array.from({ length: imageCount }, (_, i): ProductImageSeed => ({
     shopifyId: String(imageBase + i),
     src: i === 0 ? productImagePath(design) : `${ctx.cdn}/${handle}-${i + 1}.jpg?v=${version}`,

@@ -188,7 +188,7 @@ function shopProducts(root: Rng, shop: ShopSeed, count: number, window: Window):
     const ageDays = (window.asOf - createdAt) / DAY;
     const hasAds = advertises && rng.chance(Math.min(0.9, 0.2 + 0.6 / Math.sqrt(position)));
     const ads = hasAds
-      ? drawProductAds(rng, home, 1 + 2 / Math.sqrt(position), ageDays, Math.max(0, Math.ceil((Math.floor(createdAt / DAY) - firstMonday - 6) / 7)), `https://cdn.example.com/products/${shopifyId}/ads`)
+      ? drawProductAds(rng, home, 1 + 2 / Math.sqrt(position), ageDays, Math.max(0, Math.ceil((Math.floor(createdAt / DAY) - firstMonday - 6) / 7)), `/media/products/${shopifyId}/ads`)
       : null;
     const reviewCount = Math.min(2_000_000, Math.floor(figure.units * Math.max(0.5, Math.min(36, ageDays / 30)) * rng.logNormal(0.015, 0.9) + rng.next()));
     const rating =

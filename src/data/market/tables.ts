@@ -107,9 +107,9 @@ function setupTables(shops: ShopSeed[]): TableRows[] {
       ['mainMarket', 'text', (s) => s.profile!.mainMarket],
       ['isDtc', 'bool', (s) => s.profile!.isDtc],
       ['displayInTrending', 'bool', (s) => s.profile!.displayInTrending],
-      ['screenshotUrl', 'text', (s) => `https://cdn.example.com/shops/${s.id}/screenshot.jpg`],
-      ['logoUrl', 'text', (s) => `https://cdn.example.com/shops/${s.id}/logo.png`],
-      ['faviconUrl', 'text', (s) => `https://cdn.example.com/shops/${s.id}/favicon.ico`],
+      ['screenshotUrl', 'text', (s) => `/media/shops/${s.id}/screenshot.jpg`],
+      ['logoUrl', 'text', (s) => `/media/shops/${s.id}/logo.png`],
+      ['faviconUrl', 'text', (s) => `/media/shops/${s.id}/favicon.png`],
       ['trafficGrowth90d', 'float8', (s) => s.profile!.trafficGrowth90d],
       ['trafficGrowth180d', 'float8', (s) => s.profile!.trafficGrowth180d],
       ['monthlyRevenueUsd', 'int4', (s) => s.catalog?.monthlyRevenueUsd ?? null],
@@ -143,13 +143,13 @@ function adTables(slice: AdSlice): TableRows[] {
   const transcript = (ad: AdSeed) => ad.creative.transcript as TranscriptSeed;
   const hook = (ad: AdSeed) => ad.creative.hook as HookSeed;
   const screenshot = (page: LandingPageSeed, kind: 'desktop' | 'mobile' | 'head') =>
-    (kind === 'head' ? page.hasHeadScreenshot : page.hasScreenshots) ? `https://cdn.example.com/landing-pages/${page.id}/${kind}.jpg` : null;
+    (kind === 'head' ? page.hasHeadScreenshot : page.hasScreenshots) ? `/media/landing-pages/${page.id}/${kind}.jpg` : null;
   const { landingPages } = slice;
   return [
     define<AdvertiserSeed>('advertisers', advertisers.length, advertisers, [
       ['id', 'text', (a) => a.id],
       ['name', 'text', (a) => a.name],
-      ['logoUrl', 'text', (a) => `https://cdn.example.com/pages/${a.id}.png`],
+      ['logoUrl', 'text', (a) => `/media/pages/${a.id}.png`],
       ['category', 'text', (a) => a.category],
       ['pageCreatedAt', 'timestamptz', (a) => isoTimestamp(page(a).pageCreatedAt)],
       ['facebookLikes', 'int4', (a) => a.facebookLikes],
@@ -288,7 +288,7 @@ function tiktokTables(slice: Extract<MarketSlice, { kind: 'tiktok' }>): TableRow
       ['id', 'text', (p) => p.id],
       ['handle', 'text', (p) => p.handle],
       ['name', 'text', (p) => p.name],
-      ['avatarUrl', 'text', (p) => `https://cdn.example.com/tiktok/avatars/${p.id}.jpeg`],
+      ['avatarUrl', 'text', (p) => `/media/tiktok/avatars/${p.id}.jpg`],
       ['bio', 'text', (p) => p.bio],
       ['bioUrl', 'text', (p) => p.bioUrl],
       ['accountType', 'text', (p) => p.accountType],
@@ -371,7 +371,7 @@ function googleTables(slice: Extract<MarketSlice, { kind: 'google' }>): TableRow
       ['shopName', 'text', (a) => a.shopName],
       ['domain', 'text', (a) => a.domain],
       ['websiteId', 'uuid', (a) => a.shop?.id ?? null],
-      ['logoUrl', 'text', (a) => `https://cdn.example.com/google/advertisers/${a.id}.png`],
+      ['logoUrl', 'text', (a) => `/media/google/advertisers/${a.id}.png`],
       ['categoryIds', 'int4[]', (a) => a.categoryIds],
       ['liveAdsAll', 'int4', (a) => a.liveAds.all],
       ['liveAdsSearch', 'int4', (a) => a.liveAds.search],

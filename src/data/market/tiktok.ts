@@ -186,7 +186,7 @@ function publishTime(rng: Rng, type: 'ad' | 'organic', profile: TikTokProfileSee
 
 function media(rng: Rng, id: string): Pick<TikTokItemSeed, 'mediaType' | 'thumbnailUrl' | 'mediaUrl' | 'videoUrl' | 'imageUrls' | 'durationSec'> {
   const mediaType = rng.weighted([['video', 80], ['carousel', 15], ['image', 4], ['unknown', 1]] as const);
-  const base = `https://cdn.example.com/tiktok/${id}`;
+  const base = `/media/tiktok/${id}`;
   if (mediaType === 'unknown') return { mediaType, thumbnailUrl: null, mediaUrl: null, videoUrl: null, imageUrls: [], durationSec: null };
   if (mediaType === 'video') {
     const videoUrl = `${base}.mp4`;

@@ -1,6 +1,7 @@
 import { notFound } from '../../errors.js';
 import type { AdMediaType } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
+import { MEDIA_PATH, mediaUrl } from '../shared/media-url.js';
 import { adIdArg } from './args.js';
 import { AdMediaTypeEnum } from './enums.js';
 import { normaliseAdId } from './queries.js';
@@ -33,29 +34,26 @@ const AdMediaUrl = builder.objectRef<MediaUrl>('AdMediaUrl').implement({
   }),
 });
 
-// Hosts whose URLs do not expire; anything else (Meta's CDN) is an external direct link.
-const PUBLIC_ASSET_HOSTS = [/(^|\.)cdn\.example\.com$/];
-
-function describeMedia(ad: { id: string; mediaType: MediaUrl['mediaType']; mediaUrl: string | null; thumbnailUrl: string | null }): MediaUrl {
+// The server's own media (MEDIA_PATH: demo and seed data) does not expire; anything else (Meta's CDN) is an external
+// direct link.
+function describeMedia(ad: { id: string; mediaType: MediaUrl['mediaType']; mediaUrl: string | null; thumbnailUrl: string | null }, publicBaseUrl: string): MediaUrl {
   const selectedSource = ad.mediaUrl ? 'media_url' : 'thumbnail_url';
-  const url = ad.mediaUrl ?? ad.thumbnailUrl;
-  let host = '';
+  const stored = ad.mediaUrl ?? ad.thumbnailUrl;
+  const url = mediaUrl(stored, publicBaseUrl);
   let extension = '';
   try {
-    const parsed = new URL(url ?? '');
-    host = parsed.hostname;
-    extension = /\.([a-z0-9]{2,5})$/i.exec(parsed.pathname)?.[1]?.toLowerCase() ?? '';
+    extension = /\.([a-z0-9]{2,5})$/i.exec(new URL(url ?? '').pathname)?.[1]?.toLowerCase() ?? '';
   } catch {
-    // no usable URL: keep the defaults
+    // no usable URL: no extension
   }
   return {
     adId: ad.id,
     mediaType: ad.mediaType,
     url,
-    urlType: PUBLIC_ASSET_HOSTS.some((pattern) => pattern.test(host)) ? 'public_asset' : 'external_direct',
+    urlType: stored?.startsWith(`${MEDIA_PATH}/`) ? 'public_asset' : 'external_direct',
     selectedSource,
-    mediaUrl: ad.mediaUrl,
-    thumbnailUrl: ad.thumbnailUrl,
+    mediaUrl: mediaUrl(ad.mediaUrl, publicBaseUrl),
+    thumbnailUrl: mediaUrl(ad.thumbnailUrl, publicBaseUrl),
     filename: url ? `${ad.id}${extension ? `.${extension}` : ''}` : null,
   };
 }
@@ -72,7 +70,7 @@ builder.queryFields((t) => ({
         select: { id: true, mediaType: true, mediaUrl: true, thumbnailUrl: true },
       });
       if (!ad) throw notFound(`Ad "${args.adId}"`);
-      return describeMedia(ad);
+      return describeMedia(ad, context.publicBaseUrl);
     },
   }),
 }));

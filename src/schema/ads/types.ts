@@ -2,12 +2,13 @@ import type { Ad, Advertiser } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { AdMediaTypeEnum, AdStatusEnum, AudienceGender } from './enums.js';
 import { cpmOf, daysRunning, estimatedSpend, isCollated, lastSeenAt } from './figures.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 export const AdMedia = builder.objectRef<Ad>('AdMedia').implement({
   fields: (t) => ({
     type: t.expose('mediaType', { type: AdMediaTypeEnum, description: 'carousel is the carousel creative format, not DCO.' }),
-    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
-    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
+    thumbnailUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.thumbnailUrl) }),
+    mediaUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }),
   }),
 });
 
@@ -17,7 +18,7 @@ export const AdAdvertiser = builder.prismaObject('Advertiser', {
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Equals the Facebook page id.' }),
     name: t.exposeString('name'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    logoUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.logoUrl) }),
     facebookPageId: t.exposeString('id'),
     liveAdsCount: t.exposeInt('liveAdsCount'),
     reach30d: t.expose('reach30d', { type: 'SafeInt' }),

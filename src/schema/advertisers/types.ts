@@ -3,6 +3,7 @@ import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { countryDistribution, type AdReach } from './figures.js';
 import { mainLandingPages, type LandingPageUse } from './landing-pages.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The Facebook page that advertises, as the specification shows it: a summary in lists, a detail on its own.
 
@@ -29,15 +30,15 @@ type AdPreview = { id: string; mediaUrl: string | null; thumbnailUrl: string | n
 const AdvertiserLastAd = builder.objectRef<AdPreview>('AdvertiserLastAd').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
-    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
-    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    mediaUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }),
+    thumbnailUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.thumbnailUrl) }),
   }),
 });
 
 const AdvertiserLandingPage = builder.objectRef<LandingPageUse>('AdvertiserLandingPage').implement({
   fields: (t) => ({
     landingPage: t.exposeString('landingPage'),
-    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+    screenshotUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.screenshotUrl) }),
   }),
 });
 
@@ -49,7 +50,7 @@ export const AdvertiserInterface = builder.prismaInterface('Advertiser', {
     platform: t.string({ resolve: () => 'facebook' }),
     facebookPageId: t.exposeString('id'),
     name: t.exposeString('name'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    logoUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.logoUrl) }),
     profile: t.field({ type: AdvertiserProfile, resolve: (advertiser) => advertiser }),
   }),
 });

@@ -7,6 +7,7 @@ import { AdCopySort, HookSort } from '../workspace-analytics/groups.js';
 import { HookSampleAd } from '../workspace-analytics/types.js';
 import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg, SnapshotMetaRef } from './args.js';
 import { frameOf, snapshotMeta, windowNote, windowSql, type TimeWindow } from './frame.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/hooks, /transcripts, /headlines and /ad-copies: the brand's ads in the
 // window grouped by their hook, their transcript (video ads), their title or their copy, with usage figures: the
@@ -25,7 +26,7 @@ const figures = {
 
 const TranscriptSampleAd = builder.objectRef<NonNullable<Row['sample']>>('TranscriptSampleAd').implement({
   description: 'The ad with the highest reach among those with the transcript.',
-  fields: (t) => ({ adId: t.exposeString('adId'), mediaUrl: t.exposeString('mediaUrl', { nullable: true }), thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }) }),
+  fields: (t) => ({ adId: t.exposeString('adId'), mediaUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }), thumbnailUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.thumbnailUrl) }) }),
 });
 
 const Hook = builder.objectRef<Row>('BrandtrackerHook').implement({

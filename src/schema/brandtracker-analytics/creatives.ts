@@ -7,6 +7,7 @@ import { offsetOf, pageRequest } from '../shared/pagination.js';
 import { rowPageRef } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
 import { adsOf, frameOf, windowSql } from './frame.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/creatives: the brand's creatives in a window, one per duplicate group (its
 // lead ad, with the group's size as duplicates), newest first unless sorted otherwise.
@@ -29,8 +30,8 @@ const CreativeRef = builder.objectRef<Creative>('BrandtrackerCreative').implemen
   fields: (t) => ({
     adId: t.exposeString('id', { description: 'The lead ad of the duplicate group.' }),
     mediaType: t.field({ type: CreativeFormat, resolve: (row) => row.mediaType }),
-    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
-    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    mediaUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }),
+    thumbnailUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.thumbnailUrl) }),
     firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),
     daysRunning: t.exposeInt('daysRunning', { description: 'Days from first seen to now while active, else to last seen (as on the Ad summary).' }),
     duplicates: t.exposeInt('duplicates', { description: 'Ads in its duplicate group.' }),

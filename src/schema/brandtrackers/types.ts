@@ -1,6 +1,7 @@
 import type { BrandtrackerLink } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { figuresOf, type BrandtrackerFigures } from './figures.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // A brandtracker as a workspace sees it: the workspace link (display name, folder, when it was added) over the
 // shared global brandtracker. REST types carry exactly the specification's fields, in its order.
@@ -98,7 +99,7 @@ export const BrandtrackerSummary = builder.prismaInterface('BrandtrackerLink', {
       resolve: (link) => link.name ?? globalOf(link).name,
     }),
     facebookPageId: t.string({ nullable: true, select: brandtrackerSelect, resolve: (link) => globalOf(link).facebookPageId }),
-    avatarUrl: t.string({ nullable: true, select: brandtrackerSelect, resolve: (link) => globalOf(link).avatarUrl }),
+    avatarUrl: t.string({ nullable: true, select: brandtrackerSelect, resolve: resolveMediaUrl((link) => globalOf(link).avatarUrl) }),
     status: t.field({ type: BrandtrackerStatus, select: brandtrackerSelect, resolve: (link) => globalOf(link) }),
     workspaceAddedAt: t.expose('addedAt', { type: 'DateTime', description: 'When the workspace added (or last re-added) the brand.' }),
     folder: t.field({

@@ -3,6 +3,7 @@ import { builder } from '../builder.js';
 import { ShopDetailProfile, ShopTechnology, ShopTrustpilot, TECHNOLOGY_SELECT, trustpilotOf } from '../shops/detail.js';
 import { shopFigures, type ShopFigures } from '../shops/figures.js';
 import { EMAIL_SUMMARY } from './load.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // Email records: the summary of lists and the detail of GET /v1/emails/{emailId}.
 
@@ -33,7 +34,7 @@ export const EmailContent = builder.objectRef<Email>('EmailContent').implement({
     preheader: t.exposeString('preheader', { nullable: true }),
     bodyPreview: t.string({ description: `The first ${PREVIEW_LENGTH} characters of the plain-text body.`, resolve: (e) => e.body.slice(0, PREVIEW_LENGTH) }),
     bodyLength: t.exposeInt('bodyLength', { description: 'Characters of the plain-text body.' }),
-    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+    screenshotUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.screenshotUrl) }),
   }),
 });
 
@@ -43,7 +44,7 @@ const EmailDetailContent = builder.objectRef<Email>('EmailDetailContent').implem
     preheader: t.exposeString('preheader', { nullable: true }),
     bodyPreview: t.string({ resolve: (e) => e.body.slice(0, PREVIEW_LENGTH) }),
     bodyLength: t.exposeInt('bodyLength'),
-    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+    screenshotUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.screenshotUrl) }),
     body: t.exposeString('body', { description: 'The plain-text body.' }),
   }),
 });

@@ -1,6 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { OffsetPaginationRef, type OffsetPagination } from '../shared/pagination.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The five facet lists share one envelope: the values, their pagination, and meta telling what kind of value
 // they are and which filters of which resources accept them.
@@ -62,7 +63,7 @@ export const ShopifyAppFacetRef = builder.objectRef<ShopifyAppFacet>('ShopifyApp
   fields: (t) => ({
     id: t.exposeInt('id', { description: "The app's grouped id (all its listings)." }),
     label: t.exposeString('label'),
-    iconUrl: t.exposeString('iconUrl', { nullable: true }),
+    iconUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.iconUrl) }),
     shopifyUrl: t.exposeString('shopifyUrl', { nullable: true }),
     usageCount: t.exposeInt('usageCount', { description: usage }),
   }),
@@ -73,7 +74,7 @@ export const TechnologyFacetRef = builder.objectRef<TechnologyFacet>('Technology
     slug: t.exposeString('slug', { description: 'The value technology filters take.' }),
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    iconUrl: t.exposeString('iconUrl', { nullable: true }),
+    iconUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.iconUrl) }),
     categories: t.exposeStringList('categories'),
     usageCount: t.exposeInt('usageCount', { description: usage }),
   }),
@@ -84,7 +85,7 @@ export const PixelFacetRef = builder.objectRef<PixelFacet>('PixelFacet').impleme
     id: t.exposeID('id', { description: 'The value pixel filters take (UUID).' }),
     slug: t.exposeString('slug'),
     name: t.exposeString('name'),
-    iconUrl: t.exposeString('iconUrl', { nullable: true }),
+    iconUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.iconUrl) }),
     categories: t.exposeStringList('categories'),
     usageCount: t.exposeInt('usageCount', { description: usage }),
   }),

@@ -2,11 +2,12 @@ import type { GoogleAd, GoogleAdvertiser } from '../../generated/prisma/client.j
 import { builder } from '../builder.js';
 import { GoogleAdMediaTypeEnum, GoogleAdNetworkEnum, GoogleAdStatusEnum } from './enums.js';
 import { daysRunning } from './figures.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 const GoogleAdMedia = builder.objectRef<GoogleAd>('GoogleAdMedia').implement({
   fields: (t) => ({
     type: t.expose('mediaType', { type: GoogleAdMediaTypeEnum }),
-    url: t.exposeString('mediaUrl', { nullable: true }),
+    url: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }),
     format: t.exposeString('format', { description: 'text, shopping, image or video.' }),
   }),
 });
@@ -32,7 +33,7 @@ export const GoogleAdAdvertiser = builder.prismaObject('GoogleAdvertiser', {
     shopName: t.exposeString('shopName', { nullable: true }),
     domain: t.exposeString('domain', { nullable: true }),
     websiteId: t.exposeString('websiteId', { nullable: true }),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    logoUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.logoUrl) }),
     liveAds: t.field({ type: GoogleAdLiveAds, resolve: (advertiser) => advertiser }),
   }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { notFound, validationError } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // GET /v1/lookup/facebook-shop: the shops a Facebook page links to, or the pages a shop links to, ranked.
 
@@ -25,7 +26,7 @@ const FacebookShopEntry = builder.objectRef<ShopEntry>('FacebookShopEntry').impl
     isMainRelation: t.exposeBoolean('isMainRelation', { description: relationFields.isMainRelation }),
     isPrimary: t.exposeBoolean('isPrimary', { description: relationFields.isPrimary }),
     trafficNumber: t.exposeInt('trafficNumber', { description: 'Monthly visits.' }),
-    profilePhotoUrl: t.exposeString('profilePhotoUrl', { nullable: true }),
+    profilePhotoUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.profilePhotoUrl) }),
   }),
 });
 

@@ -6,6 +6,7 @@ import {
   type AdsView, type BestSellerRankView, type CountryActiveAdsView, type CountryReach, type EuMetricsView, type PriceView, type ReviewsView,
   type RevenueRangeView, type SalesView, type WeekView,
 } from './views.js';
+import { resolveMediaUrl, resolveMediaUrls } from '../shared/media-url.js';
 
 // The Product record of the specification, one object per nested group. Each group's resolver builds the group
 // from the loaded row once (views.ts), as plain fields: a page of products runs one resolver per group, not per field.
@@ -63,7 +64,7 @@ const ProductAds = builder.objectRef<AdsView>('ProductAds').implement({
     adShare: t.exposeFloat('adShare', { description: "Percent of the shop's active ads." }),
     advertisersCount: t.exposeInt('advertisersCount'),
     hasPartnershipAds: t.exposeBoolean('hasPartnershipAds'),
-    previewUrls: t.exposeStringList('previewUrls'),
+    previewUrls: t.stringList({ resolve: resolveMediaUrls((p) => p.previewUrls) }),
     activeByCountry: t.expose('activeByCountry', { type: [CountryActiveAds] }),
     sellingCountries: t.exposeStringList('sellingCountries'),
   }),
@@ -121,7 +122,7 @@ const ProductShop = builder.objectRef<ShopRow>('ProductShop').implement({
     id: t.exposeID('id'),
     domain: t.exposeString('domain'),
     name: t.exposeString('name'),
-    avatarUrl: t.exposeString('logoUrl', { nullable: true }),
+    avatarUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.logoUrl) }),
     countryCode: t.exposeString('countryCode', { nullable: true }),
     currency: t.exposeString('currency', { nullable: true }),
     productsCount: t.exposeInt('productsCount'),

@@ -1,7 +1,20 @@
-/** Where the server serves the images it draws itself (demo and seed data): `/media/...` below its own address. */
+/** Where the server serves the media it makes itself (demo and seed data): `/media/...` below its own address. */
 export const MEDIA_PATH = '/media';
 
-/** A stored image URL as clients see it: a path of the server's own media (`/media/...`) becomes an absolute URL. */
+/** A stored media URL as clients see it: a path of the server's own media (`/media/...`) becomes an absolute URL; any other URL (imported data) is kept. */
+export function mediaUrl(stored: string, publicBaseUrl: string): string;
+export function mediaUrl(stored: string | null, publicBaseUrl: string): string | null;
 export function mediaUrl(stored: string | null, publicBaseUrl: string): string | null {
   return stored !== null && stored.startsWith(`${MEDIA_PATH}/`) ? `${publicBaseUrl}${stored}` : stored;
+}
+
+/** A field resolver that answers the parent's stored URL through mediaUrl: `t.string({ resolve: resolveMediaUrl((ad) => ad.mediaUrl) })`. */
+export function resolveMediaUrl<P, U extends string | null>(read: (parent: P) => U) {
+  // mediaUrl keeps null as null and a string as a string, so the stored type is the answered type.
+  return (parent: P, _args: unknown, context: { publicBaseUrl: string }): U => mediaUrl(read(parent), context.publicBaseUrl) as U;
+}
+
+/** resolveMediaUrl for a list of stored URLs. */
+export function resolveMediaUrls<P>(read: (parent: P) => string[]) {
+  return (parent: P, _args: unknown, context: { publicBaseUrl: string }): string[] => read(parent).map((url) => mediaUrl(url, context.publicBaseUrl));
 }

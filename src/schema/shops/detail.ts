@@ -8,6 +8,7 @@ import { LINKED_ADVERTISERS_SELECT, LinkedAdvertiserRef, linkedAdvertisers, type
 import { similarPage, SimilarShopRef } from './queries.js';
 import { ShopSocials, type SocialDay } from './socials.js';
 import { findShop } from './find.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // GET /v1/shops/{shopId}: the summary's figures plus trustpilot, socials, technology and a similar-shops preview.
 
@@ -35,7 +36,7 @@ export const ShopTrustpilot = builder.objectRef<Shop>('ShopTrustpilot').implemen
     rating: t.exposeFloat('trustpilotRating', { nullable: true, description: '0..5.' }),
     reviewCount: t.exposeInt('trustpilotReviews', { nullable: true }),
     brandName: t.exposeString('name'),
-    brandLogo: t.exposeString('logoUrl', { nullable: true }),
+    brandLogo: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.logoUrl) }),
     url: t.exposeString('trustpilotUrl', { nullable: true }),
   }),
 });
@@ -90,10 +91,10 @@ const ShopDetailAdvertising = builder.objectRef<AdvertisingDetail>('ShopDetailAd
 });
 
 const ShopApp = builder.objectRef<App['app']>('ShopApp').implement({
-  fields: (t) => ({ id: t.exposeInt('id'), label: t.exposeString('label'), iconUrl: t.exposeString('iconUrl', { nullable: true }), shopifyUrl: t.exposeString('shopifyUrl', { nullable: true }) }),
+  fields: (t) => ({ id: t.exposeInt('id'), label: t.exposeString('label'), iconUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.iconUrl) }), shopifyUrl: t.exposeString('shopifyUrl', { nullable: true }) }),
 });
 const ShopPixel = builder.objectRef<Pixel['pixel']>('ShopPixel').implement({
-  fields: (t) => ({ id: t.exposeString('id'), slug: t.exposeString('slug'), name: t.exposeString('name'), iconUrl: t.exposeString('iconUrl', { nullable: true }) }),
+  fields: (t) => ({ id: t.exposeString('id'), slug: t.exposeString('slug'), name: t.exposeString('name'), iconUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.iconUrl) }) }),
 });
 export const ShopTechnology = builder.objectRef<ShopDetailRow>('ShopTechnology').implement({
   fields: (t) => ({
@@ -121,7 +122,7 @@ export const ShopDetail = builder.prismaObject('Shop', {
     id: t.exposeID('id', { description: 'uuid' }),
     domain: t.exposeString('domain'),
     name: t.exposeString('name'),
-    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+    screenshotUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.screenshotUrl) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     profile: t.field({ type: ShopDetailProfile, resolve: (shop) => shop }),
     trustpilot: t.field({ type: ShopTrustpilot, nullable: true, description: 'Null when the shop has no Trustpilot page.', resolve: trustpilotOf }),

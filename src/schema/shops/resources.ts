@@ -9,6 +9,7 @@ import { findShop, findShopId } from './find.js';
 import { LINKED_ADVERTISERS_SELECT, LinkedAdvertiserRef, linkedAdvertisers, type LinkedAdvertiserLink } from './linked.js';
 import type { SeriesPoint } from './figures.js';
 import { SeriesPointRef } from './types.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The shop sub-resources: sales readings, linked advertisers, social follower history and products.
 
@@ -40,7 +41,7 @@ const ShopProductRef = builder.objectRef<ShopProduct>('ShopProduct').implement({
     id: t.exposeString('shopifyId', { description: 'The Shopify product id.' }),
     title: t.exposeString('title'),
     handle: t.exposeString('handle'),
-    imageUrl: t.exposeString('imageUrl', { nullable: true }),
+    imageUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.imageUrl) }),
     productUrl: t.exposeString('url'),
     price: t.float({ description: "In the shop's currency.", resolve: (p) => p.price.toNumber() }),
     currency: t.exposeString('currency'),

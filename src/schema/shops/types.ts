@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient, Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { shopFigures, type CountryShare, type LatestAd, type SeriesPoint, type ShopFigures, type ShopTikTokFigures } from './figures.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The Shop summary (list rows, similar shops, favorites, image search): a Prisma object whose nested
 // objects read the shop row, its loaded relations (best sellers, traffic) and its figures (shopFigures).
@@ -19,7 +20,7 @@ export const ShopProfile = builder.objectRef<Shop>('ShopProfile').implement({
 
 export const ShopBestSeller = builder.objectRef<BestSeller>('ShopBestSeller').implement({
   fields: (t) => ({
-    imageUrl: t.exposeString('imageUrl', { nullable: true }),
+    imageUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.imageUrl) }),
     title: t.exposeString('title'),
     price: t.float({ description: "In the shop's currency.", resolve: (product) => product.price.toNumber() }),
     currency: t.exposeString('currency'),
@@ -102,8 +103,8 @@ export const ShopLatestAd = builder.objectRef<LatestAd>('ShopLatestAd').implemen
   fields: (t) => ({
     id: t.exposeString('id'),
     mediaType: t.string({ description: 'image or video (carousels read as image).', resolve: (ad) => (ad.mediaType === 'video' ? 'video' : 'image') }),
-    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
-    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    mediaUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }),
+    thumbnailUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.thumbnailUrl) }),
   }),
 });
 
@@ -124,7 +125,7 @@ export const ShopSummary = builder.prismaObject('Shop', {
     id: t.exposeID('id', { description: 'uuid' }),
     domain: t.exposeString('domain'),
     name: t.exposeString('name'),
-    screenshotUrl: t.exposeString('screenshotUrl', { nullable: true }),
+    screenshotUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.screenshotUrl) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     profile: t.field({ type: ShopProfile, resolve: (shop) => shop }),
     catalog: t.field({ type: ShopCatalog, select: CATALOG_SELECT, resolve: (shop) => shop as ShopWithCatalog }),

@@ -18,5 +18,6 @@ export function tiktokIdOf(itemId: string): string | null {
   return /^\d{1,20}$/.test(raw) ? raw : null;
 }
 
-export const shopLogoUrl = (shopId: string) => `https://cdn.example.com/shops/${shopId}.png`;
+/** A shop's logo when its row has none: the one the server draws for it. */
+export const shopLogoUrl = (shopId: string) => `/media/shops/${shopId}/logo.png`;
 export const shopFaviconUrl = (domain: string) => `https://${domain}/favicon.ico`;

@@ -1,6 +1,7 @@
 import type { TikTokPageSnapshot, TikTokPin } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { shopFaviconUrl, shopLogoUrl } from './figures.js';
+import { mediaUrl, resolveMediaUrl } from '../shared/media-url.js';
 
 // Who posted an item: the profile, its latest daily snapshot and the item's pin history on it, and the shop.
 
@@ -10,7 +11,7 @@ export const TikTokProfile = builder.prismaObject('TikTokProfile', {
     id: t.exposeString('id'),
     handle: t.exposeString('handle'),
     name: t.exposeString('name'),
-    avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
+    avatarUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.avatarUrl) }),
     bio: t.exposeString('bio', { nullable: true }),
     bioUrl: t.exposeString('bioUrl', { nullable: true }),
     accountType: t.exposeString('accountType', { description: 'business, creator or personal.' }),
@@ -33,8 +34,8 @@ export const TikTokShop = builder.prismaObject('Shop', {
     id: t.exposeID('id'),
     domain: t.exposeString('domain'),
     name: t.exposeString('name'),
-    logoUrl: t.string({ resolve: (shop) => shopLogoUrl(shop.id) }),
-    faviconUrl: t.string({ resolve: (shop) => shopFaviconUrl(shop.domain) }),
+    logoUrl: t.string({ resolve: (shop, _args, context) => mediaUrl(shop.logoUrl ?? shopLogoUrl(shop.id), context.publicBaseUrl) }),
+    faviconUrl: t.string({ resolve: (shop, _args, context) => mediaUrl(shop.faviconUrl ?? shopFaviconUrl(shop.domain), context.publicBaseUrl) }),
     countryCode: t.exposeString('countryCode', { nullable: true }),
     monthlyVisits: t.exposeInt('monthlyVisits'),
     trafficGrowth30d: t.exposeFloat('trafficGrowth30d', { nullable: true, description: 'Fraction: 0.18 = +18%.' }),

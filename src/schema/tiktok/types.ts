@@ -3,6 +3,7 @@ import { builder } from '../builder.js';
 import { TikTokItemStatusEnum, TikTokItemTypeEnum, TikTokMediaItemTypeEnum, TikTokMediaTypeEnum } from './enums.js';
 import { compositeId, daysRunning } from './figures.js';
 import { NEVER_PINNED, TikTokPageSnapshotRef, TikTokPinRef, TikTokProfile, TikTokShop } from './profile.js';
+import { resolveMediaUrl, resolveMediaUrls } from '../shared/media-url.js';
 
 // A TikTok library item: its media, content and metrics, and the fields every item shows (list rows and detail).
 
@@ -14,16 +15,16 @@ function mediasOf(item: TikTokItem): MediaItem[] {
 }
 
 const TikTokMediaItem = builder.objectRef<MediaItem>('TikTokMediaItem').implement({
-  fields: (t) => ({ type: t.expose('type', { type: TikTokMediaItemTypeEnum }), url: t.exposeString('url'), order: t.exposeInt('order') }),
+  fields: (t) => ({ type: t.expose('type', { type: TikTokMediaItemTypeEnum }), url: t.string({ resolve: resolveMediaUrl((p) => p.url) }), order: t.exposeInt('order') }),
 });
 
 export const TikTokMedia = builder.objectRef<TikTokItem>('TikTokMedia').implement({
   fields: (t) => ({
     type: t.expose('mediaType', { type: TikTokMediaTypeEnum, description: 'carousel is a photo post of several images.' }),
-    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
-    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
-    videoUrl: t.exposeString('videoUrl', { nullable: true }),
-    imageUrls: t.exposeStringList('imageUrls'),
+    thumbnailUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.thumbnailUrl) }),
+    mediaUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }),
+    videoUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.videoUrl) }),
+    imageUrls: t.stringList({ resolve: resolveMediaUrls((p) => p.imageUrls) }),
     medias: t.field({ type: [TikTokMediaItem], description: 'Every asset in display order.', resolve: mediasOf }),
     durationSec: t.exposeFloat('durationSec', { nullable: true }),
     mediaCount: t.int({ resolve: (item) => mediasOf(item).length }),

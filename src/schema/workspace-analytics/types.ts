@@ -2,6 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
 import type { GroupRow } from './aggregates.js';
+import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The rows of the workspace analytics: each names its brandtracker, then what it is about, then its figures.
 
@@ -20,8 +21,8 @@ export const HookSampleAd = builder.objectRef<NonNullable<GroupRow['sample']>>('
   description: 'The ad with the highest reach among those using the hook.',
   fields: (t) => ({
     adId: t.exposeString('adId'),
-    mediaUrl: t.exposeString('mediaUrl', { nullable: true }),
-    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true }),
+    mediaUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mediaUrl) }),
+    thumbnailUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.thumbnailUrl) }),
     fullText: t.exposeString('fullText', { nullable: true, description: "The sample ad's transcript, or its copy when it has none." }),
   }),
 });
@@ -38,14 +39,14 @@ const AdCopy = builder.objectRef<GroupRow>('WorkspaceAdCopy').implement({ fields
 type LandingPageData = NonNullable<GroupRow['landingPage']>;
 
 export const LandingPageTechnology = builder.objectRef<LandingPageData['technologies'][number]>('LandingPageTechnologyRef').implement({
-  fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name'), iconUrl: t.exposeString('iconUrl', { nullable: true }) }),
+  fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name'), iconUrl: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.iconUrl) }) }),
 });
 
 export const LandingPageScreenshots = builder.objectRef<LandingPageData['screenshots']>('LandingPageScreenshots').implement({
   fields: (t) => ({
-    desktop: t.exposeString('desktop', { nullable: true }),
-    mobile: t.exposeString('mobile', { nullable: true }),
-    head: t.exposeString('head', { nullable: true }),
+    desktop: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.desktop) }),
+    mobile: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.mobile) }),
+    head: t.string({ nullable: true, resolve: resolveMediaUrl((p) => p.head) }),
   }),
 });
 

@@ -9,6 +9,11 @@ export type Key = { key: string; prefix: string };
 /** A route: its path match, the URL, the key and (POST) the parsed body → the response body, or null for a bad key. */
 export type Route = [RegExp, (match: RegExpExecArray, url: URL, key: Key, body: Row) => Promise<Row | null>];
 
+const PUBLIC_BASE_URL = (process.env.PUBLIC_BASE_URL ?? `http://localhost:${process.env.PORT}`).replace(/\/$/, '');
+
+/** A JSON.stringify replacer that answers the server's own media (a stored `/media/...` path) as an absolute URL, as the project does. */
+export const absoluteMedia = (_key: string, value: unknown) => (typeof value === 'string' && value.startsWith('/media/') ? `${PUBLIC_BASE_URL}${value}` : value);
+
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
 export const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 export const num = (value: string | number | null) => (value === null ? null : Number(value));

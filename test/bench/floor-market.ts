@@ -4,8 +4,6 @@ import { AUTH, AUTH_COLUMNS, authedBody, ISO, type Route, type Row } from './flo
 // /v1/products/query with four filters sorted best-selling, its first page and a later one by cursor). One statement
 // each. The bench workspace has no plan, so the products' EU figures are locked (null), as the project answers.
 
-const PUBLIC_BASE_URL = (process.env.PUBLIC_BASE_URL ?? `http://localhost:${process.env.PORT}`).replace(/\/$/, '');
-
 const EMAIL_JSON = `json_build_object('id', e."id", 'sentAt', ${ISO('e."sentAt"')}, 'campaignType', e."campaignType",
   'classification', json_build_object('promotionType', pt."name", 'promotionTypeId', e."promotionTypeId", 'category', c."name", 'categoryId', e."categoryId",
     'event', CASE WHEN v."id" IS NULL THEN NULL ELSE json_build_object('name', v."name", 'id', v."id", 'category', v."category") END),
@@ -27,7 +25,7 @@ function product(row: Row): Row {
   const onSale = p.compareAtPrice !== null && p.compareAtPrice > p.price;
   return {
     id: p.id, shopifyId: p.shopifyId, title: p.title, description: p.description, url: p.url, handle: p.handle,
-    imageUrl: p.imageUrl?.startsWith('/media/') ? `${PUBLIC_BASE_URL}${p.imageUrl}` : p.imageUrl,
+    imageUrl: p.imageUrl,
     publishedAt: p.publishedAt === null ? null : new Date(p.publishedAt).toISOString(),
     price: {
       amount: p.price, currency: p.currency, amountUsd: p.priceUsd, compareAtAmount: p.compareAtPrice, onSale,

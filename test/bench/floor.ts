@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { DEFAULT_CPM, estimatedSpend } from '../../src/schema/ads/figures.js';
 import { AD_COLUMNS, summary } from './floor-ads.js';
-import { AUTH, authorised, iso, pool, type Key, type Route, type Row } from './floor-common.js';
+import { absoluteMedia, AUTH, authorised, iso, pool, type Key, type Route, type Row } from './floor-common.js';
 import { discoveryRoutes } from './floor-discovery.js';
 import { marketRoutes } from './floor-market.js';
 import { shopRoutes } from './floor-shops.js';
@@ -227,7 +227,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://floor');
   const requestId = randomUUID();
   const send = (status: number, body: Row) => {
-    const text = JSON.stringify({ requestId, ...body });
+    const text = JSON.stringify({ requestId, ...body }, absoluteMedia);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   };

@@ -8,7 +8,9 @@ import { count } from '../shared/ranges.js';
 import { searchTerms, termsOf } from '../shared/text-search.js';
 import { endOfDay } from '../shared/time.js';
 import { pageArgs } from '../shared/pagination.js';
+import { growthArgs, trustpilotArgs } from '../shared/shop-filter-args.js';
 import { EmailSearchType, EmailSort, ShopEmailSort, ShopifyPlan } from './enums.js';
+import { emailsPerWeek } from './frequency.js';
 import type { EmailFilter, EmailSort as Sort } from './sql.js';
 
 // Arguments of POST /v1/emails/query and GET /v1/shops/{shopId}/emails, and their translation into the engine's filter.
@@ -64,6 +66,18 @@ export const emailsQueryArgs = () =>
     creationCountries: t.stringList({ validate: countries }),
     excludeCreationCountries: t.stringList({ validate: countries }),
     technologies: t.stringList({ description: 'Technology slugs of the shop (GET /v1/facets/technologies).', validate: z.array(z.string().min(1).max(100)).max(100) }),
+    shopDefaultLanguages: t.stringList({ description: "The shop's default storefront language: ISO 639-1 codes or English names.", validate: languages }),
+    mainMarketCountries: t.stringList({ description: "The country most of the shop's visitors come from.", validate: countries }),
+    amongMarketCountries: t.stringList({ description: "Countries among the shop's visitor countries (its markets).", validate: countries }),
+    excludeMarketCountries: t.stringList({ description: "None of these among the shop's visitor countries; emails without a shop stay.", validate: countries }),
+    visitorCountries: t.stringList({ description: "Countries among the shop's visitor countries, as amongMarketCountries (the same data here); both lists must match when both are sent.", validate: countries }),
+    minAvgEmailsPerWeek: t.float({ description: "The shop's avgEmailsPerWeek as GET /v1/shops/{shopId}/emails/stats reports it: emails of the trailing 90 days / (90 / 7).", validate: emailsPerWeek }),
+    maxAvgEmailsPerWeek: t.float({ validate: emailsPerWeek }),
+    ...growthArgs({
+      trafficGrowth: "The shop's traffic growth, in POST /v1/shops/query's conditions ({ period, comparison, value, operator }), not a string.",
+      adsGrowth: "The shop's ads first seen in the window against the window before, in POST /v1/shops/query's conditions, not a string.",
+    }),
+    ...trustpilotArgs(),
   }));
 
 export const shopEmailsArgs = () =>
@@ -101,6 +115,15 @@ export function emailFilter(args: QueryArgs | ShopArgs, shopId?: string) {
     currencies: q.currencies,
     creationCountries: q.creationCountries, excludeCreationCountries: q.excludeCreationCountries,
     technologies: q.technologies,
+    shop: {
+      languages: q.shopDefaultLanguages,
+      mainMarketCountries: q.mainMarketCountries, marketCountries: q.amongMarketCountries, excludeMarketCountries: q.excludeMarketCountries,
+      trafficGrowth: q.trafficGrowth, adsGrowth: q.adsGrowth,
+      trustpilotRating: { min: q.minTrustpilotRating, max: q.maxTrustpilotRating },
+      trustpilotReviews: { min: q.minTrustpilotReviewCount, max: q.maxTrustpilotReviewCount },
+    },
+    visitorCountries: q.visitorCountries,
+    avgEmailsPerWeek: { min: q.minAvgEmailsPerWeek, max: q.maxAvgEmailsPerWeek },
   };
   const relevant = filter.search?.type === 'shopKeywords';
   const sort: Sort = { sortBy: args.sortBy ?? (relevant ? 'relevance' : 'newest'), order: q.order };

@@ -7,7 +7,8 @@ import type { InlineRows } from '../shared/cursor.js';
 import type { SqlSource } from '../shared/raw-rows.js';
 import { shopInCategories, shopUsesTechnologies } from '../shared/shop-facets.js';
 import { tsQuery } from '../shared/text-search.js';
-import { activeAdsOf } from '../shops/sql.js';
+import { activeAdsOf, shopFilterConditions, type ShopFilter } from '../shops/sql.js';
+import { avgEmailsPerWeekCondition, LAST_90_DAYS } from './frequency.js';
 
 // The emails list engine: SQL finds the page of email ids and the total (shared/id-page.ts), Prisma loads the rows.
 
@@ -38,12 +39,17 @@ export type EmailFilter = {
   creationCountries?: string[] | null;
   excludeCreationCountries?: string[] | null;
   technologies?: string[] | null;
+  /** The sending shop's filters that the shops lists have (default languages, markets, growth, Trustpilot). */
+  shop?: Pick<ShopFilter, 'languages' | 'mainMarketCountries' | 'marketCountries' | 'excludeMarketCountries' | 'trafficGrowth' | 'adsGrowth' | 'trustpilotRating' | 'trustpilotReviews'>;
+  /** Visitor countries of the sending shop, a second list read as the shops lists read marketCountries. */
+  visitorCountries?: string[] | null;
+  avgEmailsPerWeek?: Range<number>;
 };
 export type EmailSort = { sortBy: EmailSortValue; order?: 'asc' | 'desc' | null };
 
 const sql = Prisma.sql;
 const lower = (values: string[]) => values.map((value) => value.toLowerCase());
-const EMAILS_90D = sql`(SELECT count(*) FROM "emails" x WHERE x."shopId" = e."shopId" AND x."sentAt" >= now() - interval '90 days')`;
+const EMAILS_90D = sql`(SELECT count(*) FROM "emails" x WHERE x."shopId" = e."shopId" AND x."sentAt" >= ${LAST_90_DAYS})`;
 
 function searchCondition(search: EmailSearch): Prisma.Sql {
   const anyOrAll = (conditions: Prisma.Sql[]) => sql`(${Prisma.join(conditions, search.keywordMode === 'all' ? ' AND ' : ' OR ')})`;
@@ -84,7 +90,21 @@ function conditions(f: EmailFilter): Prisma.Sql[] {
   if (f.creationCountries?.length) out.push(sql`s."countryCode" = ANY(${f.creationCountries}::text[])`);
   if (f.excludeCreationCountries?.length) out.push(sql`(s."countryCode" IS NULL OR NOT (s."countryCode" = ANY(${f.excludeCreationCountries}::text[])))`);
   if (f.technologies?.length) out.push(shopUsesTechnologies('s', f.technologies));
-  return out.length ? out : [sql`TRUE`];
+  if (f.shop) out.push(...shopFilterConditions({ ...f.shop, adsGrowth: null }));
+  if (f.visitorCountries?.length) out.push(...shopFilterConditions({ marketCountries: f.visitorCountries }));
+  const frequency = f.avgEmailsPerWeek && avgEmailsPerWeekCondition(f.avgEmailsPerWeek);
+  if (frequency) out.push(frequency);
+  return out;
+}
+
+/**
+ * The sending shop's adsGrowth, tested once per shop that sent emails. Its subqueries count the shop's ads: on the
+ * joined shop (conditions) the planner would run them for every email, not seeing that they repeat.
+ */
+function sendingShopConditions(f: EmailFilter): Prisma.Sql[] {
+  const growth = shopFilterConditions({ adsGrowth: f.shop?.adsGrowth });
+  if (!growth.length) return [];
+  return [sql`e."shopId" IN (SELECT s."id" FROM "shops" s WHERE s."id" IN (SELECT x."shopId" FROM "emails" x) AND ${Prisma.join(growth, ' AND ')})`];
 }
 
 /** The text rank of a keyword search sorted by relevance (how often the words occur in the shop's email text). */
@@ -122,12 +142,13 @@ const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength',
 const readsShop = (parts: Prisma.Sql[]) => parts.some((part) => /(^|[^\w"])s\."/.test(part.sql));
 
 export async function searchEmailIds<Row = never>(db: SqlSource, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }, inline?: InlineRows<Row>) {
-  const where = conditions(filter);
+  const own = conditions(filter);
   const keys = order(sort);
-  const shop = readsShop([...where, ...keys.map((k) => k.key)]) ? sql`LEFT JOIN "shops" s ON s."id" = e."shopId"` : Prisma.empty;
+  const shop = readsShop([...own, ...keys.map((k) => k.key)]) ? sql`LEFT JOIN "shops" s ON s."id" = e."shopId"` : Prisma.empty;
+  const where = [...own, ...sendingShopConditions(filter)];
   return findIdPage(db, {
     id: sql`e."id"`,
-    from: sql`FROM "emails" e ${shop} WHERE ${Prisma.join(where, ' AND ')}`,
+    from: sql`FROM "emails" e ${shop} WHERE ${Prisma.join(where.length ? where : [sql`TRUE`], ' AND ')}`,
     order: keys,
     limit: page.limit,
     offset: page.offset,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { findShopId } from '../shops/find.js';
+import { avgEmailsPerWeek, LAST_90_DAYS } from './frequency.js';
 
 // GET /v1/shops/{shopId}/emails/stats: the last 90 days by day of week, and one month's calendar (UTC).
 
@@ -53,7 +54,7 @@ builder.queryFields((t) => ({
       const [weekdays, dates] = await Promise.all([
         context.prisma.$queryRaw<{ day: number; n: number }[]>`
           SELECT extract(dow FROM "sentAt" AT TIME ZONE 'UTC')::int AS day, count(*)::int AS n
-          FROM "emails" WHERE "shopId" = ${shopId}::uuid AND "sentAt" >= now() - interval '90 days' GROUP BY 1`,
+          FROM "emails" WHERE "shopId" = ${shopId}::uuid AND "sentAt" >= ${LAST_90_DAYS} GROUP BY 1`,
         context.prisma.$queryRaw<{ date: string; n: number }[]>`
           SELECT to_char("sentAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS n
           FROM "emails" WHERE "shopId" = ${shopId}::uuid AND "sentAt" >= ${start} AND "sentAt" < ${end} GROUP BY 1 ORDER BY 1`,
@@ -61,7 +62,7 @@ builder.queryFields((t) => ({
       const byDay = Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((day) => [String(day), weekdays.find((row) => row.day === day)?.n ?? 0]));
       const total90 = weekdays.reduce((sum, row) => sum + row.n, 0);
       return {
-        last90Days: { totalEmails: total90, avgEmailsPerWeek: Math.round((total90 / (90 / 7)) * 100) / 100, emailsByDayOfWeek: byDay },
+        last90Days: { totalEmails: total90, avgEmailsPerWeek: avgEmailsPerWeek(total90), emailsByDayOfWeek: byDay },
         calendar: { month: args.month, totalEmails: dates.reduce((sum, row) => sum + row.n, 0), emailsByDate: Object.fromEntries(dates.map((row) => [row.date, row.n])) },
       };
     },

@@ -8,8 +8,8 @@ import { SortOrder } from '../shared/enums.js';
 import { amount, count } from '../shared/ranges.js';
 import { endOfDay } from '../shared/time.js';
 import { offsetArgs } from '../shared/pagination.js';
-import { AdsGrowthPeriod, DtcRegion, GrowthComparison, GrowthOperator, ReachGrowthPeriod, ShopListSort, ShopQuerySort, ShopSearchType, TrafficGrowthPeriod } from './enums.js';
-import type { GrowthCondition } from './growth.js';
+import { growthArgs, growthConditionList, ReachGrowthCondition, trustpilotArgs, type GrowthCondition } from '../shared/shop-filter-args.js';
+import { DtcRegion, ShopListSort, ShopQuerySort, ShopSearchType } from './enums.js';
 import type { ShopFilter, ShopSearch, ShopSort } from './sql.js';
 
 // Arguments of GET /v1/shops and POST /v1/shops/query, their validation, and their translation into the
@@ -24,20 +24,6 @@ const list = <T extends z.ZodType>(item: T, max = 100) => z.array(item).max(max)
 const uuids = list(z.string().regex(UUID, '{name} must be UUIDs').transform((id) => id.toLowerCase()));
 const ids = list(z.number().int().min(1).max(MAX_INT));
 const currencies = list(z.string().transform((code) => code.trim().toUpperCase()).refine((code) => CURRENCIES.has(code), '{name} must be ISO 4217 currency codes'));
-const rating = z.number().min(0).max(5);
-
-const growthInput = <P>(name: string, period: P) =>
-  builder.inputType(name, {
-    fields: (t) => ({
-      period: t.field({ type: period as typeof TrafficGrowthPeriod, required: true }),
-      value: t.float({ description: 'Threshold in percent (-100 = lost everything).' }),
-      comparison: t.field({ type: GrowthComparison, required: true }),
-      operator: t.field({ type: GrowthOperator }),
-    }),
-  });
-const TrafficGrowthCondition = growthInput('TrafficGrowthCondition', TrafficGrowthPeriod);
-const AdsGrowthCondition = growthInput('AdsGrowthCondition', AdsGrowthPeriod);
-const ReachGrowthCondition = growthInput('ReachGrowthCondition', ReachGrowthPeriod);
 
 /** The filters GET /v1/shops and POST /v1/shops/query share. */
 const commonArgs = () =>
@@ -68,10 +54,7 @@ const commonArgs = () =>
     excludeShopifyAppIds: t.intList({ validate: ids }),
     languages: t.stringList({ description: 'Default storefront languages: ISO 639-1 codes or English names.', validate: list(languageCode) }),
     currencies: t.stringList({ description: 'Default currencies (ISO 4217).', validate: currencies }),
-    minTrustpilotRating: t.float({ validate: rating }),
-    maxTrustpilotRating: t.float({ validate: rating }),
-    minTrustpilotReviewCount: t.int({ validate: count }),
-    maxTrustpilotReviewCount: t.int({ validate: count }),
+    ...trustpilotArgs(),
   }));
 
 export const shopListArgs = () =>
@@ -94,10 +77,9 @@ export const shopQueryArgs = () =>
     excludeMarketCountries: t.stringList({ validate: countries }),
     minBestSellerPrice: t.float({ description: "Price (USD) of the shop's best seller.", validate: amount }),
     maxBestSellerPrice: t.float({ validate: amount }),
-    trafficGrowth: t.field({ type: [TrafficGrowthCondition], validate: z.array(z.unknown()).max(20) }),
-    adsGrowth: t.field({ type: [AdsGrowthCondition], description: 'Ads first seen in the window against the window before.', validate: z.array(z.unknown()).max(20) }),
-    pageReachGrowth: t.field({ type: [ReachGrowthCondition], description: "Impressions of the shop's pages in the window against the window before.", validate: z.array(z.unknown()).max(20) }),
-    adReachGrowth: t.field({ type: [ReachGrowthCondition], description: "Reach of the shop's ads now against the start of the window.", validate: z.array(z.unknown()).max(20) }),
+    ...growthArgs(),
+    pageReachGrowth: t.field({ type: [ReachGrowthCondition], description: "Impressions of the shop's pages in the window against the window before.", validate: growthConditionList }),
+    adReachGrowth: t.field({ type: [ReachGrowthCondition], description: "Reach of the shop's ads now against the start of the window.", validate: growthConditionList }),
     creationCountries: t.stringList({ description: 'Countries the shop is based in.', validate: countries }),
     excludeCreationCountries: t.stringList({ validate: countries }),
     displayInTrending: t.boolean({ description: 'true: shops of the trending feed only.' }),

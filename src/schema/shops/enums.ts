@@ -22,11 +22,6 @@ export const DtcRegion = builder.enumType('DtcRegion', {
   values: ['all', 'us', 'eu'] as const,
   description: 'all: direct-to-consumer shops; us and eu also require the shop to be based there.',
 });
-export const GrowthComparison = builder.enumType('GrowthComparison', { values: ['greater', 'lower'] as const, description: 'greater: growth >= value; lower: growth <= value.' });
-export const GrowthOperator = builder.enumType('GrowthOperator', { values: ['and', 'or'] as const, description: 'Links a condition to the next one; and binds tighter than or.' });
-export const TrafficGrowthPeriod = builder.enumType('TrafficGrowthPeriod', { values: ['last30d', 'last90d', 'last180d'] as const });
-export const AdsGrowthPeriod = builder.enumType('AdsGrowthPeriod', { values: ['last7d', 'last30d', 'last90d'] as const });
-export const ReachGrowthPeriod = builder.enumType('ReachGrowthPeriod', { values: ['last7d', 'last14d', 'last30d', 'last60d', 'last90d'] as const });
 export const ShopProductSort = builder.enumType('ShopProductSort', {
   values: ['popularity', 'price', 'createdAt'] as const,
   description: 'popularity: best-seller rank; price: product price; createdAt: Shopify creation date.',

@@ -1,10 +1,9 @@
 import { Prisma } from '../../generated/prisma/client.js';
+import type { GrowthCondition } from '../shared/shop-filter-args.js';
 import { shopAds } from './figures.js';
 
-// The growth filters of POST /v1/shops/query: conditions `{ period, comparison, value, operator }` on a growth
-// in percent, read for the shop being filtered (s).
-
-export type GrowthCondition = { period: string; comparison: 'greater' | 'lower'; value?: number | null; operator?: 'and' | 'or' | null };
+// The growth filters of POST /v1/shops/query (and of POST /v1/emails/query, on the sending shop): conditions
+// `{ period, comparison, value, operator }` on a growth in percent, read for the shop being filtered (s).
 
 const sql = Prisma.sql;
 const S = sql`s."id"`;

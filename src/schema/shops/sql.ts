@@ -2,9 +2,10 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { range, type Range } from '../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../shared/shop-facets.js';
+import type { GrowthCondition } from '../shared/shop-filter-args.js';
 import { tsQuery } from '../shared/text-search.js';
 import { mainTikTokProfile, shopAds } from './figures.js';
-import { growthConditions, PERIOD_DAYS, type GrowthCondition } from './growth.js';
+import { growthConditions, PERIOD_DAYS } from './growth.js';
 
 // The shops list engine: SQL finds the page of shop ids and the total of matches (shared/id-page.ts); Prisma
 // then loads the fields the request selected for those ids.
@@ -100,7 +101,8 @@ function searchCondition(search: ShopSearch): Prisma.Sql {
   return sql`(s."searchText" @@ ${tsQuery({ websearch: search.text })} OR s."domain" = ${host} OR s."relatedDomains" @> ARRAY[${host}]::text[])`;
 }
 
-function conditions(f: ShopFilter): Prisma.Sql[] {
+/** The conditions of `f` on the shop s, none for an empty filter: the shops lists, and the emails list's sending shop. */
+export function shopFilterConditions(f: ShopFilter): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (f.search) out.push(searchCondition(f.search));
   if (f.ids) out.push(sql`s."id" = ANY(${f.ids}::uuid[])`);
@@ -143,7 +145,7 @@ function conditions(f: ShopFilter): Prisma.Sql[] {
   growthConditions('ads', f.adsGrowth, out);
   growthConditions('pageReach', f.pageReachGrowth, out);
   growthConditions('adReach', f.adReachGrowth, out);
-  return out.length ? out : [sql`TRUE`];
+  return out;
 }
 
 /** The text rank of a relevance sort over the shops' own text (how often the words occur in it). */
@@ -179,7 +181,8 @@ export function shopOrder(sort: ShopSort): OrderKey[] {
 const COMPUTED_SORTS = new Set<ShopSortValue>(['activeAds', 'tiktokFollowers', 'tiktokActiveAds', 'tiktokTotalPosts', 'tiktokAvgActiveAds7d', 'tiktokAvgActiveAds30d']);
 
 export function shopConditions(filter: ShopFilter): Prisma.Sql {
-  return Prisma.join(conditions(filter), ' AND ');
+  const conditions = shopFilterConditions(filter);
+  return Prisma.join(conditions.length ? conditions : [sql`TRUE`], ' AND ');
 }
 
 export async function searchShopIds(prisma: PrismaClient, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }) {

@@ -4,6 +4,7 @@ import { builder } from '../builder.js';
 import { languageCode } from '../shared/codes.js';
 import { countries } from '../shared/countries.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
+import { AdReachGrowthFilter, AdsGrowthFilter, growthFilter, PageReachGrowthFilter, TrafficGrowthFilter } from '../shared/growth-filter.js';
 import { pageArgs } from '../shared/pagination.js';
 import { amount, bigCount, count } from '../shared/ranges.js';
 import { notSupportedYet } from '../shared/unsupported.js';
@@ -163,10 +164,10 @@ export const adsQueryArgs = () =>
     hideSavedAds: t.boolean({ description: "true: leave out the ads the caller saved (the workspace's favorites and board items, and a delegated user's personal ones), with their duplicates." }),
     minDate: t.field({ type: 'Date', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
     maxDate: t.field({ type: 'Date', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
-    trafficGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
-    adsGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
-    pageReachGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
-    adReachGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    trafficGrowth: t.field({ type: TrafficGrowthFilter, validate: growthFilter }),
+    adsGrowth: t.field({ type: AdsGrowthFilter, validate: growthFilter }),
+    pageReachGrowth: t.field({ type: PageReachGrowthFilter, validate: growthFilter }),
+    adReachGrowth: t.field({ type: AdReachGrowthFilter, validate: growthFilter }),
   }));
 
 export type AdsArgs = InputShapeFromFields<ReturnType<typeof adsArgs>>;

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { languageCode } from '../shared/codes.js';
 import { countries, countryFilterInput } from '../shared/countries.js';
+import { AdsGrowthFilter, growthFilter, PageReachGrowthFilter, type GrowthFilter } from '../shared/growth-filter.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { offsetArgs } from '../shared/pagination.js';
 import { amount, bigCount, count, percent } from '../shared/ranges.js';
 import { searchTerms, termsOf } from '../shared/text-search.js';
-import { notSupportedYet } from '../shared/unsupported.js';
 import { endOfDay } from '../shared/time.js';
 import {
-  AdsLaunchedPeriod, AdvertiserAdsWindow, AdvertiserQuerySearchType, AdvertiserReachPeriod, AdvertiserSearchType, AdvertiserSort,
+  AdsLaunchedPeriod, AdvertiserAdsWindow, AdvertiserQuerySearchType, AdvertiserReachPeriod, AdvertiserSearchType, AdvertiserSort, CountryFilterMode,
   PageAudienceGender, PageType, ShopifyLinked,
 } from './enums.js';
 import type { AdvertiserFilter, AdvertiserSort as Sort } from './sql.js';
@@ -76,9 +76,9 @@ export const advertisersQueryArgs = () =>
     maxSpendPerPage: t.float({ validate: amount }),
     spendPerPagePeriod: t.field({ type: AdvertiserReachPeriod }),
     cpm: t.float({ description: 'CPM of the spend filters (default 9).', validate: z.number().min(0.01).max(10000) }),
-    countryFilterMode: t.string({ description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
-    adsGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
-    pageReachGrowth: t.field({ type: 'JSON', description: 'Not supported by this server yet (a validation_error).', validate: notSupportedYet }),
+    countryFilterMode: t.field({ type: CountryFilterMode, description: 'How adCountries reads a country: adCount (default), an ad targeting it; reach, an ad with reach there (EU/UK transparency data). Alone it filters nothing.' }),
+    adsGrowth: t.field({ type: AdsGrowthFilter, validate: growthFilter }),
+    pageReachGrowth: t.field({ type: PageReachGrowthFilter, validate: growthFilter }),
   }));
 
 /** categoryIds and pageNiches filter the same linked categories two ways: one or the other. */
@@ -120,6 +120,9 @@ export function filterFromArgs(args: Partial<QueryArgs>) {
     minPartnershipPercentage: query.minPartnershipPercentage,
     reachPerPage: { min: query.minReachPerPage, max: query.maxReachPerPage, period: query.reachPerPagePeriod ?? 'total' },
     spendPerPage: { min: query.minSpendPerPage, max: query.maxSpendPerPage, period: query.spendPerPagePeriod ?? 'total', cpm: query.cpm ?? DEFAULT_CPM },
+    countryFilterMode: query.countryFilterMode,
+    adsGrowth: query.adsGrowth as GrowthFilter | null | undefined,
+    pageReachGrowth: query.pageReachGrowth as GrowthFilter | null | undefined,
   };
   const window = args.reachWindow ?? args.reachPeriod ?? 'current';
   const sort: Sort = {

@@ -46,3 +46,7 @@ export type ReachPeriodValue = LaunchedPeriod | 'total';
 
 /** Days of each window name. */
 export const WINDOW_DAYS = { last24h: 1, last7d: 7, last14d: 14, last30d: 30, last90d: 90 } as const;
+export const CountryFilterMode = builder.enumType('CountryFilterMode', {
+  values: ['reach', 'adCount'] as const,
+  description: 'adCount: a country counts when an ad targets it; reach: when an ad has reach there (EU/UK transparency data).',
+});

@@ -1,11 +1,12 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { CountryFilter } from '../shared/countries.js';
+import { pagesByAdsGrowth, pagesByReachGrowth, type GrowthFilter } from '../shared/growth-filter.js';
 import { range, type Range } from '../shared/ranges.js';
 import type { ReachPeriodValue } from './enums.js';
 import { partnershipPercentage, reachOver, type Figures } from './reach.js';
 
 // Conditions on what an advertiser links to: its shops (categories, technologies) and its ads (countries,
-// languages, partnership share, audience ages), and its spend.
+// languages, partnership share, audience ages), its spend, and the growth of its ads and reach.
 
 export type PageFilter = {
   /** Google taxonomy ids (the categories facet) of any linked shop. */
@@ -16,6 +17,8 @@ export type PageFilter = {
   /** Technology slugs (the technologies facet) of any linked shop. */
   technologies?: string[] | null;
   adCountries?: CountryFilter | null;
+  /** How adCountries reads a country: adCount (default) an ad targeting it, reach an ad with reach there (EU/UK transparency data). */
+  countryFilterMode?: 'reach' | 'adCount' | null;
   mainCountries?: string[] | null;
   adLanguages?: string[] | null;
   ageRanges?: { min: number; max: number }[] | null;
@@ -23,6 +26,8 @@ export type PageFilter = {
   minPartnershipPercentage?: number | null;
   reachPerPage?: Range<number> & { period: ReachPeriodValue };
   spendPerPage?: Range<number> & { period: ReachPeriodValue; cpm: number };
+  adsGrowth?: GrowthFilter | null;
+  pageReachGrowth?: GrowthFilter | null;
 };
 
 const sql = Prisma.sql;
@@ -43,8 +48,11 @@ export function pageConditions(filter: PageFilter, figures: Figures): Prisma.Sql
   if (filter.shopifyLinked === 'yes') out.push(linkedShop(usesTechnology(sql`ARRAY['shopify']`)));
   if (filter.shopifyLinked === 'no') out.push(sql`NOT ${linkedShop(usesTechnology(sql`ARRAY['shopify']`))}`);
   if (filter.technologies?.length) out.push(linkedShop(usesTechnology(sql`${filter.technologies}::text[]`)));
-  if (filter.adCountries?.include?.length) out.push(anAd(sql`a."targetedCountries" && ${filter.adCountries.include}::text[]`));
-  if (filter.adCountries?.exclude?.length) out.push(sql`NOT ${anAd(sql`a."targetedCountries" && ${filter.adCountries.exclude}::text[]`)}`);
+  const inCountries = filter.countryFilterMode === 'reach'
+    ? (codes: string[]) => sql`EXISTS (SELECT 1 FROM "ad_demography" d WHERE d."adId" = a."id" AND d."country" = ANY(${codes}::text[]) AND d."reach" > 0)`
+    : (codes: string[]) => sql`a."targetedCountries" && ${codes}::text[]`;
+  if (filter.adCountries?.include?.length) out.push(anAd(inCountries(filter.adCountries.include)));
+  if (filter.adCountries?.exclude?.length) out.push(sql`NOT ${anAd(inCountries(filter.adCountries.exclude))}`);
   if (filter.mainCountries?.length) out.push(anAd(sql`a."mainCountry" = ANY(${filter.mainCountries}::text[])`));
   if (filter.adLanguages?.length) {
     out.push(anAd(sql`(a."languages" && ${filter.adLanguages}::text[]
@@ -60,5 +68,7 @@ export function pageConditions(filter: PageFilter, figures: Figures): Prisma.Sql
   if (spendPerPage && (spendPerPage.min != null || spendPerPage.max != null)) {
     range(sql`round(${figures.use(reachOver(spendPerPage.period))} * ${spendPerPage.cpm}::float8 / 1000)`, spendPerPage, out);
   }
+  if (filter.adsGrowth) out.push(sql`v."id" IN (${pagesByAdsGrowth(filter.adsGrowth)})`);
+  if (filter.pageReachGrowth) out.push(sql`v."id" IN (${pagesByReachGrowth(filter.pageReachGrowth)})`);
   return out;
 }

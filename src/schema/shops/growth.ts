@@ -1,4 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
+import { GROWTH_PERIOD_DAYS, shopTrafficGrowth } from '../shared/growth-filter.js';
 import type { GrowthCondition } from '../shared/shop-filter-args.js';
 import { shopAds } from './figures.js';
 
@@ -7,15 +8,13 @@ import { shopAds } from './figures.js';
 
 const sql = Prisma.sql;
 const S = sql`s."id"`;
-export const PERIOD_DAYS: Record<string, number> = { last24h: 1, last7d: 7, last14d: 14, last30d: 30, last60d: 60, last90d: 90, last180d: 180 };
+export const PERIOD_DAYS = GROWTH_PERIOD_DAYS;
 
 /** Growth in percent over `days` of a figure read at two moments: (now - then) / then * 100. */
 function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: number): Prisma.Sql {
   switch (kind) {
-    case 'traffic': {
-      const column = days <= 30 ? sql`s."trafficGrowth30d"` : days <= 90 ? sql`s."trafficGrowth90d"` : sql`s."trafficGrowth180d"`;
-      return sql`(${column} * 100)`;
-    }
+    case 'traffic':
+      return sql`(${shopTrafficGrowth(days)} * 100)`;
     case 'ads': {
       const since = (from: number, to: number) =>
         sql`(SELECT count(*) FROM ${shopAds(S)} AND a."firstSeenAt" >= now() - ${from} * interval '1 day' AND a."firstSeenAt" < now() - ${to} * interval '1 day')`;

@@ -1,10 +1,11 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { range } from '../../shared/ranges.js';
+import { growthConditions } from './growth.js';
 import { primaryShopConditions } from './shop-filter.js';
 import type { AdFilter, ReachPeriodValue } from './search.js';
 
-// The conditions on the ad's advertiser page (v): its reach, spend and ads over a period, its primary shop,
-// and the ad's rank among the page's ads.
+// The conditions on the ad's advertiser page (v): its reach, spend and ads over a period, its primary shop, the
+// growth filters, and the ad's rank among the page's ads.
 
 const sql = Prisma.sql;
 const LATEST_PAGE_DAY = sql`(SELECT max("date") FROM "advertiser_metric_days")`;
@@ -38,6 +39,7 @@ export function pageConditions(filter: AdFilter): Prisma.Sql[] {
     range(ads, page.ads, out);
   }
   out.push(...primaryShopConditions(filter.shop));
+  out.push(...growthConditions(filter.growth));
   const rank = filter.rank;
   if (rank) {
     const delta = rankDeltaFor(rank.window);

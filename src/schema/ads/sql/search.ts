@@ -8,6 +8,7 @@ import type { TextSearch } from '../../shared/text-search.js';
 import type { AdMediaTypeFilter, AdQuerySearchType, AdQuerySort, AdStatusFilter, AudienceGender, ReachPeriod } from '../enums.js';
 import type { AdRankBasis, AdRankMode, RankDirection } from '../inputs.js';
 import { conditions } from './conditions.js';
+import type { AdGrowthFilter } from './growth.js';
 import type { PrimaryShopFilter } from './shop-filter.js';
 import { orderBy, textRank } from './order.js';
 
@@ -57,6 +58,8 @@ export type AdFilter = {
   page?: { reach?: Range<number> & { period: ReachPeriodValue }; spend?: Range<number> & { period: ReachPeriodValue; cpm: number }; ads?: Range<number> & { since: Date | null } };
   /** The advertiser's primary shop. */
   shop?: PrimaryShopFilter;
+  /** Growth of the ad's reach, and of its page's ads and reach (sql/growth.ts). */
+  growth?: AdGrowthFilter;
   rank?: RankFilter;
   /** The advertiser's spender segment (`spenderSegment`), or `brandtracker`: a page some brandtracker tracks. */
   spender?: 'big-spender' | 'rising-star' | 'brandtracker' | null;

@@ -1,11 +1,12 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { range, type Range } from '../../shared/ranges.js';
 import type { CountryFilter } from '../../shared/countries.js';
+import { growthMatch, shopTrafficGrowth, type GrowthFilter } from '../../shared/growth-filter.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
 
 // Filters on the advertiser's primary shop: its traffic, catalogue size, and the facet values it carries
 // (categories, theme, pixels, Shopify apps, technologies; GET /v1/facets/*), where it is based, its storefront
-// (language, currency, Shopify Plus), Trustpilot figures and best seller's price. An exclusion keeps ads whose advertiser has no
+// (language, currency, Shopify Plus), Trustpilot figures, best seller's price and traffic growth. An exclusion keeps ads whose advertiser has no
 // primary shop at all.
 
 export type PrimaryShopFilter = {
@@ -27,6 +28,8 @@ export type PrimaryShopFilter = {
   trustpilotRating?: Range<number>;
   trustpilotReviews?: Range<number>;
   bestSellerPrice?: Range<number>;
+  /** Its monthly visits' growth (`trafficGrowth`). */
+  trafficGrowth?: GrowthFilter | null;
 };
 
 const sql = Prisma.sql;
@@ -50,6 +53,8 @@ export function primaryShopConditions(shop: PrimaryShopFilter | undefined): Pris
   range(sql`s."trustpilotRating"`, shop.trustpilotRating, required);
   range(sql`s."trustpilotReviews"`, shop.trustpilotReviews, required);
   range(sql`s."bestSellerPriceUsd"`, shop.bestSellerPrice, required);
+  const traffic = growthMatch(shop.trafficGrowth, shopTrafficGrowth, 0.01);
+  if (traffic) required.push(traffic);
   const excluded: Prisma.Sql[] = [];
   if (shop.excludePixels?.length) excluded.push(shopUsesPixels('s', shop.excludePixels));
   if (shop.excludeShopifyApps?.length) excluded.push(shopUsesApps('s', shop.excludeShopifyApps));

@@ -31,6 +31,8 @@ const KINDS: Kind[] = [
   jpeg(`landing-pages/${KEY}/mobile\\.jpg`, 240, 520),
   jpeg(`landing-pages/${KEY}/head\\.jpg`, 480, 270),
   jpeg(`emails/screenshots/${KEY}\\.jpg`, 300, 900),
+  png(`emails/${KEY}/logo\\.png`, 160, 80),
+  jpeg('emails/([\\w-]{1,64}/[a-z0-9-]{1,100})\\.jpg', 160),
   jpeg(`tiktok/avatars/${KEY}\\.jpg`, 128),
   jpeg(`tiktok/${KEY}-cover\\.jpg`, 270, 480),
   jpeg(`tiktok/${KEY}\\.jpg`, 270, 480),

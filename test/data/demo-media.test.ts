@@ -152,6 +152,21 @@ describe('the demo market media', () => {
   });
 });
 
+describe('the demo emails\' HTML', () => {
+  it('shows images the server serves itself, at absolute URLs', async () => {
+    const [{ id }] = (await t.db.pool.query<{ id: number }>(`SELECT id FROM emails WHERE html LIKE '%<td align="center" style="padding:8px"><img%' ORDER BY id LIMIT 1`)).rows;
+    const res = await t.rest('GET', `/emails/${id}/html`, { key });
+    expect(res.status).toBe(200);
+    const html: string = res.body.data.html;
+    expect(res.body.data.htmlLength).toBe(html.length);
+    const sources = [...html.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]);
+    expect(sources.length).toBeGreaterThan(1); // the logo and the products
+    expect(html).not.toContain('src="/media/');
+    for (const url of sources) await expectServed(url);
+    expect(sources.some((url) => url.endsWith('/logo.png'))).toBe(true);
+  });
+});
+
 const sizeOf = async (url: string) => sharp(Buffer.from(await (await t.app.fetch(url)).arrayBuffer())).metadata();
 
 describe('the /media routes', () => {

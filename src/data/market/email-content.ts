@@ -153,7 +153,8 @@ function bodyText(blocks: Block[]): string {
 }
 
 function renderHtml(brief: EmailBrief, subject: string, preheader: string | null, blocks: Block[]): string {
-  const cdn = `https://cdn.example.com/emails/${brief.shopId}`;
+  // The server's own media (src/plugins/use-media.ts); GET /v1/emails/{emailId}/html answers them as absolute URLs.
+  const cdn = `/media/emails/${brief.shopId}`;
   const rows = blocks.map((block) => {
     switch (block.kind) {
       case 'text':

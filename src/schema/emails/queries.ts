@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
+import { htmlMediaUrls } from '../shared/media-url.js';
 import { listMeta, ListMetaRef, offsetOf, pagePagination, PagePaginationRef, type ListMeta, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { findShopId } from '../shops/find.js';
 import { emailFilter, emailsQueryArgs, shopEmailsArgs } from './args.js';
@@ -98,7 +99,8 @@ builder.queryFields((t) => ({
       const id = emailIdOf(args.emailId);
       const email = id === null ? null : await context.prisma.email.findUnique({ where: { id }, select: { id: true, html: true } });
       if (!email) throw notFound(`Email "${args.emailId}"`);
-      return { emailId: email.id, html: email.html, htmlLength: email.html?.length ?? 0 };
+      const html = email.html === null ? null : htmlMediaUrls(email.html, context.publicBaseUrl);
+      return { emailId: email.id, html, htmlLength: html?.length ?? 0 };
     },
   }),
 }));

@@ -18,3 +18,11 @@ export function resolveMediaUrl<P, U extends string | null>(read: (parent: P) =>
 export function resolveMediaUrls<P>(read: (parent: P) => string[]) {
   return (parent: P, _args: unknown, context: { publicBaseUrl: string }): string[] => read(parent).map((url) => mediaUrl(url, context.publicBaseUrl));
 }
+
+/**
+ * HTML the server stored with its own media (demo emails: `<img src="/media/...">`) as clients see it: those
+ * attributes become absolute URLs. A relative URL means nothing in a captured email, so no imported one is changed.
+ */
+export function htmlMediaUrls(html: string, publicBaseUrl: string): string {
+  return html.replaceAll(`src="${MEDIA_PATH}/`, `src="${publicBaseUrl}${MEDIA_PATH}/`);
+}

@@ -85,6 +85,7 @@ describe('GET /v1/brandtrackers/{id}/top-ads', () => {
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?status=paused`), 'query-string.status');
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?period=forever`), 'query-string.period');
     expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?snapshotDate=${'9'.repeat(33)}`), 'query-string.snapshotDate');
+    expectViolation(await get(`/brandtrackers/${BT_A}/top-ads?snapshotDate=yesterday`), 'query-string.snapshotDate');
     expectNotFound(await get(`/brandtrackers/${BT_A}/top-ads`, app.otherKey));
     await app.untracked(BT_B, async () => expect((await get(`/brandtrackers/${BT_B}/top-ads`)).status).toBe(404));
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
-import { snapshotDate } from '../shared/time.js';
+import { deprecatedSnapshotDate } from '../shared/time.js';
 import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination } from '../shared/pagination.js';
 import { count } from '../shared/ranges.js';
 import type { RankDeltaWindow } from '../workspace-analytics/ranked-ads.js';
@@ -50,7 +50,7 @@ const scalingArgs = builder.args((t) => ({
   sortBy: t.field({ type: ScalingSort, defaultValue: 'rankDelta', description: 'rankDelta (biggest climb first) or currentRank (best first); rank_delta and current_rank are aliases.' }),
   maxCurrentRank: t.int({ description: 'Only ads ranked at or above this (1 = best).', validate: count.min(1) }),
   minRankDelta: t.int({ defaultValue: 1, description: 'Fewest places climbed over the window (default 1).', validate: count }),
-  snapshotDate: t.string({ deprecationReason: 'Accepted and ignored: the ranks are current.', validate: snapshotDate }),
+  snapshotDate: t.string({ deprecationReason: 'Accepted and ignored: the ranks are current.', validate: deprecatedSnapshotDate }),
 }));
 
 const scalingField = (path: string, description: string) =>

@@ -6,6 +6,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { PublicAd } from '../ads/types.js';
 import { facebookPageId } from '../brandtrackers/args.js';
 import { builder } from '../builder.js';
+import { deprecatedSnapshotDate } from '../shared/time.js';
 import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { rankedAdsPage } from '../workspace-analytics/ranked-ads.js';
 import { TopAdMetrics, TopAdsMeta, TopAdsSort, withAds, type RankedRow, type TopAdsMetaValue, type TopAdsSortValue } from '../workspace-analytics/ranked-rows.js';
@@ -70,7 +71,6 @@ const TopAdsPageRef = builder.objectRef<TopAdsPage>('BrandtrackerTopAdsPage').im
   }),
 });
 
-const deprecatedSnapshotDate = z.string().max(32);
 
 /** The reference's rule: allFacebookPages cannot be combined with facebookPageId. */
 const pagesRule = z.looseObject({ facebookPageId: z.string().nullish(), allFacebookPages: z.boolean().nullish() }).superRefine((args, ctx) => {

@@ -15,3 +15,6 @@ export function daysAgo(days: number, now = new Date()): Date {
 
 /** A snapshot day: `latest` or a calendar date YYYY-MM-DD (the brandtracker routes' `snapshotDate`, read or deprecated and ignored). */
 export const snapshotDate = z.union([z.literal('latest'), z.iso.date()], { message: '{name} must be "latest" or a date (YYYY-MM-DD)' });
+
+/** The deprecated `snapshotDate` of the current-ranking and legacy rank routes: validated as the snapshot routes' one, then ignored. */
+export const deprecatedSnapshotDate = snapshotDate;

@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { PagePaginationRef, pagePagination, type PagePagination } from '../shared/pagination.js';
 import { count } from '../shared/ranges.js';
 import { pageOf, scopeArgs, scopeOf } from './args.js';
-import { snapshotDate } from '../shared/time.js';
+import { deprecatedSnapshotDate } from '../shared/time.js';
 import { rankedAdsPage } from './ranked-ads.js';
 import {
   ScalingMetrics, ScalingSort, scalingAdsPage, TopAdMetrics, TopAdsMeta, TopAdsSort, TrajectoryPointRef, withAds, type RankedRow, type TopAdsMetaValue,
@@ -51,8 +51,6 @@ const ScalingAdsPage = builder.objectRef<Page>('WorkspaceScalingAdsPage').implem
   }),
 });
 
-/** The deprecated `snapshotDate` of the current-ranking routes: validated as the snapshot routes' ("latest" or YYYY-MM-DD), then ignored. */
-export const deprecatedSnapshotDate = snapshotDate;
 
 builder.queryFields((t) => ({
   workspaceTopAds: t.field({

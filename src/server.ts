@@ -150,7 +150,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
       useSharedBoards(given.prisma),
-      useMedia(),
+      useMedia({ rateLimiter: services.rateLimiter }),
       useIdempotency({ pool: services.pool }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, rateLimiter: services.rateLimiter, logger }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),

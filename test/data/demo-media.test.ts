@@ -196,4 +196,32 @@ describe('the /media routes', () => {
       expect((await res.json()).error.code).toBe('not_found');
     }
   });
+
+  it('answer 416 for a range past the end, and the whole body for a range they do not read', async () => {
+    const size = (await (await t.app.fetch(`${BASE}/media/ads/facebook_1.mp4`)).arrayBuffer()).byteLength;
+    for (const range of [`bytes=${size}-`, 'bytes=999999999-', 'bytes=-0']) {
+      const res = await t.app.fetch(`${BASE}/media/ads/facebook_1.mp4`, { headers: { range } });
+      expect([res.status, res.headers.get('content-range')], range).toEqual([416, `bytes */${size}`]);
+    }
+    for (const range of ['bytes=5-2', 'bytes=0-1,5-9', 'items=0-1', `bytes=${'9'.repeat(40)}-`]) {
+      const res = await t.app.fetch(`${BASE}/media/ads/facebook_1.mp4`, { headers: { range } });
+      expect([res.status, (await res.arrayBuffer()).byteLength], range).toEqual([200, size]);
+    }
+  });
+
+  it('draw for one address at its bucket\'s rate: a path cycled to dodge the cache is refused with 429, cached ones still answer', async () => {
+    const limited = await createTestApp(undefined, { database: t.db, rateLimits: { read: { capacity: 1, perSecond: 0.001 }, write: { capacity: 1, perSecond: 0.001 } } });
+    try {
+      const get = (path: string) => limited.app.fetch(`${BASE}${path}`);
+      for (const n of [1, 2, 3, 4]) expect((await get(`/media/pages/cycled-${n}.png`)).status).toBe(200); // 4 × the read bucket
+      const refused = await get('/media/pages/cycled-5.png');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((await refused.json()).error.code).toBe('rate_limited');
+      expect((await get('/media/pages/cycled-2.png')).status).toBe(200); // cached: nothing to draw
+      expect((await get('/media/ads/cycled-6.mp4')).status).toBe(200); // the clip is never drawn
+    } finally {
+      await limited.close();
+    }
+  });
 });

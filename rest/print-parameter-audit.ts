@@ -27,6 +27,8 @@ export type Gaps = {
   outsideReference: Record<string, string>;
   /** `"GET /v1/x": { "param": "why" }`: `declared, unused?` suspects a human checked (the resolver does honour them). */
   unusedChecked: Record<string, Record<string, string>>;
+  /** `"GET /v1/x": { "param": "how" }`: honoured parameters whose accepted shape differs from the reference's type. */
+  shapeDiffers: Record<string, Record<string, string>>;
 };
 
 /** Documented parameters the specification itself says are accepted and ignored (market-intelligence-api-v1.md). */
@@ -133,7 +135,8 @@ export function parameterAudit(graphql: GraphQLSchema = schema, reference = read
         if (decided) return { ...base, status: 'ignored (reference)', note: note ? `${note}; ${decided}` : decided };
         return { ...base, status: 'ignored', note: 'accepted and ignored without the specification saying so' };
       }
-      if (isUsed(sources, p.name)) return { ...base, status: 'honoured', note };
+      const shape = gaps.shapeDiffers[key]?.[p.name];
+      if (isUsed(sources, p.name)) return { ...base, status: 'honoured', note: shape ? [note, `shape: ${shape}`].filter(Boolean).join('; ') : note };
       const checked = gaps.unusedChecked[key]?.[p.name];
       return { ...base, status: checked ? 'honoured' : 'declared, unused?', note: checked ? `checked by hand: ${checked}` : note };
     });
@@ -158,7 +161,8 @@ export function printedParameterAudit(graphql: GraphQLSchema = schema): string {
     'this file is stale, when a documented parameter is MISSING without a reason in `rest/parameter-gaps.json`, or when a route',
     'is neither in the reference nor listed there as outside it.',
     '',
-    '- **honoured**: the route\'s field declares the argument and its domain\'s code reads it.',
+    '- **honoured**: the route\'s field declares the argument and its domain\'s code reads it (a `shape:` note says how',
+    '  the accepted shape differs from the reference\'s type, from `shapeDiffers` in the gaps file).',
     '- **refused**: declared with `notSupportedYet` (`src/schema/shared/unsupported.ts`): any value is a 400 `validation_error` naming it.',
     '- **ignored (spec)**: declared as accepted and ignored (its deprecation reason or description, or its field\'s description,',
     '  says so), where the specification says so.',

@@ -109,6 +109,26 @@ describe('POST /v1/ads/query: growth filters', () => {
     for (const shop of shops) expect(shop.growth! * 100).toBeGreaterThanOrEqual(10);
   });
 
+  it('trafficGrowth: a growth met exactly matches, on the ads query and the shops query alike', async () => {
+    // The stored growths are fractions rounded to 0.001: a +35 % or +57 % shop is common, and 0.57 * 100 is not 57.
+    const [shop] = await rows<{ shopId: string; adId: string; growth: number }>(
+      `SELECT s.id AS "shopId", a.id AS "adId", s."trafficGrowth30d" AS growth FROM ads a
+       JOIN advertiser_shops l ON l."advertiserId" = a."advertiserId" AND l."isPrimary" JOIN shops s ON s.id = l."shopId"
+       WHERE a."isGroupLead" AND a.status = 'active' AND a."mediaType" = 'image' AND s."trafficGrowth30d" * 100 <> round((s."trafficGrowth30d" * 100)::numeric, 1)::float8
+       ORDER BY s.id, a.id LIMIT 1`);
+    expect(shop).toBeDefined();
+    const value = Number((shop.growth * 100).toFixed(1));
+    const exactly = [{ period: 'last30d', operator: 'gte', value }, { period: 'last30d', operator: 'lte', value }];
+    const ads = await adsQuery({ trafficGrowth: { anyOf: [{ all: exactly }] } });
+    expect(ads.ids).toContain(shop.adId);
+    expect((await adsQuery({ trafficGrowth: one({ period: 'last30d', operator: 'gt', value }) })).ids).not.toContain(shop.adId);
+    const shops = await t.rest('POST', '/shops/query', { key, body: { limit: 100, trafficGrowth: [
+      { period: 'last30d', comparison: 'greater', value, operator: 'and' }, { period: 'last30d', comparison: 'lower', value },
+    ] } });
+    expect(shops.status).toBe(200);
+    expect(shops.body.data.map((s: { id: string }) => s.id)).toContain(shop.shopId);
+  });
+
   it('adsGrowth: the page\'s ads first seen in the period against the period before', async () => {
     const rule = { period: 'last30d', operator: 'gte', value: 50 };
     const found = await adsQuery({ adsGrowth: one(rule) });

@@ -74,9 +74,10 @@ describe('GET /v1/brandtrackers/{id}/scaling-ads and /ad-rank', () => {
     expect(ids(res)).toEqual(['facebook_9001']);
     expect(res.body.meta).toMatchObject({ requestedSnapshotDate: '2020-01-01', resolvedSnapshotDate: null, dataFreshnessLagDays: null });
     expect(ids(await get(`/brandtrackers/${BT_A}/ad-rank?snapshotDate=latest`))).toEqual(['facebook_9001']);
+    expect(ids(await get(`/brandtrackers/${BT_A}/ad-rank?snapshotDate=2020-01-01T00:00:00Z`))).toEqual(['facebook_9001']);
   });
 
-  it('validates the ignored snapshotDate as the reference types it: "latest" or a date', async () => {
+  it('validates the ignored snapshotDate: "latest", a date or a date-time', async () => {
     for (const path of ['scaling-ads', 'ad-rank']) {
       expectViolation(await get(`/brandtrackers/${BT_A}/${path}?snapshotDate=yesterday`), 'query-string.snapshotDate');
       expectViolation(await get(`/brandtrackers/${BT_A}/${path}?snapshotDate=2020-02-30`), 'query-string.snapshotDate');

@@ -39,6 +39,8 @@ describe('documented parameters', () => {
     expect(named(rows.filter((row) => row.status === 'declared, unused?')), 'check by hand, then honour, refuse, or list under unusedChecked').toEqual([]);
     const checked = Object.entries(gaps.unusedChecked).flatMap(([route, params]) => Object.keys(params).map((param) => `${route} ${param}`));
     expect(checked.filter((entry) => !named(rows.filter((row) => row.status === 'honoured')).includes(entry)), 'unusedChecked entries that are not declared').toEqual([]);
+    const shaped = Object.entries(gaps.shapeDiffers).flatMap(([route, params]) => Object.keys(params).map((param) => `${route} ${param}`));
+    expect(shaped.filter((entry) => !named(rows.filter((row) => row.status === 'honoured')).includes(entry)), 'shapeDiffers entries that are not honoured').toEqual([]);
   });
 });
 

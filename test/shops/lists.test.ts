@@ -245,8 +245,11 @@ describe('POST /v1/shops/query', () => {
     // No page impressions or daily reach in the scenario: a growth is unknown, and an unknown growth matches no condition.
     expect(idsOf(await query({ pageReachGrowth: [{ period: 'last14d', comparison: 'greater', value: 0 }] }))).toEqual([]);
     expect(idsOf(await query({ adReachGrowth: [{ period: 'last60d', comparison: 'lower', value: 0 }] }))).toEqual([]);
-    // A condition without a value filters nothing.
-    expect(idsOf(await query({ adsGrowth: [{ period: 'last7d', comparison: 'greater' }] }))).toHaveLength(4);
+    // A condition without a value is refused, never dropped (dropping it would also relink its neighbours' operators).
+    const valueless = await query({ adsGrowth: [{ period: 'last7d', comparison: 'greater' }] });
+    expect(valueless.status).toBe(400);
+    expect(valueless.body.error.details.validationErrors[0].field).toBe('body.adsGrowth');
+    expect((await query({ trafficGrowth: [{ period: 'last30d', comparison: 'greater', value: -101 }] })).status).toBe(400);
   });
 
   it('ranks a text search by relevance and falls back to visits without one', async () => {

@@ -1,4 +1,3 @@
-import type { GrowthFilter } from '../shared/growth-filter.js';
 import { pageRequest } from '../shared/pagination.js';
 import { termsOf } from '../shared/text-search.js';
 import { daysAgo, endOfDay } from '../shared/time.js';
@@ -96,12 +95,12 @@ export function filterFromQueryArgs(args: AdsQueryArgs, caller?: { workspaceId: 
       trustpilotRating: { min: args.minTrustpilotScore, max: args.maxTrustpilotScore },
       trustpilotReviews: { min: args.minTrustpilotReviews, max: args.maxTrustpilotReviews },
       bestSellerPrice: { min: args.minBestSellerPrice, max: args.maxBestSellerPrice },
-      trafficGrowth: args.trafficGrowth as GrowthFilter | null | undefined,
+      trafficGrowth: args.trafficGrowth,
     },
     growth: {
-      ads: args.adsGrowth as GrowthFilter | null | undefined,
-      pageReach: args.pageReachGrowth as GrowthFilter | null | undefined,
-      adReach: args.adReachGrowth as GrowthFilter | null | undefined,
+      ads: args.adsGrowth,
+      pageReach: args.pageReachGrowth,
+      adReach: args.adReachGrowth,
     },
     rank: rankFilter(args),
     maxAdsPerBrand: args.maxAdsPerBrand,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { languageCode } from '../shared/codes.js';
 import { countries, countryFilterInput } from '../shared/countries.js';
-import { AdsGrowthFilter, growthFilter, PageReachGrowthFilter, type GrowthFilter } from '../shared/growth-filter.js';
+import { AdsGrowthFilter, growthFilter, PageReachGrowthFilter } from '../shared/growth-filter.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { offsetArgs } from '../shared/pagination.js';
 import { amount, bigCount, count, percent } from '../shared/ranges.js';
@@ -121,8 +121,8 @@ export function filterFromArgs(args: Partial<QueryArgs>) {
     reachPerPage: { min: query.minReachPerPage, max: query.maxReachPerPage, period: query.reachPerPagePeriod ?? 'total' },
     spendPerPage: { min: query.minSpendPerPage, max: query.maxSpendPerPage, period: query.spendPerPagePeriod ?? 'total', cpm: query.cpm ?? DEFAULT_CPM },
     countryFilterMode: query.countryFilterMode,
-    adsGrowth: query.adsGrowth as GrowthFilter | null | undefined,
-    pageReachGrowth: query.pageReachGrowth as GrowthFilter | null | undefined,
+    adsGrowth: query.adsGrowth,
+    pageReachGrowth: query.pageReachGrowth,
   };
   const window = args.reachWindow ?? args.reachPeriod ?? 'current';
   const sort: Sort = {

@@ -1,4 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
+import { LATEST_PAGE_DAY } from '../shared/growth-filter.js';
 import { daysAgo } from '../shared/time.js';
 import { WINDOW_DAYS, type AdsWindow, type LaunchedPeriod, type ReachPeriodValue } from './enums.js';
 
@@ -28,7 +29,6 @@ export class Figures {
 }
 
 const grouped = (alias: string, from: Prisma.Sql): Figure => ({ value: sql`coalesce(${Prisma.raw(alias)}.n, 0)`, join: { alias, from } });
-const LATEST_DAY = sql`(SELECT max("date") FROM "advertiser_metric_days")`;
 
 /** The page's reach over a period: stored totals, or the daily snapshots summed over the window. */
 export function reachOver(period: ReachPeriodValue): Figure {
@@ -36,7 +36,7 @@ export function reachOver(period: ReachPeriodValue): Figure {
   if (period === 'last30d') return { value: sql`v."reach30d"` };
   const days = WINDOW_DAYS[period];
   return grouped(`reach_${days}d`, sql`SELECT m."advertiserId", sum(m."totalImpressions") AS n FROM "advertiser_metric_days" m
-    WHERE m."date" > ${LATEST_DAY} - ${days}::int GROUP BY 1`);
+    WHERE m."date" > ${LATEST_PAGE_DAY} - ${days}::int GROUP BY 1`);
 }
 
 /** The page's ads (one per duplicate group) launched in the period. */

@@ -23,7 +23,6 @@ export const RankPeriod = builder.enumType('BrandtrackerRankPeriod', {
 /** `today`, `yesterday`, `1d` … `365d`: a string argument, as GraphQL enum values cannot start with a digit. */
 export const seriesPeriod = z.enum(SERIES_PERIODS, { message: `{name} must be one of ${SERIES_PERIODS.join(', ')}` });
 
-
 /** The CPM in euros per 1,000 reach; routes narrow the bounds (`cpmArg`). */
 export function cpmArg(bounds: { min: number; max: number; integer?: boolean }) {
   const base = bounds.integer ? z.number().int() : z.number();

@@ -61,7 +61,7 @@ export type FrameRequest = {
   brandtrackerId: string;
   euOnly?: boolean | null;
   cpm?: number | null;
-  /** `latest`, YYYY-MM-DD, or null; validated by `snapshotDate` in args.ts. */
+  /** `latest`, YYYY-MM-DD, or null; validated by `snapshotDate` (shared/time.ts). */
   snapshotDate?: string | null;
 };
 

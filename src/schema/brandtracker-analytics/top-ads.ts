@@ -71,7 +71,6 @@ const TopAdsPageRef = builder.objectRef<TopAdsPage>('BrandtrackerTopAdsPage').im
   }),
 });
 
-
 /** The reference's rule: allFacebookPages cannot be combined with facebookPageId. */
 const pagesRule = z.looseObject({ facebookPageId: z.string().nullish(), allFacebookPages: z.boolean().nullish() }).superRefine((args, ctx) => {
   if (args.allFacebookPages && args.facebookPageId != null) {

@@ -1,12 +1,41 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { AdsGrowthPeriod, ReachGrowthPeriod, TrafficGrowthPeriod } from './shop-filter-args.js';
 
 // The growth filters of POST /v1/ads/query and POST /v1/advertisers/query: OR groups (`anyOf`) of AND-ed rules
 // (`all`), each rule `{ period, operator, value }` on a growth in percent over the period (the reference's shape; the
 // shops query writes the same conditions as a flat list). The periods are the shops query's, but an ad's reach
 // growth, which is read from its stored 7- and 30-day gains.
+
+// The shops query's form (and the emails query's, on the sending shop): a flat list joined by `operator`.
+
+/** A growth condition: `{ period, comparison, value, operator }` on a growth in percent. */
+export type GrowthCondition = { period: string; comparison: 'greater' | 'lower'; value?: number | null; operator?: 'and' | 'or' | null };
+
+export const GrowthComparison = builder.enumType('GrowthComparison', { values: ['greater', 'lower'] as const, description: 'greater: growth >= value; lower: growth <= value.' });
+export const GrowthOperator = builder.enumType('GrowthOperator', { values: ['and', 'or'] as const, description: 'Links a condition to the next one; and binds tighter than or.' });
+export const TrafficGrowthPeriod = builder.enumType('TrafficGrowthPeriod', { values: ['last30d', 'last90d', 'last180d'] as const });
+export const AdsGrowthPeriod = builder.enumType('AdsGrowthPeriod', { values: ['last7d', 'last30d', 'last90d'] as const });
+export const ReachGrowthPeriod = builder.enumType('ReachGrowthPeriod', { values: ['last7d', 'last14d', 'last30d', 'last60d', 'last90d'] as const });
+
+const growthInput = <P>(name: string, period: P) =>
+  builder.inputType(name, {
+    fields: (t) => ({
+      period: t.field({ type: period as typeof TrafficGrowthPeriod, required: true }),
+      value: t.float({ description: 'Threshold in percent (-100 = lost everything).' }),
+      comparison: t.field({ type: GrowthComparison, required: true }),
+      operator: t.field({ type: GrowthOperator }),
+    }),
+  });
+export const TrafficGrowthCondition = growthInput('TrafficGrowthCondition', TrafficGrowthPeriod);
+export const AdsGrowthCondition = growthInput('AdsGrowthCondition', AdsGrowthPeriod);
+export const ReachGrowthCondition = growthInput('ReachGrowthCondition', ReachGrowthPeriod);
+
+/** A growth threshold in percent: -100 (lost everything) or more. */
+const growthValue = z.number({ message: '{name} needs a value in each rule: a growth in percent' }).min(-100, '{name} values are growths in percent, -100 or more').max(1e9);
+
+/** Up to 20 growth conditions, each with its value. */
+export const growthConditionList = z.array(z.object({ value: growthValue }).loose()).max(20);
 
 export const GrowthRuleOperator = builder.enumType('GrowthRuleOperator', {
   values: ['gte', 'gt', 'lte', 'lt', 'greater', 'lower'] as const,
@@ -45,25 +74,42 @@ export const AdReachGrowthFilter = growthFilterInput('AdReachGrowthFilter', AdRe
 /** 1..10 groups of 1..10 rules, values in percent from -100. */
 export const growthFilter = z.object({
   anyOf: z.array(z.object({
-    all: z.array(z.object({ value: z.number().min(-100, '{name} must be a growth in percent, -100 or more').max(1e9) }).loose())
+    all: z.array(z.object({ value: growthValue }).loose())
       .min(1, '{name} needs at least one rule in each group').max(10),
   })).min(1, '{name} needs at least one group').max(10),
 });
+
+/** The shops query's flat list as groups: `operator` links a condition to the next, and binds tighter than or. */
+export function groupsOfConditions(conditions: GrowthCondition[]): GrowthFilter {
+  const anyOf: GrowthFilter['anyOf'] = [{ all: [] }];
+  conditions.forEach((condition, index) => {
+    anyOf[anyOf.length - 1].all.push({ period: condition.period, operator: condition.comparison, value: condition.value! });
+    if (index < conditions.length - 1 && condition.operator === 'or') anyOf.push({ all: [] });
+  });
+  return { anyOf };
+}
 
 const COMPARE = { gte: '>=', greater: '>=', gt: '>', lte: '<=', lower: '<=', lt: '<' } as const;
 
 /**
  * `(rule AND rule) OR (rule …)` over the growth expression of each rule's period; null when there is no filter.
  * A growth that cannot be computed is SQL null, so its comparison is not true and the row does not match.
- * `unit`: what one percent is in the expression's own scale (0.01 for a stored fraction, whose column is then
- * compared as it is, so its index serves the bound).
+ * `fraction`: the expression is a stored fraction (0.18 = +18 %). It is then compared twice: as stored, against the
+ * threshold divided by 100 and widened by 1e-9 (so the column's index serves the bound), and exactly, in decimal
+ * (the column as numeric, 15 digits, times 100: 0.57 is 57, where the double 0.57 * 100 is 56.99999999999999).
+ * A growth that meets the threshold exactly matches on every route.
  */
-export function growthMatch(filter: GrowthFilter | null | undefined, growthOver: (days: number) => Prisma.Sql, unit = 1): Prisma.Sql | null {
+export function growthMatch(filter: GrowthFilter | null | undefined, growthOver: (days: number) => Prisma.Sql, fraction = false): Prisma.Sql | null {
   if (!filter) return null;
-  const groups = filter.anyOf.map((group) => Prisma.join(
-    group.all.map((rule) => Prisma.sql`${growthOver(GROWTH_PERIOD_DAYS[rule.period])} ${Prisma.raw(COMPARE[rule.operator])} ${rule.value * unit}::float8`),
-    ' AND ',
-  ));
+  const compare = (rule: GrowthRule) => {
+    const growth = growthOver(GROWTH_PERIOD_DAYS[rule.period]);
+    const op = Prisma.raw(COMPARE[rule.operator]);
+    if (!fraction) return Prisma.sql`${growth} ${op} ${rule.value}::float8`;
+    const below = rule.operator === 'lte' || rule.operator === 'lower' || rule.operator === 'lt';
+    const coarse = rule.value / 100 + (below ? 1e-9 : -1e-9);
+    return Prisma.sql`(${growth} ${Prisma.raw(below ? '<=' : '>=')} ${coarse}::float8 AND ${growth}::numeric * 100 ${op} ${rule.value}::numeric)`;
+  };
+  const groups = filter.anyOf.map((group) => Prisma.join(group.all.map(compare), ' AND '));
   return Prisma.sql`((${Prisma.join(groups, ') OR (')}))`;
 }
 
@@ -76,9 +122,10 @@ export function longestPeriod(filter: GrowthFilter): number {
 export const growthPercent = (now: Prisma.Sql, then: Prisma.Sql) => Prisma.sql`((${now} - ${then}) * 100::float8 / nullif(${then}, 0))`;
 
 const sql = Prisma.sql;
-const LATEST_PAGE_DAY = sql`(SELECT max("date") FROM "advertiser_metric_days")`;
+/** The last day of the pages' daily snapshots: the end of every page window. */
+export const LATEST_PAGE_DAY = sql`(SELECT max("date") FROM "advertiser_metric_days")`;
 
-/** The traffic growth of shop `s`: its stored 30-, 90- or 180-day growth, the shortest covering the period, a fraction (match with unit 0.01). */
+/** The traffic growth of shop `s`: its stored 30-, 90- or 180-day growth, the shortest covering the period, a fraction (match with fraction = true). */
 export function shopTrafficGrowth(days: number): Prisma.Sql {
   return days <= 30 ? sql`s."trafficGrowth30d"` : days <= 90 ? sql`s."trafficGrowth90d"` : sql`s."trafficGrowth180d"`;
 }

@@ -16,5 +16,11 @@ export function daysAgo(days: number, now = new Date()): Date {
 /** A snapshot day: `latest` or a calendar date YYYY-MM-DD (the brandtracker routes' `snapshotDate`, read or deprecated and ignored). */
 export const snapshotDate = z.union([z.literal('latest'), z.iso.date()], { message: '{name} must be "latest" or a date (YYYY-MM-DD)' });
 
-/** The deprecated `snapshotDate` of the current-ranking and legacy rank routes: validated as the snapshot routes' one, then ignored. */
-export const deprecatedSnapshotDate = snapshotDate;
+/**
+ * The deprecated `snapshotDate` of the current-ranking and legacy rank routes, accepted and ignored: "latest", a
+ * date, or a date-time (the reference types it as a string, and a client may send a timestamp); anything else is
+ * a validation_error, never silently accepted.
+ */
+export const deprecatedSnapshotDate = z.union([z.literal('latest'), z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
+  message: '{name} must be "latest", a date (YYYY-MM-DD) or an ISO 8601 date-time',
+});

@@ -8,7 +8,8 @@ import { SortOrder } from '../shared/enums.js';
 import { amount, count } from '../shared/ranges.js';
 import { endOfDay } from '../shared/time.js';
 import { offsetArgs } from '../shared/pagination.js';
-import { growthArgs, growthConditionList, ReachGrowthCondition, trustpilotArgs, type GrowthCondition } from '../shared/shop-filter-args.js';
+import { growthConditionList, ReachGrowthCondition, type GrowthCondition } from '../shared/growth-filter.js';
+import { growthArgs, trustpilotArgs } from '../shared/shop-filter-args.js';
 import { DtcRegion, ShopListSort, ShopQuerySort, ShopSearchType } from './enums.js';
 import type { ShopFilter, ShopSearch, ShopSort } from './sql.js';
 

@@ -1,6 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { GROWTH_PERIOD_DAYS, shopTrafficGrowth } from '../shared/growth-filter.js';
-import type { GrowthCondition } from '../shared/shop-filter-args.js';
+import { GROWTH_PERIOD_DAYS, groupsOfConditions, growthMatch, LATEST_PAGE_DAY, shopTrafficGrowth, type GrowthCondition } from '../shared/growth-filter.js';
 import { shopAds } from './figures.js';
 
 // The growth filters of POST /v1/shops/query (and of POST /v1/emails/query, on the sending shop): conditions
@@ -14,7 +13,7 @@ export const PERIOD_DAYS = GROWTH_PERIOD_DAYS;
 function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: number): Prisma.Sql {
   switch (kind) {
     case 'traffic':
-      return sql`(${shopTrafficGrowth(days)} * 100)`;
+      return shopTrafficGrowth(days); // a fraction: growthMatch compares it as one
     case 'ads': {
       const since = (from: number, to: number) =>
         sql`(SELECT count(*) FROM ${shopAds(S)} AND a."firstSeenAt" >= now() - ${from} * interval '1 day' AND a."firstSeenAt" < now() - ${to} * interval '1 day')`;
@@ -22,7 +21,7 @@ function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: numbe
     }
     case 'pageReach': {
       const sum = (from: number, to: number) => sql`(SELECT sum(m."totalImpressions") FROM "advertiser_shops" l JOIN "advertiser_metric_days" m ON m."advertiserId" = l."advertiserId"
-        WHERE l."shopId" = ${S} AND m."date" > (SELECT max("date") FROM "advertiser_metric_days") - ${from}::int AND m."date" <= (SELECT max("date") FROM "advertiser_metric_days") - ${to}::int)`;
+        WHERE l."shopId" = ${S} AND m."date" > ${LATEST_PAGE_DAY} - ${from}::int AND m."date" <= ${LATEST_PAGE_DAY} - ${to}::int)`;
       return sql`((${sum(days, 0)} - ${sum(2 * days, days)}) * 100.0 / nullif(${sum(2 * days, days)}, 0))`;
     }
     case 'adReach': {
@@ -35,14 +34,6 @@ function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: numbe
 
 /** Conditions joined left to right by their `operator` (AND binds tighter than OR); none → nothing. */
 export function growthConditions(kind: Parameters<typeof growthOf>[0], conditions: GrowthCondition[] | null | undefined, out: Prisma.Sql[]) {
-  const usable = (conditions ?? []).filter((c) => c.value !== null && c.value !== undefined);
-  if (!usable.length) return;
-  const groups: Prisma.Sql[][] = [[]];
-  usable.forEach((condition, index) => {
-    const growth = growthOf(kind, PERIOD_DAYS[condition.period]);
-    groups[groups.length - 1].push(condition.comparison === 'greater' ? sql`${growth} >= ${condition.value}` : sql`${growth} <= ${condition.value}`);
-    if (index < usable.length - 1 && condition.operator === 'or') groups.push([]);
-  });
-  out.push(sql`(${Prisma.join(groups.map((group) => sql`(${Prisma.join(group, ' AND ')})`), ' OR ')})`);
+  if (!conditions?.length) return;
+  out.push(growthMatch(groupsOfConditions(conditions), (days) => growthOf(kind, days), kind === 'traffic')!);
 }
-

@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { range, type Range } from '../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../shared/shop-facets.js';
-import type { GrowthCondition } from '../shared/shop-filter-args.js';
+import type { GrowthCondition } from '../shared/growth-filter.js';
 import { tsQuery } from '../shared/text-search.js';
 import { mainTikTokProfile, shopAds } from './figures.js';
 import { growthConditions, PERIOD_DAYS } from './growth.js';

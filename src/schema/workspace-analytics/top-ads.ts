@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { PagePaginationRef, pagePagination, type PagePagination } from '../shared/pagination.js';

@@ -1,4 +1,5 @@
 import { Prisma } from '../../../generated/prisma/client.js';
+import { LATEST_PAGE_DAY } from '../../shared/growth-filter.js';
 import { range } from '../../shared/ranges.js';
 import { growthConditions } from './growth.js';
 import { primaryShopConditions } from './shop-filter.js';
@@ -8,7 +9,6 @@ import type { AdFilter, ReachPeriodValue } from './search.js';
 // growth filters, and the ad's rank among the page's ads.
 
 const sql = Prisma.sql;
-const LATEST_PAGE_DAY = sql`(SELECT max("date") FROM "advertiser_metric_days")`;
 
 /** Page impressions over a period: stored totals, or summed daily snapshots for the short windows. */
 function pageReach(period: ReachPeriodValue): Prisma.Sql {

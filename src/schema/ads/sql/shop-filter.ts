@@ -53,7 +53,7 @@ export function primaryShopConditions(shop: PrimaryShopFilter | undefined): Pris
   range(sql`s."trustpilotRating"`, shop.trustpilotRating, required);
   range(sql`s."trustpilotReviews"`, shop.trustpilotReviews, required);
   range(sql`s."bestSellerPriceUsd"`, shop.bestSellerPrice, required);
-  const traffic = growthMatch(shop.trafficGrowth, shopTrafficGrowth, 0.01);
+  const traffic = growthMatch(shop.trafficGrowth, shopTrafficGrowth, true);
   if (traffic) required.push(traffic);
   const excluded: Prisma.Sql[] = [];
   if (shop.excludePixels?.length) excluded.push(shopUsesPixels('s', shop.excludePixels));

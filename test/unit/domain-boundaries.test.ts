@@ -1,0 +1,241 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// Domain boundaries (issue #34). A domain is a folder src/schema/<domain>/; src/schema/shared/ is the toolkit every
+// domain uses, and the files at the top of src/schema (index, builder, scalars, access, validation, print) are the
+// infrastructure that assembles them: neither is a domain. From outside its folder (another domain, src/mcp, src/data,
+// src/plugins, rest/, …) a domain is reached only through its public face: service.ts for its operations, types.ts for
+// its GraphQL types. The assembler, src/schema/index.ts, also loads each domain's index.ts, which registers it.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCANNED = ['src', 'rest'];
+const NOT_SCANNED = new Set(['src/generated']);
+
+/**
+ * The imports that break the rule today, as "importer -> imported". The list only shrinks: an import missing from it
+ * fails, and so does an entry that no longer happens (delete it when the import goes through service.ts/types.ts).
+ */
+const ALLOWED: { reason: string; imports: string[] }[] = [
+  {
+    reason: 'favorites reads boards internals (access, args, enums, store, targets, tree): move them to boards/service.ts (#34)',
+    imports: [
+      'src/schema/favorites/ads-share.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/ads-share.ts -> src/schema/boards/args.ts',
+      'src/schema/favorites/ads-share.ts -> src/schema/boards/enums.ts',
+      'src/schema/favorites/ads-share.ts -> src/schema/boards/share.ts',
+      'src/schema/favorites/ads.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/ads.ts -> src/schema/boards/args.ts',
+      'src/schema/favorites/ads.ts -> src/schema/boards/enums.ts',
+      'src/schema/favorites/ads.ts -> src/schema/boards/store.ts',
+      'src/schema/favorites/ads.ts -> src/schema/boards/targets.ts',
+      'src/schema/favorites/emails.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/emails.ts -> src/schema/boards/args.ts',
+      'src/schema/favorites/emails.ts -> src/schema/boards/enums.ts',
+      'src/schema/favorites/emails.ts -> src/schema/boards/store.ts',
+      'src/schema/favorites/emails.ts -> src/schema/boards/targets.ts',
+      'src/schema/favorites/family.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/folder-delete.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/folder-delete.ts -> src/schema/boards/targets.ts',
+      'src/schema/favorites/folder-delete.ts -> src/schema/boards/tree.ts',
+      'src/schema/favorites/folder-fields.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/folder-fields.ts -> src/schema/boards/args.ts',
+      'src/schema/favorites/folder-fields.ts -> src/schema/boards/enums.ts',
+      'src/schema/favorites/folders.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/folders.ts -> src/schema/boards/mutations.ts',
+      'src/schema/favorites/folders.ts -> src/schema/boards/tree.ts',
+      'src/schema/favorites/items.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/items.ts -> src/schema/boards/store.ts',
+      'src/schema/favorites/shops.ts -> src/schema/boards/access.ts',
+      'src/schema/favorites/shops.ts -> src/schema/boards/args.ts',
+      'src/schema/favorites/shops.ts -> src/schema/boards/enums.ts',
+      'src/schema/favorites/shops.ts -> src/schema/boards/store.ts',
+      'src/schema/favorites/shops.ts -> src/schema/boards/targets.ts',
+      'src/schema/favorites/types.ts -> src/schema/boards/args.ts',
+    ],
+  },
+  {
+    reason: "brandtracker analytics builds on the ads search's SQL, arguments and figures: move them to ads/service.ts (#34)",
+    imports: [
+      'src/schema/brandtracker-analytics/ad-filters.ts -> src/schema/ads/sql/search.ts',
+      'src/schema/brandtracker-analytics/ads-args.ts -> src/schema/ads/args.ts',
+      'src/schema/brandtracker-analytics/ads-args.ts -> src/schema/ads/enums.ts',
+      'src/schema/brandtracker-analytics/ads-args.ts -> src/schema/ads/inputs.ts',
+      'src/schema/brandtracker-analytics/ads-args.ts -> src/schema/ads/sql/search.ts',
+      'src/schema/brandtracker-analytics/ads.ts -> src/schema/ads/queries.ts',
+      'src/schema/brandtracker-analytics/ads.ts -> src/schema/ads/sql/search.ts',
+      'src/schema/brandtracker-analytics/creatives.ts -> src/schema/ads/figures.ts',
+      'src/schema/brandtracker-analytics/frame.ts -> src/schema/ads/figures.ts',
+      'src/schema/brandtracker-analytics/overview.ts -> src/schema/ads/figures.ts',
+      'src/schema/brandtracker-analytics/overview.ts -> src/schema/ads/load.ts',
+      'src/schema/brandtracker-analytics/testing-args.ts -> src/schema/ads/args.ts',
+      'src/schema/brandtracker-analytics/testing-args.ts -> src/schema/ads/enums.ts',
+      'src/schema/brandtracker-analytics/testing-args.ts -> src/schema/ads/inputs.ts',
+      'src/schema/brandtracker-analytics/testing.ts -> src/schema/ads/figures.ts',
+      'src/schema/brandtracker-analytics/testing.ts -> src/schema/ads/load.ts',
+      'src/schema/brandtracker-analytics/testing.ts -> src/schema/ads/sql/conditions.ts',
+      'src/schema/brandtracker-analytics/testing.ts -> src/schema/ads/sql/search.ts',
+      'src/schema/brandtracker-analytics/timeline-args.ts -> src/schema/ads/args.ts',
+      'src/schema/brandtracker-analytics/timeline-args.ts -> src/schema/ads/enums.ts',
+      'src/schema/brandtracker-analytics/timeline-args.ts -> src/schema/ads/inputs.ts',
+      'src/schema/brandtracker-analytics/timeline.ts -> src/schema/ads/figures.ts',
+      'src/schema/brandtracker-analytics/timeline.ts -> src/schema/ads/load.ts',
+      'src/schema/brandtracker-analytics/timeline.ts -> src/schema/ads/sql/conditions.ts',
+      'src/schema/brandtracker-analytics/timeline.ts -> src/schema/ads/sql/order.ts',
+      'src/schema/brandtracker-analytics/timeline.ts -> src/schema/ads/sql/search.ts',
+    ],
+  },
+  {
+    reason: "brandtracker analytics reuses workspace analytics' aggregates and ranked rows: move them to workspace-analytics/service.ts (#34)",
+    imports: [
+      'src/schema/brandtracker-analytics/content.ts -> src/schema/workspace-analytics/aggregates.ts',
+      'src/schema/brandtracker-analytics/content.ts -> src/schema/workspace-analytics/groups.ts',
+      'src/schema/brandtracker-analytics/landing-pages-simple.ts -> src/schema/workspace-analytics/aggregates.ts',
+      'src/schema/brandtracker-analytics/landing-pages.ts -> src/schema/workspace-analytics/aggregates.ts',
+      'src/schema/brandtracker-analytics/overview.ts -> src/schema/workspace-analytics/ranked-rows.ts',
+      'src/schema/brandtracker-analytics/scaling-ads.ts -> src/schema/workspace-analytics/ranked-ads.ts',
+      'src/schema/brandtracker-analytics/scaling-ads.ts -> src/schema/workspace-analytics/ranked-rows.ts',
+      'src/schema/brandtracker-analytics/top-ads.ts -> src/schema/workspace-analytics/ranked-ads.ts',
+      'src/schema/brandtracker-analytics/top-ads.ts -> src/schema/workspace-analytics/ranked-rows.ts',
+    ],
+  },
+  {
+    reason: 'emails reads shops internals (find, sql, detail, figures): import them from shops/service.ts (#34)',
+    imports: [
+      'src/schema/emails/queries.ts -> src/schema/shops/find.ts',
+      'src/schema/emails/sql.ts -> src/schema/shops/sql.ts',
+      'src/schema/emails/stats.ts -> src/schema/shops/find.ts',
+      'src/schema/emails/types.ts -> src/schema/shops/detail.ts',
+      'src/schema/emails/types.ts -> src/schema/shops/figures.ts',
+    ],
+  },
+  {
+    reason: 'advertisers loads ads through ads internals: import them from ads/service.ts (#34)',
+    imports: [
+      'src/schema/advertisers/queries.ts -> src/schema/ads/enums.ts',
+      'src/schema/advertisers/queries.ts -> src/schema/ads/figures.ts',
+      'src/schema/advertisers/queries.ts -> src/schema/ads/load.ts',
+    ],
+  },
+  {
+    reason: "brandtracker analytics' arguments use an advertisers enum: import it from advertisers/service.ts (#34)",
+    imports: [
+      'src/schema/brandtracker-analytics/ads-args.ts -> src/schema/advertisers/enums.ts',
+      'src/schema/brandtracker-analytics/testing-args.ts -> src/schema/advertisers/enums.ts',
+      'src/schema/brandtracker-analytics/timeline-args.ts -> src/schema/advertisers/enums.ts',
+    ],
+  },
+  {
+    reason: 'favorites loads ads through ads internals: import them from ads/service.ts (#34)',
+    imports: [
+      'src/schema/favorites/ads.ts -> src/schema/ads/figures.ts',
+      'src/schema/favorites/ads.ts -> src/schema/ads/load.ts',
+      'src/schema/favorites/ads.ts -> src/schema/ads/queries.ts',
+    ],
+  },
+  {
+    reason: "brandtracker analytics' arguments use the brandtrackers id formats: import them from brandtrackers/service.ts (#34)",
+    imports: [
+      'src/schema/brandtracker-analytics/args.ts -> src/schema/brandtrackers/args.ts',
+      'src/schema/brandtracker-analytics/top-ads.ts -> src/schema/brandtrackers/args.ts',
+    ],
+  },
+  {
+    reason: 'image search loads products through products internals: import them from products/service.ts (#34)',
+    imports: [
+      'src/schema/image-search/queries.ts -> src/schema/products/figures.ts',
+      'src/schema/image-search/queries.ts -> src/schema/products/load.ts',
+    ],
+  },
+  {
+    reason: 'workspace analytics loads ads through ads internals: import them from ads/service.ts (#34)',
+    imports: [
+      'src/schema/workspace-analytics/ranked-rows.ts -> src/schema/ads/figures.ts',
+      'src/schema/workspace-analytics/ranked-rows.ts -> src/schema/ads/load.ts',
+    ],
+  },
+  {
+    reason: 'boards normalises ad ids with an ads internal: import it from ads/service.ts (#34)',
+    imports: [
+      'src/schema/boards/targets.ts -> src/schema/ads/queries.ts',
+    ],
+  },
+  {
+    reason: "brandtrackers' quota answers with identity's Usage type: import it from identity/service.ts (#34)",
+    imports: [
+      'src/schema/brandtrackers/quota.ts -> src/schema/identity/usage.ts',
+    ],
+  },
+  {
+    reason: "shops' arguments use an ads enum: import it from ads/service.ts (#34)",
+    imports: [
+      'src/schema/shops/args.ts -> src/schema/ads/enums.ts',
+    ],
+  },
+  {
+    reason: "the shared-boards plugin reads boards' shared page: import it from boards/service.ts (#34)",
+    imports: [
+      'src/plugins/use-shared-boards.ts -> src/schema/boards/shared-page.ts',
+    ],
+  },
+  {
+    reason: "workspace analytics' arguments use the brandtrackers id formats: import them from brandtrackers/service.ts (#34)",
+    imports: [
+      'src/schema/workspace-analytics/args.ts -> src/schema/brandtrackers/args.ts',
+    ],
+  },
+];
+
+type Import = { importer: string; imported: string };
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return NOT_SCANNED.has(file) ? [] : sourceFiles(file);
+    return entry.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+/** Every relative import of the scanned files: static imports and re-exports, `import type`, and `import('…')`. */
+function relativeImports(): Import[] {
+  return SCANNED.flatMap(sourceFiles).flatMap((importer) =>
+    ts
+      .preProcessFile(readFileSync(path.join(ROOT, importer), 'utf8'), true, true)
+      .importedFiles.filter(({ fileName }) => fileName.startsWith('.'))
+      .map(({ fileName }) => ({ importer, imported: path.posix.join(path.posix.dirname(importer), fileName).replace(/\.js$/, '.ts') })),
+  );
+}
+
+const domainOf = (file: string): string | undefined => {
+  const domain = /^src\/schema\/([^/]+)\//.exec(file)?.[1];
+  return domain === 'shared' ? undefined : domain;
+};
+
+function crossesBoundary({ importer, imported }: Import): boolean {
+  const domain = domainOf(imported);
+  if (!domain || domainOf(importer) === domain) return false;
+  const face = [`src/schema/${domain}/service.ts`, `src/schema/${domain}/types.ts`];
+  if (importer === 'src/schema/index.ts') face.push(`src/schema/${domain}/index.ts`);
+  return !face.includes(imported);
+}
+
+describe('domain boundaries', () => {
+  const imports = relativeImports();
+  const crossings = [...new Set(imports.filter(crossesBoundary).map(({ importer, imported }) => `${importer} -> ${imported}`))];
+  const allowed = ALLOWED.flatMap((group) => group.imports);
+
+  it('reads every relative import of src/ and rest/ to a file that exists', () => {
+    expect(imports.length).toBeGreaterThan(1000);
+    expect(imports.filter(({ imported }) => !existsSync(path.join(ROOT, imported)))).toEqual([]);
+  });
+
+  it("reaches another domain only through its service.ts or types.ts (or lists the import in ALLOWED, with the reason)", () => {
+    expect(crossings.filter((crossing) => !allowed.includes(crossing))).toEqual([]);
+  });
+
+  it('lists in ALLOWED only imports that still happen, once each (the list only shrinks)', () => {
+    expect(allowed.filter((entry, index) => !crossings.includes(entry) || allowed.indexOf(entry) !== index)).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { isDatabaseUnavailable } from './failures.js';
 import { prismaStatementName } from './statements.js';
+import { WorkspaceCheckedClient } from './workspace-check.js';
 
 export type { PrismaClient };
 
@@ -20,10 +21,13 @@ export type Db = {
  */
 export const OMITTED = { email: { html: true } } as const;
 
-/** One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. */
+/**
+ * One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. Its connections
+ * refuse a statement on workspace data that does not state the workspace filter (src/db/workspace-check.ts).
+ */
 export function connect(url: string, options: { max?: number } = {}): Db {
   // Generous connect timeout: on the embedded database a new connection waits its turn behind a long transaction (a seed).
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000, Client: WorkspaceCheckedClient });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   // Prisma's own statements run prepared, its $queryRaw ones unnamed (src/db/statements.ts).
   const prisma = eachLookupAlone(new PrismaClient({
@@ -33,7 +37,9 @@ export function connect(url: string, options: { max?: number } = {}): Db {
   // The ledger's statements are few, prepared and keyed by ids: their generic plans fit every call, so its
   // connections skip the custom re-planning PostgreSQL otherwise repeats on every call of a CTE this size (about
   // 1 ms of the database's CPU per charge). A startup parameter: PGlite ignores it, and nothing else is affected.
-  const ledger = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_generic_plan' });
+  const ledger = new pg.Pool({
+    connectionString: url, max: 4, connectionTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_generic_plan', Client: WorkspaceCheckedClient,
+  });
   ledger.on('error', () => {});
   return {
     pool,

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { projectRoot } from './root.js';
+import { acrossWorkspaces } from './workspace-check.js';
 
 const migrationsDir = path.join(projectRoot, 'prisma/migrations');
 
@@ -10,6 +11,8 @@ export async function listMigrations(): Promise<{ name: string; sql: string }[]>
   const names = (await readdir(migrationsDir)).filter((name) => /^\d{4}_/.test(name)).sort();
   return Promise.all(names.map(async (name) => ({ name, sql: await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8') })));
 }
+
+const MIGRATION = acrossWorkspaces('a migration changes the tables of every workspace');
 
 /**
  * Applies the migrations not yet recorded in `_migrations`, each in its own transaction.
@@ -28,7 +31,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
       if (done.has(migration.name)) continue;
       await client.query('BEGIN');
       try {
-        await client.query(migration.sql);
+        await client.query(`${MIGRATION}\n${migration.sql}`);
         await client.query('INSERT INTO "_migrations" (name) VALUES ($1)', [migration.name]);
         await client.query('COMMIT');
       } catch (error) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
+import { acrossWorkspaces } from '../../src/db/workspace-check.js';
 import { ERRORS } from '../../src/errors.js';
 import { schema } from '../../src/schema/index.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
@@ -167,7 +168,8 @@ beforeAll(async () => {
     `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'workspaceId' ORDER BY table_name`,
   );
   const union = rows.map(({ table_name }) => `SELECT '${table_name}:' || (to_jsonb(t) - 'lastUsedAt')::text AS row FROM "${table_name}" t`).join(' UNION ALL ');
-  workspaceFingerprint = async () => (await t.db.pool.query<{ fp: string }>(`SELECT md5(coalesce(string_agg(row, '|' ORDER BY row), '')) AS fp FROM (${union}) rows`)).rows[0]!.fp;
+  const across = acrossWorkspaces("a test's fingerprint of every workspace's rows");
+  workspaceFingerprint = async () => (await t.db.pool.query<{ fp: string }>(`${across} SELECT md5(coalesce(string_agg(row, '|' ORDER BY row), '')) AS fp FROM (${union}) rows`)).rows[0]!.fp;
   const doc = (await t.rest('GET', '/openapi.json')).body;
   operations = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {

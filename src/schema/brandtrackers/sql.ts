@@ -18,13 +18,13 @@ const ORDER: Record<BrandtrackerListSortValue | 'workspace', Prisma.Sql> = {
   workspace: sql`m."addedAt" DESC, m."linkId" DESC`,
 };
 
-function conditions(filter: ListFilter): Prisma.Sql {
+function conditions(filter: ListFilter, workspaceId: string): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (filter.name) parts.push(sql`coalesce(l."name", b."name") ILIKE ${`%${escapeLike(filter.name)}%`}`);
   if (filter.folderIds) parts.push(sql`l."folderId" = ANY(${filter.folderIds}::int[])`);
   if (filter.folderNames) {
     const patterns = filter.folderNames.map((name) => `%${escapeLike(name)}%`);
-    parts.push(sql`EXISTS (SELECT 1 FROM "brandtracker_folders" f WHERE f."id" = l."folderId" AND f."name" ILIKE ANY(${patterns}::text[]))`);
+    parts.push(sql`EXISTS (SELECT 1 FROM "brandtracker_folders" f WHERE f."id" = l."folderId" AND ${inWorkspace('f', workspaceId)} AND f."name" ILIKE ANY(${patterns}::text[]))`);
   }
   if (filter.hasNewAdsSince) {
     parts.push(sql`EXISTS (SELECT 1 FROM "ads" a WHERE a."advertiserId" = b."facebookPageId" AND a."firstSeenAt" >= ${filter.hasNewAdsSince})`);
@@ -50,7 +50,7 @@ export async function findLinkPage(
     WITH m AS MATERIALIZED (
       SELECT l."id" AS "linkId", l."addedAt", b."createdAt", coalesce(l."name", b."name") AS "displayName", ${figureColumns}
       FROM "brandtracker_links" l JOIN "brandtrackers" b ON b."id" = l."brandtrackerId" ${figureJoins}
-      WHERE ${inWorkspace('l', workspaceId)} AND l."isActive"${conditions(filter)}
+      WHERE ${inWorkspace('l', workspaceId)} AND l."isActive"${conditions(filter, workspaceId)}
     )
     SELECT m.*, t.total
     FROM (SELECT count(*)::int AS total FROM m) t

@@ -1,10 +1,17 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { WORKSPACE_TABLES } from '../../db/workspace-check.js';
 
 // The one workspace filter. Workspace data (shares, brandtracker folders and links, boards, their items and
-// shares, audit events) is read and written only through a client scoped to the caller's workspace: every
-// operation on those tables gets `workspaceId = <the caller's>` merged into its filter and its new rows. The
-// request's plain client refuses those tables outright, so a read that forgets the filter fails, never leaks.
-// Raw SQL on them states the filter with inWorkspace() (a test checks every such statement does).
+// shares, audit events, image searches, brandtracker quotas) is read and written only through a client scoped to
+// the caller's workspace: every operation on those tables gets `workspaceId = <the caller's>` merged into its
+// filter and its new rows. The request's plain client refuses those tables outright, so a read that forgets the
+// filter fails, never leaks.
+// Raw SQL on them states the filter with inWorkspace() on every mention of such a table, per statement: the
+// database connections refuse a statement whose mention of a workspace table lacks `alias."workspaceId" = $n::uuid`
+// (src/db/workspace-check.ts), and an INSERT must name the "workspaceId" column. A statement that spans workspaces
+// on purpose (a migration) starts with acrossWorkspaces(reason); nothing else gets past.
+
+export { WORKSPACE_TABLES };
 
 /** Prisma models that belong to a workspace and must be read through the workspace filter. */
 export const WORKSPACE_MODELS: ReadonlySet<string> = new Set([
@@ -12,13 +19,7 @@ export const WORKSPACE_MODELS: ReadonlySet<string> = new Set([
   'BrandtrackerQuota', 'BrandtrackerQuotaOperation',
 ]);
 
-/** Their tables, for raw SQL (`FROM "boards" b WHERE ${inWorkspace('b', id)}`). */
-export const WORKSPACE_TABLES: ReadonlySet<string> = new Set([
-  'ad_shares', 'brandtracker_folders', 'brandtracker_links', 'boards', 'board_items', 'board_shares', 'audit_events', 'image_searches',
-  'brandtracker_quotas', 'brandtracker_quota_operations',
-]);
-
-/** `alias."workspaceId" = <id>`: the workspace filter of a raw statement. */
+/** `alias."workspaceId" = <id>`: the workspace filter of a raw statement (`FROM "boards" b WHERE ${inWorkspace('b', id)}`). */
 export function inWorkspace(alias: string, workspaceId: string): Prisma.Sql {
   return Prisma.sql`${Prisma.raw(`${alias}."workspaceId"`)} = ${workspaceId}::uuid`;
 }

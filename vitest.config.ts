@@ -14,7 +14,10 @@ const postgres = process.env.TEST_DATABASE_URL;
 // hostile-image tests, which bound the worker's RSS, would measure glibc's caches instead of the decoder.
 process.env.MALLOC_ARENA_MAX ??= '2';
 
-const shared = { testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: true, maxWorkers: 2 };
+// One timeout policy, sized for a cold 2-core machine running two files at a time: three to four times the slowest test
+// (~30 s) and the slowest beforeAll (a seeded market, ~60 s) of a full run there. Test files keep these; a file sets
+// its own only for a test that can be asked to do more, and says why.
+const shared = { testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: true, maxWorkers: 2 };
 
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },

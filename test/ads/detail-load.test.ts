@@ -35,7 +35,7 @@ describe('adDetailRow', () => {
     }
     // The market has each case the statement writes: members answered by their lead, transcripts, hooks, several shops and days.
     for (const [name, count] of Object.entries(seen)) expect(count, name).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   it('gives Prisma types: dates as Date, bigints as bigint, the segments as JSON', async () => {
     const { id } = await db.prisma.ad.findFirstOrThrow({ where: { transcript: { isNot: null }, advertiser: { metricDays: { some: {} } } }, select: { id: true } });

@@ -14,7 +14,7 @@ beforeAll(async () => {
     await seedMarket(db.pool, { scale: 'tiny' });
   });
   key = (await t.newKey()).apiKey;
-}, 180_000);
+});
 afterAll(() => t?.close());
 
 type Rule = { period: string; operator: string; value: number };

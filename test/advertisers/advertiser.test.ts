@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, idsOf, statementsOf } from '../support/discovery-helpers.js';
+import { expectViolation } from '../support/assertions.js';
+import { idsOf } from '../support/discovery-helpers.js';
+import { statementsOf } from '../support/statements.js';
 import { discoveryScenario, P_GLOW, P_URBAN, S_GLOW, S_LAB } from '../support/discovery-scenario.js';
 import { AD_SUMMARY, AD_SUMMARY_GROUPED, keyPaths } from '../support/shapes.js';
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, idsOf, statementsOf } from '../support/discovery-helpers.js';
+import { expectViolation } from '../support/assertions.js';
+import { idsOf } from '../support/discovery-helpers.js';
+import { statementsOf } from '../support/statements.js';
 import { discoveryScenario, P_GLOW, P_LAB, P_PEAK, P_URBAN } from '../support/discovery-scenario.js';
 
 // GET /v1/advertisers and POST /v1/advertisers/query on the discovery scenario (figures in its header).

@@ -6,14 +6,6 @@ export const BOARD_KEYS = [
   'id', 'name', 'kind', 'surface', 'description', 'createdByUserId', 'workspaceId', 'parentBoardId', 'visibility', 'createdAt', 'updatedAt', 'archivedAt', 'capabilities',
 ];
 
-/** A 400 validation_error naming exactly `field` (`location.argument`). */
-export function expectViolation(res: HttpResult, field: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  expect(res.body.error.details.validationErrors.map((v: { field: string }) => v.field)).toEqual([field]);
-  expect(res.body.error.details.validationErrors[0].location).toBe(field.slice(0, field.indexOf('.')));
-}
-
 /** A 404 not_found, the same whether the id is missing or another workspace's (the message names what was asked). */
 export function expectNotFound(res: HttpResult) {
   expect(res.status, JSON.stringify(res.body)).toBe(404);

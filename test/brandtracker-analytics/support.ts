@@ -3,8 +3,7 @@ import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { graphqlData } from '../support/assertions.js';
 import type { TestDatabase } from '../support/database.js';
-import { statementsOf } from '../support/discovery-helpers.js';
-import { statementsSettled } from '../support/statements.js';
+import { statementsOf, statementsSettled } from '../support/statements.js';
 
 // The scenario creates a brandtracker per page; a workspace tracks one by posting its page.
 const PAGE_OF = { [BT_A]: PAGE_A, [BT_B]: PAGE_B } as const;

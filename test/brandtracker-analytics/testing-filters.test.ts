@@ -93,7 +93,7 @@ beforeAll(async () => {
            to_char(least(CASE WHEN "status" = 'active' THEN (now() AT TIME ZONE 'UTC')::date ELSE ("lastSeenAt" AT TIME ZONE 'UTC')::date END, (now() AT TIME ZONE 'UTC')::date), 'YYYY-MM-DD') AS "endDay"
     FROM "ads" WHERE "id" = ANY(${all.ads.map((ad) => ad.id)}::text[])`;
   for (const ad of found) rows.set(ad.id, ad);
-}, 180_000);
+});
 afterAll(() => t?.close());
 
 describe('GET /v1/brandtrackers/{id}/testing on the demo market', () => {

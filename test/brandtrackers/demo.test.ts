@@ -14,7 +14,7 @@ beforeAll(async () => {
     await seedMarket(db.pool, { scale: 'tiny', seed: 42 });
   });
   key = (await ensureDemo(t.db.prisma, t.db.pool, () => {}))!;
-}, 180_000);
+});
 afterAll(() => t?.close());
 
 const get = (path: string) => t.rest('GET', path, { key });

@@ -97,5 +97,5 @@ describe('operator CLI', () => {
     expect(await db.prisma.ad.count()).toBe(seeded.json.counts.ads);
     expect(seeded.json.counts.ads).toBeGreaterThan(2000);
     expect((await cli('seed')).json.error.code).toBe('conflict');
-  }, 120_000);
+  });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
     await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
   });
   ({ apiKey: key } = await t.newKey());
-}, 180_000);
+});
 
 afterAll(async () => {
   await t?.close();
@@ -130,7 +130,7 @@ describe('the demo market media', () => {
       /products\/\d+\/ads\/\d+\.jpg$/, /facets\/apps\/[\w-]+\.png$/, /facets\/technologies\/[\w-]+\.png$/, /facets\/pixels\/[\w-]+\.png$/]) {
       expect(fetched.some((url) => kind.test(url)), String(kind)).toBe(true);
     }
-  }, 120_000);
+  });
 
   it('gives the same absolute URLs through GraphQL', async () => {
     const res = await t.graphql(

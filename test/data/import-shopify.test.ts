@@ -32,7 +32,7 @@ let scratch: string;
 beforeAll(async () => {
   db = await createTestDatabase();
   scratch = await mkdtemp(path.join(tmpdir(), 'mi-import-shopify-'));
-}, 120_000);
+});
 afterAll(async () => {
   await db?.dispose();
   if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -281,7 +281,7 @@ describe('cli import shopify-products', () => {
   let harness: CliHarness;
   beforeAll(async () => {
     harness = await createCliHarness();
-  }, 120_000);
+  });
   afterAll(async () => {
     await harness?.close();
   });

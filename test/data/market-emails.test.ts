@@ -17,7 +17,7 @@ const { offenders, one } = sqlProbe(() => db);
 beforeAll(async () => {
   db = await createTestDatabase();
   ({ counts } = await seedMarket(db.pool, { ...options, batchSize: 300, onProgress: (event) => progress.push(event) }));
-}, 120_000);
+});
 
 afterAll(async () => {
   await db?.dispose();
@@ -160,7 +160,7 @@ describe('market emails (tiny)', () => {
     const tables = ['email_promotion_types', 'email_categories', 'email_events', 'emails', 'brandtrackers', 'brandtracker_websites'];
     const pick = (sums: Record<string, { rows: number; sha256: string }>) => tables.map((table) => [table, sums[table]]);
     expect(pick(marketChecksums({ ...options, batchSize: 97 }))).toEqual(pick(marketChecksums(options)));
-  }, 60_000);
+  });
 });
 
 describe('market brandtrackers (tiny)', () => {

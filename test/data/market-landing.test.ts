@@ -16,7 +16,7 @@ const { offenders, one } = sqlProbe(() => db);
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedMarket(db.pool, { scale: 'tiny', seed: 42, asOf: new Date(`${AS_OF}T00:00:00Z`) });
-}, 120_000);
+});
 
 afterAll(async () => {
   await db?.dispose();

@@ -17,7 +17,7 @@ const { offenders, one } = sqlProbe(() => db);
 beforeAll(async () => {
   db = await createTestDatabase();
   ({ counts } = await seedMarket(db.pool, options));
-}, 120_000);
+});
 
 afterAll(async () => {
   await db?.dispose();

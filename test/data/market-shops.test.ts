@@ -40,7 +40,7 @@ const USAGE_OFFENDERS = `
 beforeAll(async () => {
   db = await createTestDatabase();
   ({ counts } = await seedMarket(db.pool, { scale: 'tiny', seed: 42, asOf: new Date(`${AS_OF}T00:00:00Z`) }));
-}, 120_000);
+});
 
 afterAll(async () => {
   await db?.dispose();

@@ -52,7 +52,7 @@ beforeAll(async () => {
   [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   ({ counts } = await seedMarket(a.pool, { ...options, onProgress: (event) => progress.push(event) }));
   await seedMarket(b.pool, { ...options, batchSize: 250, deferIndexes: true, onProgress: (event) => streamed.push(event) });
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([a?.dispose(), b?.dispose()]);
@@ -119,7 +119,7 @@ describe('seedMarket (tiny)', () => {
     expect(first.ads.rows).toBeGreaterThanOrEqual(5000);
     expect(first.ads.rows).toBeLessThan(6000);
     expect(marketChecksums(medium)).toEqual(first);
-  }, 180_000);
+  });
 
   it('gives the biggest pages a heavier tail as the market grows (a brand with thousands of ads at medium), small unchanged', () => {
     const biggest = (pages: number, ads: number) => Math.max(...makeAdvertisers(new Rng(42).fork('advertisers'), pages, ads).map((page) => page.adCount));
@@ -134,7 +134,7 @@ describe('seedMarket (tiny)', () => {
     const replaced = await seedMarket(b.pool, { ...options, seed: 7, replace: true });
     expect(replaced.counts.ads).toBe(3000);
     expect(await fingerprint(b, 'ads')).not.toBe(await fingerprint(a, 'ads'));
-  }, 60_000);
+  });
 
   it('uses Facebook-shaped identifiers', async () => {
     expect(await offenders(a, `SELECT id FROM advertisers WHERE id !~ '^[1-9][0-9]{14,15}$'`)).toEqual([]);

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { daysAgo, GLOW, LAB, shopsScenario } from '../shops/scenario.js';
 import { EMAIL_SUMMARY } from '../shops/shapes.js';
-import { expectNotFound, expectViolation, idsOf, statementsOf } from '../shops/support.js';
+import { idsOf } from '../shops/support.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { keyPaths } from '../support/shapes.js';
-import { withStatements } from '../support/statements.js';
+import { statementsOf, withStatements } from '../support/statements.js';
 
 // The email routes against the scenario's four emails:
 //   501  GLOW, 2 days ago, campaign, en, "Black Friday: 30% off every serum", Percent off, Promotional, Black Friday, has HTML
@@ -17,7 +18,7 @@ let key: string;
 beforeAll(async () => {
   t = await createTestApp(shopsScenario);
   ({ apiKey: key } = await t.newKey());
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 const get = (path: string) => t.rest('GET', path, { key });
@@ -100,12 +101,12 @@ describe('POST /v1/emails/query', () => {
 
   it('runs a constant number of statements whatever the page size', async () => {
     await query({ limit: 1 });
-    const one = await statementsOf(t, () => query({ search: ['serum', 'free'], limit: 1 }));
-    const three = await statementsOf(t, () => query({ search: ['serum', 'free'], limit: 3 }));
+    const one = await statementsOf(() => query({ search: ['serum', 'free'], limit: 1 }));
+    const three = await statementsOf(() => query({ search: ['serum', 'free'], limit: 3 }));
     expect(idsOf(three.res)).toHaveLength(3);
-    expect(one.statements).toBeGreaterThan(0);
-    expect(three.statements).toBe(one.statements);
-    expect(one.statements).toBeLessThanOrEqual(3);
+    expect(one.statements.length).toBeGreaterThan(0);
+    expect(three.statements).toHaveLength(one.statements.length);
+    expect(one.statements.length).toBeLessThanOrEqual(3);
   });
 
   it("reads no email's HTML for a list (only GET /v1/emails/{emailId}/html does)", async () => {

@@ -66,7 +66,7 @@ beforeAll(async () => {
   Object.assign(searchBounds, { totalCap: CAP, candidates: CANDIDATES, windows: [6, 20] });
   t = await createTestApp(windowsScenario);
   ({ apiKey: key } = await t.newKey());
-}, 60_000);
+});
 
 afterAll(async () => {
   Object.assign(searchBounds, defaults);

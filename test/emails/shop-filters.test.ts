@@ -35,7 +35,7 @@ beforeAll(async () => {
       ARRAY(SELECT c."countryCode" FROM "shop_traffic_countries" c WHERE c."shopId" = s."id") AS "countries"
     FROM "shops" s WHERE s."id" IN (SELECT "shopId" FROM "emails")`;
   for (const shop of rows) shops.set(shop.id, shop);
-}, 180_000);
+});
 afterAll(() => t?.close());
 
 /** Every email a body selects (all pages), by id. */

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { expectViolation, idsOf, statementsOf } from '../support/discovery-helpers.js';
+import { expectViolation } from '../support/assertions.js';
+import { idsOf } from '../support/discovery-helpers.js';
+import { statementsOf } from '../support/statements.js';
 import {
   APP_JUDGE, APP_KLAVIYO, discoveryScenario, P_GLOW, P_PEAK, PIXEL_META, PIXEL_TIKTOK, TECH_GA, TECH_SHOPIFY, TECH_WOO, THEME_DAWN, THEME_IMPULSE,
 } from '../support/discovery-scenario.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { savingScenario, SHOP_PEAK } from '../boards/scenario.js';
-import { auditsOf, expectNotFound, expectViolation, ok } from '../boards/support.js';
+import { auditsOf, expectNotFound, ok } from '../boards/support.js';
+import { expectViolation } from '../support/assertions.js';
 
 // Favorite shops (flat folders, no reorder) and favorite emails (nested folders, reorder; saved once per scope).
 

@@ -1,8 +1,8 @@
 import { getIntrospectionQuery } from 'graphql';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/plugins/use-graphql-protection.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { withStatements } from '../support/statements.js';
 import { adsScenario } from '../ads/scenario.js';
 
 let t: TestApp;
@@ -15,13 +15,8 @@ afterAll(() => t?.close());
 
 /** Sends the document and returns the answer plus how many SQL statements ran meanwhile. */
 async function send(query: string) {
-  const spy = vi.spyOn(pg.Client.prototype, 'query');
-  try {
-    const res = await t.graphql(query, {}, key);
-    return { ...res, statements: spy.mock.calls.length };
-  } finally {
-    spy.mockRestore();
-  }
+  const [res, statements] = await withStatements(() => t.graphql(query, {}, key));
+  return { ...res, statements: statements.length };
 }
 
 function nested(depth: number): string {

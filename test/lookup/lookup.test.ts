@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
-import { expectViolation, statementsOf } from '../support/discovery-helpers.js';
+import { expectViolation } from '../support/assertions.js';
+import { statementsOf } from '../support/statements.js';
 import { discoveryScenario, P_GLOW, P_LAB, P_PEAK, S_GLOW, S_LAB, S_PEAK, S_THREADS, trackBrand } from '../support/discovery-scenario.js';
 
 // GET /v1/lookup on the discovery scenario. The key's workspace tracks Nordic Glow's page under the name

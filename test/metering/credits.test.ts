@@ -10,7 +10,7 @@ import { createApp, type App } from '../../src/server.js';
 import { routes } from '../../rest/routes.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
-import { recordStatements, statementsSettled, withStatements } from '../support/statements.js';
+import { statementsOf, statementsSettled, withStatements } from '../support/statements.js';
 import { adsScenario } from '../ads/scenario.js';
 import { createLogger } from '../../src/observability/logger.js';
 
@@ -163,16 +163,11 @@ describe('charges without holds, several in one statement', () => {
 
 describe('SQL statements of a metered list', () => {
   // Statements a metered list sends, but for the key's lookup and last-use write (cached or deferred per key).
-  async function statementsOf(apiKey: string, limit: number, rows: number) {
-    const sql = recordStatements();
-    try {
-      const res = await t.rest('GET', PAGES(limit), { key: apiKey });
-      expect(res.body.data).toHaveLength(rows);
-      expect(res.headers.get('x-usage-cost')).toBe(String(rows));
-      return sql.own();
-    } finally {
-      sql.restore();
-    }
+  async function listStatements(apiKey: string, limit: number, rows: number) {
+    const { res, statements } = await statementsOf(() => t.rest('GET', PAGES(limit), { key: apiKey }));
+    expect(res.body.data).toHaveLength(rows);
+    expect(res.headers.get('x-usage-cost')).toBe(String(rows));
+    return statements;
   }
   const holds = (sql: string[]) => sql.filter((text) => /"credit_reservations"/.test(text));
   const charges = (sql: string[]) => sql.filter((text) => /"credit_accounts"/.test(text));
@@ -182,8 +177,8 @@ describe('SQL statements of a metered list', () => {
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
     await t.rest('GET', PAGES(1), { key: apiKey }); // the first call holds (nothing is known yet); its key's last-use write happens now
     await statementsSettled(t.db);
-    const one = await statementsOf(apiKey, 1, 1);
-    const four = await statementsOf(apiKey, 4, 4);
+    const one = await listStatements(apiKey, 1, 1);
+    const four = await listStatements(apiKey, 4, 4);
     expect(four.length).toBe(one.length);
     expect(holds(one)).toEqual([]); // no hold: the workspace can pay a hundred such calls
     expect(charges(one)).toHaveLength(1);
@@ -196,8 +191,8 @@ describe('SQL statements of a metered list', () => {
     await setCredits(t.db.prisma, { workspace: slug, recurringLimit: 50, recurringUsed: 0, topup: 0 });
     await t.rest('GET', PAGES(1), { key: apiKey });
     await statementsSettled(t.db);
-    const one = await statementsOf(apiKey, 1, 1);
-    const four = await statementsOf(apiKey, 4, 4);
+    const one = await listStatements(apiKey, 1, 1);
+    const four = await listStatements(apiKey, 4, 4);
     expect(four.length).toBe(one.length);
     expect(holds(one)).toHaveLength(2); // the hold, then the settlement
     expect(one.length).toBeLessThanOrEqual(3);
@@ -485,7 +480,7 @@ describe('concurrency across two instances', () => {
     expect(records.reduce((sum, r) => sum + r.recurring, 0)).toBe(100);
     expect(records.reduce((sum, r) => sum + r.topup, 0)).toBe(50);
     expect(await t.db.prisma.creditReservation.count({ where: { workspaceId } })).toBe(0);
-  }, 120_000);
+  });
 
   it('200 parallel calls against credits for 100: exactly 100 paid, 100 refused, balance 0, ledger = charges', async () => {
     const { apiKey, slug, workspaceId } = await t.newKey();
@@ -507,7 +502,7 @@ describe('concurrency across two instances', () => {
     expect(records.reduce((sum, r) => sum + r.topup, 0)).toBe(40);
     expect(new Set(records.map((r) => r.requestId)).size).toBe(100);
     expect(await t.db.prisma.creditReservation.count()).toBe(0);
-  }, 120_000);
+  });
 });
 
 async function fetchGraphQL(app: App, key: string, query: string, extra: Record<string, string> = {}) {

@@ -349,5 +349,3 @@ describe.skipIf(!redisUrl)('Redis going away (skipped without TEST_REDIS_URL)', 
     }
   });
 });
-
-it.skipIf(onPostgres || Boolean(redisUrl))('faults need a real PostgreSQL (TEST_DATABASE_URL, project postgres) or Redis (TEST_REDIS_URL): skipped here', () => {});

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { loadConfig } from '../../src/config.js';
 import { createHttpServer, createMetricsServer } from '../../src/http.js';
@@ -9,6 +9,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { Metrics } from '../../src/observability/metrics.js';
 import { createReadiness } from '../../src/observability/readiness.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../support/app.js';
+import { withStatements } from '../support/statements.js';
 import { adsScenario } from '../ads/scenario.js';
 
 let t: TestApp;
@@ -22,17 +23,6 @@ beforeAll(async () => {
   await setCredits(t.db.prisma, { workspace: key.slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
 });
 afterAll(() => t?.close());
-
-/** Runs `fn` and returns the SQL texts sent meanwhile. */
-async function statements<T>(fn: () => Promise<T>): Promise<[T, string[]]> {
-  const spy = vi.spyOn(pg.Client.prototype, 'query');
-  try {
-    const result = await fn();
-    return [result, spy.mock.calls.map(([q]) => (typeof q === 'string' ? q : (q as { text: string }).text))];
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 const accessLine = (requestId: string | null) => t.logs.find((line) => line.msg === 'request' && line.requestId === requestId);
 
@@ -150,12 +140,12 @@ describe('X-Credits-Remaining on every authenticated answer', () => {
     await setCredits(t.db.prisma, { workspace: fresh.slug, recurringLimit: 500, recurringUsed: 20, topup: 7 });
     const first = await t.rest('POST', '/ads/query', { key: fresh.apiKey, body: {} });
     expect([first.status, first.headers.get('x-usage-cost'), first.headers.get('x-credits-remaining')]).toEqual([200, '0', '487']);
-    const [second, sql] = await statements(() => t.rest('POST', '/ads/query', { key: fresh.apiKey, body: {} }));
+    const [second, sql] = await withStatements(() => t.rest('POST', '/ads/query', { key: fresh.apiKey, body: {} }));
     expect(second.headers.get('x-credits-remaining')).toBe('487');
     expect(sql.filter((text) => text.includes('credit_accounts'))).toEqual([]);
     const metered = await t.rest('GET', PAGES, { key: fresh.apiKey });
     expect([metered.headers.get('x-usage-cost'), metered.headers.get('x-credits-remaining')]).toEqual(['1', '486']);
-    const [after, afterSql] = await statements(() => t.graphql('{ me { workspace { slug } } }', {}, fresh.apiKey));
+    const [after, afterSql] = await withStatements(() => t.graphql('{ me { workspace { slug } } }', {}, fresh.apiKey));
     expect([after.headers.get('x-usage-cost'), after.headers.get('x-credits-remaining')]).toEqual(['0', '486']); // learnt from the charge
     expect(afterSql.filter((text) => text.includes('credit_accounts'))).toEqual([]);
     expect((await t.rest('GET', '/health')).headers.get('x-credits-remaining')).toBeNull(); // open routes: no caller

@@ -71,7 +71,7 @@ function openSocket(port: number): Promise<Socket> {
   });
 }
 
-it('SIGTERM: new connections are refused, the request in flight is answered, then the process exits 0', { timeout: 120_000 }, async () => {
+it('SIGTERM: new connections are refused, the request in flight is answered, then the process exits 0', async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', DEMO_DATA: 'false', SHUTDOWN_TIMEOUT_MS: '30000' };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;

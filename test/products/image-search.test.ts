@@ -7,6 +7,7 @@ import { drawDesign, encodeJpeg, FINGERPRINT_SIZE } from '../../src/data/images/
 import { fingerprint, hammingDistance } from '../../src/data/images/fingerprint.js';
 import { isPrivateAddress } from '../../src/schema/image-search/fetch.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
+import { expectViolation } from '../support/assertions.js';
 import { recordStatements, statementsSettled } from '../support/statements.js';
 import { DESIGN, imageScenario, resample } from './image-scenario.js';
 import { P, SHOP } from './scenario.js';
@@ -45,13 +46,6 @@ const productIds = (res: HttpResult): string[] => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.map((match: { product: { id: string } }) => match.product.id);
 };
-
-function expectViolation(res: HttpResult, field: string, pattern?: RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  expect(res.body.error.details.validationErrors.map((v: { field: string }) => v.field)).toEqual([field]);
-  if (pattern) expect(res.body.error.details.validationErrors[0].expected.join(' ')).toMatch(pattern);
-}
 
 describe('fingerprints', () => {
   it('a resized, re-encoded copy keeps its hash within a few bits; other designs are far', async () => {

@@ -11,7 +11,7 @@ let key: string;
 beforeAll(async () => {
   t = await createTestApp(async (db) => void (await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2026-11-01T00:00:00Z') })));
   ({ apiKey: key } = await t.newKey());
-}, 180_000);
+});
 afterAll(() => t?.close());
 
 const one = async <T>(sql: string) => (await t.db.pool.query(sql)).rows[0] as T;

@@ -1,8 +1,8 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKeysetPage } from '../../src/schema/shared/cursor.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
+import { expectViolation } from '../support/assertions.js';
 import { recordStatements } from '../support/statements.js';
 import { BEST_SELLING, P, PIXEL, productsScenario, SHOP, THEME } from './scenario.js';
 
@@ -25,14 +25,6 @@ const ids = (res: HttpResult): string[] => {
   return res.body.data.map((p: { id: string }) => p.id);
 };
 const same = (list: string[]) => [...list].sort();
-
-function expectViolation(res: HttpResult, field: string, expected?: string[]) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  const fields = res.body.error.details.validationErrors.map((v: { field: string }) => v.field);
-  expect(fields).toEqual([field]);
-  if (expected) expect(res.body.error.details.validationErrors[0].expected).toEqual(expected);
-}
 
 /** Every page of a query, following nextCursor. */
 async function allPages(body: Record<string, unknown>, limit: number) {
@@ -154,14 +146,14 @@ describe('cursor pages', () => {
   });
 
   it('each page costs the same statements, page 1 or page 5', async () => {
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    const recorder = recordStatements();
     // Not the key's statements (its lookup, and its last-use write whenever that falls due), nor the plan's and the ledger's.
-    const count = () => spy.mock.calls.filter(([sql]) => !/"credentials"|"credit_|usage_records/.test(String((sql as { text?: string })?.text ?? sql))).length;
+    const count = () => recorder.own().filter((text) => !/"credit_|usage_records/.test(text)).length;
     try {
       let cursor: string | null = null;
       const perPage: number[] = [];
       for (let page = 0; page < 5; page++) {
-        spy.mockClear();
+        recorder.clear();
         const res: HttpResult = await query({ limit: 2, ...(cursor ? { cursor } : {}) });
         expect(res.status).toBe(200);
         perPage.push(count());
@@ -170,7 +162,7 @@ describe('cursor pages', () => {
       // The page of ids, the bounded count and the rows with their shops and weeks: one statement.
       expect(new Set(perPage)).toEqual(new Set([1]));
     } finally {
-      spy.mockRestore();
+      recorder.restore();
     }
   });
 

@@ -120,7 +120,7 @@ describe('declarations', () => {
 
 describe('another workspace\'s id answers exactly like a missing one, on REST and GraphQL, and changes nothing', () => {
   const cases = routes.filter((route) => declarations.get(keyOf(route))?.kind === 'owned');
-  if (cases.length === 0) it.skip('no route takes the id of a workspace object yet (boards, brandtrackers and favorites add them)', () => {});
+  it('has routes to check (boards, brandtrackers and favorites take the ids of workspace objects)', () => expect(cases.length).toBeGreaterThan(0));
   it.each(cases.map((route) => [keyOf(route), route] as const))('%s', async (_key, route) => {
     const declaration = declarations.get(keyOf(route)) as Extract<Declaration, { kind: 'owned' }>;
     const object = made.get(keyOf(route))!;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { GLOW, LAB, PEAK, shopsScenario, TINY } from './scenario.js';
-import { expectNotFound, expectViolation, idsOf } from './support.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
+import { idsOf } from './support.js';
 
 // The shop detail, similar shops and the shop sub-resources, against the scenario (see scenario.ts).
 
@@ -10,7 +11,7 @@ let key: string;
 beforeAll(async () => {
   t = await createTestApp(shopsScenario);
   ({ apiKey: key } = await t.newKey());
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 const get = (path: string) => t.rest('GET', path, { key });

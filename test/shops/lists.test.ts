@@ -4,7 +4,9 @@ import { DAWN, daysAgo, GLOW, IMPULSE, LAB, META_PIXEL, PEAK, shopsScenario, TIK
 import { keyPaths } from '../support/shapes.js';
 import { searchBounds } from '../../src/schema/shared/search-page.js';
 import { SHOP_SUMMARY } from './shapes.js';
-import { expectViolation, idsOf, statementsOf } from './support.js';
+import { expectViolation } from '../support/assertions.js';
+import { statementsOf } from '../support/statements.js';
+import { idsOf } from './support.js';
 
 // GET /v1/shops and POST /v1/shops/query against the scenario's four shops (see scenario.ts). Default order:
 // monthly visits, most first: PEAK 300000, GLOW 50000, LAB 20000, TINY 900.
@@ -14,7 +16,7 @@ let key: string;
 beforeAll(async () => {
   t = await createTestApp(shopsScenario);
   ({ apiKey: key } = await t.newKey());
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 const get = (path: string) => t.rest('GET', path, { key });
@@ -298,16 +300,16 @@ describe('both surfaces', () => {
 describe('SQL statements per list request', () => {
   it('do not grow with the page size', async () => {
     await get('/shops?limit=1');
-    const one = await statementsOf(t, () => get('/shops?limit=1'));
-    const four = await statementsOf(t, () => get('/shops?limit=4'));
+    const one = await statementsOf(() => get('/shops?limit=1'));
+    const four = await statementsOf(() => get('/shops?limit=4'));
     expect(idsOf(one.res)).toHaveLength(1);
     expect(idsOf(four.res)).toHaveLength(4);
     // The page of ids and its count, the rows with their relations, the figures of the page's shops.
-    expect(one.statements).toBeGreaterThan(0);
-    expect(one.statements).toBeLessThanOrEqual(4);
-    expect(four.statements).toBe(one.statements);
-    const filtered = await statementsOf(t, () => query({ search: 'glow', searchType: 'shopContains', pixelIds: [META_PIXEL], sortBy: 'activeAds', limit: 4 }));
+    expect(one.statements.length).toBeGreaterThan(0);
+    expect(one.statements.length).toBeLessThanOrEqual(4);
+    expect(four.statements).toHaveLength(one.statements.length);
+    const filtered = await statementsOf(() => query({ search: 'glow', searchType: 'shopContains', pixelIds: [META_PIXEL], sortBy: 'activeAds', limit: 4 }));
     expect(idsOf(filtered.res)).toEqual([GLOW, LAB]);
-    expect(filtered.statements).toBeLessThanOrEqual(one.statements);
+    expect(filtered.statements.length).toBeLessThanOrEqual(one.statements.length);
   });
 });

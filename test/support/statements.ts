@@ -43,6 +43,17 @@ export async function withStatements<T>(call: () => Promise<T>): Promise<[T, str
   }
 }
 
+/** Runs `call` and returns its result with the statements the route itself sent meanwhile (the recorder's own()). */
+export async function statementsOf<T>(call: () => Promise<T>): Promise<{ res: T; statements: string[] }> {
+  const recorder = recordStatements();
+  try {
+    const res = await call();
+    return { res, statements: recorder.own() };
+  } finally {
+    recorder.restore();
+  }
+}
+
 /**
  * Resolves once the database's pools have had no statement in flight for a few turns of the event loop: what
  * earlier requests fired and forgot (a key's last-use write) has been answered. Throws after `timeoutMs`.

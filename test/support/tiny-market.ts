@@ -15,7 +15,7 @@ export function useTinyMarket(model: 'ad' | 'product'): { readonly db: TestDatab
     const query = { select: { id: true }, orderBy: { id: 'asc' } } as const;
     const rows = model === 'ad' ? await market.db.prisma.ad.findMany(query) : await market.db.prisma.product.findMany(query);
     market.ids = rows.map((row) => row.id);
-  }, 120_000);
+  });
   afterAll(async () => {
     await market.db?.dispose();
   });

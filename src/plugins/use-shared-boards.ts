@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { PrismaClient } from '../db/client.js';
 import { errorBody } from '../../rest/envelope.js';
-import { sharedBoardPage } from '../schema/boards/shared-page.js';
+import { sharedBoardPage } from '../schema/boards/service.js';
 import { currentRequest } from './use-request-state.js';
 
 // The share links of boards (and favorite ad folders) answer here, outside /v1: GET /share/boards/{slug}, no key,

@@ -2,9 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import { withCpm } from '../ads/figures.js';
-import { AdStatusFilter } from '../ads/enums.js';
-import { findAds } from '../ads/load.js';
+import { adsByIds, AdStatusFilter, withCpm } from '../ads/service.js';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
@@ -101,7 +99,7 @@ builder.queryFields((t) => ({
       ]);
       if (!advertiser) throw notFound(`Advertiser "${args.advertiserId}"`);
       const select = queryFromInfo({ context, info, path: ['data'] });
-      return loadOffsetPage(found, page, async (ids) => withCpm(await findAds(context.prisma, ids, select), args.cpm ?? 9));
+      return loadOffsetPage(found, page, async (ids) => withCpm(await adsByIds(context.prisma, ids, select), args.cpm ?? 9));
     },
   }),
 }));

@@ -3,7 +3,7 @@ import { adCopyHashes, strings } from '../ads/args.js';
 import { AdStatusFilter, AudienceGender, ReachPeriod } from '../ads/enums.js';
 import { RankDirection } from '../ads/inputs.js';
 import type { AdSortValue } from '../ads/sql/search.js';
-import { AdvertiserAdMediaType } from '../advertisers/enums.js';
+import { AdvertiserAdMediaType } from '../advertisers/service.js';
 import { builder } from '../builder.js';
 import { hostOf } from '../shared/codes.js';
 import { countries, type CountryFilter } from '../shared/countries.js';

@@ -1,6 +1,6 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
-import { AdvertiserAdMediaType } from '../advertisers/enums.js';
+import { AdvertiserAdMediaType } from '../advertisers/service.js';
 import { adsQueryArgs } from '../ads/args.js';
 import { AdStatusFilter } from '../ads/enums.js';
 import { RankDirection } from '../ads/inputs.js';

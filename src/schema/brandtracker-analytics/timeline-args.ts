@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { adCopyHashes, strings } from '../ads/args.js';
 import { AudienceGender, ReachPeriod } from '../ads/enums.js';
 import { RankDirection } from '../ads/inputs.js';
-import { AdvertiserAdMediaType } from '../advertisers/enums.js';
+import { AdvertiserAdMediaType } from '../advertisers/service.js';
 import { builder } from '../builder.js';
 import { hostOf } from '../shared/codes.js';
 import { countries } from '../shared/countries.js';

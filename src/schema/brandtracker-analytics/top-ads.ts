@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { validationError } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { PublicAd } from '../ads/types.js';
-import { facebookPageId } from '../brandtrackers/args.js';
+import { facebookPageId } from '../brandtrackers/service.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
 import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination, type PageRequest } from '../shared/pagination.js';

@@ -1,7 +1,7 @@
 import { apiError } from '../../errors.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { Usage } from '../identity/usage.js';
+import { Usage } from '../identity/service.js';
 import { inWorkspace, workspaceDb } from '../shared/workspace.js';
 
 // The plan's brandtracker quotas: active brandtracker slots, and create/delete operations per calendar month

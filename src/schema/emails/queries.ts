@@ -6,7 +6,7 @@ import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { htmlMediaUrls } from '../shared/media-url.js';
 import { listMeta, ListMetaRef, offsetOf, pagePagination, PagePaginationRef, type ListMeta, type PagePagination, type PageRequest } from '../shared/pagination.js';
-import { findShopId } from '../shops/find.js';
+import { findShopId } from '../shops/service.js';
 import { emailFilter, emailsQueryArgs, shopEmailsArgs } from './args.js';
 import { findEmails, inlineEmails } from './load.js';
 import { searchEmailIds, type EmailFilter, type EmailSort } from './sql.js';

@@ -7,7 +7,7 @@ import type { InlineRows } from '../shared/cursor.js';
 import type { SqlSource } from '../shared/raw-rows.js';
 import { shopInCategories, shopUsesTechnologies } from '../shared/shop-facets.js';
 import { tsQuery } from '../shared/text-search.js';
-import { activeAdsOf, shopFilterConditions, type ShopFilter } from '../shops/sql.js';
+import { activeAdsOf, shopFilterConditions, type ShopFilter } from '../shops/service.js';
 import { avgEmailsPerWeekCondition, LAST_90_DAYS } from './frequency.js';
 
 // The emails list engine: SQL finds the page of email ids and the total (shared/id-page.ts), Prisma loads the rows.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
-import { findShopId } from '../shops/find.js';
+import { findShopId } from '../shops/service.js';
 import { avgEmailsPerWeek, LAST_90_DAYS } from './frequency.js';
 
 // GET /v1/shops/{shopId}/emails/stats: the last 90 days by day of week, and one month's calendar (UTC).

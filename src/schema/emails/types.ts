@@ -1,7 +1,6 @@
 import type { Email, EmailEvent, Prisma, Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { ShopDetailProfile, ShopTechnology, ShopTrustpilot, TECHNOLOGY_SELECT, trustpilotOf } from '../shops/detail.js';
-import { shopFigures, type ShopFigures } from '../shops/figures.js';
+import { shopFigures, ShopDetailProfile, ShopTechnology, ShopTrustpilot, TECHNOLOGY_SELECT, trustpilotOf, type ShopFigures } from '../shops/service.js';
 import { EMAIL_SUMMARY } from './load.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 

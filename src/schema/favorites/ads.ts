@@ -3,10 +3,8 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import type { Ad } from '../../generated/prisma/client.js';
-import { findAds } from '../ads/load.js';
+import { adsByIds, DEFAULT_CPM, normaliseAdId, withCpm } from '../ads/service.js';
 import { builder } from '../builder.js';
-import { DEFAULT_CPM, withCpm } from '../ads/figures.js';
-import { normaliseAdId } from '../ads/queries.js';
 import { PublicAd } from '../ads/types.js';
 import { actorOf, scopeKey } from '../boards/access.js';
 import { LIST_LIMITS, uuid } from '../boards/args.js';
@@ -61,7 +59,7 @@ const FavoriteAdRemoval = builder.objectRef<AdRemoval>('FavoriteAdRemoval').impl
 async function withAds(context: Context, info: GraphQLResolveInfo, path: string[], rows: FavoriteRow[]): Promise<FavoriteAdRow[]> {
   const ids = [...new Set(rows.flatMap((row) => (row.adId ? [row.adId] : [])))];
   const ads = ids.length
-    ? withCpm(await findAds(context.prisma, ids, queryFromInfo({ context, info, path })), DEFAULT_CPM)
+    ? withCpm(await adsByIds(context.prisma, ids, queryFromInfo({ context, info, path })), DEFAULT_CPM)
     : [];
   const byId = new Map(ads.map((ad) => [ad.id, ad]));
   return rows.map((row) => ({ ...row, ad: (row.adId && byId.get(row.adId)) || null }));

@@ -3,8 +3,7 @@ import type { Context } from '../../context.js';
 import type { Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { workspaceDb } from '../shared/workspace.js';
-import { DEFAULT_CPM, hasEuAccess, withView } from '../products/figures.js';
-import { findProducts } from '../products/load.js';
+import { DEFAULT_CPM, hasEuAccess, productsByIds, withView } from '../products/service.js';
 import { fingerprintOfInput, imageSearchArgs, oneSource } from './input.js';
 import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './search.js';
 import { loadShopSummaries } from '../shops/types.js';
@@ -44,7 +43,7 @@ builder.queryFields((t) => ({
       const select = queryFromInfo({ context, info, path: ['data', 'product'] });
       // The search is kept while its products load; the answer waits for both.
       const [rows, euAccess] = await Promise.all([
-        findProducts(context.prisma, page.ids, select),
+        productsByIds(context.prisma, page.ids, select),
         hasEuAccess(context),
         stored,
       ]);

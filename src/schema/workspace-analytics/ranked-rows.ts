@@ -2,8 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { DEFAULT_CPM, withCpm } from '../ads/figures.js';
-import { findAds } from '../ads/load.js';
+import { adsByIds, DEFAULT_CPM, withCpm } from '../ads/service.js';
 import type { AdSummaryRow } from '../ads/types.js';
 import { builder } from '../builder.js';
 import type { PageRequest } from '../shared/pagination.js';
@@ -66,7 +65,7 @@ export const TopAdsMeta = builder.objectRef<TopAdsMetaValue>('TopAdsMeta').imple
 export async function withAds(context: Context, info: GraphQLResolveInfo, found: RankedAd[], path: string[] = ['data', 'ad'], cpm = DEFAULT_CPM): Promise<RankedRow[]> {
   if (!found.length) return [];
   const select = queryFromInfo({ context, info, path });
-  const ads = await findAds(context.prisma, found.map((row) => row.adId), select);
+  const ads = await adsByIds(context.prisma, found.map((row) => row.adId), select);
   const byId = new Map(withCpm(ads, cpm).map((row) => [row.id, row]));
   return found.flatMap((row) => (byId.has(row.adId) ? [{ ...row, ad: byId.get(row.adId)! }] : []));
 }

@@ -1,0 +1,7 @@
+// The ads domain's public face: what other domains and the transports use of it (besides types.ts), and all they may
+// import of it (test/unit/domain-boundaries.test.ts). It re-exports for now; its SQL moves here in #34's next steps.
+
+export { findAds as adsByIds } from './load.js';
+export { DEFAULT_CPM, withCpm } from './figures.js';
+export { normaliseAdId } from './queries.js';
+export { AdStatusFilter, AdsTimePeriod } from './enums.js';

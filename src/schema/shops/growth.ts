@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { GROWTH_PERIOD_DAYS, groupsOfConditions, growthMatch, LATEST_PAGE_DAY, shopTrafficGrowth, type GrowthCondition } from '../shared/growth-filter.js';
+import { groupsOfConditions, growthMatch, growthPercent, LATEST_PAGE_DAY, shopTrafficGrowth, type GrowthCondition } from '../shared/growth-filter.js';
 import { shopAds } from './figures.js';
 
 // The growth filters of POST /v1/shops/query (and of POST /v1/emails/query, on the sending shop): conditions
@@ -7,7 +7,6 @@ import { shopAds } from './figures.js';
 
 const sql = Prisma.sql;
 const S = sql`s."id"`;
-export const PERIOD_DAYS = GROWTH_PERIOD_DAYS;
 
 /** Growth in percent over `days` of a figure read at two moments: (now - then) / then * 100. */
 function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: number): Prisma.Sql {
@@ -17,17 +16,17 @@ function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: numbe
     case 'ads': {
       const since = (from: number, to: number) =>
         sql`(SELECT count(*) FROM ${shopAds(S)} AND a."firstSeenAt" >= now() - ${from} * interval '1 day' AND a."firstSeenAt" < now() - ${to} * interval '1 day')`;
-      return sql`((${since(days, 0)} - ${since(2 * days, days)}) * 100.0 / nullif(${since(2 * days, days)}, 0))`;
+      return growthPercent(since(days, 0), since(2 * days, days));
     }
     case 'pageReach': {
       const sum = (from: number, to: number) => sql`(SELECT sum(m."totalImpressions") FROM "advertiser_shops" l JOIN "advertiser_metric_days" m ON m."advertiserId" = l."advertiserId"
         WHERE l."shopId" = ${S} AND m."date" > ${LATEST_PAGE_DAY} - ${from}::int AND m."date" <= ${LATEST_PAGE_DAY} - ${to}::int)`;
-      return sql`((${sum(days, 0)} - ${sum(2 * days, days)}) * 100.0 / nullif(${sum(2 * days, days)}, 0))`;
+      return growthPercent(sum(days, 0), sum(2 * days, days));
     }
     case 'adReach': {
       const reachAt = (ago: number) => sql`(SELECT sum(r."reach") FROM "advertiser_shops" l JOIN "ads" a ON a."advertiserId" = l."advertiserId"
         JOIN "ad_reach_days" r ON r."adId" = a."id" WHERE l."shopId" = ${S} AND r."date" = (SELECT max("date") FROM "ad_reach_days") - ${ago}::int)`;
-      return sql`((${reachAt(0)} - ${reachAt(days)}) * 100.0 / nullif(${reachAt(days)}, 0))`;
+      return growthPercent(reachAt(0), reachAt(days));
     }
   }
 }

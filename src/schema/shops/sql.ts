@@ -2,10 +2,10 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { findIdPage, type OrderKey } from '../shared/id-page.js';
 import { range, type Range } from '../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../shared/shop-facets.js';
-import type { GrowthCondition } from '../shared/growth-filter.js';
+import { GROWTH_PERIOD_DAYS, type GrowthCondition } from '../shared/growth-filter.js';
 import { tsQuery } from '../shared/text-search.js';
 import { mainTikTokProfile, shopAds } from './figures.js';
-import { growthConditions, PERIOD_DAYS } from './growth.js';
+import { growthConditions } from './growth.js';
 
 // The shops list engine: SQL finds the page of shop ids and the total of matches (shared/id-page.ts); Prisma
 // then loads the fields the request selected for those ids.
@@ -71,7 +71,7 @@ export function domainCandidates(host: string): string[] {
 
 /** Active ads of the shop's pages: live now (last24h), or running at some point of the last 7 or 30 days. */
 export function activeAdsOf(period: AdsPeriod): Prisma.Sql {
-  const running = period === 'last24h' ? sql`a."status" = 'active'` : sql`(a."status" = 'active' OR a."lastSeenAt" >= now() - ${PERIOD_DAYS[period]} * interval '1 day')`;
+  const running = period === 'last24h' ? sql`a."status" = 'active'` : sql`(a."status" = 'active' OR a."lastSeenAt" >= now() - ${GROWTH_PERIOD_DAYS[period]} * interval '1 day')`;
   return sql`(SELECT count(*) FROM ${shopAds(S)} AND ${running})`;
 }
 

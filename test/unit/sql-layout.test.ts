@@ -1,0 +1,143 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// One SQL layout (issue #34): inside a domain folder src/schema/<domain>/, SQL and Prisma calls are written only in
+// service.ts or, for a domain too big for one file, in service/*.ts, which service.ts re-exports. Every other file of
+// the domain declares GraphQL (types, enums, inputs, args, queries, mutations) or derives values in TypeScript, and
+// calls the service. src/schema/shared/ is the toolkit (the list engine, facets, the workspace filter): not a domain.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCHEMA = 'src/schema';
+
+/** A line that writes SQL or calls Prisma: raw statements, Prisma.sql/raw, a pool's query, a model's operation. */
+const SQL_LINE =
+  /\$queryRaw|\$executeRaw|Prisma\.sql|Prisma\.raw|\bsql`|\.query(<[^>]*>)?\(|\b\w+\.(\w+)\.(findMany|findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|create|createMany|update|updateMany|delete|deleteMany|upsert|count|aggregate|groupBy)\(/;
+
+/** The files that still hold SQL outside their domain's service today. The list only shrinks. */
+const NOT_YET_IN_SERVICE = [
+  'src/schema/ads/detail-load.ts',
+  'src/schema/ads/landing-pages.ts',
+  'src/schema/ads/load.ts',
+  'src/schema/ads/media-url.ts',
+  'src/schema/ads/mutations.ts',
+  'src/schema/ads/reach-history.ts',
+  'src/schema/ads/sql/conditions.ts',
+  'src/schema/ads/sql/growth.ts',
+  'src/schema/ads/sql/order.ts',
+  'src/schema/ads/sql/page-conditions.ts',
+  'src/schema/ads/sql/search.ts',
+  'src/schema/ads/sql/shop-filter.ts',
+  'src/schema/advertisers/ad-list.ts',
+  'src/schema/advertisers/landing-pages.ts',
+  'src/schema/advertisers/page-sql.ts',
+  'src/schema/advertisers/queries.ts',
+  'src/schema/advertisers/reach.ts',
+  'src/schema/advertisers/sql.ts',
+  'src/schema/boards/find.ts',
+  'src/schema/boards/items.ts',
+  'src/schema/boards/mutations.ts',
+  'src/schema/boards/queries.ts',
+  'src/schema/boards/share.ts',
+  'src/schema/boards/shared-page.ts',
+  'src/schema/boards/store.ts',
+  'src/schema/boards/targets.ts',
+  'src/schema/boards/tree.ts',
+  'src/schema/brandtracker-analytics/ad-filters.ts',
+  'src/schema/brandtracker-analytics/creatives.ts',
+  'src/schema/brandtracker-analytics/demography.ts',
+  'src/schema/brandtracker-analytics/evolution-sql.ts',
+  'src/schema/brandtracker-analytics/frame.ts',
+  'src/schema/brandtracker-analytics/media-mix.ts',
+  'src/schema/brandtracker-analytics/overview.ts',
+  'src/schema/brandtracker-analytics/partners.ts',
+  'src/schema/brandtracker-analytics/series.ts',
+  'src/schema/brandtracker-analytics/testing.ts',
+  'src/schema/brandtracker-analytics/timeline.ts',
+  'src/schema/brandtracker-analytics/top-ads.ts',
+  'src/schema/brandtrackers/detail.ts',
+  'src/schema/brandtrackers/figures.ts',
+  'src/schema/brandtrackers/folder-mutations.ts',
+  'src/schema/brandtrackers/folders.ts',
+  'src/schema/brandtrackers/links.ts',
+  'src/schema/brandtrackers/load.ts',
+  'src/schema/brandtrackers/mutations.ts',
+  'src/schema/brandtrackers/queries.ts',
+  'src/schema/brandtrackers/quota.ts',
+  'src/schema/brandtrackers/snapshots.ts',
+  'src/schema/brandtrackers/sql.ts',
+  'src/schema/brandtrackers/targets.ts',
+  'src/schema/emails/frequency.ts',
+  'src/schema/emails/load.ts',
+  'src/schema/emails/queries.ts',
+  'src/schema/emails/sql.ts',
+  'src/schema/emails/stats.ts',
+  'src/schema/emails/types.ts',
+  'src/schema/facets/queries.ts',
+  'src/schema/favorites/family.ts',
+  'src/schema/favorites/folder-delete.ts',
+  'src/schema/favorites/folders.ts',
+  'src/schema/favorites/items.ts',
+  'src/schema/favorites/summaries.ts',
+  'src/schema/google-ads/facets.ts',
+  'src/schema/google-ads/queries.ts',
+  'src/schema/google-ads/sql/search.ts',
+  'src/schema/image-search/search.ts',
+  'src/schema/lookup/facebook-shop.ts',
+  'src/schema/lookup/queries.ts',
+  'src/schema/lookup/sql.ts',
+  'src/schema/products/facets.ts',
+  'src/schema/products/figures.ts',
+  'src/schema/products/load.ts',
+  'src/schema/products/queries.ts',
+  'src/schema/products/sql.ts',
+  'src/schema/shops/figures.ts',
+  'src/schema/shops/find.ts',
+  'src/schema/shops/growth.ts',
+  'src/schema/shops/resources.ts',
+  'src/schema/shops/similar.ts',
+  'src/schema/shops/sql.ts',
+  'src/schema/shops/types.ts',
+  'src/schema/system/queries.ts',
+  'src/schema/tiktok/queries.ts',
+  'src/schema/tiktok/sql/search.ts',
+  'src/schema/workspace-analytics/aggregates.ts',
+  'src/schema/workspace-analytics/media-mix.ts',
+  'src/schema/workspace-analytics/ranked-ads.ts',
+  'src/schema/workspace-analytics/ranked-rows.ts',
+  'src/schema/workspace-analytics/scope.ts',
+  'src/schema/workspace-analytics/stored-groups.ts',
+];
+
+function files(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return files(file);
+    return entry.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+const inService = (file: string) => /^src\/schema\/[^/]+\/(service\.ts|service\/)/.test(file);
+const inDomain = (file: string) => /^src\/schema\/([^/]+)\//.exec(file)?.[1] !== 'shared' && file.split('/').length > 3;
+
+describe('one SQL layout', () => {
+  const withSql = files(SCHEMA)
+    .filter((file) => inDomain(file) && !inService(file))
+    .filter((file) => readFileSync(path.join(ROOT, file), 'utf8').split('\n').some((line) => SQL_LINE.test(line)));
+
+  it('writes SQL and Prisma calls of a domain only in its service.ts or service/ (or lists the file, for now)', () => {
+    expect(withSql.filter((file) => !NOT_YET_IN_SERVICE.includes(file))).toEqual([]);
+  });
+
+  it('lists only files that still hold SQL outside the service (the list only shrinks)', () => {
+    expect(NOT_YET_IN_SERVICE.filter((file) => !withSql.includes(file))).toEqual([]);
+  });
+
+  it('recognises a statement, a Prisma call and a pool query', () => {
+    for (const line of ['await prisma.$queryRaw`SELECT 1`', 'Prisma.sql`a = ${b}`', 'context.pool.query(text, values)', 'tx.board.findMany({})', 'db.boardItem.deleteMany({ where })']) {
+      expect(SQL_LINE.test(line), line).toBe(true);
+    }
+    expect(SQL_LINE.test("import { findAds } from './service.js';")).toBe(false);
+  });
+});

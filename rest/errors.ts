@@ -3,7 +3,7 @@ import { isDatabaseUnavailable } from '../src/db/failures.js';
 import { ERRORS, isErrorCode, serviceUnavailable, type GraphQLValidationError } from '../src/errors.js';
 import { withoutSuggestions } from '../src/plugins/use-graphql-protection.js';
 import { errorBody, type ErrorBody } from './envelope.js';
-import { locationOf, type ParamViolation } from './params.js';
+import { locationOf, type ParamViolation } from './routes.js';
 import type { RestRoute } from './routes.js';
 
 export type RestError = { status: number; headers: Record<string, string>; body: ErrorBody };

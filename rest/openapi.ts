@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERRORS } from '../src/errors.js';
 import { priceOf } from '../src/metering/prices.js';
 import { isPublicField } from '../src/schema/access.js';
-import { locationOf, MAX_QUERY_LIST } from './params.js';
+import { locationOf, MAX_QUERY_LIST } from './routes.js';
 import type { RestRoute } from './routes.js';
 
 // The OpenAPI 3.1 document of the REST surface (GET /v1/openapi.json, committed as rest/openapi.json), built from

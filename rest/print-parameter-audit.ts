@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { GraphQLArgument, GraphQLField, GraphQLSchema } from 'graphql';
 import { projectRoot } from '../src/db/root.js';
 import { schema } from '../src/schema/index.js';
-import { locationOf } from './params.js';
+import { locationOf } from './routes.js';
 import { routes, type RestRoute } from './routes.js';
 
 // The parameter audit: every route of the public reference (rest/reference-parameters.json, names, locations and

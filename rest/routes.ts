@@ -27,6 +27,23 @@ export type RestRoute = {
   tags: string[];
 };
 
+// Where a route's arguments come from: its path, its query string or its JSON body.
+
+export type Location = 'path' | 'query-string' | 'body';
+/** `argument` is empty when the whole location is at fault (a body that is not a JSON object). */
+export type ParamViolation = { argument: string; location: Location; expected: string[] };
+
+/** Most values a list may carry in a query string (the query parser SOFA uses stops at 20). */
+export const MAX_QUERY_LIST = 20;
+
+/** Where each argument of a route comes from, for naming fields in errors raised by resolvers. */
+export function locationOf(route: RestRoute, argument: string): Location {
+  if (route.path.split('/').includes(`:${argument}`)) return 'path';
+  const declared = route.argsIn?.[argument];
+  if (declared) return declared;
+  return route.method === 'GET' || route.method === 'DELETE' ? 'query-string' : 'body';
+}
+
 export const routes: RestRoute[] = [
   { method: 'GET', path: '/', field: 'Query.apiInfo', envelope: 'spread', tags: ['System'] },
   { method: 'GET', path: '/health', field: 'Query.health', envelope: 'spread', tags: ['System'] },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody } from '../../rest/envelope.js';
 import { validationFailure } from '../../rest/errors.js';
-import { locationOf, type ParamViolation } from '../../rest/params.js';
+import { locationOf, type ParamViolation } from '../../rest/routes.js';
 import type { RestRoute } from '../../rest/routes.js';
 import { textProblem } from '../plugins/use-input-guard.js';
 import { currentRequest } from '../plugins/use-request-state.js';
@@ -59,7 +59,7 @@ export function routeRequest(route: RestRoute, args: Record<string, unknown>, au
   if (dryRun) url.searchParams.set('dryRun', 'true');
   const headers: Record<string, string> = {};
   if (authorization) headers.authorization = authorization;
-  // Each argument goes where the route reads it (rest/params.ts: the method's default, or the route's argsIn).
+  // Each argument goes where the route reads it (rest/routes.ts locationOf: the method's default, or the route's argsIn).
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(rest)) {
     if (locationOf(route, name) !== 'query-string') {

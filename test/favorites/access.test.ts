@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../rest/routes.js';
-import { locationOf } from '../../rest/params.js';
+import { locationOf } from '../../rest/routes.js';
 import { createKey, createUser } from '../../src/auth/admin.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { savingScenario } from '../boards/scenario.js';

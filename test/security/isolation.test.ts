@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { getNamedType, isObjectType, type GraphQLField } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locationOf } from '../../rest/params.js';
+import { locationOf } from '../../rest/routes.js';
 import { routes, type RestRoute } from '../../rest/routes.js';
 import { schema } from '../../src/schema/index.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';

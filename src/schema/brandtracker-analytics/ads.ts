@@ -1,14 +1,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { adPage, AdPageRef } from '../ads/queries.js';
-import { countAds } from '../ads/sql/search.js';
+import { AdPageRef, countAds, searchAds } from '../ads/service.js';
 import { builder } from '../builder.js';
 import { pageRequest } from '../shared/pagination.js';
-import { brandAdFilter, type BrandAdFilterArgs } from './ad-filters.js';
-import { BRANDTRACKER_ADS_LIMITS, BRANDTRACKER_ADS_ORDER, brandtrackerAdFilterArgs, brandtrackerAdListArgs, type BrandtrackerAdsSort } from './ads-args.js';
-import { frameOf, type Frame } from './frame.js';
+import { BRANDTRACKER_ADS_LIMITS, BRANDTRACKER_ADS_ORDER, brandtrackerAdFilterArgs, brandtrackerAdListArgs, type BrandtrackerAdsSort } from './args.js';
+import { brandAdFilter, frameOf, type BrandAdFilterArgs, type Frame } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/ads, /partnership-ads and /partnership-ads/count: the brand's ads (its
-// Facebook page's), one row per duplicate group, as the ads lists find them (ad-filters.ts, then src/schema/ads/sql)
+// Facebook page's), one row per duplicate group, as the ads lists find them (service/ad-filters.ts, then the ads search)
 // and in their ad summary shape; the partnership routes keep the ads with the partner badge. Frame, page of ids (and
 // its count), rows: three statements, or four when the page and its count run apart.
 
@@ -34,7 +32,7 @@ builder.queryFields((t) => ({
     args: brandtrackerAdListArgs({ partnership: false }),
     resolve: async (_root, args, context, info) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'ads'), true);
+      return searchAds(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'ads'), true);
     },
   }),
   brandtrackerPartnershipAds: t.field({
@@ -44,7 +42,7 @@ builder.queryFields((t) => ({
     args: brandtrackerAdListArgs({ partnership: true }),
     resolve: async (_root, args, context, info) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      return adPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'partnershipAds'), true);
+      return searchAds(context.prisma, queryFromInfo({ context, info, path: ['data'] }), adList(frame, args, 'partnershipAds'), true);
     },
   }),
   brandtrackerPartnershipAdsCount: t.field({

@@ -2,11 +2,10 @@ import type { ObjectRef } from '@pothos/core';
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
 import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
-import { groupPage, type GroupKind, type GroupRow, type GroupSort } from '../workspace-analytics/aggregates.js';
-import { AdCopySort, HookSort } from '../workspace-analytics/groups.js';
-import { HookSampleAd } from '../workspace-analytics/types.js';
+import { groupPage, type GroupKind, type GroupRow, type GroupSort } from '../workspace-analytics/service.js';
+import { AdCopySort, HookSampleAd, HookSort } from '../workspace-analytics/types.js';
 import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg, SnapshotMetaRef } from './args.js';
-import { frameOf, snapshotMeta, windowNote, windowSql, type TimeWindow } from './frame.js';
+import { frameOf, snapshotMeta, windowNote, windowSql, type TimeWindow } from './service.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/hooks, /transcripts, /headlines and /ad-copies: the brand's ads in the

@@ -1,18 +1,11 @@
 import { builder } from '../builder.js';
-import { frameArgs, TimeWindow } from './args.js';
-import { adsOf, frameOf } from './frame.js';
+import { frameArgs } from './args.js';
+import { TimeWindow } from './enums.js';
+import { demographyOf, frameOf, type Demography, type Point } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/demography: the EU delivery of the brand's ads (the Ad Library's country,
 // age and gender reach breakdown, `ad_demography`), summed over all its ads. The data is EU-only whatever euOnly
 // says; snapshotDate and timePeriod are accepted (and validated) but do not filter.
-
-type Point<K extends string> = { [key in K]: string } & { reach: number };
-type Demography = {
-  hasData: boolean;
-  countryDistribution: Point<'countryCode'>[];
-  ageDistribution: Point<'ageRange'>[];
-  genderDistribution: Point<'gender'>[];
-};
 
 const point = <K extends string>(name: string, key: K, description: string) =>
   builder.objectRef<Point<K>>(name).implement({
@@ -52,18 +45,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const frame = await frameOf(context, { brandtrackerId: args.brandtrackerId, euOnly: args.euOnly }, { euOnly: true });
-      const [row] = await context.prisma.$queryRaw<Demography[]>`
-        WITH d AS MATERIALIZED (
-          SELECT d."country", d."ageRange", d."gender", d."reach" FROM "ad_demography" d JOIN "ads" a ON a."id" = d."adId" WHERE ${adsOf(frame)}
-        )
-        SELECT EXISTS (SELECT 1 FROM d) AS "hasData",
-          (SELECT coalesce(json_agg(json_build_object('countryCode', x."country", 'reach', x."reach") ORDER BY x."reach" DESC, x."country"), '[]')
-             FROM (SELECT "country", sum("reach")::bigint AS "reach" FROM d GROUP BY 1) x) AS "countryDistribution",
-          (SELECT coalesce(json_agg(json_build_object('ageRange', x."ageRange", 'reach', x."reach") ORDER BY x."ageRange"), '[]')
-             FROM (SELECT "ageRange", sum("reach")::bigint AS "reach" FROM d GROUP BY 1) x) AS "ageDistribution",
-          (SELECT coalesce(json_agg(json_build_object('gender', x."gender", 'reach', x."reach") ORDER BY x."gender"), '[]')
-             FROM (SELECT "gender", sum("reach")::bigint AS "reach" FROM d GROUP BY 1) x) AS "genderDistribution"`;
-      return { data: row };
+      return { data: await demographyOf(context.prisma, frame) };
     },
   }),
 }));

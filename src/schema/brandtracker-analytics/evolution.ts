@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { PagePaginationRef, pagePagination, type PagePagination, type PageRequest } from '../shared/pagination.js';
 import { frameArgs, SnapshotMetaRef } from './args.js';
-import { evolutionPage, type EvolutionKind, type EvolutionPoint, type EvolutionSeries } from './evolution-sql.js';
-import { frameOf, snapshotMeta } from './frame.js';
-import { DateRangeRef, seriesRange, seriesRangeRule, type DateRange } from './series.js';
+import { DateRangeRef, seriesRange, seriesRangeRule } from './series.js';
+import { evolutionPage, frameOf, snapshotMeta, type DateRange, type EvolutionKind, type EvolutionPoint, type EvolutionSeries } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/ad-copy-evolution, /headline-evolution and /landing-page-evolution: one
-// mechanism (evolution-sql.ts) over three texts of the brand's ads: the copy (body), the headline (title) and the
+// mechanism (service/evolution.ts) over three texts of the brand's ads: the copy (body), the headline (title) and the
 // landing page URL. Global mode pages over the distinct texts; exact mode (the text given) answers at most one.
 
 type Point = Omit<EvolutionPoint, 'date'> & { date: string };

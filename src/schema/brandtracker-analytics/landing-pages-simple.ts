@@ -1,14 +1,13 @@
 import { builder } from '../builder.js';
 import { pageRequest } from '../shared/pagination.js';
-import { groupPage, type GroupRow } from '../workspace-analytics/aggregates.js';
+import { groupPage, type GroupRow } from '../workspace-analytics/service.js';
 import { LandingPageScreenshots, LandingPageTechnology, rowPageRef } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
-import { frameOf, windowSql } from './frame.js';
+import { SimpleSort } from './enums.js';
+import { frameOf, windowSql } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/landing-pages/simple: the landing pages the brand's ads in the window link,
 // grouped by normalized URL (query strings, fragments, trailing slashes and a leading www. ignored).
-
-const SimpleSort = builder.enumType('BrandtrackerLandingPagesSimpleSort', { values: ['usageCount', 'activeAdsCount'] as const });
 
 const SimpleLandingPage = builder.objectRef<GroupRow>('BrandtrackerLandingPageSimple').implement({
   fields: (t) => ({

@@ -1,23 +1,12 @@
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, pageArgs, type PagePagination, type PageRequest } from '../shared/pagination.js';
-import { groupPage, type GroupRow } from '../workspace-analytics/aggregates.js';
+import { PagePaginationRef, pageArgs } from '../shared/pagination.js';
 import { LandingPageScreenshots, LandingPageTechnology } from '../workspace-analytics/types.js';
-import { frameArgs, INSIGHT_LIMITS, orderArg, TimeWindow } from './args.js';
-import { frameOf, windowSql, type Frame, type TimeWindow as Window } from './frame.js';
+import { frameArgs, INSIGHT_LIMITS, orderArg } from './args.js';
+import { LandingPageSort, TimeWindow } from './enums.js';
+import { frameOf, landingPagesOf, type LandingPageOverview, type LandingPagePage } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/landing-pages, and overview's topLandingPages: the landing pages the brand's
 // ads in a window link to, with usage figures (the workspace landing pages' aggregate, narrowed to one brandtracker).
-
-export type LandingPageOverview = Pick<GroupRow, 'usageCount' | 'longestRunning' | 'totalImpressions'> & {
-  landingPage: string;
-  technologies: NonNullable<GroupRow['landingPage']>['technologies'];
-  screenshots: NonNullable<GroupRow['landingPage']>['screenshots'];
-};
-export type LandingPagePage = { data: LandingPageOverview[]; pagination: PagePagination };
-
-export const LandingPageSort = builder.enumType('BrandtrackerLandingPageSort', { values: ['usageCount', 'longestRunning', 'totalImpressions'] as const });
-type Sort = typeof LandingPageSort.$inferType;
 
 export const BrandtrackerLandingPage = builder.objectRef<LandingPageOverview>('BrandtrackerLandingPage').implement({
   description: "A landing page the brand's ads link to, with the figures of those ads.",
@@ -37,21 +26,6 @@ export const LandingPagePageRef = builder.objectRef<LandingPagePage>('Brandtrack
     pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
   }),
 });
-
-const NO_SCREENSHOTS = { desktop: null, mobile: null, head: null };
-
-/** A page of the frame's landing pages in a window, in one statement. */
-export async function landingPagesOf(prisma: PrismaClient, frame: Frame, query: { window: Window; sort: Sort; order: 'asc' | 'desc'; page: PageRequest }): Promise<LandingPagePage> {
-  const found = await groupPage(prisma, {
-    scope: { workspaceId: frame.workspaceId, brandtrackerIds: [frame.brandtrackerId] },
-    kind: 'landingPage', euOnly: frame.euOnly, window: windowSql(frame, query.window), sort: query.sort, order: query.order, page: query.page,
-  });
-  const data = found.data.map((row) => ({
-    landingPage: row.landingPage?.url ?? row.key, usageCount: row.usageCount, longestRunning: row.longestRunning, totalImpressions: row.totalImpressions,
-    technologies: row.landingPage?.technologies ?? [], screenshots: row.landingPage?.screenshots ?? NO_SCREENSHOTS,
-  }));
-  return { data, pagination: found.pagination };
-}
 
 builder.queryFields((t) => ({
   brandtrackerLandingPages: t.field({

@@ -1,21 +1,15 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
-import type { Context } from '../../context.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import { withCpm } from '../ads/figures.js';
-import { findAds } from '../ads/load.js';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
-import { findIdPage, loadIdPage } from '../shared/id-page.js';
 import { PagePaginationRef, pageListRef, type PagePagination, type RowPage } from '../shared/pagination.js';
-import { TopAdsSort } from '../workspace-analytics/ranked-rows.js';
-import { cpmArg, frameArgs, RankPeriod, SnapshotMetaRef, seriesPeriod, TimeWindow } from './args.js';
-import { adsOf, frameOf, snapshotMeta, type Frame, type SeriesPeriod } from './frame.js';
-import { landingPagesOf, LandingPagePageRef } from './landing-pages.js';
-import { MediaMixRef, mediaMixOf } from './media-mix.js';
-import { MAX_SERIES_DAYS, SeriesGranularity, seriesRange, seriesRangeRule, timeSeriesOf, TimeSeriesRef } from './series.js';
-import { BrandtrackerTopAdRow, topAdsOf } from './top-ads.js';
+import { TopAdsSort } from '../workspace-analytics/types.js';
+import { cpmArg, frameArgs, SnapshotMetaRef, seriesPeriod } from './args.js';
+import { RankPeriod, SeriesGranularity, TimeWindow } from './enums.js';
+import { LandingPagePageRef } from './landing-pages.js';
+import { MediaMixRef } from './media-mix.js';
+import { MAX_SERIES_DAYS, seriesRange, seriesRangeRule, TimeSeriesRef } from './series.js';
+import { adsPreviewOf, frameOf, landingPagesOf, mediaMixOf, snapshotMeta, timeSeriesOf, topAdsOf, type SeriesPeriod } from './service.js';
+import { BrandtrackerTopAdRow } from './top-ads.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/overview: the dashboard of one brand, five sections read at once after the
 // frame: the graph, the media mix, the top landing pages, the top ads and a preview of the latest ads. At most nine
@@ -53,19 +47,6 @@ const OverviewResponse = builder.objectRef<Overview>('BrandtrackerOverviewRespon
     meta: t.field({ type: SnapshotMetaRef, description: 'The snapshot day the graph, media mix, landing pages and preview read.', resolve: (response) => response.meta }),
   }),
 });
-
-/** The frame's latest ads, one per duplicate group (first seen by the snapshot day's end), newest first. */
-async function adsPreviewOf(context: Context, info: GraphQLResolveInfo, frame: Frame, limit: number): Promise<RowPage> {
-  const where = [adsOf(frame), Prisma.sql`a."isGroupLead"`];
-  if (frame.snapshot.requested !== null) where.push(Prisma.sql`a."firstSeenAt" < ${frame.until}`);
-  const page = { page: 1, limit };
-  const found = await findIdPage(context.prisma, {
-    id: Prisma.sql`a."id"`, from: Prisma.sql`FROM "ads" a WHERE ${Prisma.join(where, ' AND ')}`,
-    order: [{ key: Prisma.sql`a."firstSeenAt"`, direction: 'DESC' }, { key: Prisma.sql`a."id"`, direction: 'ASC' }], limit, offset: 0, scansAllMatches: false,
-  });
-  const select = queryFromInfo({ context, info, path: ['data', 'adsPreview', 'data'] });
-  return loadIdPage(found, page, async (ids) => withCpm(await findAds(context.prisma, ids, select), frame.cpm));
-}
 
 const sectionLimit = (max: number, fallback: number, what: string) =>
   builder.args((t) => ({ limit: t.int({ defaultValue: fallback, description: `${what}, 1..${max} (default ${fallback}).`, validate: z.number().int().min(1).max(max) }) })).limit;

@@ -1,16 +1,12 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { offsetOf, pagePagination, pageRequest } from '../shared/pagination.js';
+import { pageRequest } from '../shared/pagination.js';
 import { rowPageRef } from '../workspace-analytics/types.js';
 import { cpmArg, frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
-import { adsOf, frameOf, spendSql, windowSql } from './frame.js';
+import { PartnersSort } from './enums.js';
+import { frameOf, partnersPage, type Partner } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/partners: the creators the brand runs partnership ads with (the creator
 // page of its ads, `partnerPageId`), each with the figures of the brand's ads in the window that name it.
-
-const PartnersSort = builder.enumType('BrandtrackerPartnersSort', { values: ['activeAds', 'launchDate', 'reach', 'estimatedSpend'] as const });
-
-type Partner = { facebookPageId: string; name: string; activeAds: number; launchDate: Date; reach: bigint; estimatedSpend: bigint };
 
 const PartnerRef = builder.objectRef<Partner>('BrandtrackerPartner').implement({
   fields: (t) => ({
@@ -41,25 +37,12 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      const page = pageRequest(args, INSIGHT_LIMITS.defaultLimit);
-      const direction = args.order === 'asc' ? 'ASC' : 'DESC';
-      const order = (prefix: string) => Prisma.raw(`${prefix}"${args.sortBy ?? 'activeAds'}" ${direction}, ${prefix}"facebookPageId" ASC`);
-      const rows = await context.prisma.$queryRaw<(Partner & { total: number; facebookPageId: string | null })[]>`
-        WITH g AS MATERIALIZED (
-          SELECT a."partnerPageId" AS "facebookPageId",
-                 coalesce((array_agg(a."partnerPageName" ORDER BY a."firstSeenAt" DESC, a."id") FILTER (WHERE a."partnerPageName" IS NOT NULL))[1], a."partnerPageId") AS "name",
-                 count(*) FILTER (WHERE ${windowSql(frame, 'live')})::int AS "activeAds", min(a."firstSeenAt") AS "launchDate",
-                 sum(a."reach")::bigint AS "reach", ${spendSql(frame, Prisma.sql`sum(a."reach")`)} AS "estimatedSpend"
-          FROM "ads" a
-          WHERE ${adsOf(frame)} AND a."partnerPageId" IS NOT NULL AND ${windowSql(frame, args.timePeriod ?? 'live')}
-          GROUP BY a."partnerPageId"
-        )
-        SELECT p.*, t.total
-        FROM (SELECT count(*)::int AS total FROM g) t
-        LEFT JOIN LATERAL (SELECT * FROM g ORDER BY ${order('')} LIMIT ${page.limit} OFFSET ${offsetOf(page)}) p ON TRUE
-        ORDER BY ${order('p.')}`;
-      const data = rows.flatMap(({ total: _total, facebookPageId, ...row }) => (facebookPageId === null ? [] : [{ ...row, facebookPageId }]));
-      return { data, pagination: pagePagination(page, rows[0]?.total ?? 0) };
+      return partnersPage(context.prisma, frame, {
+        window: args.timePeriod ?? 'live',
+        sortBy: args.sortBy ?? 'activeAds',
+        order: args.order === 'asc' ? 'asc' : 'desc',
+        page: pageRequest(args, INSIGHT_LIMITS.defaultLimit),
+      });
     },
   }),
 }));

@@ -4,10 +4,10 @@ import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
 import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination } from '../shared/pagination.js';
 import { count } from '../shared/ranges.js';
-import type { RankDeltaWindow } from '../workspace-analytics/ranked-ads.js';
-import { ScalingMetrics, ScalingSort, scalingAdsPage, TrajectoryPointRef, type RankedRow } from '../workspace-analytics/ranked-rows.js';
+import { scalingAdsPage, type RankDeltaWindow, type RankedRow } from '../workspace-analytics/service.js';
+import { ScalingMetrics, ScalingSort, TrajectoryPointRef } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS, SnapshotMetaRef } from './args.js';
-import { frameOf, snapshotMeta } from './frame.js';
+import { frameOf, snapshotMeta } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/scaling-ads and /ad-rank: the legacy rank movers of one brand (the same
 // answer on both paths), { ad, metrics, trajectory } per active ad that climbed at least minRankDelta places over

@@ -1,10 +1,11 @@
 import { builder } from '../builder.js';
 import { cpmArg, frameArgs, seriesPeriod, SnapshotMetaRef } from './args.js';
-import { frameOf, snapshotMeta, type SeriesPeriod } from './frame.js';
-import { seriesRange, seriesRangeRule, SeriesGranularity, timeSeriesOf, TimeSeriesRef, type TimeSeries } from './series.js';
+import { SeriesGranularity } from './enums.js';
+import { seriesRange, seriesRangeRule, TimeSeriesRef } from './series.js';
+import { frameOf, snapshotMeta, timeSeriesOf, type SeriesPeriod, type TimeSeries } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/time-series: the brand's ads launched, live ads and reach increments with
-// their spend, by day, week or month, over a rolling period or explicit dates (series.ts computes it; the overview's
+// their spend, by day, week or month, over a rolling period or explicit dates (service/series.ts computes it; the overview's
 // graph is the same object).
 
 const NAMES = { period: 'period', startDate: 'startDate', endDate: 'endDate' };

@@ -1,20 +1,18 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
-import type { Context } from '../../context.js';
 import { validationError } from '../../errors.js';
-import { Prisma } from '../../generated/prisma/client.js';
 import { PublicAd } from '../ads/types.js';
 import { facebookPageId } from '../brandtrackers/service.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
-import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination, type PageRequest } from '../shared/pagination.js';
-import { rankedAdsPage } from '../workspace-analytics/ranked-ads.js';
-import { TopAdMetrics, TopAdsMeta, TopAdsSort, withAds, type RankedRow, type TopAdsMetaValue, type TopAdsSortValue } from '../workspace-analytics/ranked-rows.js';
-import { frameArgs, INSIGHT_LIMITS, RankPeriod } from './args.js';
-import { frameOf, periodStart, type Frame, type RankPeriod as RankPeriodValue } from './frame.js';
+import { PagePaginationRef, pageArgs, pageRequest } from '../shared/pagination.js';
+import type { RankedRow } from '../workspace-analytics/service.js';
+import { TopAdMetrics, TopAdsMeta, TopAdsSort } from '../workspace-analytics/types.js';
+import { frameArgs, INSIGHT_LIMITS } from './args.js';
+import { RankPeriod, TopAdStatus } from './enums.js';
+import { frameOf, topAdsOf, type Frame, type TopAdsPage } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/top-ads: the brand's current rankings, one ad per duplicate group, as
-// { ad, metrics }; the overview's topAds section reads the same through `topAdsOf`.
+// { ad, metrics } (service/top-ads.ts); the overview's topAds section reads the same.
 
 export type BrandtrackerTopAdRowValue = RankedRow;
 
@@ -25,43 +23,6 @@ export const BrandtrackerTopAdRow = builder.objectRef<RankedRow>('BrandtrackerTo
     metrics: t.field({ type: TopAdMetrics, resolve: (row) => row }),
   }),
 });
-
-const TopAdStatus = builder.enumType('BrandtrackerTopAdsStatus', {
-  description: 'active: the active ads (default); inactive: the inactive ones; all: both.',
-  values: ['active', 'inactive', 'all'] as const,
-});
-type Status = (typeof TopAdStatus)['$inferType'];
-
-export type TopAdsRequest = {
-  sortBy: TopAdsSortValue;
-  page: PageRequest;
-  /** Only ads seen in the period (last seen on or after its start); omitted or `total`: no bound. */
-  period?: RankPeriodValue | null;
-  status?: Status;
-};
-
-type TopAdsPage = { data: RankedRow[]; pagination: PagePagination; meta: TopAdsMetaValue | null };
-
-/**
- * The frame's ranked ads, one page: the ranked ads (one statement) and their Ad summaries with the fields selected
- * at `adPath` (one more), estimatedSpend at the frame's CPM. `meta` says why a page is empty.
- */
-export async function topAdsOf(context: Context, info: GraphQLResolveInfo, frame: Frame, request: TopAdsRequest, adPath: string[] = ['data', 'ad']): Promise<TopAdsPage> {
-  const status = request.status ?? 'active';
-  const where: Prisma.Sql[] = status === 'inactive' ? [Prisma.sql`a."status" <> 'active'`] : [];
-  const start = request.period ? periodStart(frame, request.period) : null;
-  if (start) where.push(Prisma.sql`a."lastSeenAt" >= ${start}`);
-  const found = await rankedAdsPage(context.pool, {
-    scope: { workspaceId: frame.workspaceId, brandtrackerIds: [frame.brandtrackerId] },
-    euOnly: frame.euOnly,
-    includeInactive: status !== 'active',
-    where,
-    sorts: request.sortBy === 'currentRank' ? ['currentRank', 'reach'] : [request.sortBy],
-    page: request.page,
-  });
-  const data = await withAds(context, info, found.rows, adPath, frame.cpm);
-  return { data, pagination: pagePagination(request.page, found.total), meta: data.length ? null : { reason: 'no_matching_ads' } };
-}
 
 const TopAdsPageRef = builder.objectRef<TopAdsPage>('BrandtrackerTopAdsPage').implement({
   fields: (t) => ({

@@ -1,10 +1,8 @@
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { workspaceDb } from '../shared/workspace.js';
+import { listFolders, type FolderRow } from './service.js';
 
 // The workspace's brandtracker folders: listed in rank order with their active brandtrackers counted.
-
-export type FolderRow = { id: number; name: string; rank: number; brandtrackerCount: number };
 
 export const BrandtrackerFolder = builder.objectRef<FolderRow>('BrandtrackerFolder').implement({
   description: 'A workspace folder of brandtrackers; its id is the `folderIds` filter value.',
@@ -15,21 +13,6 @@ export const BrandtrackerFolder = builder.objectRef<FolderRow>('BrandtrackerFold
     brandtrackerCount: t.exposeInt('brandtrackerCount', { description: 'Active brandtrackers in the folder.' }),
   }),
 });
-
-const folderSelect = { id: true, name: true, rank: true, _count: { select: { links: { where: { isActive: true } } } } } as const;
-
-type Selected = { id: number; name: string; rank: number; _count: { links: number } };
-const toRow = (folder: Selected): FolderRow => ({ id: folder.id, name: folder.name, rank: folder.rank, brandtrackerCount: folder._count.links });
-
-export async function listFolders(prisma: PrismaClient, workspaceId: string): Promise<FolderRow[]> {
-  const folders = await prisma.brandtrackerFolder.findMany({ where: { workspaceId }, orderBy: [{ rank: 'asc' }, { name: 'asc' }, { id: 'asc' }], select: folderSelect });
-  return folders.map(toRow);
-}
-
-export async function loadFolder(prisma: Pick<PrismaClient, 'brandtrackerFolder'>, workspaceId: string, id: number): Promise<FolderRow | null> {
-  const folder = await prisma.brandtrackerFolder.findFirst({ where: { id, workspaceId }, select: folderSelect });
-  return folder ? toRow(folder) : null;
-}
 
 builder.queryFields((t) => ({
   brandtrackerFolders: t.field({

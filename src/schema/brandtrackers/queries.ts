@@ -1,31 +1,18 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
-import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
-import { workspaceDb } from '../shared/workspace.js';
-import { offsetOf, pageListRef, type RowPage } from '../shared/pagination.js';
-import { brandtrackerId, folderId, listArgs, listFilter, type BrandtrackerListSortValue, type ListFilter } from './args.js';
-import { BrandtrackerDetail, loadDetailExtras, withExtras } from './detail.js';
-import { activeLink, loadLink, loadLinkPage } from './load.js';
-import { findLinkPage } from './sql.js';
+import { pageListRef, type RowPage } from '../shared/pagination.js';
+import { brandtrackerId, folderId, listArgs, listFilter } from './args.js';
+import { BrandtrackerDetail } from './detail.js';
+import { brandtrackerDetail, brandtrackerList, folderBrandtrackers } from './service.js';
 import { Brandtracker } from './types.js';
 
 const BrandtrackerPage = pageListRef('BrandtrackerPage', Brandtracker, "A page of the workspace's active brandtrackers.");
 
-async function listPage(
-  context: Context,
-  info: GraphQLResolveInfo,
-  filter: ListFilter,
-  args: { page?: number | null; limit?: number | null; sortBy?: BrandtrackerListSortValue | null },
-) {
-  const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
-  const page = { page: args.page ?? 1, limit: args.limit ?? 25 };
-  const found = await findLinkPage(db, workspace.id, filter, args.sortBy ?? undefined, { limit: page.limit, offset: offsetOf(page) });
-  const loaded = await loadLinkPage(db, workspace.id, queryFromInfo({ context, info, path: ['data'] }), found, page);
-  // The page type only passes its rows to the Brandtracker fields; links have integer ids, not RowPage's strings.
-  return loaded as unknown as RowPage;
-}
+const select = (context: Context, info: GraphQLResolveInfo) => queryFromInfo({ context, info, path: ['data'] });
+// The page type only passes its rows to the Brandtracker fields; links have integer ids, not RowPage's strings.
+const asRowPage = (page: unknown) => page as RowPage;
 
 builder.queryFields((t) => ({
   brandtrackers: t.field({
@@ -33,30 +20,20 @@ builder.queryFields((t) => ({
     authScopes: { workspace: true },
     description: "The workspace's active brandtrackers (GET /v1/brandtrackers).",
     args: listArgs({ folders: true }),
-    resolve: (_root, args, context, info) => listPage(context, info, listFilter(args), args),
+    resolve: async (_root, args, context, info) => asRowPage(await brandtrackerList(context, select(context, info), listFilter(args), args)),
   }),
   brandtrackerFolderBrandtrackers: t.field({
     type: BrandtrackerPage,
     authScopes: { workspace: true },
     description: 'The active brandtrackers of one folder (GET /v1/brandtrackers/folders/{folderId}/brandtrackers); 404 for a folder of another workspace.',
     args: { folderId: t.arg.int({ required: true, validate: folderId }), ...listArgs({ folders: false }) },
-    resolve: async (_root, args, context, info) => {
-      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
-      const folder = await db.brandtrackerFolder.findFirst({ where: { id: args.folderId, workspaceId: workspace.id }, select: { id: true } });
-      if (!folder) throw notFound(`Folder ${args.folderId}`);
-      return listPage(context, info, { ...listFilter(args), folderIds: [folder.id] }, args);
-    },
+    resolve: async (_root, args, context, info) => asRowPage(await folderBrandtrackers(context, select(context, info), args.folderId, listFilter(args), args)),
   }),
   brandtracker: t.prismaField({
     type: BrandtrackerDetail,
     authScopes: { workspace: true },
     description: 'One active brandtracker of the workspace (GET /v1/brandtrackers/{brandtrackerId}); an inactive one is 404.',
     args: { brandtrackerId: t.arg.string({ required: true, validate: brandtrackerId }) },
-    resolve: async (query, _root, args, context) => {
-      const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
-      const found = await activeLink(db, workspace.id, args.brandtrackerId);
-      const [link, extras] = await Promise.all([loadLink(db, workspace.id, found.id, query), loadDetailExtras(context.prisma, found.pageId)]);
-      return withExtras(link, extras);
-    },
+    resolve: (query, _root, args, context) => brandtrackerDetail(context, args.brandtrackerId, query),
   }),
 }));

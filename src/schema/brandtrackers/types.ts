@@ -1,6 +1,6 @@
 import type { BrandtrackerLink } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { figuresOf, type BrandtrackerFigures } from './figures.js';
+import { figuresOf, type BrandtrackerFigures } from './service/market-figures.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // A brandtracker as a workspace sees it: the workspace link (display name, folder, when it was added) over the

@@ -3,7 +3,7 @@ import { brandtrackerId, folderId } from '../brandtrackers/service.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
 import { pageArgs } from '../shared/pagination.js';
-import type { AnalyticsScope } from './scope.js';
+import type { AnalyticsScope } from './service.js';
 
 // The arguments every workspace analytics route shares: the page, which brands, EU-only, and the order.
 

@@ -1,4 +1,2 @@
 import './types.js';
-import './groups.js';
-import './top-ads.js';
-import './media-mix.js';
+import './queries.js';

@@ -1,12 +1,13 @@
 import type { ObjectRef } from '@pothos/core';
+import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
-import type { GroupRow } from './aggregates.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
+import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import type { BrandtrackerOfRow, FormatCount, GroupRow, MixRow, RankedRow, TopAdsMetaValue, TrajectoryPoint } from './service.js';
 
-// The rows of the workspace analytics: each names its brandtracker, then what it is about, then its figures.
-
-export type BrandtrackerOfRow = { id: string; name: string; facebookPageId: string | null };
+// The types of the workspace analytics: each row names its brandtracker, then what it is about, then its figures.
+// The per-brandtracker analytics show some of them too (the hook sample, the landing page's technologies and
+// screenshots, the ranked ads' metrics and sorts).
 
 export const WorkspaceBrandtracker = builder.objectRef<BrandtrackerOfRow>('WorkspaceBrandtracker').implement({
   description: 'The brandtracker a workspace analytics row belongs to.',
@@ -114,3 +115,115 @@ export function rowPageRef<T>(name: string, item: ObjectRef<typeof builder.$infe
     }),
   });
 }
+
+export const HookSort = builder.enumType('WorkspaceHookSort', { values: ['usageCount', 'longestRunning', 'totalImpressions', 'firstUsedAt', 'lastUsedAt'] as const });
+export const AdCopySort = builder.enumType('WorkspaceAdCopySort', { values: ['usageCount', 'longestRunning'] as const });
+export const LandingPageSort = builder.enumType('WorkspaceLandingPageSort', { values: ['usageCount', 'longestRunning', 'totalImpressions'] as const });
+
+export const HookPage = rowPageRef('WorkspaceHookPage', WorkspaceHookRow, "Hooks of the workspace's brandtrackers.");
+export const AdCopyPage = rowPageRef('WorkspaceAdCopyPage', WorkspaceAdCopyRow, "Ad copies of the workspace's brandtrackers.");
+export const LandingPagePage = rowPageRef('WorkspaceLandingPagePage', WorkspaceLandingPageRow, "Landing pages of the workspace's brandtrackers.");
+
+export const TopAdsSort = builder.enumType('WorkspaceTopAdsSort', {
+  description: 'currentRank: the page rank (1 = best); rankDelta*: movers; reach*: reach rankings.',
+  values: ['currentRank', 'rankDelta', 'rankDelta7d', 'rankDelta14d', 'rankDelta30d', 'reach', 'reachDelta1d', 'reachDelta7d', 'reachDelta30d', 'daysRunning', 'duplicates'] as const,
+});
+export type TopAdsSortValue = (typeof TopAdsSort)['$inferType'];
+
+export const ScalingSort = builder.enumType('WorkspaceScalingAdsSort', { values: ['rankDelta', 'currentRank', 'rank_delta', 'current_rank'] as const });
+
+const TopAdsReason = builder.enumType('TopAdsReason', { values: ['no_snapshot_for_period', 'no_reach_history_for_period', 'no_matching_ads'] as const });
+
+export const TopAdMetrics = builder.objectRef<RankedRow>('WorkspaceTopAdMetrics').implement({
+  fields: (t) => ({
+    totalReach: t.expose('aggregatedReach', { type: 'SafeInt', description: "Reach of the ad's duplicate group." }),
+    duplicateCount: t.exposeInt('duplicates'),
+    daysRunning: t.exposeInt('daysRunning'),
+    currentRank: t.exposeInt('currentRank', { nullable: true, description: 'Rank within its page (1 = best); null for an inactive ad.' }),
+  }),
+});
+
+export const ScalingMetrics = builder.objectRef<RankedRow>('WorkspaceScalingAdMetrics').implement({
+  fields: (t) => ({
+    currentRank: t.exposeInt('currentRank', { nullable: true }),
+    previousRank: t.int({
+      nullable: true,
+      description: 'The rank at the start of the comparison window: currentRank + rankDelta.',
+      resolve: (row) => (row.currentRank === null || row.rankDelta === null ? null : row.currentRank + row.rankDelta),
+    }),
+    rankDelta: t.exposeInt('rankDelta', { nullable: true, description: 'Places climbed over the comparison window (7 days unless a timeWindow says otherwise).' }),
+    improvementPct: t.exposeFloat('improvementPct', { nullable: true, description: 'rankDelta as a percentage of previousRank.' }),
+  }),
+});
+
+export const TrajectoryPointRef = builder.objectRef<TrajectoryPoint>('AdRankTrajectoryPoint').implement({
+  fields: (t) => ({
+    date: t.expose('date', { type: 'Date' }),
+    rank: t.exposeInt('rank'),
+    totalAds: t.exposeInt('totalAds', { nullable: true, description: 'Ads ranked in the page that day.' }),
+  }),
+});
+
+export const TopAdsMeta = builder.objectRef<TopAdsMetaValue>('TopAdsMeta').implement({
+  fields: (t) => ({ reason: t.field({ type: TopAdsReason, description: 'Why the page is empty.', resolve: (meta) => meta.reason }) }),
+});
+
+export const TopAdsPeriod = builder.enumType('TopAdsPeriod', { values: ['today', 'yesterday', 'last1d', 'last7d', 'last14d', 'last30d', 'total'] as const });
+
+type Row = RankedRow;
+
+const brandtracker = (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Row>) => t.field({ type: WorkspaceBrandtracker, resolve: (row) => row.brandtracker });
+const ad = (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Row>) => t.field({ type: PublicAd, resolve: (row) => row.ad });
+
+const TopAdRow = builder.objectRef<Row>('WorkspaceTopAd').implement({
+  fields: (t) => ({ brandtracker: brandtracker(t), ad: ad(t), metrics: t.field({ type: TopAdMetrics, resolve: (row) => row }) }),
+});
+
+const ScalingAdRow = builder.objectRef<Row>('WorkspaceScalingAd').implement({
+  fields: (t) => ({
+    brandtracker: brandtracker(t),
+    ad: ad(t),
+    metrics: t.field({ type: ScalingMetrics, resolve: (row) => row }),
+    trajectory: t.field({ type: [TrajectoryPointRef], resolve: (row) => row.trajectory ?? [] }),
+  }),
+});
+
+type Page = { data: Row[]; pagination: PagePagination; meta: TopAdsMetaValue | null };
+
+export const TopAdsPage = builder.objectRef<Page>('WorkspaceTopAdsPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [TopAdRow], resolve: (page) => page.data }),
+    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
+    meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => page.meta }),
+  }),
+});
+
+export const ScalingAdsPage = builder.objectRef<Page>('WorkspaceScalingAdsPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [ScalingAdRow], resolve: (page) => page.data }),
+    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
+  }),
+});
+
+export const MediaMixSort = builder.enumType('WorkspaceMediaMixSort', { values: ['activeAds', 'image', 'video', 'dco', 'other'] as const });
+const FormatCountRef = builder.objectRef<FormatCount>('MediaMixFormatCount').implement({
+  fields: (t) => ({ image: t.exposeInt('image'), video: t.exposeInt('video'), dco: t.exposeInt('dco'), other: t.exposeInt('other') }),
+});
+
+const MediaMix = builder.objectRef<FormatCount>('WorkspaceMediaMix').implement({
+  fields: (t) => ({ formatCount: t.field({ type: FormatCountRef, resolve: (counts) => counts }) }),
+});
+
+const MediaMixMetrics = builder.objectRef<MixRow>('WorkspaceMediaMixMetrics').implement({
+  fields: (t) => ({ activeAds: t.exposeInt('activeAds', { description: 'The sum of the four formats.' }) }),
+});
+
+const MediaMixRow = builder.objectRef<MixRow>('WorkspaceMediaMixRow').implement({
+  fields: (t) => ({
+    brandtracker: t.field({ type: WorkspaceBrandtracker, resolve: (row) => row.brandtracker }),
+    mediaMix: t.field({ type: MediaMix, resolve: (row) => row.formatCount }),
+    metrics: t.field({ type: MediaMixMetrics, resolve: (row) => row }),
+  }),
+});
+
+export const MediaMixPage = rowPageRef('WorkspaceMediaMixPage', MediaMixRow, "Media mix of the workspace's brandtrackers.");

@@ -1,6 +1,6 @@
-import { notFound, validationError } from '../../errors.js';
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { hostOf } from '../shared/codes.js';
+import { notFound, validationError } from '../../../errors.js';
+import type { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { hostOf } from '../../shared/codes.js';
 
 // What POST /v1/brandtrackers tracks: a Facebook page, or a website (by id, by its alias shopId, or by domain).
 // The global brandtracker of the target is found, or created from the market's page or shop, and shared by every

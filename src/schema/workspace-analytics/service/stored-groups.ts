@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { prepared } from '../../db/statements.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import { offsetOf, type PageRequest } from '../shared/pagination.js';
+import { prepared } from '../../../db/statements.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import { EXTRAS, groupRowsPage, orderOf, type GroupSort, type GroupStatementRow } from './aggregates.js';
 import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 
@@ -11,7 +11,7 @@ import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 // merged, and the total summed from the per-page counts. The same rows as groupPage without a window, at a cost
 // that does not grow with the brands' ads. Its text is fixed for a kind, sort and order (and whether brandtrackers or
 // folders are named), and its plan the same for every workspace (an index scan per brand): a prepared statement on the
-// pool, which saves planning it on every call (about half the database's time for a page of hooks).
+// pool, which saves planning it on every call.
 
 const sql = Prisma.sql;
 

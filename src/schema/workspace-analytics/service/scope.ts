@@ -1,11 +1,14 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import { inWorkspace } from '../shared/workspace.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { inWorkspace } from '../../shared/workspace.js';
 
 // Which tracked brands an analytics call covers: the workspace's active brandtrackers, narrowed to the requested
 // brandtrackers and folders. Every analytics statement starts from this (as the CTE `s`), so a brandtracker of
 // another workspace never contributes a row. The per-brandtracker analytics narrow it to one brandtracker.
 
 export type AnalyticsScope = { workspaceId: string; brandtrackerIds?: string[]; folderIds?: number[] };
+
+/** The brandtracker an analytics row belongs to. */
+export type BrandtrackerOfRow = { id: string; name: string; facebookPageId: string | null };
 
 /** `SELECT "brandtrackerId", "name", "pageId"` of the brands in scope. */
 export function scopeSelect(scope: AnalyticsScope): Prisma.Sql {

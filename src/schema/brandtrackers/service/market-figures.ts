@@ -1,6 +1,6 @@
-import { apiError } from '../../errors.js';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { inWorkspace } from '../shared/workspace.js';
+import { apiError } from '../../../errors.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { inWorkspace } from '../../shared/workspace.js';
 
 // The figures of a tracked brand that come from the market, computed in SQL next to the rows that need them
 // (the list sorts on them) and carried with the loaded links.

@@ -4,10 +4,9 @@ import { refreshAdGroups } from '../../src/data/ad-groups.js';
 import { seedMarket } from '../../src/data/market.js';
 import { daysRunningSql } from '../../src/schema/shared/days-running.js';
 import { scopeToWorkspace } from '../../src/schema/shared/workspace.js';
-import { groupPage, type GroupSort } from '../../src/schema/workspace-analytics/aggregates.js';
-import { rankedAdsPage, rankedOrder, type RankedAdsSort } from '../../src/schema/workspace-analytics/ranked-ads.js';
-import { adsOfScope, scopeSelect, type AnalyticsScope } from '../../src/schema/workspace-analytics/scope.js';
-import { storedGroupPage, type StoredGroupKind } from '../../src/schema/workspace-analytics/stored-groups.js';
+import {
+  adsOfScope, groupPage, rankedAdsPage, rankedOrder, scopeSelect, storedGroupPage, type AnalyticsScope, type GroupSort, type RankedAdsSort, type StoredGroupKind,
+} from '../../src/schema/workspace-analytics/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The workspace's hooks, ad copies, landing pages (groups precomputed per page, migration 0021) and top ads (each

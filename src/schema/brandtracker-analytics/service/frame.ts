@@ -1,9 +1,9 @@
-import type { Context } from '../../context.js';
-import { notFound } from '../../errors.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import { DEFAULT_CPM } from '../ads/figures.js';
-import { DAY_MS } from '../shared/time.js';
-import { inWorkspace } from '../shared/workspace.js';
+import type { Context } from '../../../context.js';
+import { notFound } from '../../../errors.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { DEFAULT_CPM } from '../../ads/service.js';
+import { DAY_MS } from '../../shared/time.js';
+import { inWorkspace } from '../../shared/workspace.js';
 
 // The one engine of the per-brandtracker analytics: what every route reads first (the frame: which brand, its
 // page, EU-only, the CPM, the snapshot day), and how it narrows the brand's ads (windows, periods, the snapshot).

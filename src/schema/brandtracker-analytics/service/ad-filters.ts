@@ -1,18 +1,18 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import type { AdFilter, ReachPeriodValue } from '../ads/sql/search.js';
-import { isCountryCode } from '../shared/codes.js';
-import type { CountryFilter } from '../shared/countries.js';
-import type { KeywordModeValue } from '../shared/enums.js';
-import { range } from '../shared/ranges.js';
-import { termsOf } from '../shared/text-search.js';
-import { endOfDay } from '../shared/time.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import type { AdFilter, ReachPeriodValue } from '../../ads/service.js';
+import { isCountryCode } from '../../shared/codes.js';
+import type { CountryFilter } from '../../shared/countries.js';
+import type { KeywordModeValue } from '../../shared/enums.js';
+import { range } from '../../shared/ranges.js';
+import { termsOf } from '../../shared/text-search.js';
+import { endOfDay } from '../../shared/time.js';
 import { adsOf, windowSql, type Frame } from './frame.js';
 
 // The one filter of a brand's ads, for every route that lists them: GET /v1/brandtrackers/{id}/ads,
 // /partnership-ads, /partnership-ads/count, /timeline, /timeline/metadata and /testing. Each route's arguments
-// (ads-args.ts, timeline-args.ts, testing-args.ts) become the ads list's filter (src/schema/ads/sql/conditions.ts
-// writes the SQL). What the routes do differently is in ROUTES; their argument names, defaults and accepted values
-// stay in their own argument files, as the reference and gaps-filled.md give them per route.
+// (args.ts) become the ads list's filter (the ads search's conditions write the SQL). What the routes do differently
+// is in ROUTES; their argument names, defaults and accepted values stay in their own argument builders, as the
+// reference and gaps-filled.md give them per route.
 
 const sql = Prisma.sql;
 type Bound = number | null | undefined;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { AD_SUMMARY, AD_SUMMARY_GROUPED, keyPaths, PAGE_PAGINATION } from '../support/shapes.js';
 import { recordStatements } from '../support/statements.js';
-import { BT_A, BT_B, brandtrackerScenario, PAGE_A, PAGE_B, PAGE_C, TECH } from './scenario.js';
-import { ROW_BRANDTRACKER } from './shapes.js';
+import { BT_A, BT_B, brandtrackerScenario, PAGE_A, PAGE_B, PAGE_C, TECH } from '../brandtrackers/scenario.js';
+import { ROW_BRANDTRACKER } from '../brandtrackers/shapes.js';
 
 // The six workspace analytics routes across the workspace's active brandtrackers: rows, shapes, filters, sorts,
 // the price per returned row on both surfaces, and a constant number of SQL statements per page.

@@ -1,6 +1,6 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { offsetOf, type PageRequest } from '../shared/pagination.js';
-import { DAY_MS } from '../shared/time.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { DAY_MS } from '../../shared/time.js';
 import { adsOf, type Frame } from './frame.js';
 
 // The evolution of the texts a brand's ads use (ad copy, headline, landing page): one series per distinct text,

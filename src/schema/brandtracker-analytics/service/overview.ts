@@ -1,0 +1,24 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../../../context.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { adsByIds, withCpm } from '../../ads/service.js';
+import { findIdPage, loadIdPage } from '../../shared/id-page.js';
+import type { RowPage } from '../../shared/pagination.js';
+import { adsOf, type Frame } from './frame.js';
+
+// The overview's preview of the latest ads (GET /v1/brandtrackers/{brandtrackerId}/overview): its page, its count
+// and its ads, three statements; the other sections are the routes' own statements.
+
+/** The frame's latest ads, one per duplicate group (first seen by the snapshot day's end), newest first. */
+export async function adsPreviewOf(context: Context, info: GraphQLResolveInfo, frame: Frame, limit: number): Promise<RowPage> {
+  const where = [adsOf(frame), Prisma.sql`a."isGroupLead"`];
+  if (frame.snapshot.requested !== null) where.push(Prisma.sql`a."firstSeenAt" < ${frame.until}`);
+  const page = { page: 1, limit };
+  const found = await findIdPage(context.prisma, {
+    id: Prisma.sql`a."id"`, from: Prisma.sql`FROM "ads" a WHERE ${Prisma.join(where, ' AND ')}`,
+    order: [{ key: Prisma.sql`a."firstSeenAt"`, direction: 'DESC' }, { key: Prisma.sql`a."id"`, direction: 'ASC' }], limit, offset: 0, scansAllMatches: false,
+  });
+  const select = queryFromInfo({ context, info, path: ['data', 'adsPreview', 'data'] });
+  return loadIdPage(found, page, async (ids) => withCpm(await adsByIds(context.prisma, ids, select), frame.cpm));
+}

@@ -1,5 +1,8 @@
 import type { RestRoute } from './routes.js';
 
+// The error body is built below the transports (src/errors.ts), so a plugin answering outside /v1 shares it.
+export { errorBody, type ErrorBody } from '../src/errors.js';
+
 /** Puts a field's result into the route's envelope, `requestId` first. */
 export function envelope(route: RestRoute, requestId: string, result: unknown): Record<string, unknown> {
   let body = route.envelope === 'single' ? { requestId, data: result } : { requestId, ...(result as Record<string, unknown>) };
@@ -13,7 +16,7 @@ export function envelope(route: RestRoute, requestId: string, result: unknown): 
 /**
  * `target` without the null value at `path` (lists as `key[]`): an object that holds it is replaced by a copy
  * without the key, in its order. Not `delete`, which would turn every such object (each ad of a list) into a
- * dictionary-mode object that JSON.stringify serialises about 40% slower.
+ * dictionary-mode object that JSON.stringify serialises much more slowly.
  */
 function omitNull(target: unknown, path: string[]): unknown {
   if (target === null || typeof target !== 'object') return target;
@@ -36,10 +39,4 @@ function without(object: Record<string, unknown>, omitted: string): Record<strin
   const copy: Record<string, unknown> = {};
   for (const key in object) if (key !== omitted) copy[key] = object[key];
   return copy;
-}
-
-export type ErrorBody = { error: { code: string; message: string; requestId: string; details?: Record<string, unknown> } };
-
-export function errorBody(code: string, message: string, requestId: string, details?: Record<string, unknown>): ErrorBody {
-  return { error: details ? { code, message, requestId, details } : { code, message, requestId } };
 }

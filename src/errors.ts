@@ -55,6 +55,13 @@ export function validationError(violations: ArgumentViolation[]): GraphQLError {
   return apiError('validation_error', `Invalid request: ${summary}`, { details: { validationErrors } });
 }
 
+/** The error envelope of REST (and of the routes outside /v1): `{ error: { code, message, requestId, details? } }`. */
+export type ErrorBody = { error: { code: string; message: string; requestId: string; details?: Record<string, unknown> } };
+
+export function errorBody(code: string, message: string, requestId: string, details?: Record<string, unknown>): ErrorBody {
+  return { error: details ? { code, message, requestId, details } : { code, message, requestId } };
+}
+
 export function notFound(what: string): GraphQLError {
   return apiError('not_found', `${what} was not found.`);
 }

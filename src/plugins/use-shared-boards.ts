@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { PrismaClient } from '../db/client.js';
-import { errorBody } from '../../rest/envelope.js';
+import { errorBody } from '../errors.js';
 import { sharedBoardPage } from '../schema/boards/service.js';
 import { currentRequest } from './use-request-state.js';
 

@@ -18,45 +18,7 @@ const NOT_SCANNED = new Set(['src/generated']);
  * The imports that break the rule today, as "importer -> imported". The list only shrinks: an import missing from it
  * fails, and so does an entry that no longer happens (delete it when the import goes through service.ts/types.ts).
  */
-const ALLOWED: { reason: string; imports: string[] }[] = [
-  {
-    reason: 'favorites reads boards internals (access, args, enums, store, targets, tree): move them to boards/service.ts (#34)',
-    imports: [
-      'src/schema/favorites/ads-share.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/ads-share.ts -> src/schema/boards/args.ts',
-      'src/schema/favorites/ads-share.ts -> src/schema/boards/enums.ts',
-      'src/schema/favorites/ads-share.ts -> src/schema/boards/share.ts',
-      'src/schema/favorites/ads.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/ads.ts -> src/schema/boards/args.ts',
-      'src/schema/favorites/ads.ts -> src/schema/boards/enums.ts',
-      'src/schema/favorites/ads.ts -> src/schema/boards/store.ts',
-      'src/schema/favorites/ads.ts -> src/schema/boards/targets.ts',
-      'src/schema/favorites/emails.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/emails.ts -> src/schema/boards/args.ts',
-      'src/schema/favorites/emails.ts -> src/schema/boards/enums.ts',
-      'src/schema/favorites/emails.ts -> src/schema/boards/store.ts',
-      'src/schema/favorites/emails.ts -> src/schema/boards/targets.ts',
-      'src/schema/favorites/family.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/folder-delete.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/folder-delete.ts -> src/schema/boards/targets.ts',
-      'src/schema/favorites/folder-delete.ts -> src/schema/boards/tree.ts',
-      'src/schema/favorites/folder-fields.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/folder-fields.ts -> src/schema/boards/args.ts',
-      'src/schema/favorites/folder-fields.ts -> src/schema/boards/enums.ts',
-      'src/schema/favorites/folders.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/folders.ts -> src/schema/boards/mutations.ts',
-      'src/schema/favorites/folders.ts -> src/schema/boards/tree.ts',
-      'src/schema/favorites/items.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/items.ts -> src/schema/boards/store.ts',
-      'src/schema/favorites/shops.ts -> src/schema/boards/access.ts',
-      'src/schema/favorites/shops.ts -> src/schema/boards/args.ts',
-      'src/schema/favorites/shops.ts -> src/schema/boards/enums.ts',
-      'src/schema/favorites/shops.ts -> src/schema/boards/store.ts',
-      'src/schema/favorites/shops.ts -> src/schema/boards/targets.ts',
-      'src/schema/favorites/types.ts -> src/schema/boards/args.ts',
-    ],
-  },
-];
+const ALLOWED: { reason: string; imports: string[] }[] = [];
 
 type Import = { importer: string; imported: string };
 

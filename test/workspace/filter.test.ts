@@ -9,10 +9,10 @@ import { adsScenario } from '../ads/scenario.js';
 
 // The one workspace filter (src/schema/shared/workspace.ts): fail closed.
 
-// boards/tree.ts as it would be with an unfiltered statement added to it, when `added.on`.
+// boards/service/tree.ts as it would be with an unfiltered statement added to it, when `added.on`.
 const added = vi.hoisted(() => ({ on: false }));
-vi.mock('../../src/schema/boards/tree.js', async (importOriginal) => {
-  const tree = await importOriginal<typeof import('../../src/schema/boards/tree.js')>();
+vi.mock('../../src/schema/boards/service/tree.js', async (importOriginal) => {
+  const tree = await importOriginal<typeof import('../../src/schema/boards/service/tree.js')>();
   return {
     ...tree,
     subtreeIds: async (db: PrismaClient, workspaceId: string, boardId: string) => {

@@ -1,7 +1,11 @@
 import { builder } from '../builder.js';
 import { actorOf, capabilitiesOf, type Capabilities } from './access.js';
 import { BoardItemTypeEnum, BoardKindEnum, BoardSurfaceEnum, BoardVisibilityEnum } from './enums.js';
-import { targetIdOf } from './targets.js';
+import { targetIdOf } from './service.js';
+
+// What favorites declares with boards' GraphQL building blocks: the scope enum and the bounds of board input.
+export { BoardScopeEnum } from './enums.js';
+export { boardName, LIST_LIMITS, uuid } from './args.js';
 
 const BoardCapabilities = builder.objectRef<Capabilities>('BoardCapabilities').implement({
   description: "What the caller may do with the board: computed from the key's role and the board's state.",

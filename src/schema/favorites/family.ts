@@ -1,8 +1,5 @@
-import type { Context } from '../../context.js';
-import { notFound } from '../../errors.js';
-import type { Board, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { workspaceDb } from '../shared/workspace.js';
-import { visibleBoards, type Actor, type ScopeKey } from '../boards/access.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { visibleBoards, type Actor, type ScopeKey } from '../boards/service.js';
 
 // The three favorites families are one vocabulary over boards: a family's folders are the active folder boards of
 // its surface, its favorites the board items of its type (at the root when boardId is null). Folder ids are board
@@ -32,20 +29,3 @@ export function favoriteWhere(actor: Actor, key: ScopeKey, family: Family): Pris
 
 /** What a 404 of a family's folder names. */
 export const folderNamed = (family: Family) => `The favorite ${family.name} folder`;
-
-/** A folder of the family in the scope, or 404 (another scope's, workspace's or family's folder alike). */
-export async function findFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
-  return findFolderIn(await workspaceDb(context), actor, key, family, folderId);
-}
-
-/** findFolder through a given workspace-filtered client (a write's transaction). */
-export async function findFolderIn(db: PrismaClient, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
-  const folder = await db.board.findFirst({ where: { AND: [{ id: folderId.toLowerCase() }, folderWhere(actor, key, family)] } });
-  if (!folder) throw notFound(folderNamed(family));
-  return folder;
-}
-
-/** The folder id as a place to save in: null (the root) when omitted or null. */
-export async function placeOf(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string | null | undefined) {
-  return { ...key, boardId: folderId ? (await findFolder(context, actor, key, family, folderId)).id : null };
-}

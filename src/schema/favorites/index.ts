@@ -1,4 +1,2 @@
-import './ads.js';
-import './ads-share.js';
-import './shops.js';
-import './emails.js';
+import './queries.js';
+import './mutations.js';

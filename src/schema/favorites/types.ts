@@ -1,9 +1,13 @@
-import { z } from 'zod';
-import type { Board } from '../../generated/prisma/client.js';
+import type { ObjectRef } from '@pothos/core';
+import type { Board, BoardItem } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { boardName, uuid } from '../boards/args.js';
+import { BoardScopeEnum } from '../boards/types.js';
+import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import type { Family } from './family.js';
+import type { FolderDeletion } from './service.js';
 
-// What the three families share: the scope argument, folder visibility and delete modes, and the folder shapes.
+// What the three families share: folder visibility and delete modes, the folder shapes, and the object types of a
+// family's folder routes (a page, a deletion, a reorder), made once per family.
 
 export const FavoriteFolderVisibilityEnum = builder.enumType('FavoriteFolderVisibility', {
   values: ['private', 'organization'] as const,
@@ -22,13 +26,6 @@ export const FolderOrderInput = builder.inputType('FavoriteFolderOrder', {
   }),
 });
 
-/** Validation of a reorder list: folder uuids with integer positions, at most 100 at once. */
-export const folderOrders = z.array(z.object({ id: uuid, order: z.number().int().min(0) })).min(1).max(100);
-
-export const folderName = boardName;
-
-export const SCOPE_DESCRIPTION = 'workspace or personal. personal needs a delegated-user key (a full_access key gets 403).';
-
 /** `{ id, name, parentId }`: a folder of a family with hierarchy (ads, emails). */
 export const NestedFolderRef = (name: string) =>
   builder.objectRef<Board>(name).implement({
@@ -46,3 +43,50 @@ export const FlatFolderRef = (name: string) =>
     description: 'A favorite folder: its id is a board id (uuid). Shop folders are flat.',
     fields: (t) => ({ id: t.exposeString('id'), name: t.exposeString('name') }),
   });
+
+export type FolderRef = ObjectRef<typeof builder.$inferSchemaTypes, Board>;
+
+/** A family's folders in the schema: field names `favoriteAd…`, type names `FavoriteAd…`, its folder shape and favorite id. */
+export type FolderFamily = {
+  family: Family;
+  prefix: string;
+  typePrefix: string;
+  folder: FolderRef;
+  /** The public id of a favorite in the delete answer (the number for ads, the uuid otherwise). */
+  affectedId: { type: 'Int'; of: (item: BoardItem) => number } | { type: 'String'; of: (item: BoardItem) => string };
+};
+
+type Reordered = { reordered: boolean; scope: 'workspace' | 'personal'; folders: Board[] };
+
+/** The object types of a family's folder routes, in the order the schema lists them. */
+function folderTypes({ family, typePrefix, folder, affectedId }: Omit<FolderFamily, 'prefix'>) {
+  const FolderPage = builder.objectRef<{ data: Board[]; pagination: PagePagination }>(`${typePrefix}FolderPage`).implement({
+    fields: (t) => ({ data: t.field({ type: [folder], resolve: (page) => page.data }), pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }) }),
+  });
+  const Deletion = builder.objectRef<FolderDeletion>(`${typePrefix}FolderDeletion`).implement({
+    fields: (t) => ({
+      deleted: t.exposeBoolean('deleted'),
+      folderId: t.exposeString('folderId'),
+      scope: t.field({ type: BoardScopeEnum, resolve: (d) => d.scope }),
+      mode: t.field({ type: FavoriteFolderDeleteModeEnum, resolve: (d) => d.mode }),
+      targetFolderId: t.exposeString('targetFolderId', { nullable: true }),
+      ...(family.hierarchy ? { deletedFolderIds: t.exposeStringList('deletedFolderIds', { description: 'The folder and its descendants.' }) } : {}),
+      affectedFavoriteIds: affectedId.type === 'Int'
+        ? t.intList({ description: 'The favorites that were in the tree (deleted or moved).', resolve: (d) => d.affected.map(affectedId.of) })
+        : t.stringList({ description: 'The favorites that were in the tree (deleted or moved).', resolve: (d) => d.affected.map(affectedId.of) }),
+    }),
+  });
+  const Reorder = builder.objectRef<Reordered>(`${typePrefix}FoldersReorder`).implement({
+    fields: (t) => ({
+      reordered: t.exposeBoolean('reordered'),
+      scope: t.field({ type: BoardScopeEnum, resolve: (r) => r.scope }),
+      folders: t.field({ type: [folder], resolve: (r) => r.folders }),
+    }),
+  });
+  return { FolderPage, Deletion, Reorder };
+}
+
+/** A family's folders with their object types (made here, at the place the schema lists them). */
+export const folderFamily = (folders: FolderFamily) => ({ ...folders, types: folderTypes(folders) });
+
+export type FolderFamilyTypes = ReturnType<typeof folderFamily>;

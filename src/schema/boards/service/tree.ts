@@ -1,5 +1,5 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { inWorkspace } from '../shared/workspace.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { inWorkspace } from '../../shared/workspace.js';
 
 // Board trees in SQL: a board and its descendants in one recursive statement (boards_parentBoardId_idx),
 // never one query per level.

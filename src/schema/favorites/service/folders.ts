@@ -1,18 +1,39 @@
 import { randomUUID } from 'node:crypto';
-import type { Context } from '../../context.js';
-import { apiError, notFound, validationError } from '../../errors.js';
-import type { Board, Prisma } from '../../generated/prisma/client.js';
-import { writeAudited } from '../shared/audit.js';
-import { workspaceDb } from '../shared/workspace.js';
-import { offsetOf, pagePagination, type PageRequest } from '../shared/pagination.js';
-import type { Actor, ScopeKey } from '../boards/access.js';
-import { moveBoard } from '../boards/mutations.js';
-import { subtreeIds } from '../boards/tree.js';
-import { findFolder, findFolderIn, folderNamed, folderWhere, type Family } from './family.js';
+import type { Context } from '../../../context.js';
+import { apiError, notFound, validationError } from '../../../errors.js';
+import type { Board, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { actorOf, moveBoard, scopeKey, subtreeIds, type Actor, type ScopeKey } from '../../boards/service.js';
+import { writeAudited } from '../../shared/audit.js';
+import { workspaceDb } from '../../shared/workspace.js';
+import { offsetOf, pagePagination, type PageRequest } from '../../shared/pagination.js';
+import { folderNamed, folderWhere, type Family } from '../family.js';
 
 // Favorite folders of every family: they are boards of the family's surface. Created at the root or under a
 // folder (families with hierarchy), renamed, moved, reordered, deleted with their subtree, and switched between
 // private (personal scope) and organization (workspace scope) visibility.
+
+/** The caller, and the rows of the scope it asks for (personal without a delegated user is a 403). */
+export async function scoped(context: Context, scope: ScopeKey['scope']): Promise<{ actor: Actor; key: ScopeKey }> {
+  const actor = await actorOf(context);
+  return { actor, key: scopeKey(actor, scope) };
+}
+
+/** A folder of the family in the scope, or 404 (another scope's, workspace's or family's folder alike). */
+export async function findFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
+  return findFolderIn(await workspaceDb(context), actor, key, family, folderId);
+}
+
+/** findFolder through a given workspace-filtered client (a write's transaction). */
+export async function findFolderIn(db: PrismaClient, actor: Actor, key: ScopeKey, family: Family, folderId: string): Promise<Board> {
+  const folder = await db.board.findFirst({ where: { AND: [{ id: folderId.toLowerCase() }, folderWhere(actor, key, family)] } });
+  if (!folder) throw notFound(folderNamed(family));
+  return folder;
+}
+
+/** The folder id as a place to save in: null (the root) when omitted or null. */
+export async function placeOf(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string | null | undefined) {
+  return { ...key, boardId: folderId ? (await findFolder(context, actor, key, family, folderId)).id : null };
+}
 
 const FOLDER_ORDER: Prisma.BoardOrderByWithRelationInput[] = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }];
 
@@ -105,4 +126,34 @@ export async function setFolderVisibility(context: Context, actor: Actor, key: S
     await audit({ action: 'board.visibility', entityType: 'board', entityId: folder.id, before: folder, after: { ...after, boardIds: ids } });
     return after;
   });
+}
+
+type Scope = ScopeKey['scope'];
+
+/** The family's folders of the caller's scope, by position then creation. */
+export async function favoriteFolders(context: Context, family: Family, args: { scope: Scope; parentId?: string | null; rootOnly?: boolean | null }, page: PageRequest) {
+  const { actor, key } = await scoped(context, args.scope);
+  return folderPage(context, actor, key, family, page, args);
+}
+
+export async function favoriteFolderCreate(context: Context, family: Family, args: { scope: Scope; name: string; parentId?: string | null }): Promise<Board> {
+  const { actor, key } = await scoped(context, args.scope);
+  return createFolder(context, actor, key, family, args.name, args.parentId);
+}
+
+/** Renames a folder and, for a family with hierarchy, moves it when parentId is sent (null: to the root). */
+export async function favoriteFolderUpdate(context: Context, family: Family, args: { scope: Scope; folderId: string; name?: string | null; parentId?: string | null }): Promise<Board> {
+  const { actor, key } = await scoped(context, args.scope);
+  const change = family.hierarchy && args.parentId !== undefined ? { name: args.name, parentId: args.parentId ?? null } : { name: args.name };
+  return updateFolder(context, actor, key, family, args.folderId, change);
+}
+
+export async function favoriteFolderVisibility(context: Context, family: Family, args: { scope: Scope; folderId: string; visibility: 'private' | 'organization' }): Promise<Board> {
+  const { actor, key } = await scoped(context, args.scope);
+  return setFolderVisibility(context, actor, key, family, args.folderId, args.visibility);
+}
+
+export async function favoriteFoldersReorder(context: Context, family: Family, args: { scope: Scope; folders: readonly { id: string; order: number }[] }) {
+  const { actor, key } = await scoped(context, args.scope);
+  return { reordered: true, scope: key.scope, folders: await reorderFolders(context, actor, key, family, args.folders) };
 }

@@ -1,11 +1,10 @@
-import type { Context } from '../../context.js';
-import { notFound, validationError } from '../../errors.js';
-import type { BoardItem, PrismaClient } from '../../generated/prisma/client.js';
-import { writeAudited, type Audit } from '../shared/audit.js';
-import type { Actor, ScopeKey } from '../boards/access.js';
-import { targetIdOf } from '../boards/targets.js';
-import { subtreeIds } from '../boards/tree.js';
-import { findFolderIn, folderNamed, type Family } from './family.js';
+import type { Context } from '../../../context.js';
+import { notFound, validationError } from '../../../errors.js';
+import type { BoardItem, PrismaClient } from '../../../generated/prisma/client.js';
+import { subtreeIds, targetIdOf, type Actor, type ScopeKey } from '../../boards/service.js';
+import { writeAudited, type Audit } from '../../shared/audit.js';
+import { folderNamed, type Family } from '../family.js';
+import { findFolderIn, scoped } from './folders.js';
 
 // Deleting a favorite folder deletes its whole tree, with explicit handling of the favorites inside: deleted with
 // it, moved to the root, or moved to another folder of the same scope outside the tree. A favorite already saved
@@ -72,4 +71,12 @@ export async function deleteFolder(
     for (const before of folders) await audit({ action: 'board.delete', entityType: 'board', entityId: before.id, before, after: null });
     return { deleted: true, folderId: folder.id, scope: key.scope, mode, targetFolderId: target?.id ?? null, deletedFolderIds: ids, affected };
   });
+}
+
+/** Deletes a folder tree of the family in the caller's scope, its favorites deleted or moved as `mode` says. */
+export async function favoriteFolderDelete(
+  context: Context, family: Family, args: { scope: ScopeKey['scope']; folderId: string; mode: DeleteMode; targetFolderId?: string | null },
+): Promise<FolderDeletion> {
+  const { actor, key } = await scoped(context, args.scope);
+  return deleteFolder(context, actor, key, family, args.folderId, args.mode, args.targetFolderId);
 }

@@ -1,8 +1,8 @@
-import type { Context } from '../../context.js';
-import { notFound, validationError } from '../../errors.js';
-import type { BoardItem } from '../../generated/prisma/client.js';
-import { normaliseAdId } from '../ads/service.js';
-import type { BoardItemType } from './enums.js';
+import type { Context } from '../../../context.js';
+import { notFound, validationError } from '../../../errors.js';
+import type { BoardItem } from '../../../generated/prisma/client.js';
+import { normaliseAdId } from '../../ads/service.js';
+import type { BoardItemType } from '../enums.js';
 
 // What a board item saves: one target column per item type. A target is checked to exist before it is saved.
 

@@ -1,9 +1,9 @@
-import type { Context } from '../../context.js';
-import { apiError, notFound } from '../../errors.js';
-import type { BoardItem, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { writeAudited, type Audit, type Lock } from '../shared/audit.js';
-import { workspaceDb } from '../shared/workspace.js';
-import type { Actor, ScopeKey } from './access.js';
+import type { Context } from '../../../context.js';
+import { apiError, notFound } from '../../../errors.js';
+import type { BoardItem, Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { writeAudited, type Audit, type Lock } from '../../shared/audit.js';
+import { workspaceDb } from '../../shared/workspace.js';
+import type { Actor, ScopeKey } from '../access.js';
 import type { Target } from './targets.js';
 
 // The one saving mechanism. Boards and the three favorites families all save through here: a saved item is a

@@ -1,11 +1,11 @@
-import type { Context } from '../../context.js';
-import { notFound } from '../../errors.js';
-import type { Board, BoardItem, Prisma } from '../../generated/prisma/client.js';
-import { workspaceDb } from '../shared/workspace.js';
-import { offsetOf, pagePagination, type PagePagination, type PageRequest } from '../shared/pagination.js';
-import type { Actor, ScopeKey } from '../boards/access.js';
-import { moveItem, removeItem } from '../boards/store.js';
-import { favoriteWhere, findFolder, placeOf, type Family } from './family.js';
+import type { Context } from '../../../context.js';
+import { notFound } from '../../../errors.js';
+import type { Board, BoardItem, Prisma } from '../../../generated/prisma/client.js';
+import { moveItem, removeItem, type Actor, type ScopeKey } from '../../boards/service.js';
+import { workspaceDb } from '../../shared/workspace.js';
+import { offsetOf, pagePagination, type PagePagination, type PageRequest } from '../../shared/pagination.js';
+import { favoriteWhere, type Family } from '../family.js';
+import { findFolder, placeOf, scoped } from './folders.js';
 
 // The favorites operations of every family, over board items: a page of favorites (one statement for the page
 // with its folders, one count), remove by target or by saved id, move a saved favorite to a folder or the root.

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adDetailRow, DETAIL, isDetailSelection } from '../../src/schema/ads/detail-load.js';
+import { adDetailRow, DETAIL, isDetailSelection } from '../../src/schema/ads/service/detail.js';
 import type { TestDatabase } from '../support/database.js';
 import { useTinyMarket } from '../support/tiny-market.js';
 
 // An ad's detail is loaded by one JSON statement when the request selects no more than DETAIL
-// (src/schema/ads/detail-load.ts): it must give exactly what Prisma gives, value for value and type for type, and the
+// (src/schema/ads/service/detail.ts): it must give exactly what Prisma gives, value for value and type for type, and the
 // same ad (a duplicate group's member answers with its lead), on every ad of the synthetic market.
 
 const market = useTinyMarket('ad');

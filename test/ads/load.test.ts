@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findAds, isSummarySelection } from '../../src/schema/ads/load.js';
+import { adsByIds as findAds, isSummarySelection } from '../../src/schema/ads/service/search.js';
 import type { TestDatabase } from '../support/database.js';
 import { byId, useTinyMarket } from '../support/tiny-market.js';
 
 // The ads of a page are loaded by one JSON statement when the request selects no more than an ad summary
-// (src/schema/ads/load.ts): it must give exactly what Prisma gives, value for value and type for type, on every ad
-// of the synthetic market (nulls, arrays, transcripts, EU and non-EU ads, big reaches).
+// (adsByIds, src/schema/ads/service/search.ts): it must give exactly what Prisma gives, value for value and type for type,
+// on every ad of the synthetic market (nulls, arrays, transcripts, EU and non-EU ads, big reaches).
 
 const SUMMARY = { include: { advertiser: true, transcript: { select: { fullText: true } } } };
 

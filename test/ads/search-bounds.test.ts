@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma, type PrismaClient } from '../../src/generated/prisma/client.js';
-import { searchAdIds, type AdFilter, type AdSort } from '../../src/schema/ads/sql/search.js';
+import { searchAdIds, type AdFilter, type AdSort } from '../../src/schema/ads/service/search.js';
 import { searchBounds } from '../../src/schema/shared/search-page.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_ADS, searchAd, searchScenario } from './search-scenario.js';

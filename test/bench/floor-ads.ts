@@ -1,4 +1,4 @@
-import { daysRunning, estimatedSpend, DEFAULT_CPM } from '../../src/schema/ads/figures.js';
+import { daysRunning, estimatedSpend, DEFAULT_CPM } from '../../src/schema/ads/types.js';
 import { iso, num, type Row } from './floor-common.js';
 
 // The Ad summary as the floor builds it from an ads row and its advertiser row (S1, S2, S4 and the workspace's top ads).

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { DEFAULT_CPM, estimatedSpend } from '../../src/schema/ads/figures.js';
+import { DEFAULT_CPM, estimatedSpend } from '../../src/schema/ads/types.js';
 import { AD_COLUMNS, summary } from './floor-ads.js';
 import { absoluteMedia, AUTH, authorised, iso, pool, type Key, type Route, type Row } from './floor-common.js';
 import { discoveryRoutes } from './floor-discovery.js';

@@ -2,22 +2,31 @@ import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { languageCode } from '../shared/codes.js';
-import { countries } from '../shared/countries.js';
+import { countries, countryFilterInput } from '../shared/countries.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { AdReachGrowthFilter, AdsGrowthFilter, growthFilter, PageReachGrowthFilter, TrafficGrowthFilter } from '../shared/growth-filter.js';
-import { pageArgs } from '../shared/pagination.js';
+import { pageArgs, pageRequest } from '../shared/pagination.js';
 import { amount, bigCount, count } from '../shared/ranges.js';
+import { termsOf } from '../shared/text-search.js';
+import { daysAgo, endOfDay } from '../shared/time.js';
 import { notSupportedYet } from '../shared/unsupported.js';
 import {
   AdListSort, AdMediaTypeFilter, AdPlatform, AdQueryPlatform, AdQuerySearchType, AdQuerySort, AdSearchType, AdStatusFilter, AdsTimePeriod,
   AudienceGender, ReachPeriod,
 } from './enums.js';
-import { AdRankBasis, AdRankMode, CountryFilterInput, GrowthRankFilterInput, MarketFilterInput } from './inputs.js';
+import type { AdFilter, AdSort, RankFilter } from './service/search.js';
+import { DEFAULT_CPM } from './types.js';
 
-// The arguments of the ads routes and their validation; filter.ts turns them into the list's filter.
+// The arguments of the ads routes, their validation, and their reading into the lists' filter, sort and page
+// (service/search.ts runs them).
 
 /** An ad id as sent (`facebook_<number>`, or the bare number). */
 export const adIdArg = z.string().min(1).max(128);
+
+/** An ad id as the API shows it, or a bare Meta ad number (read as a Facebook ad). */
+export function normaliseAdId(adId: string): string {
+  return /^\d+$/.test(adId) ? `facebook_${adId}` : adId;
+}
 
 /** Up to `max` strings of 1..500 characters (labels, URLs, ids). */
 export const strings = (max: number) => z.array(z.string().min(1).max(500)).max(max);
@@ -37,6 +46,38 @@ const technologySlugs = z.array(oneOf(AD_TECHNOLOGIES)).max(AD_TECHNOLOGIES.leng
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const currencyCodes = z.array(z.string().transform((code) => code.trim().toUpperCase()).refine((code) => CURRENCIES.has(code), '{name} must be ISO 4217 currency codes')).max(50);
 const rating = z.number().min(0).max(5);
+
+// The input objects of POST /v1/ads/query.
+
+export const CountryFilterInput = countryFilterInput('CountryFilterInput', 'ISO 3166-1 alpha-2 country codes to include and/or exclude.');
+
+export const MarketFilterInput = builder.inputType('MarketFilterInput', {
+  fields: (t) => ({
+    main: t.stringList({ description: 'Countries that must be the primary market (EU/UK transparency data).', validate: countries }),
+    among: t.stringList({ description: 'Countries that may appear among the markets.', validate: countries }),
+    exclude: t.stringList({ description: 'Countries to exclude from the markets.', validate: countries }),
+  }),
+});
+
+export const RankDirection = builder.enumType('RankDirection', { values: ['rising', 'falling', 'stable'] as const });
+export const AdRankMode = builder.enumType('AdRankMode', { values: ['percentile', 'rank'] as const });
+export const AdRankBasis = builder.enumType('AdRankBasis', { values: ['current', 'alltime'] as const });
+
+const GrowthRankRuleInput = builder.inputType('GrowthRankRuleInput', {
+  fields: (t) => ({
+    direction: t.field({ type: RankDirection, required: true }),
+    period: t.string({ description: 'A rank-delta window (7d, 14d, 30d); used when every rule names the same one.' }),
+    minChange: t.float({ description: 'Accepted for forward compatibility; use minRankDelta.' }),
+    unit: t.string({ description: 'Accepted for forward compatibility.' }),
+  }),
+});
+const GrowthRankGroupInput = builder.inputType('GrowthRankGroupInput', {
+  fields: (t) => ({ all: t.field({ type: [GrowthRankRuleInput], required: true }) }),
+});
+export const GrowthRankFilterInput = builder.inputType('GrowthRankFilterInput', {
+  description: 'Rank trend: every direction named in any rule is accepted (ORed); grouping, minChange and unit are ignored.',
+  fields: (t) => ({ anyOf: t.field({ type: [GrowthRankGroupInput], required: true }) }),
+});
 
 /** GET /v1/ads. */
 export const adsArgs = () =>
@@ -172,3 +213,107 @@ export const adsQueryArgs = () =>
 
 export type AdsArgs = InputShapeFromFields<ReturnType<typeof adsArgs>>;
 export type AdsQueryArgs = InputShapeFromFields<ReturnType<typeof adsQueryArgs>>;
+
+// The arguments of the ads lists as the list's filter, sort and page.
+
+const PERIOD_DAYS = { last24h: 1, last7d: 7, last30d: 30 } as const;
+const startOfPeriod = (period: keyof typeof PERIOD_DAYS) => daysAgo(PERIOD_DAYS[period]);
+
+const WINDOWS = { '7d': 7, '14d': 14, '30d': 30 } as const;
+
+/** GET /v1/ads: one search string (or its deprecated alias `query`), a few filters. */
+export function filterFromListArgs(args: AdsArgs) {
+  const filter: AdFilter = { search: { websearch: (args.search ?? args.query)!, type: args.searchType ?? 'adCopy' }, status: args.status, mediaType: args.mediaType };
+  const sort: AdSort = { sortBy: args.sortBy ?? 'relevance' };
+  return { filter, sort, page: pageRequest(args, 25), cpm: DEFAULT_CPM };
+}
+
+function rankFilter(args: AdsQueryArgs): RankFilter {
+  const rules = (args.growthRank?.anyOf ?? []).flatMap((group) => group.all);
+  const periods = new Set(rules.map((rule) => rule.period));
+  const rulePeriod = periods.size === 1 ? [...periods][0] : undefined;
+  const requested = args.rankDeltaWindow ?? rulePeriod;
+  const window = requested && requested in WINDOWS ? (requested as keyof typeof WINDOWS) : '7d';
+  return {
+    window: WINDOWS[window],
+    minDelta: args.minRankDelta,
+    directions: rules.length ? [...new Set(rules.map((rule) => rule.direction))] : null,
+    hideDeclining: args.hideDecliningRankAds,
+    max: args.maxAdRankValue != null ? { value: args.maxAdRankValue, mode: args.adRankMode ?? 'rank', basis: args.adRankBasis ?? 'current' } : null,
+  };
+}
+
+/** Turns the POST /v1/ads/query body into the list engine's filter, sort and page. */
+export function filterFromQueryArgs(args: AdsQueryArgs, caller?: { workspaceId: string; userId: string | null }) {
+  const cpm = args.cpm ?? DEFAULT_CPM;
+  const terms = termsOf(args.search);
+  const filter: AdFilter = {
+    search: terms.length ? { terms, keywordMode: args.keywordMode ?? 'any', type: args.searchType ?? 'adCopy' } : undefined,
+    status: args.status,
+    mediaType: args.mediaType,
+    firstSeen: {
+      min: args.createdAfter ?? (args.adsTimePeriod ? startOfPeriod(args.adsTimePeriod) : null),
+      max: endOfDay(args.createdBefore),
+    },
+    lastSeen: { min: args.minLastSeenDate, max: endOfDay(args.maxLastSeenDate) },
+    daysRunning: { min: args.minDaysRunning, max: args.maxDaysRunning },
+    duplicates: { min: args.minDuplicates, max: args.maxDuplicates },
+    reach: { min: args.minReach, max: args.maxReach, period: args.reachPeriod ?? 'total' },
+    spend: { min: args.minSpend, max: args.maxSpend, period: args.spendPeriod ?? 'total', cpm },
+    age: { min: args.minAge, max: args.maxAge },
+    facebookLikes: { min: args.minFacebookLikes, max: args.maxFacebookLikes },
+    instagramFollowers: { min: args.minInstagramFollowers, max: args.maxInstagramFollowers },
+    pageCreated: { min: args.minFbPageCreationDate, max: endOfDay(args.maxFbPageCreationDate) },
+    maxAdOrder: args.maxAdOrder,
+    hideLowReach: args.hideLowReach,
+    euOnly: args.hideNonEuUkAds,
+    partnership: args.partners,
+    partnerIds: args.partnerIds,
+    videoDuration: { min: args.minVideoDuration, max: args.maxVideoDuration },
+    spender: args.spender as AdFilter['spender'],
+    hideSavedBy: args.hideSavedAds ? caller : null,
+    sex: args.sex,
+    adCountries: args.adCountries,
+    mainCountries: args.mainCountries,
+    callToActions: args.cta,
+    landingPages: args.landingPages,
+    advertiserIds: args.trackedPages,
+    languages: args.adLanguage,
+    descriptionLength: { min: args.minDescriptionLength, max: args.maxDescriptionLength },
+    adCopyHashes: args.adCopyHashes,
+    market: args.market,
+    page: {
+      reach: { min: args.minReachPerPage, max: args.maxReachPerPage, period: args.reachPerPagePeriod ?? 'total' },
+      spend: { min: args.minSpendPerPage, max: args.maxSpendPerPage, period: args.spendPerPagePeriod ?? 'total', cpm },
+      ads: { min: args.minAds, max: args.maxAds, since: args.adsTimePeriod ? startOfPeriod(args.adsTimePeriod) : null },
+    },
+    shop: {
+      traffic: { min: args.minTraffic, max: args.maxTraffic },
+      products: { min: args.minProducts, max: args.maxProducts },
+      categoryIds: args.categoryIds,
+      themes: args.themes,
+      pixels: args.pixels,
+      excludePixels: args.excludePixels,
+      shopifyApps: args.shopifyApps,
+      excludeShopifyApps: args.excludeShopifyApps,
+      technologies: args.technologies,
+      country: args.creationCountry,
+      languages: args.languages,
+      currencies: args.currencies,
+      shopifyPlus: args.shopifyPlus === 'plus' ? true : args.shopifyPlus === 'non-plus' ? false : null,
+      trustpilotRating: { min: args.minTrustpilotScore, max: args.maxTrustpilotScore },
+      trustpilotReviews: { min: args.minTrustpilotReviews, max: args.maxTrustpilotReviews },
+      bestSellerPrice: { min: args.minBestSellerPrice, max: args.maxBestSellerPrice },
+      trafficGrowth: args.trafficGrowth,
+    },
+    growth: {
+      ads: args.adsGrowth,
+      pageReach: args.pageReachGrowth,
+      adReach: args.adReachGrowth,
+    },
+    rank: rankFilter(args),
+    maxAdsPerBrand: args.maxAdsPerBrand,
+  };
+  const sort: AdSort = { sortBy: args.sortBy ?? (filter.search ? 'relevance' : 'newest'), order: args.order, reachPeriod: args.reachPeriod };
+  return { filter, sort, page: pageRequest(args, 25), cpm };
+}

@@ -1,6 +1,6 @@
 import type { Ad } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { DETAIL } from './detail-load.js';
+import { DETAIL } from './service/detail.js';
 import { AdSummaryInterface } from './types.js';
 
 const RESOLVED_FROM = Symbol('resolvedFrom');

@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { AdStatusFilter } from './enums.js';
 import { hostOf } from '../shared/codes.js';
-import { onDomain } from '../shared/domains.js';
-
-type LandingPage = { url: string; usageCount: number; activeAdsCount: number };
+import { adLandingPages, type LandingPage } from './service/landing-pages.js';
 const ScopeType = builder.enumType('LandingPageScope', { values: ['trackedPages', 'domain'] as const });
 
 type Meta = { scopeType: typeof ScopeType.$inferType; scopeValueCount: number; status: typeof AdStatusFilter.$inferType; limit: number; isTruncated: boolean };
@@ -35,8 +32,6 @@ const LandingPagesRef = builder.objectRef<{ data: LandingPage[]; meta: Meta }>('
   }),
 });
 
-const NORMALISED_URL = Prisma.raw(`rtrim(lower(split_part(split_part(a."landingPageUrl", '#', 1), '?', 1)), '/')`);
-
 builder.queryFields((t) => ({
   adLandingPages: t.field({
     type: LandingPagesRef,
@@ -64,17 +59,7 @@ builder.queryFields((t) => ({
       const status = args.status ?? 'all';
       const pages = args.scopeTrackedPages ?? [];
       const host = args.scopeDomain ? hostOf(args.scopeDomain) : null;
-      const scope = host
-        ? onDomain(Prisma.sql`a."landingPageDomain"`, host)
-        : Prisma.sql`a."advertiserId" = ANY(${pages}::text[])`;
-      const statusFilter = status === 'all' ? Prisma.empty : Prisma.sql`AND a."status" = ${status}::"AdStatus"`;
-      const rows = await context.prisma.$queryRaw<LandingPage[]>`
-        SELECT ${NORMALISED_URL} AS url, count(*)::int AS "usageCount", (count(*) FILTER (WHERE a."status" = 'active'))::int AS "activeAdsCount"
-        FROM "ads" a
-        WHERE a."landingPageUrl" IS NOT NULL AND ${scope} ${statusFilter}
-        GROUP BY 1
-        ORDER BY "usageCount" DESC, url ASC
-        LIMIT ${limit + 1}`;
+      const rows = await adLandingPages(context.prisma, host ? { host } : { advertiserIds: pages }, status, limit);
       return {
         data: rows.slice(0, limit),
         meta: { scopeType: host ? ('domain' as const) : ('trackedPages' as const), scopeValueCount: host ? 1 : pages.length, status, limit, isTruncated: rows.length > limit },

@@ -2,9 +2,9 @@ import { notFound } from '../../errors.js';
 import type { AdMediaType } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
 import { MEDIA_PATH, mediaUrl } from '../shared/media-url.js';
-import { adIdArg } from './args.js';
+import { adIdArg, normaliseAdId } from './args.js';
 import { AdMediaTypeEnum } from './enums.js';
-import { normaliseAdId } from './queries.js';
+import { adMediaSource } from './service/detail.js';
 
 const UrlType = builder.enumType('MediaUrlType', { values: ['public_asset', 'external_direct'] as const });
 const MediaSource = builder.enumType('MediaUrlSource', { values: ['media_url', 'thumbnail_url'] as const });
@@ -65,10 +65,7 @@ builder.queryFields((t) => ({
     authScopes: { workspace: true },
     args: { adId: t.arg.string({ required: true, validate: adIdArg }) },
     resolve: async (_root, args, context) => {
-      const ad = await context.prisma.ad.findUnique({
-        where: { id: normaliseAdId(args.adId) },
-        select: { id: true, mediaType: true, mediaUrl: true, thumbnailUrl: true },
-      });
+      const ad = await adMediaSource(context.prisma, normaliseAdId(args.adId));
       if (!ad) throw notFound(`Ad "${args.adId}"`);
       return describeMedia(ad, context.publicBaseUrl);
     },

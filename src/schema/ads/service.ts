@@ -1,7 +1,16 @@
 // The ads domain's public face: what other domains and the transports use of it (besides types.ts), and all they may
-// import of it (test/unit/domain-boundaries.test.ts). It re-exports for now; its SQL moves here in #34's next steps.
+// import of it (test/unit/domain-boundaries.test.ts). The SQL is in service/: search.ts (the lists: filter,
+// conditions, order, the page of ids, the count, adsByIds), detail.ts (one ad: detail, media, reach history),
+// landing-pages.ts and share.ts.
 
-export { findAds as adsByIds } from './load.js';
-export { DEFAULT_CPM, withCpm } from './figures.js';
-export { normaliseAdId } from './queries.js';
+export { adsByIds, countAds, searchAds, searchAds as adPage, type AdFilter, type AdSort } from './service/search.js';
+export { DEFAULT_CPM, withCpm } from './types.js';
+export { filterFromListArgs, filterFromQueryArgs, normaliseAdId } from './args.js';
 export { AdStatusFilter, AdsTimePeriod } from './enums.js';
+
+// used by brandtracker analytics
+export { AD_FROM, conditions, DAYS_RUNNING, orderBy, textRank, type AdSortValue, type ReachPeriodValue } from './service/search.js';
+export { AdPageRef } from './queries.js';
+export { daysRunning } from './types.js';
+// GraphQL argument pieces: types.ts registers the object types before the list toolkit's, so it cannot import args.ts
+export { adCopyHashes, adsQueryArgs, RankDirection, strings } from './args.js';

@@ -1,14 +1,16 @@
 import type pg from 'pg';
-import { prepared } from '../../db/statements.js';
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { columns, coverage, jsonObject, reviver } from '../shared/json-rows.js';
+import { prepared } from '../../../db/statements.js';
+import type { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { columns, coverage, jsonObject, reviver } from '../../shared/json-rows.js';
 
-// One ad's detail (GET /v1/ads/{adId}, Query.ad). Through Prisma it took two relation-join statements for a duplicate
-// group's member (the member, then its lead) and Prisma's mapping of each value of the ad, its advertiser, the
-// advertiser's shops and its page's daily history (90 rows) in JavaScript, a fifth of the request's CPU. When the
-// request selects no more than DETAIL, one prepared statement finds the group lead and has PostgreSQL write it, with
-// every relation, as one JSON object (src/schema/shared/json-rows.ts); a test compares it with Prisma's findUnique on
-// every ad. Any other selection is Prisma's.
+// One ad: its detail (GET /v1/ads/{adId}, Query.ad), its media's source URLs and its daily reach history.
+//
+// The detail through Prisma takes two relation-join statements for a duplicate group's member (the member, then its
+// lead) and Prisma's mapping of each value of the ad, its advertiser, the advertiser's shops and its page's daily
+// history in JavaScript, a large share of the request's CPU. When the request selects no more than DETAIL, one prepared
+// statement finds the group lead and has PostgreSQL write it, with every relation, as one JSON object
+// (src/schema/shared/json-rows.ts); a test compares it with Prisma's findUnique on every ad. Any other selection is
+// Prisma's.
 
 /** The advertiser's shops as the detail lists them: a shop row carries ~70 profile columns, only these are read. */
 export const AD_SHOPS = {
@@ -73,4 +75,33 @@ export async function findAdDetail(db: { pool: pg.Pool; prisma: PrismaClient }, 
   if (!ad || ad.isGroupLead) return ad && { ad: ad as AdDetailRow, requestedId: id };
   const lead = await db.prisma.ad.findFirst({ where: { collationId: ad.collationId, isGroupLead: true }, orderBy: { id: 'asc' }, relationLoadStrategy: 'join', ...query });
   return { ad: (lead ?? ad) as AdDetailRow, requestedId: id };
+}
+
+/** The stored media URLs of the ad `id`, or null when there is no such ad. */
+export function adMediaSource(prisma: PrismaClient, id: string) {
+  return prisma.ad.findUnique({ where: { id }, select: { id: true, mediaType: true, mediaUrl: true, thumbnailUrl: true } });
+}
+
+/**
+ * The daily reach of the ad `id`, oldest first: its most recent `limit` days; null when there is no such ad.
+ * A hot, fixed-shape read: plain SQL on the shared pool, prepared, without Prisma's query planning. The days come
+ * back as one JSON array, oldest first: one row to read instead of up to 365. Dates of years 1-9999 come
+ * already written as `YYYY-MM-DD`; any other (never seen) as epoch milliseconds, made a Date here so the Date scalar
+ * writes it as it writes every other one.
+ */
+export async function adReachHistory(pool: pg.Pool, id: string, limit: number): Promise<{ date: Date | string; reach: number }[] | null> {
+  const { rows } = await pool.query<{ days: { date: string | number; reach: number }[] | null }>(prepared(
+    `SELECT (SELECT json_agg(json_build_object(
+               'date', CASE WHEN d."date" BETWEEN DATE '0001-01-01' AND DATE '9999-12-31' THEN to_json(to_char(d."date", 'YYYY-MM-DD'))
+                            ELSE to_json(extract(epoch FROM d."date")::float8 * 1000) END,
+               'reach', d."reach") ORDER BY d."date")
+             FROM (SELECT "date", "reach" FROM "ad_reach_days" WHERE "adId" = a."id" ORDER BY "date" DESC LIMIT $2) d) AS "days"
+     FROM "ads" a
+     WHERE a."id" = $1`,
+    [id, limit],
+  ));
+  if (rows.length === 0) return null;
+  const days: { date: Date | string | number; reach: number }[] = rows[0]!.days ?? [];
+  for (const day of days) if (typeof day.date === 'number') day.date = new Date(day.date);
+  return days as { date: Date | string; reach: number }[];
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketChecksums, seedMarket, type SeedProgress } from '../../src/data/market.js';
 import { EMAIL_CATEGORIES, EMAIL_EVENTS, PROMOTION_TYPES } from '../../src/data/market/email-calendar.js';
-import { EMAIL_SUMMARY, findEmails } from '../../src/schema/emails/load.js';
+import { EMAIL_SUMMARY, findEmails } from '../../src/schema/emails/service/load.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sqlProbe } from '../support/sql.js';
 
@@ -243,7 +243,7 @@ describe('market brandtrackers (tiny)', () => {
 });
 
 // The email lists load a page by one JSON statement when the request selects no more than a summary
-// (src/schema/emails/load.ts): it must give exactly what Prisma gives, value for value and type for type, on every
+// (src/schema/emails/service/load.ts): it must give exactly what Prisma gives, value for value and type for type, on every
 // email of the synthetic market (nulls, events, shops, long bodies), and leave any other selection to Prisma.
 describe('findEmails (tiny market)', () => {
   const byId = <T extends { id: number }>(rows: T[]) => [...rows].sort((a, b) => a.id - b.id);

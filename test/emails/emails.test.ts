@@ -73,7 +73,7 @@ describe('POST /v1/emails/query', () => {
     expect(idsOf(await query({ shopCreatedAfter: '2023-01-01' }))).toEqual([504]);
     expect(idsOf(await query({ creationCountries: ['FR'] }))).toEqual([]);
     expect(idsOf(await query({ excludeCreationCountries: ['FR'], shopCreatedBefore: '2022-12-31' }))).toEqual([501, 502, 503]);
-    // A keyword search with a shop's figure: the list joins the shops only when it reads them (src/schema/emails/sql.ts).
+    // A keyword search with a shop's figure: the list joins the shops only when it reads them (src/schema/emails/service/search.ts).
     expect(idsOf(await query({ search: ['serum'], sortBy: 'relevance', minProductsCount: 100 }))).toEqual([501, 503]);
     expect(idsOf(await query({ search: ['serum'], sortBy: 'monthlyVisits' }))).toEqual([501, 503]);
   });
@@ -112,7 +112,7 @@ describe('POST /v1/emails/query', () => {
   it("reads no email's HTML for a list (only GET /v1/emails/{emailId}/html does)", async () => {
     const [res, statements] = await withStatements(() => query({ search: ['serum', 'free'], limit: 3 }));
     expect(idsOf(res)).toHaveLength(3);
-    // The page's rows come from the summary's JSON statement (src/schema/emails/load.ts), not from Prisma, and a
+    // The page's rows come from the summary's JSON statement (src/schema/emails/service/load.ts), not from Prisma, and a
     // keyword search brings them in the statement that finds the page: one statement reads emails.
     const reads = statements.filter((sql) => /"emails"/.test(sql));
     expect(reads).toHaveLength(1);

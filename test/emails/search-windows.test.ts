@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchEmailIds } from '../../src/schema/emails/sql.js';
+import { searchEmailIds } from '../../src/schema/emails/service/search.js';
 import type { SqlSource } from '../../src/schema/shared/raw-rows.js';
 import { searchBounds } from '../../src/schema/shared/search-page.js';
 import { createTestApp, type TestApp } from '../support/app.js';

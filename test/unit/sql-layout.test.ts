@@ -23,16 +23,6 @@ const NOT_YET_IN_SERVICE = [
   'src/schema/advertisers/queries.ts',
   'src/schema/advertisers/reach.ts',
   'src/schema/advertisers/sql.ts',
-  'src/schema/emails/frequency.ts',
-  'src/schema/emails/load.ts',
-  'src/schema/emails/queries.ts',
-  'src/schema/emails/sql.ts',
-  'src/schema/emails/stats.ts',
-  'src/schema/emails/types.ts',
-  'src/schema/facets/queries.ts',
-  'src/schema/google-ads/facets.ts',
-  'src/schema/google-ads/queries.ts',
-  'src/schema/google-ads/sql/search.ts',
   'src/schema/image-search/search.ts',
   'src/schema/lookup/facebook-shop.ts',
   'src/schema/lookup/queries.ts',
@@ -49,9 +39,6 @@ const NOT_YET_IN_SERVICE = [
   'src/schema/shops/similar.ts',
   'src/schema/shops/sql.ts',
   'src/schema/shops/types.ts',
-  'src/schema/system/queries.ts',
-  'src/schema/tiktok/queries.ts',
-  'src/schema/tiktok/sql/search.ts',
 ];
 
 function files(dir: string): string[] {

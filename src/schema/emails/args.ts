@@ -10,8 +10,7 @@ import { endOfDay } from '../shared/time.js';
 import { pageArgs } from '../shared/pagination.js';
 import { growthArgs, trustpilotArgs } from '../shared/shop-filter-args.js';
 import { EmailSearchType, EmailSort, ShopEmailSort, ShopifyPlan } from './enums.js';
-import { emailsPerWeek } from './frequency.js';
-import type { EmailFilter, EmailSort as Sort } from './sql.js';
+import type { EmailFilter, EmailSort as Sort } from './service.js';
 
 // Arguments of POST /v1/emails/query and GET /v1/shops/{shopId}/emails, and their translation into the engine's filter.
 
@@ -22,6 +21,8 @@ export const EMAIL_LIMITS = { defaultLimit: 25, maxLimit: 100 };
 const names = z.array(z.string().trim().min(1).max(200)).max(100);
 const ids = z.array(z.number().int().min(1).max(2_147_483_647)).max(100);
 const languages = z.array(languageCode).max(100);
+/** An average per week as a filter bound: at most a million (a count of 90 days stays a small integer). */
+const emailsPerWeek = z.number().min(0).max(1_000_000);
 
 const sharedArgs = () =>
   builder.args((t) => ({

@@ -5,14 +5,12 @@ import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { htmlMediaUrls } from '../shared/media-url.js';
-import { listMeta, ListMetaRef, offsetOf, pagePagination, PagePaginationRef, type ListMeta, type PagePagination, type PageRequest } from '../shared/pagination.js';
+import { ListMetaRef, PagePaginationRef, type PageRequest } from '../shared/pagination.js';
 import { findShopId } from '../shops/service.js';
 import { emailFilter, emailsQueryArgs, shopEmailsArgs } from './args.js';
-import { findEmails, inlineEmails } from './load.js';
-import { searchEmailIds, type EmailFilter, type EmailSort } from './sql.js';
+import { emailDetail, emailHtml, searchEmails, type EmailFilter, type EmailPage, type EmailSort } from './service.js';
 import { EmailDetail, EmailSummary } from './types.js';
 
-type EmailPage = { data: { id: number }[]; pagination: PagePagination; meta: ListMeta };
 type EmailHtml = { emailId: number; html: string | null; htmlLength: number };
 
 const EmailPageRef = builder.objectRef<EmailPage>('EmailPage').implement({
@@ -39,14 +37,8 @@ function emailIdOf(value: string): number | null {
   return Number.isInteger(id) && id >= 1 && id <= 2_147_483_647 ? id : null;
 }
 
-async function emailPage(context: Context, info: GraphQLResolveInfo, filter: EmailFilter, sort: EmailSort, page: PageRequest): Promise<EmailPage> {
-  const select = queryFromInfo({ context, info, path: ['data'] });
-  // A keyword search brings its page's rows in the statement that finds it; any other page loads them by id.
-  const found = await searchEmailIds(context.pool, filter, sort, { limit: page.limit, offset: offsetOf(page) }, inlineEmails(select));
-  const ids = found.ids.map(Number);
-  const rows = found.rows ?? (await findEmails(context.prisma, ids, select));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { data: ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total), meta: listMeta(found) };
+function emailPage(context: Context, info: GraphQLResolveInfo, filter: EmailFilter, sort: EmailSort, page: PageRequest): Promise<EmailPage> {
+  return searchEmails(context, filter, sort, page, queryFromInfo({ context, info, path: ['data'] }));
 }
 
 const emailIdArg = z.string().min(1).max(64);
@@ -84,7 +76,7 @@ builder.queryFields((t) => ({
     args: { emailId: t.arg.string({ required: true, validate: emailIdArg }) },
     resolve: async (query, _root, args, context) => {
       const id = emailIdOf(args.emailId);
-      const email = id === null ? null : await context.prisma.email.findUnique({ where: { id }, relationLoadStrategy: 'join', ...query });
+      const email = id === null ? null : await emailDetail(context, id, query);
       if (!email) throw notFound(`Email "${args.emailId}"`);
       return email;
     },
@@ -97,7 +89,7 @@ builder.queryFields((t) => ({
     args: { emailId: t.arg.string({ required: true, validate: emailIdArg }) },
     resolve: async (_root, args, context) => {
       const id = emailIdOf(args.emailId);
-      const email = id === null ? null : await context.prisma.email.findUnique({ where: { id }, select: { id: true, html: true } });
+      const email = id === null ? null : await emailHtml(context, id);
       if (!email) throw notFound(`Email "${args.emailId}"`);
       const html = email.html === null ? null : htmlMediaUrls(email.html, context.publicBaseUrl);
       return { emailId: email.id, html, htmlLength: html?.length ?? 0 };

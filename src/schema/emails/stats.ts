@@ -2,14 +2,9 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { findShopId } from '../shops/service.js';
-import { avgEmailsPerWeek, LAST_90_DAYS } from './frequency.js';
+import { shopEmailStats, type ShopEmailStats as Stats } from './service.js';
 
 // GET /v1/shops/{shopId}/emails/stats: the last 90 days by day of week, and one month's calendar (UTC).
-
-type Stats = {
-  last90Days: { totalEmails: number; avgEmailsPerWeek: number; emailsByDayOfWeek: Record<string, number> };
-  calendar: { month: string; totalEmails: number; emailsByDate: Record<string, number> };
-};
 
 const Last90Days = builder.objectRef<Stats['last90Days']>('ShopEmailLast90Days').implement({
   fields: (t) => ({
@@ -49,22 +44,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const shopId = await findShopId(context.prisma, args.shopId);
       if (!shopId) throw notFound(`Shop "${args.shopId}"`);
-      const start = new Date(`${args.month}-01T00:00:00.000Z`);
-      const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-      const [weekdays, dates] = await Promise.all([
-        context.prisma.$queryRaw<{ day: number; n: number }[]>`
-          SELECT extract(dow FROM "sentAt" AT TIME ZONE 'UTC')::int AS day, count(*)::int AS n
-          FROM "emails" WHERE "shopId" = ${shopId}::uuid AND "sentAt" >= ${LAST_90_DAYS} GROUP BY 1`,
-        context.prisma.$queryRaw<{ date: string; n: number }[]>`
-          SELECT to_char("sentAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS n
-          FROM "emails" WHERE "shopId" = ${shopId}::uuid AND "sentAt" >= ${start} AND "sentAt" < ${end} GROUP BY 1 ORDER BY 1`,
-      ]);
-      const byDay = Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((day) => [String(day), weekdays.find((row) => row.day === day)?.n ?? 0]));
-      const total90 = weekdays.reduce((sum, row) => sum + row.n, 0);
-      return {
-        last90Days: { totalEmails: total90, avgEmailsPerWeek: avgEmailsPerWeek(total90), emailsByDayOfWeek: byDay },
-        calendar: { month: args.month, totalEmails: dates.reduce((sum, row) => sum + row.n, 0), emailsByDate: Object.fromEntries(dates.map((row) => [row.date, row.n])) },
-      };
+      return shopEmailStats(context, shopId, args.month);
     },
   }),
 }));

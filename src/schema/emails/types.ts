@@ -1,7 +1,8 @@
 import type { Email, EmailEvent, Prisma, Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { shopFigures, ShopDetailProfile, ShopTechnology, ShopTrustpilot, TECHNOLOGY_SELECT, trustpilotOf, type ShopFigures } from '../shops/service.js';
-import { EMAIL_SUMMARY } from './load.js';
+import { avgEmailsPerWeek } from './figures.js';
+import { EMAIL_SUMMARY, shopEmailAnalytics, type ShopEmailAnalytics as ShopAnalytics } from './service.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // Email records: the summary of lists and the detail of GET /v1/emails/{emailId}.
@@ -9,7 +10,6 @@ import { resolveMediaUrl } from '../shared/media-url.js';
 const PREVIEW_LENGTH = 200;
 
 type Classified = Email & { promotionType: { name: string } | null; category: { name: string } | null; event: EmailEvent | null };
-type ShopAnalytics = { emails90d: number; lastEmailAt: Date | null };
 
 const EmailEventRef = builder.objectRef<EmailEvent>('EmailEvent').implement({
   fields: (t) => ({ name: t.exposeString('name'), id: t.exposeInt('id'), category: t.exposeString('category') }),
@@ -83,7 +83,7 @@ const EmailShopMarketing = builder.objectRef<ShopFigures>('EmailShopMarketing').
 const EmailShopAnalytics = builder.objectRef<ShopAnalytics>('EmailShopAnalytics').implement({
   fields: (t) => ({
     emails90d: t.exposeInt('emails90d', { description: 'Emails the shop sent in the last 90 days.' }),
-    avgEmailsPerWeek: t.float({ resolve: (a) => Math.round((a.emails90d / (90 / 7)) * 100) / 100 }),
+    avgEmailsPerWeek: t.float({ resolve: (a) => avgEmailsPerWeek(a.emails90d) }),
     lastEmailAt: t.expose('lastEmailAt', { type: 'DateTime', nullable: true }),
   }),
 });
@@ -103,12 +103,7 @@ export const EmailDetailShop = builder.prismaObject('Shop', {
     trustpilot: t.field({ type: ShopTrustpilot, nullable: true, resolve: trustpilotOf }),
     analytics: t.field({
       type: EmailShopAnalytics,
-      resolve: async (shop, _args, context) => {
-        const [row] = await context.prisma.$queryRaw<ShopAnalytics[]>`
-          SELECT count(*) FILTER (WHERE "sentAt" >= now() - interval '90 days')::int AS "emails90d", max("sentAt") AS "lastEmailAt"
-          FROM "emails" WHERE "shopId" = ${shop.id}::uuid`;
-        return row;
-      },
+      resolve: (shop, _args, context) => shopEmailAnalytics(context, shop.id),
     }),
   }),
 });

@@ -1,7 +1,7 @@
 import type { GoogleAd } from '../../generated/prisma/client.js';
 import { daysRunning as running } from '../shared/days-running.js';
 
-// Figures derived from a Google ad row; sql/search.ts computes the same in SQL.
+// Figures derived from a Google ad row; service/search.ts computes the same in SQL.
 
 /** Calendar days from first seen (not before 2018-01-01) to today while active, else to last seen. */
 export function daysRunning(ad: Pick<GoogleAd, 'status' | 'firstSeenAt' | 'lastSeenAt'>, now = Date.now()): number {

@@ -2,9 +2,9 @@ import { pageRequest } from '../shared/pagination.js';
 import { termsOf } from '../shared/text-search.js';
 import { endOfDay } from '../shared/time.js';
 import type { GoogleAdsArgs } from './args.js';
-import type { GoogleAdsFilter, GoogleAdsSort as Sort } from './sql/search.js';
+import type { GoogleAdsFilter, GoogleAdsSort as Sort } from './service.js';
 
-// The arguments of POST /v1/google-ads/query as the list's filter, sort and page (sql/search.ts runs them).
+// The arguments of POST /v1/google-ads/query as the list's filter, sort and page (service.ts runs them).
 
 /** Turns the POST /v1/google-ads/query body into the engine's filter, sort and page. */
 export function filterFromGoogleArgs(args: GoogleAdsArgs) {

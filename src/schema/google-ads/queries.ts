@@ -1,19 +1,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { loadIdPage } from '../shared/id-page.js';
-import { pageListRef, type RowPage } from '../shared/pagination.js';
+import { pageListRef } from '../shared/pagination.js';
 import { googleAdsQueryArgs } from './args.js';
 import { filterFromGoogleArgs } from './filter.js';
-import { searchGoogleAdIds, type GoogleAdsFilter, type GoogleAdsSort } from './sql/search.js';
+import { searchGoogleAds } from './service.js';
 import { GoogleAdRef } from './types.js';
 
 const GoogleAdPageRef = pageListRef('GoogleAdPage', GoogleAdRef, 'A page of Google ads.', { searchable: true });
-
-async function googleAdPage(prisma: PrismaClient, select: object, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: { page: number; limit: number }): Promise<RowPage> {
-  const found = await searchGoogleAdIds(prisma, filter, sort, page);
-  return loadIdPage(found, page, (ids) => prisma.googleAd.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }));
-}
 
 builder.queryFields((t) => ({
   googleAdsQuery: t.field({
@@ -24,7 +17,7 @@ builder.queryFields((t) => ({
     args: googleAdsQueryArgs(),
     resolve: (_root, args, context, info) => {
       const { filter, sort, page } = filterFromGoogleArgs(args);
-      return googleAdPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
+      return searchGoogleAds(context, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
     },
   }),
 }));

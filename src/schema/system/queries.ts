@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { DAY_MS } from '../shared/time.js';
+import { systemFreshness } from './service.js';
 import { ApiInfo, Freshness, Health } from './types.js';
 
 const API_NAME = 'Market Intelligence API';
@@ -27,20 +27,6 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { public: true },
     description: 'The global reach-history snapshot dates actually stored.',
-    resolve: async (_root, _args, context) => {
-      const [row] = await context.prisma.$queryRaw<{ ready: Date | null; scheduled: Date | null }[]>`
-        SELECT max("date") FILTER (WHERE "reach" > 0) AS ready, max("date") AS scheduled FROM "ad_reach_days"`;
-      const generatedAt = new Date();
-      const today = Date.UTC(generatedAt.getUTCFullYear(), generatedAt.getUTCMonth(), generatedAt.getUTCDate());
-      return {
-        status: 'ok',
-        data: {
-          latestReadyDate: row.ready,
-          latestScheduledDate: row.scheduled,
-          dataFreshnessLagDays: row.ready ? Math.round((today - row.ready.getTime()) / DAY_MS) : null,
-          generatedAt,
-        },
-      };
-    },
+    resolve: (_root, _args, context) => systemFreshness(context),
   }),
 }));

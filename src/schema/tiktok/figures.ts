@@ -1,6 +1,6 @@
 import { daysRunning as running } from '../shared/days-running.js';
 
-// Figures derived from a TikTok item row; sql/search.ts computes the same in SQL.
+// Figures derived from a TikTok item row; service/search.ts computes the same in SQL.
 
 export type Running = { status: string; publishedAt: Date; lastSeenAt: Date };
 

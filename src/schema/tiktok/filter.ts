@@ -2,9 +2,9 @@ import { hostOf } from '../shared/codes.js';
 import { pageRequest } from '../shared/pagination.js';
 import { termsOf } from '../shared/text-search.js';
 import type { FilterArgs, LibraryArgs, LibraryQueryArgs } from './args.js';
-import type { TikTokFilter, TikTokSort } from './sql/search.js';
+import type { TikTokFilter, TikTokSort } from './service.js';
 
-// The arguments of the TikTok lists as the list's filter, sort and page (sql/search.ts runs them).
+// The arguments of the TikTok lists as the list's filter, sort and page (service.ts runs them).
 
 const blank = (value: string | null | undefined) => (value?.trim() ? value.trim() : undefined);
 

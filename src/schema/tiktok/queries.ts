@@ -1,24 +1,16 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { loadIdPage } from '../shared/id-page.js';
-import { pageListRef, type RowPage } from '../shared/pagination.js';
+import { pageListRef } from '../shared/pagination.js';
 import { tiktokIdOf } from './figures.js';
 import { libraryArgs, libraryQueryArgs } from './args.js';
 import { TikTokLibraryItemDetail } from './detail.js';
 import { filterFromLibraryArgs, filterFromQueryArgs } from './filter.js';
-import { searchTikTokIds, type TikTokFilter, type TikTokSort } from './sql/search.js';
+import { searchTikTokItems, tiktokItem, tiktokShopId } from './service.js';
 import { TikTokLibraryItem } from './types.js';
 
 const TikTokLibraryPage = pageListRef('TikTokLibraryPage', TikTokLibraryItem, 'A page of TikTok library items.', { searchable: true });
-
-/** Finds the page of ids, then loads the selected fields for them in the same order. */
-async function itemPage(prisma: PrismaClient, select: object, filter: TikTokFilter, sort: TikTokSort, page: { page: number; limit: number }): Promise<RowPage> {
-  const found = await searchTikTokIds(prisma, filter, sort, page);
-  return loadIdPage(found, page, (ids) => prisma.tikTokItem.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }));
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,7 +23,7 @@ builder.queryFields((t) => ({
     args: libraryArgs(),
     resolve: (_root, args, context, info) => {
       const { filter, sort, page } = filterFromLibraryArgs(args);
-      return itemPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
+      return searchTikTokItems(context, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
     },
   }),
   tiktokLibraryQuery: t.field({
@@ -42,7 +34,7 @@ builder.queryFields((t) => ({
     args: libraryQueryArgs(),
     resolve: (_root, args, context, info) => {
       const { filter, sort, page } = filterFromQueryArgs(args);
-      return itemPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
+      return searchTikTokItems(context, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
     },
   }),
   tiktokLibraryItem: t.prismaField({
@@ -53,7 +45,7 @@ builder.queryFields((t) => ({
     args: { itemId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
     resolve: async (query, _root, args, context) => {
       const id = tiktokIdOf(args.itemId);
-      const item = id ? await context.prisma.tikTokItem.findUnique({ where: { id }, relationLoadStrategy: 'join', ...query }) : null;
+      const item = id ? await tiktokItem(context, id, query) : null;
       if (!item) throw notFound(`TikTok item "${args.itemId}"`);
       return item;
     },
@@ -65,10 +57,10 @@ builder.queryFields((t) => ({
     description: "A shop's TikTok library items (GET /v1/shops/{shopId}/tiktok/library), with the library filters. One credit per returned item.",
     args: { shopId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }), ...libraryArgs() },
     resolve: async (_root, args, context, info) => {
-      const shop = UUID.test(args.shopId) ? await context.prisma.shop.findUnique({ where: { id: args.shopId.toLowerCase() }, select: { id: true } }) : null;
-      if (!shop) throw notFound(`Shop "${args.shopId}"`);
+      const shopId = UUID.test(args.shopId) ? await tiktokShopId(context, args.shopId.toLowerCase()) : null;
+      if (!shopId) throw notFound(`Shop "${args.shopId}"`);
       const { filter, sort, page } = filterFromLibraryArgs(args);
-      return itemPage(context.prisma, queryFromInfo({ context, info, path: ['data'] }), { ...filter, shopId: shop.id }, sort, page);
+      return searchTikTokItems(context, queryFromInfo({ context, info, path: ['data'] }), { ...filter, shopId }, sort, page);
     },
   }),
 }));

@@ -1,6 +1,6 @@
-import { Prisma, type Email } from '../../generated/prisma/client.js';
-import type { InlineRows } from '../shared/cursor.js';
-import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../shared/json-rows.js';
+import { Prisma, type Email } from '../../../generated/prisma/client.js';
+import type { InlineRows } from '../../shared/cursor.js';
+import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../../shared/json-rows.js';
 
 // Emails by id, for the email lists (POST /v1/emails/query, GET /v1/shops/{shopId}/emails): when the request selects
 // no more than an email summary (the email, its classification's names and event, its shop's id, domain and name),

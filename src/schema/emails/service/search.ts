@@ -1,13 +1,13 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import { hostOf } from '../shared/codes.js';
-import { onDomain } from '../shared/domains.js';
-import { findIdPage, type OrderKey } from '../shared/id-page.js';
-import { range, type Range } from '../shared/ranges.js';
-import type { InlineRows } from '../shared/cursor.js';
-import type { SqlSource } from '../shared/raw-rows.js';
-import { shopInCategories, shopUsesTechnologies } from '../shared/shop-facets.js';
-import { tsQuery } from '../shared/text-search.js';
-import { activeAdsOf, shopFilterConditions, type ShopFilter } from '../shops/service.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { hostOf } from '../../shared/codes.js';
+import { onDomain } from '../../shared/domains.js';
+import { findIdPage, type OrderKey } from '../../shared/id-page.js';
+import { range, type Range } from '../../shared/ranges.js';
+import type { InlineRows } from '../../shared/cursor.js';
+import type { SqlSource } from '../../shared/raw-rows.js';
+import { shopInCategories, shopUsesTechnologies } from '../../shared/shop-facets.js';
+import { tsQuery } from '../../shared/text-search.js';
+import { activeAdsOf, shopFilterConditions, type ShopFilter } from '../../shops/service.js';
 import { avgEmailsPerWeekCondition, LAST_90_DAYS } from './frequency.js';
 
 // The emails list engine: SQL finds the page of email ids and the total (shared/id-page.ts), Prisma loads the rows.

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { Prisma } from '../../generated/prisma/client.js';
-import type { Range } from '../shared/ranges.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import type { Range } from '../../shared/ranges.js';
+import { avgEmailsPerWeek } from '../figures.js';
 
 // A shop's email frequency as GET /v1/shops/{shopId}/emails/stats reports it (last90Days), and the emails list's
 // filter on its average per week (POST /v1/emails/query min/maxAvgEmailsPerWeek).
@@ -9,12 +9,6 @@ const sql = Prisma.sql;
 
 /** The start of the stats' trailing 90 days. */
 export const LAST_90_DAYS = sql`now() - interval '90 days'`;
-
-/** avgEmailsPerWeek: the emails of the trailing 90 days / (90 / 7), two decimals. */
-export const avgEmailsPerWeek = (emails: number) => Math.round((emails / (90 / 7)) * 100) / 100;
-
-/** An average per week as a filter bound: at most a million (a count of 90 days stays a small integer). */
-export const emailsPerWeek = z.number().min(0).max(1_000_000);
 
 /** The fewest emails of the 90 days whose average passes `test`, from a guess near it (the average grows with the count). */
 function fewest(test: (avg: number) => boolean, guess: number): number {

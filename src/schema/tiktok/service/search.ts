@@ -132,7 +132,7 @@ function orderBy(sort: TikTokSort): OrderKey[] {
 export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter, sort: TikTokSort, page: PageRequest) {
   const where = Prisma.join(conditions(filter), ' AND ');
   // Every item has its profile (a required key): a LEFT JOIN gives the same rows, and lets the planner drop the join
-  // where nothing reads the profile (a search's capped count: 10,001 profile lookups fewer at medium).
+  // where nothing reads the profile (a search's capped count).
   const from = sql`FROM "tiktok_items" i
     LEFT JOIN "tiktok_profiles" p ON p."id" = i."profileId"
     LEFT JOIN "tiktok_music" m ON m."id" = i."musicId"

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { fuzzyNameHits, lookupSource, termsOf } from '../../src/schema/lookup/sql.js';
+import { fuzzyNameHits, lookupSource, termsOf } from '../../src/schema/lookup/service/sources.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { discoveryScenario } from '../support/discovery-scenario.js';
 

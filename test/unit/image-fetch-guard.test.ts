@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkImageUrl, embeddedIPv4, isPrivateAddress } from '../../src/schema/image-search/fetch.js';
+import { checkImageUrl, embeddedIPv4, isPrivateAddress } from '../../src/net/fetch-image.js';
 
 afterEach(() => {
   delete process.env.IMAGE_FETCH_ALLOW_PRIVATE;

@@ -1,24 +1,11 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { Context } from '../../context.js';
 import type { Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { workspaceDb } from '../shared/workspace.js';
 import { DEFAULT_CPM, hasEuAccess, productsByIds, withView } from '../products/service.js';
-import { fingerprintOfInput, imageSearchArgs, oneSource } from './input.js';
-import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './search.js';
+import { imageSearchArgs, oneSource } from './input.js';
+import { imageSearch, type ImageSearchArgs as Args, type StoredSearch } from './service.js';
 import { loadShopSummaries } from '../shops/types.js';
 import { ProductImageSearchRef, ShopImageSearchRef } from './types.js';
-
-type Args = { image?: string | null; imageUrl?: string | null; searchId?: string | null; offset?: number | null; limit?: number | null };
-
-/** The kept search to page through (the one named by searchId, or a new one of the request's image), and the write that keeps a new one. */
-async function searchOf(context: Context, kind: 'products' | 'shops', args: Args, groupBrands: boolean): Promise<{ search: StoredSearch; stored?: Promise<unknown> }> {
-  if (args.searchId) return { search: await findSearch(await workspaceDb(context), kind, args.searchId) };
-  const { workspace } = await context.principal();
-  const matches = await nearestProducts(context.pool, await fingerprintOfInput(args));
-  const results = kind === 'products' ? matches.map((m) => ({ id: m.productId, score: m.score })) : await nearestShops(context.prisma, matches, groupBrands);
-  return storeSearch(context.pool, workspace.id, kind, groupBrands, results);
-}
 
 /** The page of a kept search: its ids from `offset`, with their scores. */
 function pageOf(search: StoredSearch, args: Args) {
@@ -38,7 +25,7 @@ builder.queryFields((t) => ({
     args: imageSearchArgs(),
     validate: oneSource,
     resolve: async (_root, args, context, info) => {
-      const { search, stored } = await searchOf(context, 'products', args, false);
+      const { search, stored } = await imageSearch(context, 'products', args, false);
       const page = pageOf(search, args);
       const select = queryFromInfo({ context, info, path: ['data', 'product'] });
       // The search is kept while its products load; the answer waits for both.
@@ -61,7 +48,7 @@ builder.queryFields((t) => ({
     args: { ...imageSearchArgs(), groupBrands: t.arg.boolean({ defaultValue: false, description: "One shop per brand: shops whose ads come from the same main Facebook page count once (the search's first request decides)." }) },
     validate: oneSource,
     resolve: async (_root, args, context, info) => {
-      const { search, stored } = await searchOf(context, 'shops', args, args.groupBrands ?? false);
+      const { search, stored } = await imageSearch(context, 'shops', args, args.groupBrands ?? false);
       const page = pageOf(search, args);
       const select = queryFromInfo({ context, info, path: ['data', 'shop'] });
       const [shops] = await Promise.all([loadShopSummaries<Shop>(context.prisma, page.ids, select), stored]);

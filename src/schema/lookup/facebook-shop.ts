@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { notFound, validationError } from '../../errors.js';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { validationError } from '../../errors.js';
 import { builder } from '../builder.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
+import { pagesOfShop, shopsOfPage, type PageEntry, type ShopEntry } from './service.js';
 
 // GET /v1/lookup/facebook-shop: the shops a Facebook page links to, or the pages a shop links to, ranked.
 
-type ShopEntry = { id: string; domain: string; name: string; rank: string; isMainRelation: boolean; isPrimary: boolean; trafficNumber: number; profilePhotoUrl: string | null };
-type PageEntry = { id: string; facebookPageId: string; name: string; rank: string; isMainRelation: boolean; isPrimary: boolean; runningAds: number };
 type Relation = { input: { type: 'facebookPage' | 'shop'; id: string }; shops: ShopEntry[]; facebookPages: PageEntry[] };
 type RelationPage = { data: Relation; meta: { limit: number; returnedShops: number; returnedFacebookPages: number } };
 
@@ -95,31 +93,9 @@ builder.queryFields((t) => ({
       const limit = args.limit ?? 50;
       const isPage = (PAGE_ALIASES as readonly string[]).includes(name);
       const relation: Relation = isPage
-        ? { input: { type: 'facebookPage', id }, shops: await shopsOfPage(context.prisma, id, limit), facebookPages: [] }
-        : { input: { type: 'shop', id }, shops: [], facebookPages: await pagesOfShop(context.prisma, id, limit) };
+        ? { input: { type: 'facebookPage', id }, shops: await shopsOfPage(context, id, limit), facebookPages: [] }
+        : { input: { type: 'shop', id }, shops: [], facebookPages: await pagesOfShop(context, id, limit) };
       return { data: relation, meta: { limit, returnedShops: relation.shops.length, returnedFacebookPages: relation.facebookPages.length } };
     },
   }),
 }));
-
-/** The page's shops, the primary first, then by traffic; 404 for a page that is not known (one row with no shop: known, none linked). */
-async function shopsOfPage(prisma: PrismaClient, page: string, limit: number): Promise<ShopEntry[]> {
-  const rows = await prisma.$queryRaw<(ShopEntry | { id: null })[]>(Prisma.sql`
-    SELECT s."id"::text AS id, s."domain", s."name", l."isMain" AS "isMainRelation", l."isPrimary", s."monthlyVisits" AS "trafficNumber", s."logoUrl" AS "profilePhotoUrl",
-      (row_number() OVER (ORDER BY l."isPrimary" DESC, s."monthlyVisits" DESC, s."id"))::text AS rank
-    FROM "advertisers" v LEFT JOIN "advertiser_shops" l ON l."advertiserId" = v."id" LEFT JOIN "shops" s ON s."id" = l."shopId"
-    WHERE v."id" = ${page} ORDER BY l."isPrimary" DESC NULLS LAST, s."monthlyVisits" DESC, s."id" LIMIT ${limit}`);
-  if (!rows.length) throw notFound(`Facebook page "${page}"`);
-  return rows.filter((row): row is ShopEntry => row.id !== null);
-}
-
-/** The shop's pages by the strength of their relation (the main page first); 404 for an unknown shop. One statement. */
-async function pagesOfShop(prisma: PrismaClient, shop: string, limit: number): Promise<PageEntry[]> {
-  const rows = await prisma.$queryRaw<(PageEntry | { id: null })[]>(Prisma.sql`
-    SELECT v."id", v."id" AS "facebookPageId", v."name", l."isMain" AS "isMainRelation", l."isPrimary", v."liveAdsCount" AS "runningAds",
-      (row_number() OVER (ORDER BY l."isMain" DESC, l."rank" ASC NULLS LAST, v."liveAdsCount" DESC, v."id"))::text AS rank
-    FROM "shops" s LEFT JOIN "advertiser_shops" l ON l."shopId" = s."id" LEFT JOIN "advertisers" v ON v."id" = l."advertiserId"
-    WHERE s."id" = ${shop}::uuid ORDER BY l."isMain" DESC NULLS LAST, l."rank" ASC NULLS LAST, v."liveAdsCount" DESC, v."id" LIMIT ${limit}`);
-  if (!rows.length) throw notFound(`Shop "${shop}"`);
-  return rows.filter((row): row is PageEntry => row.id !== null);
-}

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { apiError, notFound } from '../../errors.js';
-import type { Fingerprint } from '../../data/images/fingerprint.js';
-import { ASYNC_COMMIT, prepared } from '../../db/statements.js';
-import { inWorkspace } from '../shared/workspace.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { apiError, notFound } from '../../../errors.js';
+import type { Fingerprint } from '../../../data/images/fingerprint.js';
+import { ASYNC_COMMIT, prepared } from '../../../db/statements.js';
+import { inWorkspace } from '../../shared/workspace.js';
 
 // Nearest neighbours of an image's fingerprint: the GiST index on image_fingerprints.features answers
 // `ORDER BY features <-> q LIMIT n` without reading every fingerprint. Each distinct picture is stored once, so the

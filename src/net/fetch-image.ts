@@ -3,12 +3,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
-// Fetching an `imageUrl` on a client's behalf without letting it reach what only the server can (SSRF): http(s)
-// only, every address the name resolves to must be public (the connection uses the address that was checked, so
-// a name cannot resolve differently between the check and the connection; an IPv6 address that carries an IPv4 one,
-// mapped, compatible, NAT64, 6to4 or Teredo, must lead to a public one too), redirects are followed (at most 3)
-// under the same rules, and the answer is bounded in time and size. IMAGE_FETCH_ALLOW_PRIVATE=true lets an
-// operator fetch from private networks (an internal image store); it is off by default.
+// Outbound HTTP on a client's behalf (image search's `imageUrl`), without letting it reach what only the server can
+// (SSRF): http(s) only, every address the name resolves to must be public (the connection uses the address that was
+// checked, so a name cannot resolve differently between the check and the connection; an IPv6 address that carries an
+// IPv4 one, mapped, compatible, NAT64, 6to4 or Teredo, must lead to a public one too), redirects are followed (at most
+// 3) under the same rules, and the answer is bounded in time and size. IMAGE_FETCH_ALLOW_PRIVATE=true lets an operator
+// fetch from private networks (an internal image store); it is off by default.
 
 export const FETCH_TIMEOUT_MS = 5_000;
 export const MAX_FETCHED_BYTES = 5 * 1024 * 1024;

@@ -1,7 +1,7 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import { hostOf } from '../shared/codes.js';
-import { inWorkspace } from '../shared/workspace.js';
-import type { LookupType, MatchField } from './types.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { hostOf } from '../../shared/codes.js';
+import { inWorkspace } from '../../shared/workspace.js';
+import type { LookupType, MatchField } from '../types.js';
 
 // The lookup's three sources, one statement each: exact matches (page id, domain, Instagram handle, the name
 // itself) and fuzzy name matches (pg_trgm word similarity, answered by the trigram indexes of migration 0010), each

@@ -1,7 +1,8 @@
 import pg from 'pg';
 
-// The lookup's sources run on connections whose statement timeout is set when they connect (a startup
-// parameter): each source is then one round trip, and no session setting is changed and restored around it.
+// Pools whose statement timeout is set when a connection connects (a startup parameter), for statements that may
+// give up (GET /v1/lookup's sources): each is then one round trip, and no session setting is changed and restored
+// around it.
 // PGlite serves one backend to every connection, so a SET there would reach every other client's statements
 // too; it ignores startup parameters, so the embedded database simply runs the sources without a bound.
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../db/client.js';
-import { scopeToWorkspace } from '../schema/shared/workspace.js';
+import { scopeToWorkspace } from '../db/workspace-scope.js';
 
 // The demo workspace's saved items, so that the boards and favorites routes answer with rows on a first start:
 // a research board (the tracked brands' strongest ads, their shops and pages, a product) with a sub-board of

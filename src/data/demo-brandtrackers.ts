@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../db/client.js';
-import { scopeToWorkspace } from '../schema/shared/workspace.js';
+import { scopeToWorkspace } from '../db/workspace-scope.js';
 
 // The demo workspace tracks a handful of the market's brands, in two folders and at the root, so that every
 // brandtracker and workspace analytics route answers with rows for a new user trying the README's calls.

@@ -1,7 +1,10 @@
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { Prisma, type Board, type BoardItem, type BoardShare, type BrandtrackerFolder, type BrandtrackerLink, type PrismaClient } from '../../generated/prisma/client.js';
+import { TRANSACTION, type IdempotentWrite } from '../../db/transaction.js';
 import { inWorkspace, workspaceDb } from './workspace.js';
+
+export { TRANSACTION, type IdempotentWrite };
 
 // Every workspace write records who did what, with the state before and after (null for a creation or a
 // removal), in the transaction of the write itself: a change and its audit event commit together or not at all.
@@ -13,12 +16,6 @@ export type AuditChange = { action: string; entityType: string; entityId: string
 
 /** Writes the audit event of a change. */
 export type Audit = (change: AuditChange) => Promise<void>;
-
-/**
- * One write under the request's Idempotency-Key claim (context.idempotentWrite, src/plugins/use-idempotency.ts): the
- * result a taken-over claim had committed, or the write to run and record with the claim in its own transaction.
- */
-export type IdempotentWrite<T> = { replayed: true; value: T } | { replayed: false; record(tx: PrismaClient, value: T): Promise<T> };
 
 /** The workspace rows a write may lock, by Prisma model, and their tables. */
 type Rows = { board: Board; boardItem: BoardItem; boardShare: BoardShare; brandtrackerLink: BrandtrackerLink; brandtrackerFolder: BrandtrackerFolder };
@@ -40,11 +37,6 @@ export type Lock = {
   /** The rows still there, in the order of `ids`. */
   all<M extends Lockable>(model: M, ids: readonly Id<M>[]): Promise<Rows[M][]>;
 };
-
-// A burst of writes queues for the pool's connections (its connectionTimeoutMillis is 30 s) and, on one row, for
-// that row's lock: a write waits its turn as long as the pool would, rather than failing after Prisma's default 2 s.
-// The Idempotency-Key lease (LEASE_SECONDS, src/plugins/use-idempotency.ts) is derived from these bounds.
-export const TRANSACTION = { maxWait: 30_000, timeout: 15_000 } as const;
 
 const json = (value: unknown) => (value === undefined || value === null ? Prisma.DbNull : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue));
 

@@ -13,7 +13,7 @@ import {
   AdsLaunchedPeriod, AdvertiserAdsWindow, AdvertiserQuerySearchType, AdvertiserReachPeriod, AdvertiserSearchType, AdvertiserSort, CountryFilterMode,
   PageAudienceGender, PageType, ShopifyLinked,
 } from './enums.js';
-import type { AdvertiserFilter, AdvertiserSort as Sort } from './sql.js';
+import type { AdvertiserFilter, AdvertiserSort as Sort } from './service/search.js';
 
 export const ADVERTISER_LIMITS = { defaultLimit: 20, maxLimit: 100 };
 const DEFAULT_CPM = 9;

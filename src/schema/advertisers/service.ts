@@ -1,4 +1,8 @@
-// The advertisers domain's public face: what other domains and the transports use of it (besides types.ts), and all they may
-// import of it (test/unit/domain-boundaries.test.ts). It re-exports for now; its SQL moves here in #34's next steps.
+// The advertisers domain's public face: its operations, and all other domains and the transports may import of it
+// besides types.ts (test/unit/domain-boundaries.test.ts). The SQL is in service/*.ts, which the domain's own files import.
 
+export { searchAdvertisers, type AdvertiserFilter, type AdvertiserSort } from './service/search.js';
+export { advertiserDetail } from './service/detail.js';
+export { advertiserAds } from './service/ads.js';
+export { mainLandingPages } from './service/landing-pages.js';
 export { AdvertiserAdMediaType } from './enums.js';

@@ -2,7 +2,7 @@ import type { Advertiser } from '../../generated/prisma/client.js';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { countryDistribution, type AdReach } from './figures.js';
-import { mainLandingPages, type LandingPageUse } from './landing-pages.js';
+import { mainLandingPages, type LandingPageUse } from './service/landing-pages.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The Facebook page that advertises, as the specification shows it: a summary in lists, a detail on its own.

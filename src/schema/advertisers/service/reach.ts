@@ -1,7 +1,7 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import { LATEST_PAGE_DAY } from '../shared/growth-filter.js';
-import { daysAgo } from '../shared/time.js';
-import { WINDOW_DAYS, type AdsWindow, type LaunchedPeriod, type ReachPeriodValue } from './enums.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { LATEST_PAGE_DAY } from '../../shared/growth-filter.js';
+import { daysAgo } from '../../shared/time.js';
+import { WINDOW_DAYS, type AdsWindow, type LaunchedPeriod, type ReachPeriodValue } from '../enums.js';
 
 // An advertiser's figures over a window (the page is `v`): reach, ads launched, ads live, EU share. A figure the
 // page row does not store is computed for every page in one grouped pass, joined by page id: a sort by it

@@ -1,16 +1,18 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { hostOf } from '../shared/codes.js';
-import { onDomain } from '../shared/domains.js';
-import { findIdPage, type OrderKey } from '../shared/id-page.js';
-import { escapeLike } from '../shared/like.js';
-import type { OffsetRequest } from '../shared/pagination.js';
-import { range, type Range } from '../shared/ranges.js';
-import { tsQuery } from '../shared/text-search.js';
-import type { AdsWindow, LaunchedPeriod, ReachPeriodValue } from './enums.js';
-import { pageConditions, type PageFilter } from './page-sql.js';
+import type { Context } from '../../../context.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { hostOf } from '../../shared/codes.js';
+import { onDomain } from '../../shared/domains.js';
+import { findIdPage, type OrderKey } from '../../shared/id-page.js';
+import { escapeLike } from '../../shared/like.js';
+import { loadOffsetPage, type OffsetRowPage } from '../../shared/offset-page.js';
+import { listMeta, type ListMeta, type OffsetRequest } from '../../shared/pagination.js';
+import { range, type Range } from '../../shared/ranges.js';
+import { tsQuery } from '../../shared/text-search.js';
+import type { AdsWindow, LaunchedPeriod, ReachPeriodValue } from '../enums.js';
+import { pageConditions, type PageFilter } from './page-conditions.js';
 import { activeAds, adsLaunched, euAdsShare, Figures, reachOver } from './reach.js';
 
-// The advertisers list engine: SQL finds the page of advertiser ids and the total (shared/id-page.ts); Prisma
+// The advertisers list engine (GET /v1/advertisers, POST /v1/advertisers/query): SQL finds the page of advertiser ids and the total (shared/id-page.ts); Prisma
 // loads the selected fields for them. A search over ads (their copy or landing pages) first collects the
 // advertisers it matches, at most STAGE_CAP of them: past that the list is cut, and `meta.isTruncated` says so.
 
@@ -96,7 +98,7 @@ function orderBy(sort: AdvertiserSort, figures: Figures): { keys: OrderKey[]; co
 }
 
 /** The ids of one page of advertisers, the total, and whether an ad search stage was cut. */
-export async function searchAdvertiserIds(prisma: PrismaClient, filter: AdvertiserFilter, sort: AdvertiserSort, page: OffsetRequest) {
+async function searchAdvertiserIds(prisma: PrismaClient, filter: AdvertiserFilter, sort: AdvertiserSort, page: OffsetRequest) {
   const overAds = filter.search && filter.search.type !== 'brand' && filter.search.type !== 'domain';
   const staged = overAds ? await adSearchStage(prisma, filter.search!) : null;
   const figures = new Figures();
@@ -114,4 +116,15 @@ export async function searchAdvertiserIds(prisma: PrismaClient, filter: Advertis
     boundedTotal: true, // the list reports meta.totalRelation
   });
   return { ...found, isTruncated: staged !== null && staged.length > STAGE_CAP };
+}
+
+export type AdvertiserPage = OffsetRowPage & { meta: { isTruncated: boolean } & ListMeta };
+
+/** A page of advertiser summaries, each loaded with `select` (Pothos' selection of a row). */
+export async function searchAdvertisers(context: Pick<Context, 'prisma'>, select: object, filter: AdvertiserFilter, sort: AdvertiserSort, page: OffsetRequest): Promise<AdvertiserPage> {
+  const { prisma } = context;
+  const found = await searchAdvertiserIds(prisma, filter, sort, page);
+  const rows = await loadOffsetPage(found, page, (ids) => prisma.advertiser.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }));
+  // A cut search over ads counts no further than its cap either: the total is a lower bound.
+  return { ...rows, meta: { isTruncated: found.isTruncated, totalRelation: found.isTruncated ? 'gte' : listMeta(found).totalRelation } };
 }

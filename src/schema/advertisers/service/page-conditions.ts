@@ -1,8 +1,8 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import type { CountryFilter } from '../shared/countries.js';
-import { pagesByAdsGrowth, pagesByReachGrowth, type GrowthFilter } from '../shared/growth-filter.js';
-import { range, type Range } from '../shared/ranges.js';
-import type { ReachPeriodValue } from './enums.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import type { CountryFilter } from '../../shared/countries.js';
+import { pagesByAdsGrowth, pagesByReachGrowth, type GrowthFilter } from '../../shared/growth-filter.js';
+import { range, type Range } from '../../shared/ranges.js';
+import type { ReachPeriodValue } from '../enums.js';
 import { partnershipPercentage, reachOver, type Figures } from './reach.js';
 
 // Conditions on what an advertiser links to: its shops (categories, technologies) and its ads (countries,

@@ -1,7 +1,11 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { daysRunningSql } from '../shared/days-running.js';
-import { findIdPage, type OrderKey } from '../shared/id-page.js';
-import type { OffsetRequest } from '../shared/pagination.js';
+import type { Context } from '../../../context.js';
+import { notFound } from '../../../errors.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { adsByIds, withCpm } from '../../ads/service.js';
+import { daysRunningSql } from '../../shared/days-running.js';
+import { findIdPage, type OrderKey } from '../../shared/id-page.js';
+import { loadOffsetPage } from '../../shared/offset-page.js';
+import type { OffsetRequest } from '../../shared/pagination.js';
 
 // GET /v1/advertisers/{advertiserId}/ads: the page's ads, one row per duplicate group as on /v1/ads.
 
@@ -17,7 +21,7 @@ const SORT_KEYS: Record<AdvertiserAdsSort['sortBy'], Prisma.Sql> = {
   duplicates: sql`a."duplicates"`,
 };
 
-export function findAdvertiserAdIds(prisma: PrismaClient, filter: AdvertiserAdsFilter, sort: AdvertiserAdsSort, page: OffsetRequest) {
+function findAdvertiserAdIds(prisma: PrismaClient, filter: AdvertiserAdsFilter, sort: AdvertiserAdsSort, page: OffsetRequest) {
   const where: Prisma.Sql[] = [sql`a."advertiserId" = ${filter.advertiserId}`, sql`a."isGroupLead"`];
   if (filter.status !== 'all') where.push(sql`a."status" = ${filter.status}::"AdStatus"`);
   if (filter.mediaType !== 'all') where.push(sql`a."mediaType" = ${filter.mediaType}::"AdMediaType"`);
@@ -31,4 +35,14 @@ export function findAdvertiserAdIds(prisma: PrismaClient, filter: AdvertiserAdsF
     // One page's ads: a few hundred rows at most, read through the (advertiserId, firstSeenAt) index.
     scansAllMatches: true,
   });
+}
+
+/** The page of the advertiser's ads, each loaded with `select` and its estimated spend at `cpm`; not_found without the advertiser. */
+export async function advertiserAds(context: Pick<Context, 'prisma'>, select: object, filter: AdvertiserAdsFilter, sort: AdvertiserAdsSort, page: OffsetRequest, cpm: number) {
+  const [advertiser, found] = await Promise.all([
+    context.prisma.advertiser.findUnique({ where: { id: filter.advertiserId }, select: { id: true } }),
+    findAdvertiserAdIds(context.prisma, filter, sort, page),
+  ]);
+  if (!advertiser) throw notFound(`Advertiser "${filter.advertiserId}"`);
+  return loadOffsetPage(found, page, async (ids) => withCpm(await adsByIds(context.prisma, ids, select), cpm));
 }

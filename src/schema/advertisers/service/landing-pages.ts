@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import { Prisma } from '../../generated/prisma/client.js';
-import type { Context } from '../../context.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import type { Context } from '../../../context.js';
 
 // An advertiser's main landing pages: where its ads (one per duplicate group) lead, the most used first (ties:
 // the larger reach, then the URL), at most three. Kept per page (migration 0024, refreshed with the ad groups by

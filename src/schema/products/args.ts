@@ -7,7 +7,7 @@ import { SortOrder } from '../shared/enums.js';
 import { amount, count, percent } from '../shared/ranges.js';
 import { endOfDay } from '../shared/time.js';
 import { DEFAULT_CPM } from './figures.js';
-import { defaultOrder, type ProductFilter, type ProductSort, type ProductSortBy } from './sql.js';
+import { defaultOrder, type ProductFilter, type ProductSort, type ProductSortBy } from './service/search.js';
 
 // The arguments of GET /v1/products and POST /v1/products/query, their validation, and their translation into
 // the list engine's filter and sort.

@@ -1,5 +1,8 @@
-// The products domain's public face: what other domains and the transports use of it (besides types.ts), and all they may
-// import of it (test/unit/domain-boundaries.test.ts). It re-exports for now; its SQL moves here in #34's next steps.
+// The products domain's public face: its operations, and all other domains and the transports may import of it besides
+// types.ts (test/unit/domain-boundaries.test.ts). The SQL is in service/*.ts, which the domain's own files import.
 
-export { findProducts as productsByIds } from './load.js';
-export { DEFAULT_CPM, hasEuAccess, withView } from './figures.js';
+export { searchProducts, type ProductFilter, type ProductSort } from './service/search.js';
+export { productsByIds } from './service/by-ids.js';
+export { productFacets } from './service/facets.js';
+export { hasEuAccess } from './eu-access.js';
+export { DEFAULT_CPM, withView } from './figures.js';

@@ -99,7 +99,7 @@ type Week = Pick<ProductWeek, keyof typeof WEEK_SELECT>;
 /**
  * What every product object loads besides its fields: its weeks (weeklyHistory) and its shop. Declared on the object
  * type (as `include`) rather than as a relation field and a field's selection, which made Pothos look up both fields'
- * loader mappings for every row of a list; products/load.ts loads the same in one JSON statement.
+ * loader mappings for every row of a list; products/service/by-ids.ts loads the same in one JSON statement.
  */
 export const PRODUCT_INCLUDE = { weeks: { orderBy: { weekStart: 'asc' }, select: WEEK_SELECT }, shop: { select: SHOP_SELECT } } as const;
 

@@ -1,11 +1,11 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import type { InlineRows } from '../shared/cursor.js';
-import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../shared/json-rows.js';
-import { PRODUCT_INCLUDE, type ProductRow } from './types.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import type { InlineRows } from '../../shared/cursor.js';
+import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../../shared/json-rows.js';
+import { PRODUCT_INCLUDE, type ProductRow } from '../types.js';
 
 // Products by id, for the products list and the image search's matches: one JSON statement when the request selects
 // no more than the product object type includes (its fields, weeks and shop: PRODUCT_INCLUDE), Prisma otherwise
-// (src/schema/shared/json-rows.ts). A page of 25 products holds some 300 weeks, each a row Prisma mapped in Node.
+// (src/schema/shared/json-rows.ts): Prisma would map each week of a page as a row of its own in Node.
 
 const LOADED = { include: PRODUCT_INCLUDE } as const;
 const covered = coverage('Product', LOADED);
@@ -34,7 +34,7 @@ export const isProductSelection = (query: object): boolean => covered(query);
 export const inlineProducts = (query: object): InlineRows<ProductRow> | undefined => (covered(query) ? INLINE : undefined);
 
 /** The products of `ids` (in no particular order), loaded with `query`, Pothos's selection for them. */
-export async function findProducts(prisma: Prisma.TransactionClient, ids: readonly string[], query: object): Promise<ProductRow[]> {
+export async function productsByIds(prisma: Prisma.TransactionClient, ids: readonly string[], query: object): Promise<ProductRow[]> {
   if (!ids.length) return [];
   if (covered(query)) {
     const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>`SELECT ${rowsOf(Prisma.sql`${[...ids]}::text[]`)} AS "rows"`;

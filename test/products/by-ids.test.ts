@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { findProducts, inlineProducts, isProductSelection } from '../../src/schema/products/load.js';
+import { inlineProducts, isProductSelection, productsByIds } from '../../src/schema/products/service/by-ids.js';
 import { PRODUCT_INCLUDE } from '../../src/schema/products/types.js';
 import type { TestDatabase } from '../support/database.js';
 import { byId, useTinyMarket } from '../support/tiny-market.js';
 
 // The products of a page are loaded by one JSON statement when the request selects no more than the product object
-// type includes (src/schema/products/load.ts): it must give exactly what Prisma gives, value for value and type for
+// type includes (src/schema/products/service/by-ids.ts): it must give exactly what Prisma gives, value for value and type for
 // type, on every product of the synthetic market (decimal prices, dates, reaches, JSON lists, weeks in order, shops).
 
 const INCLUDE = { include: PRODUCT_INCLUDE };
@@ -16,7 +16,7 @@ let db: TestDatabase;
 let ids: string[];
 beforeAll(() => void ({ db, ids } = market));
 
-describe('findProducts', () => {
+describe('productsByIds', () => {
   it('loads every product of the market exactly as Prisma does, with its weeks and shop', async () => {
     expect(ids.length).toBeGreaterThan(500);
     // The market holds what the comparison must cover: products with and without weeks, a compare-at price, EU reach.
@@ -28,7 +28,7 @@ describe('findProducts', () => {
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
       const expected = await db.prisma.product.findMany({ where: { id: { in: chunk } }, ...INCLUDE, orderBy: { id: 'asc' } });
-      const loaded = byId(await findProducts(db.prisma, chunk, INCLUDE));
+      const loaded = byId(await productsByIds(db.prisma, chunk, INCLUDE));
       expect(loaded).toStrictEqual(expected);
     }
   });
@@ -44,7 +44,7 @@ describe('findProducts', () => {
 
   it('gives Prisma types: prices as Decimal, dates as Date, reaches as bigint, weeks oldest first', async () => {
     const [withWeeks] = await db.prisma.product.findMany({ where: { weeks: { some: {} }, compareAtPrice: { not: null } }, select: { id: true }, take: 1 });
-    const [product] = await findProducts(db.prisma, [withWeeks.id], INCLUDE);
+    const [product] = await productsByIds(db.prisma, [withWeeks.id], INCLUDE);
     expect(product.price).toBeInstanceOf(Prisma.Decimal);
     expect(product.compareAtPrice!.gt(0)).toBe(true);
     expect(product.createdAt).toBeInstanceOf(Date);
@@ -59,22 +59,22 @@ describe('findProducts', () => {
   it('reads NULL list and decimal columns as Prisma does', async () => {
     const [id] = ids;
     await db.pool.query(`UPDATE products SET "tags" = NULL, "categoryIds" = NULL, "compareAtPrice" = NULL, "publishedAt" = NULL WHERE id = $1`, [id]);
-    const [loaded] = await findProducts(db.prisma, [id], INCLUDE);
+    const [loaded] = await productsByIds(db.prisma, [id], INCLUDE);
     expect(loaded.tags).toEqual([]);
     expect(loaded.compareAtPrice).toBeNull();
     expect(loaded).toStrictEqual(await db.prisma.product.findUniqueOrThrow({ where: { id }, ...INCLUDE }));
   });
 
   it('serves a narrower selection from the same statement, and a wider one from Prisma', async () => {
-    const [narrow] = await findProducts(db.prisma, [ids[1]], {});
+    const [narrow] = await productsByIds(db.prisma, [ids[1]], {});
     expect(narrow).toMatchObject(await db.prisma.product.findUniqueOrThrow({ where: { id: ids[1] } }));
-    const [wide] = await findProducts(db.prisma, [ids[1]], { include: { variants: true } });
+    const [wide] = await productsByIds(db.prisma, [ids[1]], { include: { variants: true } });
     expect((wide as typeof wide & { variants: unknown[] }).variants).toEqual(expect.any(Array));
   });
 
   it('answers no ids with no rows', async () => {
-    expect(await findProducts(db.prisma, [], INCLUDE)).toEqual([]);
-    expect(await findProducts(db.prisma, ['no-such-product'], INCLUDE)).toEqual([]);
+    expect(await productsByIds(db.prisma, [], INCLUDE)).toEqual([]);
+    expect(await productsByIds(db.prisma, ['no-such-product'], INCLUDE)).toEqual([]);
   });
 });
 

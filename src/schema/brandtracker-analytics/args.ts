@@ -13,7 +13,7 @@ import { amount, bigCount, count } from '../shared/ranges.js';
 import { searchTerms } from '../shared/text-search.js';
 import { snapshotDate } from '../shared/time.js';
 import { BRANDTRACKER_ADS_SORTS, TimelineStatus, TimeWindow } from './enums.js';
-import { adCountriesOf, SERIES_PERIODS, type snapshotMeta } from './service.js';
+import { adCountriesOf, SERIES_PERIODS } from './service.js';
 
 // The arguments of the per-brandtracker analytics, with their validation. Every route takes the frame's (the
 // brandtracker, EU-only with the route's default, the snapshot date); the insights lists the window and the page.
@@ -67,18 +67,6 @@ export function insightArgs() {
 export function orderArg() {
   return builder.args((t) => ({ order: t.field({ type: SortOrder, defaultValue: 'desc' }) }));
 }
-
-type SnapshotMeta = ReturnType<typeof snapshotMeta>;
-
-export const SnapshotMetaRef = builder.objectRef<SnapshotMeta>('BrandtrackerSnapshotMeta').implement({
-  description: 'Which snapshot day a response read.',
-  fields: (t) => ({
-    requestedSnapshotDate: t.exposeString('requestedSnapshotDate', { nullable: true, description: '"latest", the date asked for, or null (live data).' }),
-    resolvedSnapshotDate: t.expose('resolvedSnapshotDate', { type: 'Date', nullable: true, description: 'The snapshot day read: the latest on or before the one asked for.' }),
-    dataFreshnessLagDays: t.exposeInt('dataFreshnessLagDays', { nullable: true, description: 'Days from the day asked for (today for "latest") back to the day read.' }),
-    periodNote: t.exposeString('periodNote', { description: 'What the figures cover.' }),
-  }),
-});
 
 export type BrandtrackerAdsSort = (typeof BRANDTRACKER_ADS_SORTS)[number];
 /** The ads list's order of each sort key (the timeline's sort takes the same keys). */
@@ -209,7 +197,7 @@ export function brandtrackerAdListArgs(options: { partnership: boolean }) {
   }));
 }
 
-/** Bounds of an ad's effective end day (effectiveEnd in ad-filters.ts), as the timeline and testing take them. */
+/** Bounds of an ad's effective end day (effectiveEnd in service/ad-filters.ts), as the timeline and testing take them. */
 export const lastSeenArgs = () =>
   builder.args((t) => ({
     lastSeenAfter: t.field({ type: 'Date', description: 'Effective end day on or after this day: today for active ads (the snapshot day with snapshotDate), else the last-seen day.' }),

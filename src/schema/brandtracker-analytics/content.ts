@@ -4,7 +4,8 @@ import { builder } from '../builder.js';
 import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
 import { groupPage, type GroupKind, type GroupRow, type GroupSort } from '../workspace-analytics/service.js';
 import { AdCopySort, HookSampleAd, HookSort } from '../workspace-analytics/types.js';
-import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg, SnapshotMetaRef } from './args.js';
+import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg } from './args.js';
+import { SnapshotMetaRef } from './types.js';
 import { frameOf, snapshotMeta, windowNote, windowSql, type TimeWindow } from './service.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 

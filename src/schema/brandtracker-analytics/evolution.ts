@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { PagePaginationRef, pagePagination, type PagePagination, type PageRequest } from '../shared/pagination.js';
-import { frameArgs, SnapshotMetaRef } from './args.js';
+import { frameArgs } from './args.js';
+import { SnapshotMetaRef } from './types.js';
 import { DateRangeRef, seriesRange, seriesRangeRule } from './series.js';
 import { evolutionPage, frameOf, snapshotMeta, type DateRange, type EvolutionKind, type EvolutionPoint, type EvolutionSeries } from './service.js';
 

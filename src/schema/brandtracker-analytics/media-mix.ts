@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
-import { frameArgs, SnapshotMetaRef } from './args.js';
+import { frameArgs } from './args.js';
+import { SnapshotMetaRef } from './types.js';
 import { frameOf, mediaMixNote, mediaMixOf, snapshotMeta, type FormatCount, type MediaMix } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/media-mix: the formats of the brand's live ads, one per duplicate group

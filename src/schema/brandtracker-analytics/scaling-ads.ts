@@ -6,7 +6,8 @@ import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagi
 import { count } from '../shared/ranges.js';
 import { scalingAdsPage, type RankDeltaWindow, type RankedRow } from '../workspace-analytics/service.js';
 import { ScalingMetrics, ScalingSort, TrajectoryPointRef } from '../workspace-analytics/types.js';
-import { frameArgs, INSIGHT_LIMITS, SnapshotMetaRef } from './args.js';
+import { frameArgs, INSIGHT_LIMITS } from './args.js';
+import { SnapshotMetaRef } from './types.js';
 import { frameOf, snapshotMeta } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/scaling-ads and /ad-rank: the legacy rank movers of one brand (the same

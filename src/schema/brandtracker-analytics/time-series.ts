@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
-import { cpmArg, frameArgs, seriesPeriod, SnapshotMetaRef } from './args.js';
+import { cpmArg, frameArgs, seriesPeriod } from './args.js';
+import { SnapshotMetaRef } from './types.js';
 import { SeriesGranularity } from './enums.js';
 import { seriesRange, seriesRangeRule, TimeSeriesRef } from './series.js';
 import { frameOf, snapshotMeta, timeSeriesOf, type SeriesPeriod, type TimeSeries } from './service.js';

@@ -11,10 +11,10 @@ import { offsetArgs } from '../shared/pagination.js';
 import { growthConditionList, ReachGrowthCondition, type GrowthCondition } from '../shared/growth-filter.js';
 import { growthArgs, trustpilotArgs } from '../shared/shop-filter-args.js';
 import { DtcRegion, ShopListSort, ShopQuerySort, ShopSearchType } from './enums.js';
-import type { ShopFilter, ShopSearch, ShopSort } from './sql.js';
+import type { ShopFilter, ShopSearch, ShopSort } from './service/search.js';
 
 // Arguments of GET /v1/shops and POST /v1/shops/query, their validation, and their translation into the
-// list engine's filter (sql.ts).
+// list engine's filter (service/search.ts).
 
 const MAX_INT = 2_147_483_647;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,13 +1,14 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import type { Prisma, Shop } from '../../generated/prisma/client.js';
-import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { CATALOG_SELECT, CountryShareRef, SeriesPointRef, ShopBestSeller, ShopLatestAd, ShopTikTok, TRAFFIC_SELECT } from './types.js';
-import { shopFigures, type ShopFigures } from './figures.js';
+import { shopFigures, type ShopFigures } from './service/figures-loader.js';
 import { LINKED_ADVERTISERS_SELECT, LinkedAdvertiserRef, linkedAdvertisers, type LinkedAdvertiserLink } from './linked.js';
-import { similarPage, SimilarShopRef } from './queries.js';
+import { SimilarShopRef } from './queries.js';
 import { ShopSocials, type SocialDay } from './socials.js';
-import { findShop } from './find.js';
+import { shopDetail } from './service/find.js';
+import { similarShopsById } from './service/similar.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // GET /v1/shops/{shopId}: the summary's figures plus trustpilot, socials, technology and a similar-shops preview.
@@ -145,7 +146,7 @@ export const ShopDetail = builder.prismaObject('Shop', {
       type: [SimilarShopRef],
       description: 'Up to 6 most similar shops (GET /v1/shops/{identifier}/similar has them all).',
       resolve: async (shop, _args, context, info) =>
-        (await similarPage(context, info, ['shop'], shop.id, { sortBy: 'relevance', order: 'desc' }, { limit: SIMILAR_PREVIEW, offset: 0 })).data,
+        (await similarShopsById(context, queryFromInfo({ context, info, path: ['shop'] }), shop.id, { sortBy: 'relevance', order: 'desc' }, { limit: SIMILAR_PREVIEW, offset: 0 })).data,
     }),
   }),
 });
@@ -157,10 +158,6 @@ builder.queryFields((t) => ({
     authScopes: { workspace: true },
     description: 'One shop with its detail (GET /v1/shops/{shopId}).',
     args: { shopId: t.arg.string({ required: true, validate: z.string().min(1).max(128) }) },
-    resolve: async (query, _root, args, context) => {
-      const shop = await findShop(context.prisma, args.shopId, query);
-      if (!shop) throw notFound(`Shop "${args.shopId}"`);
-      return shop;
-    },
+    resolve: (query, _root, args, context) => shopDetail(context, args.shopId, query),
   }),
 }));

@@ -1,20 +1,13 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
-import type { Context } from '../../context.js';
 import { SortOrder } from '../shared/enums.js';
 import { builder } from '../builder.js';
-import { listMeta, ListMetaRef, OffsetPaginationRef, offsetArgs, offsetPagination, type ListMeta, type OffsetPagination } from '../shared/pagination.js';
+import { ListMetaRef, OffsetPaginationRef, offsetArgs } from '../shared/pagination.js';
 import { SHOP_LIMITS, shopListArgs, shopListFilter, shopQueryArgs } from './args.js';
 import { SimilarShopSort } from './enums.js';
-import { resolveShopId, SIMILARITY_DESCRIPTION, similarShops, type SimilarSort } from './similar.js';
-import { searchShopIds, type ShopFilter, type ShopSort } from './sql.js';
-import { loadShopSummaries, ShopSummary } from './types.js';
-
-type Row = { id: string };
-type ShopPage = { data: Row[]; pagination: OffsetPagination; meta: ListMeta };
-export type SimilarRow = { shop: Row; similarityScore: number };
-type SimilarPage = { data: SimilarRow[]; pagination: OffsetPagination; meta: { shopExists: boolean } };
+import { searchShops, type ShopPage } from './service/search.js';
+import { SIMILARITY_DESCRIPTION, similarShops, type SimilarPage, type SimilarRow } from './service/similar.js';
+import { ShopSummary } from './types.js';
 
 const ShopPageRef = builder.objectRef<ShopPage>('ShopPage').implement({
   description: 'An offset-style page of shop summaries.',
@@ -44,29 +37,6 @@ const SimilarShopPageRef = builder.objectRef<SimilarPage>('SimilarShopPage').imp
   }),
 });
 
-async function shopPage(context: Context, info: GraphQLResolveInfo, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }): Promise<ShopPage> {
-  const found = await searchShopIds(context.prisma, filter, sort, page);
-  const data = await loadShopSummaries<Row>(context.prisma, found.ids, queryFromInfo({ context, info, path: ['data'] }));
-  return { data, pagination: offsetPagination(page, found.total), meta: listMeta(found) };
-}
-
-/** A page of similar shops, each with its summary loaded for the selection at `path` (… → shop). */
-export async function similarPage(
-  context: Context,
-  info: GraphQLResolveInfo,
-  path: string[],
-  shopId: string | null,
-  sort: { sortBy: SimilarSort; order: 'asc' | 'desc' },
-  page: { limit: number; offset: number },
-): Promise<SimilarPage> {
-  if (!shopId) return { data: [], pagination: offsetPagination(page, 0), meta: { shopExists: false } };
-  const found = await similarShops(context.prisma, shopId, sort, page);
-  const shops = await loadShopSummaries<Row>(context.prisma, found.rows.map((row) => row.id), queryFromInfo({ context, info, path }));
-  const byId = new Map(shops.map((shop) => [shop.id, shop]));
-  const data = found.rows.flatMap((row) => (byId.has(row.id) ? [{ shop: byId.get(row.id)!, similarityScore: row.score }] : []));
-  return { data, pagination: offsetPagination(page, found.total), meta: { shopExists: true } };
-}
-
 builder.queryFields((t) => ({
   shops: t.field({
     type: ShopPageRef,
@@ -76,7 +46,7 @@ builder.queryFields((t) => ({
     args: shopListArgs(),
     resolve: (_root, args, context, info) => {
       const { filter, sort, page } = shopListFilter(args);
-      return shopPage(context, info, filter, sort, page);
+      return searchShops(context, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
     },
   }),
   shopsQuery: t.field({
@@ -87,7 +57,7 @@ builder.queryFields((t) => ({
     args: shopQueryArgs(),
     resolve: (_root, args, context, info) => {
       const { filter, sort, page } = shopListFilter(args);
-      return shopPage(context, info, filter, sort, page);
+      return searchShops(context, queryFromInfo({ context, info, path: ['data'] }), filter, sort, page);
     },
   }),
   shopSimilar: t.field({
@@ -101,12 +71,11 @@ builder.queryFields((t) => ({
       order: t.arg({ type: SortOrder, defaultValue: 'desc' }),
       ...offsetArgs(SHOP_LIMITS),
     },
-    resolve: async (_root, args, context, info) =>
-      similarPage(
+    resolve: (_root, args, context, info) =>
+      similarShops(
         context,
-        info,
-        ['data', 'shop'],
-        await resolveShopId(context.prisma, args.identifier),
+        queryFromInfo({ context, info, path: ['data', 'shop'] }),
+        args.identifier,
         { sortBy: args.sortBy ?? 'relevance', order: args.order ?? 'desc' },
         { limit: args.limit ?? SHOP_LIMITS.defaultLimit, offset: args.offset ?? 0 },
       ),

@@ -1,7 +1,9 @@
-// The shops domain's public face: what other domains and the transports use of it (besides types.ts), and all they may
-// import of it (test/unit/domain-boundaries.test.ts). It re-exports for now; its SQL moves here in #34's next steps.
+// The shops domain's public face: its operations, and all other domains and the transports may import of it besides
+// types.ts (test/unit/domain-boundaries.test.ts). The SQL is in service/*.ts, which the domain's own files import.
 
-export { findShopId } from './find.js';
-export { activeAdsOf, shopFilterConditions, type ShopFilter } from './sql.js';
-export { shopFigures, type ShopFigures } from './figures.js';
+export { findShopId, shopDetail, shopsByIds } from './service/find.js';
+export { activeAdsOf, searchShops, shopFilterConditions, type ShopFilter, type ShopSort } from './service/search.js';
+export { similarShops } from './service/similar.js';
+export { shopAdvertisers, shopProducts, shopSalesHistory, shopSocialsHistory } from './service/resources.js';
+export { shopFigures, type ShopFigures } from './service/figures-loader.js';
 export { ShopDetailProfile, ShopTechnology, ShopTrustpilot, TECHNOLOGY_SELECT, trustpilotOf } from './detail.js';

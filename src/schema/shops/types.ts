@@ -1,6 +1,6 @@
-import type { Prisma, PrismaClient, Shop } from '../../generated/prisma/client.js';
+import type { Prisma, Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { shopFigures, type CountryShare, type LatestAd, type SeriesPoint, type ShopFigures, type ShopTikTokFigures } from './figures.js';
+import { shopFigures, type CountryShare, type LatestAd, type SeriesPoint, type ShopFigures, type ShopTikTokFigures } from './service/figures-loader.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The Shop summary (list rows, similar shops, favorites, image search): a Prisma object whose nested
@@ -141,10 +141,5 @@ export const ShopSummary = builder.prismaObject('Shop', {
   }),
 });
 
-/** Loads shops by id with a queryFromInfo selection, in the order of `ids` (missing ids are skipped). */
-export async function loadShopSummaries<T extends { id: string }>(prisma: PrismaClient, ids: readonly string[], select: object): Promise<T[]> {
-  if (!ids.length) return [];
-  const rows = (await prisma.shop.findMany({ where: { id: { in: [...ids] } }, relationLoadStrategy: 'join', ...select })) as unknown as T[];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
+// Favorites and the image search load summaries with this name; new code calls shopsByIds (service.ts).
+export { shopsByIds as loadShopSummaries } from './service/find.js';

@@ -1,6 +1,9 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { hostOf } from '../shared/codes.js';
-import { activeAdsOf, S } from './sql.js';
+import type { Context } from '../../../context.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { hostOf } from '../../shared/codes.js';
+import { offsetPagination, type OffsetPagination } from '../../shared/pagination.js';
+import { shopsByIds } from './find.js';
+import { activeAdsOf, S } from './search.js';
 
 // Similar shops, computed from what two shops have in common. The score (0..1) adds:
 //   0.30 × shared Google categories (Jaccard: shared / all of both)
@@ -14,13 +17,18 @@ export const SIMILARITY_DESCRIPTION =
   'similarityScore (0..1) = 0.30 shared categories (Jaccard) + 0.15 shared Shopify apps (Jaccard) + 0.10 shared technologies (Jaccard) + 0.05 shared pixels (Jaccard) + 0.10 same home country + 0.10 visitor-country overlap (sum of the smaller share) + 0.10 price band (1 - |ln(best-seller price ratio)| / ln 10, from 0) + 0.10 traffic (1 - |ln(visits ratio)| / ln 100, from 0). Candidates share at least one category with the shop.';
 
 export type SimilarSort = 'relevance' | 'monthlyVisits' | 'activeAds' | 'growth30d' | 'productsCount' | 'createdAt';
-export type SimilarPage = { exists: boolean; rows: { id: string; score: number }[]; total: number };
+type SimilarScores = { rows: { id: string; score: number }[]; total: number };
+export type SimilarRow = { shop: { id: string }; similarityScore: number };
+export type SimilarPage = { data: SimilarRow[]; pagination: OffsetPagination; meta: { shopExists: boolean } };
+
+type SimilarOrder = { sortBy: SimilarSort; order: 'asc' | 'desc' };
+type Page = { limit: number; offset: number };
 
 const sql = Prisma.sql;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The id of the shop an identifier names: a shop (website) uuid, or a domain (or URL) or one of its related domains. */
-export async function resolveShopId(prisma: PrismaClient, identifier: string): Promise<string | null> {
+async function resolveShopId(prisma: PrismaClient, identifier: string): Promise<string | null> {
   const value = identifier.trim();
   if (UUID.test(value)) return (await prisma.shop.findUnique({ where: { id: value.toLowerCase() }, select: { id: true } }))?.id ?? null;
   const host = hostOf(value);
@@ -62,7 +70,7 @@ const SORT_KEYS: Record<Exclude<SimilarSort, 'relevance'>, Prisma.Sql> = {
 };
 
 /** One page of the shops most similar to `shopId`, with their scores and the number of candidates. */
-export async function similarShops(prisma: PrismaClient, shopId: string, sort: { sortBy: SimilarSort; order: 'asc' | 'desc' }, page: { limit: number; offset: number }): Promise<SimilarPage> {
+async function similarShopScores(prisma: PrismaClient, shopId: string, sort: SimilarOrder, page: Page): Promise<SimilarScores> {
   const direction = Prisma.raw(sort.order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
   const key = sort.sortBy === 'relevance' ? sql`score` : SORT_KEYS[sort.sortBy];
   const rows = await prisma.$queryRaw<{ id: string | null; score: number | null; total: number }[]>`
@@ -81,5 +89,20 @@ export async function similarShops(prisma: PrismaClient, shopId: string, sort: {
     SELECT p.id, p.score, c.total FROM (SELECT count(*)::int AS total FROM scored) c
     LEFT JOIN LATERAL (SELECT * FROM ordered ORDER BY k ${direction}, score DESC, id LIMIT ${page.limit} OFFSET ${page.offset}) p ON TRUE
     ORDER BY p.k ${direction}, p.score DESC, p.id`;
-  return { exists: true, rows: rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, score: row.score ?? 0 }])), total: rows[0]?.total ?? 0 };
+  return { rows: rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, score: row.score ?? 0 }])), total: rows[0]?.total ?? 0 };
+}
+
+/** A page of the shops similar to the shop `shopId` (none: an empty page), each summary loaded with `select`. */
+export async function similarShopsById(context: Pick<Context, 'prisma'>, select: object, shopId: string | null, sort: SimilarOrder, page: Page): Promise<SimilarPage> {
+  if (!shopId) return { data: [], pagination: offsetPagination(page, 0), meta: { shopExists: false } };
+  const found = await similarShopScores(context.prisma, shopId, sort, page);
+  const shops = await shopsByIds<{ id: string }>(context.prisma, found.rows.map((row) => row.id), select);
+  const byId = new Map(shops.map((shop) => [shop.id, shop]));
+  const data = found.rows.flatMap((row) => (byId.has(row.id) ? [{ shop: byId.get(row.id)!, similarityScore: row.score }] : []));
+  return { data, pagination: offsetPagination(page, found.total), meta: { shopExists: true } };
+}
+
+/** GET /v1/shops/{identifier}/similar: the shops similar to the shop a domain, URL or uuid names. */
+export async function similarShops(context: Pick<Context, 'prisma'>, select: object, identifier: string, sort: SimilarOrder, page: Page): Promise<SimilarPage> {
+  return similarShopsById(context, select, await resolveShopId(context.prisma, identifier), sort, page);
 }

@@ -1,6 +1,6 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import { groupsOfConditions, growthMatch, growthPercent, LATEST_PAGE_DAY, shopTrafficGrowth, type GrowthCondition } from '../shared/growth-filter.js';
-import { shopAds } from './figures.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { groupsOfConditions, growthMatch, growthPercent, LATEST_PAGE_DAY, shopTrafficGrowth, type GrowthCondition } from '../../shared/growth-filter.js';
+import { shopAds } from './figures-loader.js';
 
 // The growth filters of POST /v1/shops/query (and of POST /v1/emails/query, on the sending shop): conditions
 // `{ period, comparison, value, operator }` on a growth in percent, read for the shop being filtered (s).

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Context } from '../../context.js';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type { Context } from '../../../context.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 
 // Figures of a shop derived from other tables (its linked Facebook pages' ads, its TikTok profile), read for
 // every shop of a page in one statement, once per request, whatever the number of shops.

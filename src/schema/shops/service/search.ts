@@ -1,14 +1,17 @@
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { findIdPage, type OrderKey } from '../shared/id-page.js';
-import { range, type Range } from '../shared/ranges.js';
-import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../shared/shop-facets.js';
-import { GROWTH_PERIOD_DAYS, type GrowthCondition } from '../shared/growth-filter.js';
-import { tsQuery } from '../shared/text-search.js';
-import { mainTikTokProfile, shopAds } from './figures.js';
+import type { Context } from '../../../context.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import { findIdPage, type OrderKey } from '../../shared/id-page.js';
+import { listMeta, offsetPagination, type ListMeta, type OffsetPagination } from '../../shared/pagination.js';
+import { range, type Range } from '../../shared/ranges.js';
+import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
+import { GROWTH_PERIOD_DAYS, type GrowthCondition } from '../../shared/growth-filter.js';
+import { tsQuery } from '../../shared/text-search.js';
+import { mainTikTokProfile, shopAds } from './figures-loader.js';
+import { shopsByIds } from './find.js';
 import { growthConditions } from './growth.js';
 
-// The shops list engine: SQL finds the page of shop ids and the total of matches (shared/id-page.ts); Prisma
-// then loads the fields the request selected for those ids.
+// The shops list engine (GET /v1/shops, POST /v1/shops/query): SQL finds the page of shop ids and the total of
+// matches (shared/id-page.ts); Prisma then loads the fields the request selected for those ids.
 
 export type AdsPeriod = 'last24h' | 'last7d' | 'last30d';
 export type ShopSearch = { text: string; type: 'broad' | 'domain' | 'shopContains' | 'productName' };
@@ -197,4 +200,13 @@ export async function searchShopIds(prisma: PrismaClient, filter: ShopFilter, so
     scansAllMatches: COMPUTED_SORTS.has(sort.sortBy),
     boundedTotal: true, // the list reports meta.totalRelation
   });
+}
+
+export type ShopPage = { data: { id: string }[]; pagination: OffsetPagination; meta: ListMeta };
+
+/** A page of shop summaries, each loaded with `select` (Pothos' selection of a row). */
+export async function searchShops(context: Pick<Context, 'prisma'>, select: object, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }): Promise<ShopPage> {
+  const found = await searchShopIds(context.prisma, filter, sort, page);
+  const data = await shopsByIds<{ id: string }>(context.prisma, found.ids, select);
+  return { data, pagination: offsetPagination(page, found.total), meta: listMeta(found) };
 }

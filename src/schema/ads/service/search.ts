@@ -155,7 +155,6 @@ export function primaryShopConditions(shop: PrimaryShopFilter | undefined): Pris
 // The growth filters of POST /v1/ads/query on the ad (a) and its page: the ad's reach, the page's ads and reach.
 // The primary shop's traffic growth is a shop condition (primaryShopConditions).
 
-
 export type AdGrowthFilter = { ads?: GrowthFilter | null; pageReach?: GrowthFilter | null; adReach?: GrowthFilter | null };
 
 /**
@@ -258,7 +257,6 @@ export function conditions(filter: AdFilter): Prisma.Sql[] {
 
 // The conditions on the ad's advertiser page (v): its reach, spend and ads over a period, its primary shop, the
 // growth filters, and the ad's rank among the page's ads.
-
 
 /** Page impressions over a period: stored totals, or summed daily snapshots for the short windows. */
 function pageReach(period: ReachPeriodValue): Prisma.Sql {

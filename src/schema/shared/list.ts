@@ -393,6 +393,26 @@ export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.S
   return pageOf(rows, page, { total });
 }
 
+/**
+ * A list of computed rows (grouped or aggregated: a tracker's landing pages, its partners, its test batches): `rows` is
+ * a statement whose output rows are the list's items, `order(prefix)` its order on their output columns (qualified by
+ * `prefix`, as `p.`), its last key unique. One statement gives the page in the style of `page` and the total, which is
+ * there even for a page past the end.
+ */
+export async function findComputedPage<Row>(db: SqlSource, query: { rows: Prisma.Sql; order: (prefix: string) => Prisma.Sql; page: PageRequest }): Promise<PageOf<Row>>;
+export async function findComputedPage<Row>(db: SqlSource, query: { rows: Prisma.Sql; order: (prefix: string) => Prisma.Sql; page: OffsetRequest }): Promise<OffsetPageOf<Row>>;
+export async function findComputedPage<Row>(db: SqlSource, query: { rows: Prisma.Sql; order: (prefix: string) => Prisma.Sql; page: PageRequest | OffsetRequest }): Promise<PageOf<Row> | OffsetPageOf<Row>> {
+  const { rows, order, page } = query;
+  const found = await rawRows<Row & { __listTotal: number; __listRow: number | null }>(db, sql`
+    WITH m AS MATERIALIZED (${rows})
+    SELECT p.*, t.total AS "__listTotal"
+    FROM (SELECT count(*)::int AS total FROM m) t
+    LEFT JOIN LATERAL (SELECT m.*, 1 AS "__listRow" FROM m ORDER BY ${order('m.')} LIMIT ${page.limit} OFFSET ${offsetOf(page)}) p ON TRUE
+    ORDER BY ${order('p.')}`);
+  const data = found.flatMap(({ __listTotal: _total, __listRow: present, ...row }) => (present === null ? [] : [row as unknown as Row]));
+  return pageOf(data, page, { total: found[0]?.__listTotal ?? 0 });
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Bounded totals and relevance
 //

@@ -35,8 +35,7 @@ export function connect(url: string, options: { max?: number } = {}): Db {
     omit: OMITTED,
   }));
   // The ledger's statements are few, prepared and keyed by ids: their generic plans fit every call, so its
-  // connections skip the custom re-planning PostgreSQL otherwise repeats on every call of a CTE this size (about
-  // 1 ms of the database's CPU per charge). A startup parameter: PGlite ignores it, and nothing else is affected.
+  // connections skip the custom re-planning PostgreSQL otherwise repeats on every call of a CTE this size. A startup parameter: PGlite ignores it, and nothing else is affected.
   const ledger = new pg.Pool({
     connectionString: url, max: 4, connectionTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_generic_plan', Client: WorkspaceCheckedClient,
   });

@@ -5,7 +5,7 @@ import { AUTH, AUTH_COLUMNS, authedBody, ISO, type Route } from './floor-common.
 
 /**
  * Shop summaries of the shops in `page` (columns id and n, the order), as one JSON array: the catalog and traffic
- * of the shop row, and the figures read set-based from the page's ads (as the project's shops/figures.ts does).
+ * of the shop row, and the figures read set-based from the page's ads (as the project's shops/service/figures-loader.ts does).
  */
 export const SHOP_SUMMARIES = `
     links AS (SELECT l."shopId", l."advertiserId" FROM "advertiser_shops" l WHERE l."shopId" IN (SELECT id FROM page)),

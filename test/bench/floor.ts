@@ -175,7 +175,7 @@ routes.push(
     const reach: Row = row.reach ?? {};
     let cumulative = Number(row.before);
     const dates = Array.from({ length: (end - start) / DAY + 1 }, (_, i) => day(start + i * DAY));
-    // As src/schema/brandtracker-analytics/series.ts: impressions are each ad's daily reach increase (none on a first
+    // As src/schema/brandtracker-analytics/service/series.ts: impressions are each ad's daily reach increase (none on a first
     // recorded day that is not its launch day), the running total the latest reach of every ad.
     const spend = dates.map((date) => {
       const impressions = Number(reach[date]?.i ?? 0);

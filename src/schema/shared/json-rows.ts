@@ -3,7 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { getDatamodel } from '../../generated/pothos-types.js';
 
 // Rows that PostgreSQL writes as JSON, for hot reads that Prisma would otherwise map value by value in JavaScript
-// (ads/load.ts, ads/detail-load.ts, emails/load.ts, products/load.ts under src/schema). What such a statement loads
+// (ads/service/search.ts, ads/service/detail.ts, emails/service/load.ts, products/service/by-ids.ts under src/schema). What such a statement loads
 // is declared as a Prisma selection (`select`/`include`, as Pothos hands a resolver): the JSON objects are built
 // from it and the Prisma datamodel, the values given Prisma's types back from it, and a request's selection is
 // served only when the declared one covers it. A test per statement compares it with Prisma's findMany on the same

@@ -4,7 +4,7 @@ import { AdsGrowthCondition, growthConditionList, TrafficGrowthCondition } from 
 import { count } from './ranges.js';
 
 // Arguments of the lists filtered by a shop's figures, declared once: the shops lists filter the shops, POST
-// /v1/emails/query the sending shop. The shops list engine (src/schema/shops/sql.ts) turns them into conditions.
+// /v1/emails/query the sending shop. The shops list engine (src/schema/shops/service/search.ts) turns them into conditions.
 
 /** A Trustpilot rating, 0..5. */
 const rating = z.number().min(0).max(5);

@@ -4,7 +4,7 @@ import { routes } from '../../rest/routes.js';
 import { schema } from '../schema/index.js';
 import { mcpTools } from './handler.js';
 
-// `npm run mcp:tools`: writes the MCP tool list into README.md between its markers (a test checks it is current).
+// `npm run mcp:tools`: writes the MCP tool list into src/mcp/README.md between its markers (a test checks it is current).
 
 export const START = '<!-- mcp-tools:start -->';
 export const END = '<!-- mcp-tools:end -->';
@@ -23,12 +23,12 @@ export function toolTable(): string {
 export function withToolTable(readme: string): string {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} section`);
+  if (start < 0 || end < start) throw new Error(`src/mcp/README.md has no ${START} … ${END} section`);
   return `${readme.slice(0, start + START.length)}\n${toolTable()}\n${readme.slice(end)}`;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const file = path.resolve(import.meta.dirname, '../../README.md');
+  const file = path.resolve(import.meta.dirname, 'README.md');
   await writeFile(file, withToolTable(await readFile(file, 'utf8')));
-  console.log('wrote the MCP tool list into README.md');
+  console.log('wrote the MCP tool list into src/mcp/README.md');
 }

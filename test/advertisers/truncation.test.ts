@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { STAGE_CAP } from '../../src/schema/advertisers/service/search.js';
-import { searchBounds } from '../../src/schema/shared/search-page.js';
+import { searchBounds } from '../../src/schema/shared/list.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { idsOf } from '../support/discovery-helpers.js';
 

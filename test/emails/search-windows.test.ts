@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchEmailIds } from '../../src/schema/emails/service/search.js';
-import type { SqlSource } from '../../src/schema/shared/raw-rows.js';
-import { searchBounds } from '../../src/schema/shared/search-page.js';
+import { emailList } from '../../src/schema/emails/service/search.js';
+import { findIds, searchBounds, type SqlSource } from '../../src/schema/shared/list.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
 import { daysAgo } from '../shops/scenario.js';
 import { idsOf } from '../shops/support.js';
 
 // Past the cap, a relevance search ranks the newest `candidates` matches, found in windows of the newest emails
-// (src/schema/shared/search-windows.ts), with the bounds lowered so that 60 emails reach them: a cap of 5, 4
+// (leadingWindows, src/schema/shared/list.ts), with the bounds lowered so that 60 emails reach them: a cap of 5, 4
 // candidates, windows of the newest 6 and 20 emails. Email i was sent i days ago (emails 6 and 7 at the same
 // moment: the first window takes both); a matching email says its word (i % 3) + 1 times, so the text
 // rank orders the candidates by that, then by date.
@@ -47,7 +46,7 @@ async function windowRows(word: string, order: 'asc' | 'desc' = 'desc'): Promise
   let statement: { text: string; values: unknown[] } | undefined;
   // A pool that keeps the statement it ran (its values included), to run it again under EXPLAIN.
   const spy = { query: (text: string, values: unknown[]) => ((statement = { text, values }), t.db.pool.query(text, values)) } as unknown as SqlSource;
-  await searchEmailIds(spy, { search: { terms: [word], keywordMode: 'any', type: 'shopKeywords' } }, { sortBy: 'relevance', order }, { limit: 5, offset: 0 });
+  await findIds(spy, emailList({ search: { terms: [word], keywordMode: 'any', type: 'shopKeywords' } }, { sortBy: 'relevance', order }), { limit: 5, offset: 0 });
   const { rows } = await t.db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement!.text}`, statement!.values);
   const found: Record<string, number> = {};
   const walk = (node: PlanNode) => {

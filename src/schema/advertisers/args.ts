@@ -5,9 +5,8 @@ import { languageCode } from '../shared/codes.js';
 import { countries, countryFilterInput } from '../shared/countries.js';
 import { AdsGrowthFilter, growthFilter, PageReachGrowthFilter } from '../shared/growth-filter.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
-import { offsetArgs } from '../shared/pagination.js';
+import { offsetArgs, offsetRequest, searchTerms, termsOf } from '../shared/list.js';
 import { amount, bigCount, count, percent } from '../shared/ranges.js';
-import { searchTerms, termsOf } from '../shared/text-search.js';
 import { endOfDay } from '../shared/time.js';
 import {
   AdsLaunchedPeriod, AdvertiserAdsWindow, AdvertiserQuerySearchType, AdvertiserReachPeriod, AdvertiserSearchType, AdvertiserSort, CountryFilterMode,
@@ -131,5 +130,5 @@ export function filterFromArgs(args: Partial<QueryArgs>) {
     reachWindow: window === 'current' ? 'total' : window,
     launchedPeriod: args.adsLaunchedPeriod ?? 'last30d',
   };
-  return { filter, sort, page: { limit: args.limit ?? ADVERTISER_LIMITS.defaultLimit, offset: args.offset ?? 0 } };
+  return { filter, sort, page: offsetRequest(args, ADVERTISER_LIMITS.defaultLimit) };
 }

@@ -4,9 +4,7 @@ import { AdStatusFilter } from '../ads/service.js';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
-import { offsetListRef } from '../shared/offset-page.js';
-import { TotalRelationEnum } from '../shared/cursor.js';
-import { OffsetPaginationRef, offsetArgs, TOTAL_RELATION_DESCRIPTION } from '../shared/pagination.js';
+import { listRef, offsetArgs, offsetListRef, offsetRequest, TOTAL_RELATION_DESCRIPTION, TotalRelationEnum } from '../shared/list.js';
 import { count } from '../shared/ranges.js';
 import { advertisersArgs, advertisersQueryArgs, filterFromArgs, notBothCategoryFilters } from './args.js';
 import { AdvertiserAdMediaType, AdvertiserAdsSort } from './enums.js';
@@ -22,13 +20,10 @@ const AdvertiserListMeta = builder.objectRef<AdvertiserPage['meta']>('Advertiser
   }),
 });
 
-const AdvertiserPageRef = builder.objectRef<AdvertiserPage>('AdvertiserPage').implement({
+const AdvertiserPageRef = listRef<unknown, AdvertiserPage>('AdvertiserPage', AdvertiserSummary, {
+  style: 'offset',
   description: 'A page of advertisers.',
-  fields: (t) => ({
-    data: t.field({ type: [AdvertiserSummary], resolve: (page) => page.data as never }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: AdvertiserListMeta, resolve: (page) => page.meta }),
-  }),
+  fields: (t) => ({ meta: t.field({ type: AdvertiserListMeta, resolve: (page) => page.meta }) }),
 });
 
 const AdvertiserAdPage = offsetListRef('AdvertiserAdPage', PublicAd, "A page of an advertiser's ads, one per duplicate group.");
@@ -87,7 +82,7 @@ builder.queryFields((t) => ({
         queryFromInfo({ context, info, path: ['data'] }),
         { advertiserId: args.advertiserId, status: args.status ?? 'all', mediaType: args.mediaType ?? 'all' },
         { sortBy: args.sortBy ?? 'newest', order: args.order ?? 'desc' },
-        { limit: args.limit ?? 25, offset: args.offset ?? 0 },
+        offsetRequest(args, 25),
         args.cpm ?? 9,
       ),
   }),

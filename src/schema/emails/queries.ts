@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
 import { htmlMediaUrls } from '../shared/media-url.js';
-import { ListMetaRef, PagePaginationRef, type PageRequest } from '../shared/pagination.js';
+import { listRef, type PageRequest } from '../shared/list.js';
 import { findShopId } from '../shops/service.js';
 import { emailFilter, emailsQueryArgs, shopEmailsArgs } from './args.js';
 import { emailDetail, emailHtml, searchEmails, type EmailFilter, type EmailPage, type EmailSort } from './service.js';
@@ -13,14 +13,7 @@ import { EmailDetail, EmailSummary } from './types.js';
 
 type EmailHtml = { emailId: number; html: string | null; htmlLength: number };
 
-const EmailPageRef = builder.objectRef<EmailPage>('EmailPage').implement({
-  description: 'A page of email summaries.',
-  fields: (t) => ({
-    data: t.field({ type: [EmailSummary], resolve: (page) => page.data as never }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: ListMetaRef, resolve: (page) => page.meta }),
-  }),
-});
+const EmailPageRef = listRef<unknown, EmailPage>('EmailPage', EmailSummary, { style: 'page', description: 'A page of email summaries.', searchable: true });
 
 const EmailHtmlRef = builder.objectRef<EmailHtml>('EmailHtml').implement({
   description: 'The raw HTML as captured: data to store or sandbox, never rendered by this API.',

@@ -1,10 +1,10 @@
 import type { Email } from '../../generated/prisma/client.js';
 import type { Context } from '../../context.js';
-import { listMeta, offsetOf, pagePagination, type ListMeta, type PagePagination, type PageRequest } from '../shared/pagination.js';
+import { findPage, type PageOf, type PageRequest } from '../shared/list.js';
 import { avgEmailsPerWeek } from './figures.js';
 import { LAST_90_DAYS } from './service/frequency.js';
 import { findEmails, inlineEmails } from './service/load.js';
-import { searchEmailIds, type EmailFilter, type EmailSort } from './service/search.js';
+import { emailList, type EmailFilter, type EmailSort } from './service/search.js';
 
 // The emails domain's public face and the home of its SQL: the emails list (its engine in service/search.ts, its rows
 // in service/load.ts, the frequency filter in service/frequency.ts), one email, its HTML, a shop's email stats.
@@ -12,7 +12,7 @@ import { searchEmailIds, type EmailFilter, type EmailSort } from './service/sear
 export { EMAIL_SUMMARY } from './service/load.js';
 export type { EmailFilter, EmailSearch, EmailSort, EmailSortValue } from './service/search.js';
 
-export type EmailPage = { data: Email[]; pagination: PagePagination; meta: ListMeta };
+export type EmailPage = PageOf<Email>;
 export type ShopEmailAnalytics = { emails90d: number; lastEmailAt: Date | null };
 export type ShopEmailStats = {
   last90Days: { totalEmails: number; avgEmailsPerWeek: number; emailsByDayOfWeek: Record<string, number> };
@@ -22,11 +22,11 @@ export type ShopEmailStats = {
 /** A page of the emails list (POST /v1/emails/query, GET /v1/shops/{shopId}/emails), its rows loaded with `select`. */
 export async function searchEmails(context: Context, filter: EmailFilter, sort: EmailSort, page: PageRequest, select: object): Promise<EmailPage> {
   // A keyword search brings its page's rows in the statement that finds it; any other page loads them by id.
-  const found = await searchEmailIds(context.pool, filter, sort, { limit: page.limit, offset: offsetOf(page) }, inlineEmails(select));
-  const ids = found.ids.map(Number);
-  const rows = found.rows ?? (await findEmails(context.prisma, ids, select));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { data: ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total), meta: listMeta(found) };
+  return findPage(context.pool, {
+    ...emailList(filter, sort),
+    page,
+    rows: { inline: inlineEmails(select), load: (ids) => findEmails(context.prisma, ids.map(Number), select), idOf: (row) => String(row.id) },
+  });
 }
 
 /** One email (GET /v1/emails/{emailId}) loaded with `query`, Pothos's selection, or null. */

@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { countryFilterInput } from '../shared/countries.js';
 import { SortOrder } from '../shared/enums.js';
 import { bigCount, count } from '../shared/ranges.js';
-import { searchTerms } from '../shared/text-search.js';
+import { pageArgs, searchTerms } from '../shared/list.js';
 import { GoogleAdNetworkEnum, GoogleAdsSort, GoogleAdStatusFilter } from './enums.js';
 
 // The arguments of POST /v1/google-ads/query and their validation; filter.ts turns them into the list's filter.
@@ -29,8 +29,7 @@ export const googleAdsQueryArgs = () =>
     maxReach: t.float({ validate: bigCount }),
     sortBy: t.field({ type: GoogleAdsSort, defaultValue: 'newest' }),
     order: t.field({ type: SortOrder, defaultValue: 'desc' }),
-    page: t.int({ defaultValue: 1, description: 'Page number, from 1.', validate: z.number().int().min(1) }),
-    limit: t.int({ defaultValue: 25, description: 'Rows per page, 1..100 (default 25).', validate: z.number().int().min(1).max(100) }),
+    ...pageArgs({ defaultLimit: 25, maxLimit: 100 }),
   }));
 
 export type GoogleAdsArgs = InputShapeFromFields<ReturnType<typeof googleAdsQueryArgs>>;

@@ -1,5 +1,4 @@
-import { pageRequest } from '../shared/pagination.js';
-import { termsOf } from '../shared/text-search.js';
+import { pageRequest, termsOf } from '../shared/list.js';
 import { endOfDay } from '../shared/time.js';
 import type { GoogleAdsArgs } from './args.js';
 import type { GoogleAdsFilter, GoogleAdsSort as Sort } from './service.js';

@@ -1,6 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
-import { pageListRef } from '../shared/pagination.js';
+import { pageListRef } from '../shared/list.js';
 import { googleAdsQueryArgs } from './args.js';
 import { filterFromGoogleArgs } from './filter.js';
 import { searchGoogleAds } from './service.js';

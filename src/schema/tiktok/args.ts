@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { bigCount, count, percent } from '../shared/ranges.js';
 import { countryCode, languageCode } from '../shared/codes.js';
-import { pageArgs } from '../shared/pagination.js';
+import { pageArgs } from '../shared/list.js';
 import { TikTokItemTypeFilter, TikTokLibrarySort, TikTokMediaTypeFilter, TikTokSearchArea, TikTokStatusFilter, YesNo } from './enums.js';
 
 // Arguments of the TikTok library lists and their validation; filter.ts turns them into the list's filter.

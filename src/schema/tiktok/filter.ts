@@ -1,6 +1,5 @@
 import { hostOf } from '../shared/codes.js';
-import { pageRequest } from '../shared/pagination.js';
-import { termsOf } from '../shared/text-search.js';
+import { pageRequest, termsOf } from '../shared/list.js';
 import type { FilterArgs, LibraryArgs, LibraryQueryArgs } from './args.js';
 import type { TikTokFilter, TikTokSort } from './service.js';
 

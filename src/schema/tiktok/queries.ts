@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
-import { pageListRef } from '../shared/pagination.js';
+import { pageListRef } from '../shared/list.js';
 import { tiktokIdOf } from './figures.js';
 import { libraryArgs, libraryQueryArgs } from './args.js';
 import { TikTokLibraryItemDetail } from './detail.js';

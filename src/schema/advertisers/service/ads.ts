@@ -3,9 +3,7 @@ import { notFound } from '../../../errors.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { adsByIds, withCpm } from '../../ads/service.js';
 import { daysRunningSql } from '../../shared/days-running.js';
-import { findIdPage, type OrderKey } from '../../shared/id-page.js';
-import { loadOffsetPage } from '../../shared/offset-page.js';
-import type { OffsetRequest } from '../../shared/pagination.js';
+import { findPage, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 
 // GET /v1/advertisers/{advertiserId}/ads: the page's ads, one row per duplicate group as on /v1/ads.
 
@@ -21,28 +19,26 @@ const SORT_KEYS: Record<AdvertiserAdsSort['sortBy'], Prisma.Sql> = {
   duplicates: sql`a."duplicates"`,
 };
 
-function findAdvertiserAdIds(prisma: PrismaClient, filter: AdvertiserAdsFilter, sort: AdvertiserAdsSort, page: OffsetRequest) {
+/** The page of the advertiser's ads, each loaded with `select` and its estimated spend at `cpm`; not_found without the advertiser. */
+export async function advertiserAds(context: Pick<Context, 'prisma'>, select: object, filter: AdvertiserAdsFilter, sort: AdvertiserAdsSort, page: OffsetRequest, cpm: number) {
+  const { prisma } = context;
   const where: Prisma.Sql[] = [sql`a."advertiserId" = ${filter.advertiserId}`, sql`a."isGroupLead"`];
   if (filter.status !== 'all') where.push(sql`a."status" = ${filter.status}::"AdStatus"`);
   if (filter.mediaType !== 'all') where.push(sql`a."mediaType" = ${filter.mediaType}::"AdMediaType"`);
   const order: OrderKey[] = [{ key: SORT_KEYS[sort.sortBy], direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, { key: sql`a."id"`, direction: 'ASC' }];
-  return findIdPage(prisma, {
-    id: sql`a."id"`,
-    from: sql`FROM "ads" a WHERE ${Prisma.join(where, ' AND ')}`,
-    order,
-    limit: page.limit,
-    offset: page.offset,
-    // One page's ads: a few hundred rows at most, read through the (advertiserId, firstSeenAt) index.
-    scansAllMatches: true,
-  });
-}
-
-/** The page of the advertiser's ads, each loaded with `select` and its estimated spend at `cpm`; not_found without the advertiser. */
-export async function advertiserAds(context: Pick<Context, 'prisma'>, select: object, filter: AdvertiserAdsFilter, sort: AdvertiserAdsSort, page: OffsetRequest, cpm: number) {
+  // The advertiser's check and the page run together (without the advertiser, no ad matches: nothing is loaded).
   const [advertiser, found] = await Promise.all([
-    context.prisma.advertiser.findUnique({ where: { id: filter.advertiserId }, select: { id: true } }),
-    findAdvertiserAdIds(context.prisma, filter, sort, page),
+    prisma.advertiser.findUnique({ where: { id: filter.advertiserId }, select: { id: true } }),
+    findPage(prisma, {
+      id: sql`a."id"`,
+      from: sql`FROM "ads" a WHERE ${Prisma.join(where, ' AND ')}`,
+      order,
+      // One page's ads: a few hundred rows at most, read through the (advertiserId, firstSeenAt) index.
+      scansAllMatches: true,
+      page,
+      rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), cpm) },
+    }),
   ]);
   if (!advertiser) throw notFound(`Advertiser "${filter.advertiserId}"`);
-  return loadOffsetPage(found, page, async (ids) => withCpm(await adsByIds(context.prisma, ids, select), cpm));
+  return found;
 }

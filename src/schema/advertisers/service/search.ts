@@ -2,17 +2,14 @@ import type { Context } from '../../../context.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { hostOf } from '../../shared/codes.js';
 import { onDomain } from '../../shared/domains.js';
-import { findIdPage, type OrderKey } from '../../shared/id-page.js';
 import { escapeLike } from '../../shared/like.js';
-import { loadOffsetPage, type OffsetRowPage } from '../../shared/offset-page.js';
-import { listMeta, type ListMeta, type OffsetRequest } from '../../shared/pagination.js';
+import { findPage, tsQuery, type ListMeta, type OffsetPageOf, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
-import { tsQuery } from '../../shared/text-search.js';
 import type { AdsWindow, LaunchedPeriod, ReachPeriodValue } from '../enums.js';
 import { pageConditions, type PageFilter } from './page-conditions.js';
 import { activeAds, adsLaunched, euAdsShare, Figures, reachOver } from './reach.js';
 
-// The advertisers list engine (GET /v1/advertisers, POST /v1/advertisers/query): SQL finds the page of advertiser ids and the total (shared/id-page.ts); Prisma
+// The advertisers list engine (GET /v1/advertisers, POST /v1/advertisers/query): SQL finds the page of advertiser ids and the total (findPage, shared/list.ts); Prisma
 // loads the selected fields for them. A search over ads (their copy or landing pages) first collects the
 // advertisers it matches, at most STAGE_CAP of them: past that the list is cut, and `meta.isTruncated` says so.
 
@@ -97,34 +94,28 @@ function orderBy(sort: AdvertiserSort, figures: Figures): { keys: OrderKey[]; co
   }
 }
 
-/** The ids of one page of advertisers, the total, and whether an ad search stage was cut. */
-async function searchAdvertiserIds(prisma: PrismaClient, filter: AdvertiserFilter, sort: AdvertiserSort, page: OffsetRequest) {
-  const overAds = filter.search && filter.search.type !== 'brand' && filter.search.type !== 'domain';
-  const staged = overAds ? await adSearchStage(prisma, filter.search!) : null;
-  const figures = new Figures();
-  const where = conditions(filter, staged, figures);
-  const order = orderBy(sort, figures);
-  const found = await findIdPage(prisma, {
-    id: sql`v."id"`,
-    from: sql`FROM "advertisers" v ${figures.sql()} WHERE ${Prisma.join(where, ' AND ')}`,
-    order: order.keys,
-    limit: page.limit,
-    offset: page.offset,
-    // A brand search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
-    search: filter.search?.type === 'brand' ? { rank: textRank(filter, sort) } : undefined,
-    scansAllMatches: order.computed,
-    boundedTotal: true, // the list reports meta.totalRelation
-  });
-  return { ...found, isTruncated: staged !== null && staged.length > STAGE_CAP };
-}
-
-export type AdvertiserPage = OffsetRowPage & { meta: { isTruncated: boolean } & ListMeta };
+export type AdvertiserPage = OffsetPageOf<{ id: string }> & { meta: { isTruncated: boolean } & ListMeta };
 
 /** A page of advertiser summaries, each loaded with `select` (Pothos' selection of a row). */
 export async function searchAdvertisers(context: Pick<Context, 'prisma'>, select: object, filter: AdvertiserFilter, sort: AdvertiserSort, page: OffsetRequest): Promise<AdvertiserPage> {
   const { prisma } = context;
-  const found = await searchAdvertiserIds(prisma, filter, sort, page);
-  const rows = await loadOffsetPage(found, page, (ids) => prisma.advertiser.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }));
+  const overAds = filter.search && filter.search.type !== 'brand' && filter.search.type !== 'domain';
+  const staged = overAds ? await adSearchStage(prisma, filter.search!) : null;
+  const isTruncated = staged !== null && staged.length > STAGE_CAP;
+  const figures = new Figures();
+  const where = conditions(filter, staged, figures);
+  const order = orderBy(sort, figures);
+  const found = await findPage(prisma, {
+    id: sql`v."id"`,
+    from: sql`FROM "advertisers" v ${figures.sql()} WHERE ${Prisma.join(where, ' AND ')}`,
+    order: order.keys,
+    // A brand search's page and total cost a bounded amount (shared/list.ts), unless the order is computed.
+    search: filter.search?.type === 'brand' ? { rank: textRank(filter, sort) } : undefined,
+    scansAllMatches: order.computed,
+    boundedTotal: true, // the list reports meta.totalRelation
+    page,
+    rows: { load: (ids) => prisma.advertiser.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }) },
+  });
   // A cut search over ads counts no further than its cap either: the total is a lower bound.
-  return { ...rows, meta: { isTruncated: found.isTruncated, totalRelation: found.isTruncated ? 'gte' : listMeta(found).totalRelation } };
+  return { ...found, meta: { isTruncated, totalRelation: isTruncated ? 'gte' : found.meta.totalRelation } };
 }

@@ -1,5 +1,5 @@
 import { Prisma, type Email } from '../../../generated/prisma/client.js';
-import type { InlineRows } from '../../shared/cursor.js';
+import type { InlineRows } from '../../shared/list.js';
 import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../../shared/json-rows.js';
 
 // Emails by id, for the email lists (POST /v1/emails/query, GET /v1/shops/{shopId}/emails): when the request selects
@@ -32,7 +32,7 @@ const SUMMARY_ROWS = Prisma.raw(`
 /** The emails whose ids an int array expression gives, as one JSON text, and their parser. */
 const { of: rowsOf, parse } = jsonRowSet<Email>(SUMMARY_ROWS, 'e."id"', revive);
 
-/** The page's emails loaded in the statement that finds it (shared/search-page.ts), when `query` allows. */
+/** The page's emails loaded in the statement that finds it (findPage, shared/list.ts), when `query` allows. */
 const INLINE: InlineRows<Email> = { inline: (ids) => rowsOf(Prisma.sql`ARRAY(${ids})::int[]`), parse };
 export const inlineEmails = (query: object): InlineRows<Email> | undefined => (covered(query) ? INLINE : undefined);
 

@@ -1,16 +1,13 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { hostOf } from '../../shared/codes.js';
 import { onDomain } from '../../shared/domains.js';
-import { findIdPage, type OrderKey } from '../../shared/id-page.js';
+import { tsQuery, type ListQuery, type OrderKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
-import type { InlineRows } from '../../shared/cursor.js';
-import type { SqlSource } from '../../shared/raw-rows.js';
 import { shopInCategories, shopUsesTechnologies } from '../../shared/shop-facets.js';
-import { tsQuery } from '../../shared/text-search.js';
 import { activeAdsOf, shopFilterConditions, type ShopFilter } from '../../shops/service.js';
 import { avgEmailsPerWeekCondition, LAST_90_DAYS } from './frequency.js';
 
-// The emails list engine: SQL finds the page of email ids and the total (shared/id-page.ts), Prisma loads the rows.
+// The emails list engine: the list (its matches and order) that findPage (shared/list.ts) pages; service.ts runs it.
 
 export type EmailSortValue = 'newest' | 'oldest' | 'relevance' | 'monthlyVisits' | 'bodyLength' | 'shopEmailFrequency' | 'event' | 'promotionType';
 export type EmailSearch = { terms: string[]; keywordMode: 'any' | 'all'; type: 'domain' | 'email' | 'shopKeywords' };
@@ -141,24 +138,23 @@ const INDEXED_SORTS = new Set<EmailSortValue>(['newest', 'oldest', 'bodyLength',
  */
 const readsShop = (parts: Prisma.Sql[]) => parts.some((part) => /(^|[^\w"])s\."/.test(part.sql));
 
-export async function searchEmailIds<Row = never>(db: SqlSource, filter: EmailFilter, sort: EmailSort, page: { limit: number; offset: number }, inline?: InlineRows<Row>) {
+/** The emails list for `filter` and `sort`: what findPage needs besides the page and how its rows are read. */
+export function emailList(filter: EmailFilter, sort: EmailSort): ListQuery {
   const own = conditions(filter);
   const keys = order(sort);
   const shop = readsShop([...own, ...keys.map((k) => k.key)]) ? sql`LEFT JOIN "shops" s ON s."id" = e."shopId"` : Prisma.empty;
   const where = [...own, ...sendingShopConditions(filter)];
-  return findIdPage(db, {
+  return {
     id: sql`e."id"`,
     from: sql`FROM "emails" e ${shop} WHERE ${Prisma.join(where.length ? where : [sql`TRUE`], ' AND ')}`,
     order: keys,
-    limit: page.limit,
-    offset: page.offset,
-    // A keyword search's page and total cost a bounded amount (shared/search-page.ts), unless the order is computed.
+    // A keyword search's page and total cost a bounded amount (shared/list.ts), unless the order is computed.
     // Sorted by relevance, the first matches by date are ranked: the text index holds "sentAt" (migration 0025), so
-    // past the cap they are looked for among the newest (or oldest) emails first (shared/search-windows.ts). A list
+    // past the cap they are looked for among the newest (or oldest) emails first (leadingWindows, shared/list.ts). A list
     // narrowed to a few shops seldom has enough of its matches there: then the window's scan is wasted, and every
     // match is read, as before.
     search: filter.search?.type === 'shopKeywords' ? { rank: textRank(filter, sort), leading: SENT_AT } : undefined,
     scansAllMatches: !INDEXED_SORTS.has(sort.sortBy),
     boundedTotal: true, // the list reports meta.totalRelation
-  }, inline);
+  };
 }

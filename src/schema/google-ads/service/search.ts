@@ -1,14 +1,14 @@
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import type { Context } from '../../../context.js';
+import { Prisma } from '../../../generated/prisma/client.js';
 import type { CountryFilter } from '../../shared/countries.js';
 import { daysRunningSql } from '../../shared/days-running.js';
 import type { SortOrderValue } from '../../shared/enums.js';
-import { findIdPage } from '../../shared/id-page.js';
-import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { findPage, tsQuery, type PageRequest } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
-import { tsQuery } from '../../shared/text-search.js';
 import type { GoogleAdsSort as GoogleAdsSortEnum, GoogleAdStatusFilter, GoogleNetwork } from '../enums.js';
 
-// The Google Ads engine: SQL finds the page of ad ids and the total of matches (shared/id-page.ts).
+// The Google Ads engine: SQL finds the page of ad ids and the total of matches, Prisma loads the selected fields for
+// them (findPage, shared/list.ts).
 
 export type GoogleAdsFilter = {
   search?: string[];
@@ -48,18 +48,20 @@ function conditions(filter: GoogleAdsFilter): Prisma.Sql[] {
   return out.length ? out : [sql`TRUE`];
 }
 
-export async function searchGoogleAdIds(prisma: PrismaClient, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: PageRequest) {
+/** A page of the Google Ads library: finds the page of ids, then loads the selected fields for them in the same order. */
+export async function searchGoogleAds(context: Pick<Context, 'prisma'>, select: object, filter: GoogleAdsFilter, sort: GoogleAdsSort, page: PageRequest) {
+  const { prisma } = context;
   const where = Prisma.join(conditions(filter), ' AND ');
   const from = sql`FROM "google_ads" g JOIN "google_advertisers" v ON v."id" = g."advertiserId" WHERE ${where}`;
-  return findIdPage(prisma, {
+  return findPage(prisma, {
     id: sql`g."id"`,
     from,
     order: [{ key: SORT_KEYS[sort.sortBy], direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, { key: sql`g."id"`, direction: 'ASC' }],
-    limit: page.limit,
-    offset: offsetOf(page),
-    // A search on the advertiser's name: its page and total cost a bounded amount (shared/search-page.ts).
+    // A search on the advertiser's name: its page and total cost a bounded amount (shared/list.ts).
     search: filter.search?.length ? { rank: null } : undefined,
     scansAllMatches: false,
     boundedTotal: true, // the list reports meta.totalRelation
+    page,
+    rows: { load: (ids) => prisma.googleAd.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }) },
   });
 }

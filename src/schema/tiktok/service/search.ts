@@ -1,14 +1,13 @@
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
+import type { Context } from '../../../context.js';
+import { Prisma } from '../../../generated/prisma/client.js';
 import { daysRunningSql } from '../../shared/days-running.js';
 import { onDomain } from '../../shared/domains.js';
 import type { SortOrderValue } from '../../shared/enums.js';
-import { findIdPage, type OrderKey } from '../../shared/id-page.js';
-import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { findPage, tsQuery, type OrderKey, type PageRequest, type TextSearch } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
-import { tsQuery, type TextSearch } from '../../shared/text-search.js';
 import type { TikTokItemTypeFilter, TikTokLibrarySort, TikTokMediaTypeFilter, TikTokSearchArea, TikTokStatusFilter, YesNo } from '../enums.js';
 
-// The TikTok library engine: SQL finds the page of item ids and the total of matches (shared/id-page.ts);
+// The TikTok library engine: SQL finds the page of item ids and the total of matches (findPage, shared/list.ts);
 // Prisma then loads exactly the fields the request selected for those ids.
 
 export type SearchArea = typeof TikTokSearchArea.$inferType;
@@ -129,7 +128,9 @@ function orderBy(sort: TikTokSort): OrderKey[] {
   return [{ key, direction: sort.order === 'asc' ? 'ASC' : 'DESC' }, byId];
 }
 
-export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter, sort: TikTokSort, page: PageRequest) {
+/** A page of the TikTok library: finds the page of ids, then loads the selected fields for them in the same order. */
+export async function searchTikTokItems(context: Pick<Context, 'prisma'>, select: object, filter: TikTokFilter, sort: TikTokSort, page: PageRequest) {
+  const { prisma } = context;
   const where = Prisma.join(conditions(filter), ' AND ');
   // Every item has its profile (a required key): a LEFT JOIN gives the same rows, and lets the planner drop the join
   // where nothing reads the profile (a search's capped count).
@@ -139,15 +140,15 @@ export async function searchTikTokIds(prisma: PrismaClient, filter: TikTokFilter
     LEFT JOIN "shops" s ON s."id" = i."shopId"
     WHERE ${where}`;
   const search = filter.search;
-  return findIdPage(prisma, {
+  return findPage(prisma, {
     id: sql`i."id"`,
     from,
     order: orderBy(sort),
-    limit: page.limit,
-    offset: offsetOf(page),
-    // A text search's page and total cost a bounded amount (shared/search-page.ts).
+    // A text search's page and total cost a bounded amount (shared/list.ts).
     search: search ? { rank: sort.sortBy === 'relevance' ? relevance(search) : null } : undefined,
     scansAllMatches: false,
     boundedTotal: true, // the list reports meta.totalRelation
+    page,
+    rows: { load: (ids) => prisma.tikTokItem.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }) },
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKeysetPage } from '../../src/schema/shared/cursor.js';
+import { findPage } from '../../src/schema/shared/list.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { expectViolation } from '../support/assertions.js';
@@ -186,11 +186,14 @@ describe('cursor pages', () => {
 
   it('counts at a bounded cost: exact within the cap, else a lower bound (gte) never below the rows paged', async () => {
     const bestSelling = [{ key: Prisma.sql`coalesce(p."bestSellerPosition", 2147483647)`, type: 'int4' as const }, { key: Prisma.sql`(-p."monthlyRevenueUsd")`, type: 'float8' as const }];
-    const page = (by: 'matches' | 'window', bound: number, where: Prisma.Sql[] = [], limit = 2) =>
-      findKeysetPage(t.db.pool, {
-        id: Prisma.sql`p."id"`, from: Prisma.sql`FROM "products" p`, where, keys: bestSelling, direction: 'ASC', limit, after: null,
+    const page = async (by: 'matches' | 'window', bound: number, where: Prisma.Sql[] = [], limit = 2) => {
+      const { data, pagination } = await findPage(t.db.pool, {
+        id: Prisma.sql`p."id"`, from: Prisma.sql`FROM "products" p`, where, keys: bestSelling, direction: 'ASC', digestOf: null, page: { limit },
         count: by === 'matches' ? { by, cap: bound } : { by, rows: bound },
+        rows: { load: async (ids) => ids.map((id) => ({ id })) },
       });
+      return { ids: data.map((row) => row.id), total: pagination.total, totalRelation: pagination.totalRelation, next: pagination.nextCursor };
+    };
     for (const countBy of ['matches', 'window'] as const) {
       expect(await page(countBy, 3)).toMatchObject({ total: 3, totalRelation: 'gte' });
       expect(await page(countBy, 100)).toMatchObject({ total: 9, totalRelation: 'eq' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { DAWN, daysAgo, GLOW, IMPULSE, LAB, META_PIXEL, PEAK, shopsScenario, TIKTOK_PIXEL, TINY } from './scenario.js';
 import { keyPaths } from '../support/shapes.js';
-import { searchBounds } from '../../src/schema/shared/search-page.js';
+import { searchBounds } from '../../src/schema/shared/list.js';
 import { SHOP_SUMMARY } from './shapes.js';
 import { expectViolation } from '../support/assertions.js';
 import { statementsOf } from '../support/statements.js';

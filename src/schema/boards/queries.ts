@@ -1,15 +1,15 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
-import { pageArgs, pageListRef } from '../shared/pagination.js';
+import { listRef, pageArgs, pageRequest } from '../shared/list.js';
 import { boardId, LIST_LIMITS } from './args.js';
 import { BoardKindEnum, BoardScopeEnum, BoardStateEnum, BoardSurfaceEnum } from './enums.js';
 import { boardDetail, boardItemPage, boardPage } from './service.js';
 import { BoardItemRef, BoardRef } from './types.js';
 
-const BoardPage = pageListRef('BoardPage', BoardRef, 'A page of boards, by position then creation.');
-const BoardItemPage = pageListRef('BoardItemPage', BoardItemRef, 'A page of the items of a board, newest first.');
+const BoardPage = listRef('BoardPage', BoardRef, { style: 'page', description: 'A page of boards, by position then creation.' });
+const BoardItemPage = listRef('BoardItemPage', BoardItemRef, { style: 'page', description: 'A page of the items of a board, newest first.' });
 
-const pageOf = (args: { page?: number | null; limit?: number | null }) => ({ page: args.page ?? 1, limit: args.limit ?? LIST_LIMITS.defaultLimit });
+const pageOf = (args: { page?: number | null; limit?: number | null }) => pageRequest(args, LIST_LIMITS.defaultLimit);
 
 builder.queryFields((t) => ({
   boards: t.field({

@@ -3,7 +3,7 @@ import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { boardSharePath } from '../boards/service.js';
 import { BoardScopeEnum } from '../boards/types.js';
-import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { listRef } from '../shared/list.js';
 import { ADS } from './family.js';
 import type { FavoriteAdRow } from './service.js';
 import { folderFamily, NestedFolderRef } from './types.js';
@@ -24,9 +24,7 @@ export const FavoriteAd = builder.objectRef<FavoriteAdRow>('FavoriteAd').impleme
   }),
 });
 
-export const FavoriteAdPage = builder.objectRef<{ data: FavoriteAdRow[]; pagination: PagePagination }>('FavoriteAdPage').implement({
-  fields: (t) => ({ data: t.field({ type: [FavoriteAd], resolve: (page) => page.data }), pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }) }),
-});
+export const FavoriteAdPage = listRef<FavoriteAdRow>('FavoriteAdPage', FavoriteAd, { style: 'page' });
 
 export const FavoriteAdAddResult = builder.objectRef<{ data: FavoriteAdRow; created: boolean }>('FavoriteAdAddResult').implement({
   fields: (t) => ({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boardName, LIST_LIMITS, uuid } from '../boards/types.js';
+import { pageRequest } from '../shared/list.js';
 
 // The arguments of the favorites routes: board bounds (names, uuids, list limits) and the favorites' own ids.
 
@@ -19,4 +20,4 @@ export const folderName = boardName;
 export const folderOrders = z.array(z.object({ id: uuid, order: z.number().int().min(0) })).min(1).max(100);
 
 /** The page a list asks for, with the board lists' default limit. */
-export const pageOf = (args: { page?: number | null; limit?: number | null }) => ({ page: args.page ?? 1, limit: args.limit ?? LIST_LIMITS.defaultLimit });
+export const pageOf = (args: { page?: number | null; limit?: number | null }) => pageRequest(args, LIST_LIMITS.defaultLimit);

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import { BoardScopeEnum } from '../boards/types.js';
 import { EmailSummary as FavoriteEmailSummary } from '../emails/types.js';
-import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { listRef } from '../shared/list.js';
 import { EMAILS } from './family.js';
 import type { FavoriteEmailRow } from './service.js';
 import { folderFamily, NestedFolderRef } from './types.js';
@@ -22,9 +22,7 @@ export const FavoriteEmail = builder.objectRef<FavoriteEmailRow>('FavoriteEmail'
   }),
 });
 
-export const FavoriteEmailPage = builder.objectRef<{ data: FavoriteEmailRow[]; pagination: PagePagination }>('FavoriteEmailPage').implement({
-  fields: (t) => ({ data: t.field({ type: [FavoriteEmail], resolve: (page) => page.data }), pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }) }),
-});
+export const FavoriteEmailPage = listRef<FavoriteEmailRow>('FavoriteEmailPage', FavoriteEmail, { style: 'page' });
 
 export const FavoriteEmailAddResult = builder.objectRef<{ data: FavoriteEmailRow; created: boolean }>('FavoriteEmailAddResult').implement({
   fields: (t) => ({

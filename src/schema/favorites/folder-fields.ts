@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { BoardScopeEnum } from '../boards/types.js';
-import { pageArgs } from '../shared/pagination.js';
+import { pageArgs } from '../shared/list.js';
 import { folderName, folderOrders, LIST_LIMITS, pageOf, SCOPE_DESCRIPTION, uuid } from './args.js';
 import {
   favoriteFolderCreate,

@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
 import { BoardScopeEnum } from '../boards/types.js';
-import { pageArgs } from '../shared/pagination.js';
+import { pageArgs } from '../shared/list.js';
 // The families' types are made in the order the schema lists them: ads, shops, emails.
 import { AD_FOLDERS, FavoriteAdPage } from './ads.js';
 import { FavoriteShopPage, SHOP_FOLDERS } from './shops.js';

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { BoardScopeEnum } from '../boards/types.js';
-import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { listRef } from '../shared/list.js';
 import { ShopSummary as FavoriteShopSummary } from '../shops/types.js';
 import { SHOPS } from './family.js';
 import type { FavoriteShopRow } from './service.js';
@@ -22,9 +22,7 @@ export const FavoriteShop = builder.objectRef<FavoriteShopRow>('FavoriteShop').i
   }),
 });
 
-export const FavoriteShopPage = builder.objectRef<{ data: FavoriteShopRow[]; pagination: PagePagination }>('FavoriteShopPage').implement({
-  fields: (t) => ({ data: t.field({ type: [FavoriteShop], resolve: (page) => page.data }), pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }) }),
-});
+export const FavoriteShopPage = listRef<FavoriteShopRow>('FavoriteShopPage', FavoriteShop, { style: 'page' });
 
 export const FavoriteShopAddResult = builder.objectRef<{ data: FavoriteShopRow; created: boolean }>('FavoriteShopAddResult').implement({
   fields: (t) => ({

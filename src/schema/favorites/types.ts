@@ -2,7 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import type { Board, BoardItem } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { BoardScopeEnum } from '../boards/types.js';
-import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { listRef } from '../shared/list.js';
 import type { Family } from './family.js';
 import type { FolderDeletion } from './service.js';
 
@@ -60,9 +60,7 @@ type Reordered = { reordered: boolean; scope: 'workspace' | 'personal'; folders:
 
 /** The object types of a family's folder routes, in the order the schema lists them. */
 function folderTypes({ family, typePrefix, folder, affectedId }: Omit<FolderFamily, 'prefix'>) {
-  const FolderPage = builder.objectRef<{ data: Board[]; pagination: PagePagination }>(`${typePrefix}FolderPage`).implement({
-    fields: (t) => ({ data: t.field({ type: [folder], resolve: (page) => page.data }), pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }) }),
-  });
+  const FolderPage = listRef<Board>(`${typePrefix}FolderPage`, folder, { style: 'page' });
   const Deletion = builder.objectRef<FolderDeletion>(`${typePrefix}FolderDeletion`).implement({
     fields: (t) => ({
       deleted: t.exposeBoolean('deleted'),

@@ -2,7 +2,7 @@ import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { countries } from '../shared/countries.js';
-import { cursorArgs } from '../shared/cursor.js';
+import { cursorArgs } from '../shared/list.js';
 import { SortOrder } from '../shared/enums.js';
 import { amount, count, percent } from '../shared/ranges.js';
 import { endOfDay } from '../shared/time.js';

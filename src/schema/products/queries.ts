@@ -1,11 +1,11 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
-import { cursorListRef } from '../shared/cursor.js';
+import { listRef } from '../shared/list.js';
 import { crossChecks, euFieldsUsed, filterFromArgs, productsListArgs, productsQueryArgs } from './args.js';
 import { searchProducts } from './service/search.js';
 import { ProductRef } from './types.js';
 
-const ProductPageRef = cursorListRef('ProductPage', ProductRef, 'A cursor page of products.');
+const ProductPageRef = listRef('ProductPage', ProductRef, { style: 'cursor', description: 'A cursor page of products.' });
 
 builder.queryFields((t) => ({
   products: t.field({

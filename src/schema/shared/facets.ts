@@ -2,9 +2,8 @@ import type { ObjectRef } from '@pothos/core';
 import { z } from 'zod';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { orderBySql, type OrderKey } from './id-page.js';
 import { escapeLike } from './like.js';
-import { OffsetPaginationRef, offsetArgs, offsetPagination, type OffsetPagination, type OffsetRequest } from './pagination.js';
+import { findRowsPage, listRef, offsetArgs, offsetRequest, orderBySql, type OffsetPagination, type OrderKey } from './list.js';
 
 // Facet lists: the values a filter accepts, with how often each is used, searchable by label, paged by
 // offset. Every facet list runs in SQL through facetPage (or facetList for a closed set shown whole), whatever
@@ -51,13 +50,7 @@ export async function facetPage<T>(
   query: FacetQuery,
   args: { search?: string | null; limit?: number | null; offset?: number | null },
 ): Promise<FacetPage<T>> {
-  const request: OffsetRequest = { limit: args.limit ?? FACET_LIMITS.defaultLimit, offset: args.offset ?? 0 };
-  const where = whereOf(query, args.search);
-  const [data, [{ total }]] = await Promise.all([
-    prisma.$queryRaw<T[]>`SELECT ${query.select} ${query.from} ${where} ORDER BY ${orderBySql(query.order)} LIMIT ${request.limit} OFFSET ${request.offset}`,
-    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${query.from} ${where}`,
-  ]);
-  return { data, pagination: offsetPagination(request, total) };
+  return findRowsPage<T>(prisma, { select: query.select, from: Prisma.sql`${query.from} ${whereOf(query, args.search)}`, order: query.order, page: offsetRequest(args, FACET_LIMITS.defaultLimit) });
 }
 
 /** Every value of a small closed facet (an enum's values), in order: one statement, no paging. */
@@ -77,10 +70,5 @@ export function labelTable(alias: string, labels: ReadonlyArray<readonly [value:
 
 /** A facet page type `{ data[], pagination }` of the given item type. */
 export function facetPageRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
-  return builder.objectRef<FacetPage<T>>(name).implement({
-    fields: (t) => ({
-      data: t.field({ type: [item], resolve: (page) => page.data as never }),
-      pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-    }),
-  });
+  return listRef<T, FacetPage<T>>(name, item, { style: 'offset' });
 }

@@ -7,7 +7,7 @@ import { countries } from '../shared/countries.js';
 import { SortOrder } from '../shared/enums.js';
 import { amount, count } from '../shared/ranges.js';
 import { endOfDay } from '../shared/time.js';
-import { offsetArgs } from '../shared/pagination.js';
+import { offsetArgs } from '../shared/list.js';
 import { growthConditionList, ReachGrowthCondition, type GrowthCondition } from '../shared/growth-filter.js';
 import { growthArgs, trustpilotArgs } from '../shared/shop-filter-args.js';
 import { DtcRegion, ShopListSort, ShopQuerySort, ShopSearchType } from './enums.js';

@@ -2,21 +2,14 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { SortOrder } from '../shared/enums.js';
 import { builder } from '../builder.js';
-import { ListMetaRef, OffsetPaginationRef, offsetArgs } from '../shared/pagination.js';
+import { listRef, offsetArgs } from '../shared/list.js';
 import { SHOP_LIMITS, shopListArgs, shopListFilter, shopQueryArgs } from './args.js';
 import { SimilarShopSort } from './enums.js';
 import { searchShops, type ShopPage } from './service/search.js';
 import { SIMILARITY_DESCRIPTION, similarShops, type SimilarPage, type SimilarRow } from './service/similar.js';
 import { ShopSummary } from './types.js';
 
-const ShopPageRef = builder.objectRef<ShopPage>('ShopPage').implement({
-  description: 'An offset-style page of shop summaries.',
-  fields: (t) => ({
-    data: t.field({ type: [ShopSummary], resolve: (page) => page.data as never }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: ListMetaRef, resolve: (page) => page.meta }),
-  }),
-});
+const ShopPageRef = listRef<unknown, ShopPage>('ShopPage', ShopSummary, { style: 'offset', description: 'An offset-style page of shop summaries.', searchable: true });
 
 export const SimilarShopRef = builder.objectRef<SimilarRow>('SimilarShop').implement({
   fields: (t) => ({
@@ -29,12 +22,10 @@ const SimilarMeta = builder.objectRef<SimilarPage['meta']>('SimilarShopsMeta').i
   fields: (t) => ({ shopExists: t.exposeBoolean('shopExists', { description: 'false when the identifier names no known shop (data is then empty).' }) }),
 });
 
-const SimilarShopPageRef = builder.objectRef<SimilarPage>('SimilarShopPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [SimilarShopRef], resolve: (page) => page.data }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: SimilarMeta, resolve: (page) => page.meta }),
-  }),
+// Its meta is its own (SimilarShopsMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
+const SimilarShopPageRef = listRef<SimilarRow, Omit<SimilarPage, 'meta'>>('SimilarShopPage', SimilarShopRef, {
+  style: 'offset',
+  fields: (t) => ({ meta: t.field({ type: SimilarMeta, resolve: (page) => (page as SimilarPage).meta }) }),
 });
 
 builder.queryFields((t) => ({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SortOrder } from '../shared/enums.js';
 import { builder } from '../builder.js';
-import { OffsetPaginationRef } from '../shared/pagination.js';
+import { listRef, offsetArgs } from '../shared/list.js';
 import { ShopProductSort, SocialPeriod } from './enums.js';
 import { LinkedAdvertiserRef } from './linked.js';
 import { shopAdvertisers, shopProducts, shopSalesHistory, shopSocialsHistory, type SalesReading, type ShopProduct, type ShopProductPage as ProductPage, type Socials } from './service/resources.js';
@@ -44,12 +44,9 @@ const ShopProductRef = builder.objectRef<ShopProduct>('ShopProduct').implement({
   }),
 });
 
-const ShopProductPage = builder.objectRef<ProductPage>('ShopProductPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [ShopProductRef], resolve: (page) => page.data }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-  }),
-});
+const ShopProductPage = listRef<ShopProduct, ProductPage>('ShopProductPage', ShopProductRef, { style: 'offset' });
+
+const PRODUCT_LIMITS = { defaultLimit: 25, maxLimit: 100 };
 
 const shopIdArg = z.string().min(1).max(128);
 
@@ -92,7 +89,8 @@ builder.queryFields((t) => ({
     description: "A shop's products (GET /v1/shops/{shopId}/products): popularity (best-seller rank, default), price or createdAt; order defaults to asc for popularity, desc otherwise.",
     args: {
       shopId: t.arg.string({ required: true, validate: shopIdArg }),
-      limit: t.arg.int({ defaultValue: 25, description: 'Rows to return, 1..100 (default 25).', validate: z.number().int().min(1).max(100) }),
+      ...offsetArgs(PRODUCT_LIMITS),
+      // Bounded: a deep page of a shop's products costs its skipped rows.
       offset: t.arg.int({ defaultValue: 0, description: 'Rows to skip, 0..10000.', validate: z.number().int().min(0).max(10_000) }),
       sortBy: t.arg({ type: ShopProductSort, defaultValue: 'popularity' }),
       order: t.arg({ type: SortOrder }),
@@ -100,7 +98,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => {
       const sortBy = args.sortBy ?? 'popularity';
       const order = args.order ?? (sortBy === 'popularity' ? 'asc' : 'desc');
-      return shopProducts(context, args.shopId, { sortBy, order }, { limit: args.limit ?? 25, offset: args.offset ?? 0 });
+      return shopProducts(context, args.shopId, { sortBy, order }, { limit: args.limit ?? PRODUCT_LIMITS.defaultLimit, offset: args.offset ?? 0 });
     },
   }),
 }));

@@ -3,7 +3,7 @@ import type { Context } from '../../../context.js';
 import { apiError, notFound, validationError } from '../../../errors.js';
 import type { Board, Prisma } from '../../../generated/prisma/client.js';
 import { writeAudited } from '../../shared/audit.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
 import { workspaceDb } from '../../shared/workspace.js';
 import { actorOf, scopeKey, visibleBoards, visibleBoardsAnyScope, type Actor } from '../access.js';
 import type { BoardScope } from '../enums.js';

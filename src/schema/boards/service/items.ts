@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { apiError, validationError } from '../../../errors.js';
 import type { Prisma } from '../../../generated/prisma/client.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
 import { workspaceDb } from '../../shared/workspace.js';
 import { actorOf } from '../access.js';
 import { SURFACE_ITEM_TYPE, type BoardItemType } from '../enums.js';

@@ -3,7 +3,7 @@ import type { Context } from '../../../context.js';
 import { apiError } from '../../../errors.js';
 import type { Board, BoardShare, PrismaClient } from '../../../generated/prisma/client.js';
 import { writeAudited } from '../../shared/audit.js';
-import { pagePagination, offsetOf, type PagePagination, type PageRequest } from '../../shared/pagination.js';
+import { pagePagination, offsetOf, type PagePagination, type PageRequest } from '../../shared/list.js';
 import { scopeToWorkspace } from '../../shared/workspace.js';
 import { actorOf } from '../access.js';
 import { findBoard } from './boards.js';

@@ -2,7 +2,7 @@ import type { Context } from '../../../context.js';
 import type { Ad } from '../../../generated/prisma/client.js';
 import { adsByIds, DEFAULT_CPM, normaliseAdId, withCpm } from '../../ads/service.js';
 import { findTarget, saveItem, shareBoard } from '../../boards/service.js';
-import type { PageRequest } from '../../shared/pagination.js';
+import type { PageRequest } from '../../shared/list.js';
 import { ADS } from '../family.js';
 import { deleteSaved, favoritePage, loadFavorites, moveSaved, removeSaved, type FavoriteRow } from './favorites.js';
 import { findFolder, placeOf, scoped } from './folders.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import type { Email, Prisma } from '../../../generated/prisma/client.js';
 import { findTarget, saveOrMoveItem } from '../../boards/service.js';
-import type { PageRequest } from '../../shared/pagination.js';
+import type { PageRequest } from '../../shared/list.js';
 import { EMAILS, favoriteWhere } from '../family.js';
 import { deleteSaved, favoritePage, loadFavorites, moveSaved, removeSaved, type FavoriteRow } from './favorites.js';
 import { placeOf, scoped } from './folders.js';

@@ -3,7 +3,7 @@ import { notFound } from '../../../errors.js';
 import type { Board, BoardItem, Prisma } from '../../../generated/prisma/client.js';
 import { moveItem, removeItem, type Actor, type ScopeKey } from '../../boards/service.js';
 import { workspaceDb } from '../../shared/workspace.js';
-import { offsetOf, pagePagination, type PagePagination, type PageRequest } from '../../shared/pagination.js';
+import { inIdOrder, offsetOf, pagePagination, type PagePagination, type PageRequest } from '../../shared/list.js';
 import { favoriteWhere, type Family } from '../family.js';
 import { findFolder, placeOf, scoped } from './folders.js';
 
@@ -30,8 +30,7 @@ export async function favoritePage(
 /** Saved favorites with their folders, by item id, in the order given. */
 export async function loadFavorites(context: Context, ids: readonly string[]): Promise<FavoriteRow[]> {
   const rows = await (await workspaceDb(context)).boardItem.findMany({ where: { id: { in: [...ids] } }, include: { board: true }, relationLoadStrategy: 'join' });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return inIdOrder(ids, rows);
 }
 
 /** The saved favorite of the family in the scope of that public id, with its folder. */

@@ -5,7 +5,7 @@ import type { Board, Prisma, PrismaClient } from '../../../generated/prisma/clie
 import { actorOf, moveBoard, scopeKey, subtreeIds, type Actor, type ScopeKey } from '../../boards/service.js';
 import { writeAudited } from '../../shared/audit.js';
 import { workspaceDb } from '../../shared/workspace.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
 import { folderNamed, folderWhere, type Family } from '../family.js';
 
 // Favorite folders of every family: they are boards of the family's surface. Created at the root or under a

@@ -1,8 +1,8 @@
 import type { Context } from '../../../context.js';
 import type { Shop } from '../../../generated/prisma/client.js';
 import { findTarget, saveItem } from '../../boards/service.js';
-import type { PageRequest } from '../../shared/pagination.js';
-import { loadShopSummaries } from '../../shops/types.js';
+import type { PageRequest } from '../../shared/list.js';
+import { shopsByIds } from '../../shops/service.js';
 import { SHOPS } from '../family.js';
 import { deleteSaved, favoritePage, loadFavorites, moveSaved, removeSaved, type FavoriteRow } from './favorites.js';
 import { placeOf, scoped } from './folders.js';
@@ -15,7 +15,7 @@ type Scope = 'workspace' | 'personal';
 /** The rows with their shop summaries (the shops domain's), with `select` (a queryFromInfo selection of … → shop). */
 async function withShops(context: Context, select: object, rows: FavoriteRow[]): Promise<FavoriteShopRow[]> {
   const ids = [...new Set(rows.flatMap((row) => (row.shopId ? [row.shopId] : [])))];
-  const shops = await loadShopSummaries<Shop>(context.prisma, ids, select);
+  const shops = await shopsByIds<Shop>(context.prisma, ids, select);
   const byId = new Map(shops.map((shop) => [shop.id, shop]));
   return rows.map((row) => ({ ...row, shop: (row.shopId && byId.get(row.shopId)) || null }));
 }

@@ -1,5 +1,5 @@
 import { Prisma } from '../../../generated/prisma/client.js';
-import type { InlineRows } from '../../shared/cursor.js';
+import type { InlineRows } from '../../shared/list.js';
 import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../../shared/json-rows.js';
 import { PRODUCT_INCLUDE, type ProductRow } from '../types.js';
 

@@ -1,10 +1,8 @@
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { decodeCursor, encodeCursor, findKeysetPage, queryDigest, type CursorPagination, type KeysetKey } from '../../shared/cursor.js';
+import { findPage, searchBounds, tsQuery as textQuery, type CursorPageOf, type CursorRequest, type KeysetKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopUsesApps, shopUsesPixels } from '../../shared/shop-facets.js';
-import { searchBounds } from '../../shared/search-page.js';
-import { tsQuery as textQuery } from '../../shared/text-search.js';
 import { requireEuAccess } from '../eu-access.js';
 import { EU_CPM_USD, withView } from '../figures.js';
 import type { ProductRow } from '../types.js';
@@ -176,35 +174,36 @@ export function defaultOrder(sortBy: ProductSortBy, search: boolean): 'asc' | 'd
 }
 
 /**
- * The count's bounds (see findKeysetPage): the matches of an index-narrowed query (one shop, a text search) are
- * counted up to every searchable list's bound (searchBounds.totalCap, shared/search-page.ts); any other filter set
+ * The count's bounds (findPage's cursor style, KeysetListQuery.count): the matches of an index-narrowed query (one shop, a text search) are
+ * counted up to every searchable list's bound (searchBounds.totalCap, shared/list.ts); any other filter set
  * is counted among the first COUNT_WINDOW products of its order (a thousand index entries read, as cheap at a
  * million products as at ten thousand), and beyond them `total` is a lower bound (`gte`).
  */
 export const COUNT_WINDOW = 1_000;
 
-type Page = { limit: number; cursor?: string | null };
 
 /**
  * A cursor page of products by keyset, its count and (for the product type's own selection, `select`) its rows in
  * one statement, in order. EU/UK filters or sorts (`euFields`) below the Pro plan are refused (403) before anything
  * else; without them the plan only decides what rows show.
  */
-export async function searchProducts(context: Context, select: object, filter: ProductFilter, sort: ProductSort, page: Page, euFields: string[]): Promise<{ data: ProductRow[]; pagination: CursorPagination }> {
+export async function searchProducts(context: Context, select: object, filter: ProductFilter, sort: ProductSort, page: CursorRequest, euFields: string[]): Promise<CursorPageOf<ProductRow>> {
   const checked = euFields.length ? await requireEuAccess(context, euFields) : null;
-  const digest = queryDigest({ filter, sort });
   const { keys, direction } = sortKeys(filter, sort);
-  const after = page.cursor ? decodeCursor(page.cursor, digest, keys.length + 1) : null;
   const count = filter.shopId || filter.search ? ({ by: 'matches', cap: searchBounds.totalCap } as const) : ({ by: 'window', rows: COUNT_WINDOW } as const);
-  const query = { id: sql`p."id"`, from: FROM, where: conditions(filter), keys, direction, limit: page.limit, after, count };
-  const [euAccess, found] = await Promise.all([checked ?? requireEuAccess(context, euFields), findKeysetPage(context.pool, query, inlineProducts(select))]);
-  const rows = found.rows ?? (await productsByIds(context.prisma, found.ids, select));
-  const byId = new Map(withView(rows, { cpm: filter.cpm, euAccess }).map((row) => [row.id, row]));
-  const pagination: CursorPagination = {
-    limit: page.limit,
-    total: found.total,
-    totalRelation: found.totalRelation,
-    nextCursor: found.next ? encodeCursor(digest, found.next) : null,
-  };
-  return { data: found.ids.flatMap((id) => byId.get(id) ?? []), pagination };
+  const [euAccess, found] = await Promise.all([
+    checked ?? requireEuAccess(context, euFields),
+    findPage(context.pool, {
+      id: sql`p."id"`,
+      from: FROM,
+      where: conditions(filter),
+      keys,
+      direction,
+      count,
+      digestOf: { filter, sort },
+      page,
+      rows: { inline: inlineProducts(select), load: (ids) => productsByIds(context.prisma, ids, select) },
+    }),
+  ]);
+  return { data: withView(found.data, { cpm: filter.cpm, euAccess }), pagination: found.pagination };
 }

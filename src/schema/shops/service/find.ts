@@ -1,6 +1,7 @@
 import type { Context } from '../../../context.js';
 import { notFound } from '../../../errors.js';
 import type { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { inIdOrder } from '../../shared/list.js';
 
 // Shops by id: the shop a path names (its uuid), and the summaries of a page of ids.
 
@@ -38,6 +39,5 @@ export async function shopDetail<Q extends Query>(context: Pick<Context, 'prisma
 export async function shopsByIds<T extends { id: string }>(prisma: PrismaClient, ids: readonly string[], select: object): Promise<T[]> {
   if (!ids.length) return [];
   const rows = (await prisma.shop.findMany({ where: { id: { in: [...ids] } }, relationLoadStrategy: 'join', ...select })) as unknown as T[];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return inIdOrder(ids, rows);
 }

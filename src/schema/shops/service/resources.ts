@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { notFound } from '../../../errors.js';
-import type { Prisma } from '../../../generated/prisma/client.js';
-import { offsetPagination, type OffsetPagination } from '../../shared/pagination.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { findRowsPage, type OffsetPagination, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 import { LINKED_ADVERTISERS_SELECT, linkedAdvertisers, type LinkedAdvertiser, type LinkedAdvertiserLink } from '../linked.js';
 import type { SeriesPoint } from './figures-loader.js';
 import { findShop, requireShopId } from './find.js';
@@ -50,20 +50,18 @@ export async function shopProducts(
   context: Pick<Context, 'prisma'>,
   shopId: string,
   sort: { sortBy: 'popularity' | 'price' | 'createdAt'; order: 'asc' | 'desc' },
-  page: { limit: number; offset: number },
+  page: OffsetRequest,
 ): Promise<ShopProductPage> {
   const id = await requireShopId(context.prisma, shopId);
-  const first: Prisma.ProductOrderByWithRelationInput =
-    sort.sortBy === 'popularity' ? { bestSellerPosition: { sort: sort.order, nulls: 'last' } } : sort.sortBy === 'price' ? { price: sort.order } : { createdAt: sort.order };
-  const [data, total] = await Promise.all([
-    context.prisma.product.findMany({
-      where: { shopId: id },
-      orderBy: [first, { id: 'asc' }],
-      skip: page.offset,
-      take: page.limit,
-      select: { shopifyId: true, title: true, handle: true, imageUrl: true, url: true, price: true, currency: true, bestSellerPosition: true, createdAt: true, publishedAt: true },
-    }),
-    context.prisma.product.count({ where: { shopId: id } }),
-  ]);
-  return { data, pagination: offsetPagination(page, total) };
+  const direction = sort.order === 'asc' ? 'ASC' : 'DESC';
+  const first: OrderKey =
+    sort.sortBy === 'popularity'
+      ? { key: Prisma.sql`p."bestSellerPosition"`, direction: `${direction} NULLS LAST` }
+      : { key: sort.sortBy === 'price' ? Prisma.sql`p."price"` : Prisma.sql`p."createdAt"`, direction };
+  return findRowsPage<ShopProduct>(context.prisma, {
+    select: Prisma.sql`p."shopifyId", p."title", p."handle", p."imageUrl", p."url", p."price", p."currency", p."bestSellerPosition", p."createdAt", p."publishedAt"`,
+    from: Prisma.sql`FROM "products" p WHERE p."shopId" = ${id}::uuid`,
+    order: [first, { key: Prisma.sql`p."id"`, direction: 'ASC' }],
+    page,
+  });
 }

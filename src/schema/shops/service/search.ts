@@ -1,17 +1,15 @@
 import type { Context } from '../../../context.js';
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { findIdPage, type OrderKey } from '../../shared/id-page.js';
-import { listMeta, offsetPagination, type ListMeta, type OffsetPagination } from '../../shared/pagination.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { findPage, tsQuery, type OffsetPageOf, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
 import { GROWTH_PERIOD_DAYS, type GrowthCondition } from '../../shared/growth-filter.js';
-import { tsQuery } from '../../shared/text-search.js';
 import { mainTikTokProfile, shopAds } from './figures-loader.js';
 import { shopsByIds } from './find.js';
 import { growthConditions } from './growth.js';
 
 // The shops list engine (GET /v1/shops, POST /v1/shops/query): SQL finds the page of shop ids and the total of
-// matches (shared/id-page.ts); Prisma then loads the fields the request selected for those ids.
+// matches (findPage, shared/list.ts); Prisma then loads the fields the request selected for those ids.
 
 export type AdsPeriod = 'last24h' | 'last7d' | 'last30d';
 export type ShopSearch = { text: string; type: 'broad' | 'domain' | 'shopContains' | 'productName' };
@@ -188,25 +186,19 @@ export function shopConditions(filter: ShopFilter): Prisma.Sql {
   return Prisma.join(conditions.length ? conditions : [sql`TRUE`], ' AND ');
 }
 
-export async function searchShopIds(prisma: PrismaClient, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }) {
-  return findIdPage(prisma, {
+export type ShopPage = OffsetPageOf<{ id: string }>;
+
+/** A page of shop summaries, each loaded with `select` (Pothos' selection of a row). */
+export async function searchShops(context: Pick<Context, 'prisma'>, select: object, filter: ShopFilter, sort: ShopSort, page: OffsetRequest): Promise<ShopPage> {
+  return findPage(context.prisma, {
     id: sql`s."id"`,
     from: sql`FROM "shops" s WHERE ${shopConditions(filter)}`,
     order: shopOrder(sort),
-    limit: page.limit,
-    offset: page.offset,
-    // A text search's page and total cost a bounded amount (shared/search-page.ts); a computed order visits every match.
+    // A text search's page and total cost a bounded amount (shared/list.ts); a computed order visits every match.
     search: filter.search && filter.search.type !== 'domain' ? { rank: textRank(filter.search, sort) } : undefined,
     scansAllMatches: COMPUTED_SORTS.has(sort.sortBy),
     boundedTotal: true, // the list reports meta.totalRelation
+    page,
+    rows: { load: (ids) => shopsByIds<{ id: string }>(context.prisma, ids, select) },
   });
-}
-
-export type ShopPage = { data: { id: string }[]; pagination: OffsetPagination; meta: ListMeta };
-
-/** A page of shop summaries, each loaded with `select` (Pothos' selection of a row). */
-export async function searchShops(context: Pick<Context, 'prisma'>, select: object, filter: ShopFilter, sort: ShopSort, page: { limit: number; offset: number }): Promise<ShopPage> {
-  const found = await searchShopIds(context.prisma, filter, sort, page);
-  const data = await shopsByIds<{ id: string }>(context.prisma, found.ids, select);
-  return { data, pagination: offsetPagination(page, found.total), meta: listMeta(found) };
 }

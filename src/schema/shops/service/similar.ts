@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { hostOf } from '../../shared/codes.js';
-import { offsetPagination, type OffsetPagination } from '../../shared/pagination.js';
+import { findComputedPage, inIdOrder, offsetPagination, type OffsetPagination, type OffsetRequest } from '../../shared/list.js';
 import { shopsByIds } from './find.js';
 import { activeAdsOf, S } from './search.js';
 
@@ -18,11 +18,12 @@ export const SIMILARITY_DESCRIPTION =
 
 export type SimilarSort = 'relevance' | 'monthlyVisits' | 'activeAds' | 'growth30d' | 'productsCount' | 'createdAt';
 type SimilarScores = { rows: { id: string; score: number }[]; total: number };
+type Scored = { id: string; score: number | null; k: unknown };
 export type SimilarRow = { shop: { id: string }; similarityScore: number };
 export type SimilarPage = { data: SimilarRow[]; pagination: OffsetPagination; meta: { shopExists: boolean } };
 
 type SimilarOrder = { sortBy: SimilarSort; order: 'asc' | 'desc' };
-type Page = { limit: number; offset: number };
+type Page = OffsetRequest;
 
 const sql = Prisma.sql;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -73,7 +74,9 @@ const SORT_KEYS: Record<Exclude<SimilarSort, 'relevance'>, Prisma.Sql> = {
 async function similarShopScores(prisma: PrismaClient, shopId: string, sort: SimilarOrder, page: Page): Promise<SimilarScores> {
   const direction = Prisma.raw(sort.order === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
   const key = sort.sortBy === 'relevance' ? sql`score` : SORT_KEYS[sort.sortBy];
-  const rows = await prisma.$queryRaw<{ id: string | null; score: number | null; total: number }[]>`
+  // The candidates in the sort's order (k), then by score and id: one statement gives the page and their number.
+  const found = await findComputedPage<Scored>(prisma, {
+    rows: sql`
     WITH t AS (SELECT s.*, ${setOf('shop_apps', 'appId', S)} AS apps, ${setOf('shop_technologies', 'technologyId', S)} AS techs,
                       ${setOf('shop_pixels', 'pixelId', S)} AS pixels FROM "shops" s WHERE s."id" = ${shopId}::uuid),
     cand AS MATERIALIZED (SELECT s."id", s."categoryIds", s."countryCode", s."bestSellerPriceUsd", s."monthlyVisits"
@@ -84,12 +87,12 @@ async function similarShopScores(prisma: PrismaClient, shopId: string, sort: Sim
     vc AS (SELECT x."shopId", sum(least(x."share", y."share")) AS overlap FROM "shop_traffic_countries" x JOIN cand c ON c."id" = x."shopId"
            JOIN t ON TRUE JOIN "shop_traffic_countries" y ON y."shopId" = t."id" AND y."countryCode" = x."countryCode" GROUP BY x."shopId"),
     scored AS MATERIALIZED (SELECT c."id"::text AS id, ${SCORE} AS score FROM cand c CROSS JOIN t
-      LEFT JOIN ap ON ap."shopId" = c."id" LEFT JOIN te ON te."shopId" = c."id" LEFT JOIN px ON px."shopId" = c."id" LEFT JOIN vc ON vc."shopId" = c."id"),
-    ordered AS (SELECT x.id, x.score, ${sort.sortBy === 'relevance' ? sql`x.score` : sql`(SELECT ${key} FROM "shops" s WHERE s."id" = x.id::uuid)`} AS k FROM scored x)
-    SELECT p.id, p.score, c.total FROM (SELECT count(*)::int AS total FROM scored) c
-    LEFT JOIN LATERAL (SELECT * FROM ordered ORDER BY k ${direction}, score DESC, id LIMIT ${page.limit} OFFSET ${page.offset}) p ON TRUE
-    ORDER BY p.k ${direction}, p.score DESC, p.id`;
-  return { rows: rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, score: row.score ?? 0 }])), total: rows[0]?.total ?? 0 };
+      LEFT JOIN ap ON ap."shopId" = c."id" LEFT JOIN te ON te."shopId" = c."id" LEFT JOIN px ON px."shopId" = c."id" LEFT JOIN vc ON vc."shopId" = c."id")
+    SELECT x.id, x.score, ${sort.sortBy === 'relevance' ? sql`x.score` : sql`(SELECT ${key} FROM "shops" s WHERE s."id" = x.id::uuid)`} AS k FROM scored x`,
+    order: (p) => sql`${Prisma.raw(p)}k ${direction}, ${Prisma.raw(p)}score DESC, ${Prisma.raw(p)}id`,
+    page,
+  });
+  return { rows: found.data.map((row) => ({ id: row.id, score: row.score ?? 0 })), total: found.pagination.total };
 }
 
 /** A page of the shops similar to the shop `shopId` (none: an empty page), each summary loaded with `select`. */
@@ -97,8 +100,8 @@ export async function similarShopsById(context: Pick<Context, 'prisma'>, select:
   if (!shopId) return { data: [], pagination: offsetPagination(page, 0), meta: { shopExists: false } };
   const found = await similarShopScores(context.prisma, shopId, sort, page);
   const shops = await shopsByIds<{ id: string }>(context.prisma, found.rows.map((row) => row.id), select);
-  const byId = new Map(shops.map((shop) => [shop.id, shop]));
-  const data = found.rows.flatMap((row) => (byId.has(row.id) ? [{ shop: byId.get(row.id)!, similarityScore: row.score }] : []));
+  const scoreOf = new Map(found.rows.map((row) => [row.id, row.score]));
+  const data = inIdOrder(found.rows.map((row) => row.id), shops).map((shop) => ({ shop, similarityScore: scoreOf.get(shop.id)! }));
   return { data, pagination: offsetPagination(page, found.total), meta: { shopExists: true } };
 }
 

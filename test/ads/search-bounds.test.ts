@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma, type PrismaClient } from '../../src/generated/prisma/client.js';
-import { searchAdIds, type AdFilter, type AdSort } from '../../src/schema/ads/service/search.js';
-import { searchBounds } from '../../src/schema/shared/search-page.js';
+import { adsListQuery, type AdFilter, type AdSort } from '../../src/schema/ads/service/search.js';
+import { findIds, searchBounds } from '../../src/schema/shared/list.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_ADS, searchAd, searchScenario } from './search-scenario.js';
 
-// A text search's page and total at a bounded cost (src/schema/shared/search-page.ts), with the bounds lowered
+// A text search's page and total at a bounded cost (src/schema/shared/list.ts), with the bounds lowered
 // so that the scenario's 60 ads reach them: the total is exact up to the cap and a flagged lower bound past it;
 // relevance ranks the first `candidates` matches by reach by text rank, the other matches following by reach.
 
@@ -108,13 +108,13 @@ describe('fewer matches than the cap', () => {
 });
 
 describe('the plan: a first page reads a bounded part of the ads, whatever the number of matches', () => {
-  /** The statement searchAdIds sends, run under EXPLAIN ANALYZE: rows read by scans of "ads" (kept and filtered out). */
+  /** The statement the list's page of ids sends, run under EXPLAIN ANALYZE: rows read by scans of "ads" (kept and filtered out). */
   async function adsRowsRead(filter: AdFilter, sort: AdSort): Promise<number> {
     const sent: Prisma.Sql[] = [];
     const capture = {
       $queryRaw: async (statement: Prisma.Sql) => (sent.push(statement), [{ id: null, total: 0 }]),
     } as unknown as PrismaClient;
-    await searchAdIds(capture, filter, sort, { page: 1, limit: 5 });
+    await findIds(capture, adsListQuery(filter, sort), { limit: 5, offset: 0 });
     expect(sent).toHaveLength(1);
     const [{ 'QUERY PLAN': plan }] = await t.db.prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sent[0].text}`, ...sent[0].values);
     const json = (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[];

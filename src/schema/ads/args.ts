@@ -5,9 +5,8 @@ import { languageCode } from '../shared/codes.js';
 import { countries, countryFilterInput } from '../shared/countries.js';
 import { KeywordMode, SortOrder } from '../shared/enums.js';
 import { AdReachGrowthFilter, AdsGrowthFilter, growthFilter, PageReachGrowthFilter, TrafficGrowthFilter } from '../shared/growth-filter.js';
-import { pageArgs, pageRequest } from '../shared/pagination.js';
+import { pageArgs, pageRequest, termsOf } from '../shared/list.js';
 import { amount, bigCount, count } from '../shared/ranges.js';
-import { termsOf } from '../shared/text-search.js';
 import { daysAgo, endOfDay } from '../shared/time.js';
 import { notSupportedYet } from '../shared/unsupported.js';
 import {

@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { notFound } from '../../errors.js';
 import { builder } from '../builder.js';
-import { pageListRef } from '../shared/pagination.js';
+import { pageListRef } from '../shared/list.js';
 import { adIdArg, adsArgs, adsArgsRule, adsQueryArgs, filterFromListArgs, filterFromQueryArgs, normaliseAdId } from './args.js';
 import { AdDetail, resolvedFromMember } from './detail.js';
 import { findAdDetail } from './service/detail.js';

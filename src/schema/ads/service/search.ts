@@ -5,13 +5,11 @@ import { daysRunningSql } from '../../shared/days-running.js';
 import { onDomain } from '../../shared/domains.js';
 import type { SortOrderValue } from '../../shared/enums.js';
 import { growthMatch, growthPercent, LATEST_PAGE_DAY, pagesByAdsGrowth, pagesByReachGrowth, shopTrafficGrowth, type GrowthFilter } from '../../shared/growth-filter.js';
-import { findIdPage, loadIdPage, orderBySql, type OrderKey } from '../../shared/id-page.js';
 import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../../shared/json-rows.js';
 import { escapeLike } from '../../shared/like.js';
-import { offsetOf, type PageRequest, type RowPage } from '../../shared/pagination.js';
+import { findPage, orderBySql, tsQuery, type ListQuery, type OrderKey, type PageOf, type PageRequest, type TextSearch } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
-import { tsQuery, type TextSearch } from '../../shared/text-search.js';
 import { inWorkspace } from '../../shared/workspace.js';
 import type { AdRankBasis, AdRankMode, RankDirection } from '../args.js';
 import type { AdMediaTypeFilter, AdQuerySearchType, AdQuerySort, AdStatusFilter, AudienceGender, ReachPeriod } from '../enums.js';
@@ -19,7 +17,7 @@ import { AD_SUMMARY_INCLUDE, withCpm, type AdSummaryRow } from '../types.js';
 
 // The ads lists (GET /v1/ads, POST /v1/ads/query, and the lists of other domains built on them): the filter, its
 // conditions on the ad (a), its page (v), the page's primary shop (s) and the growths, the order, then the page of
-// group-lead ids and the total of matches (shared/id-page.ts), and the ads of those ids loaded with the fields the
+// group-lead ids and the total of matches (findPage, shared/list.ts), and the ads of those ids loaded with the fields the
 // request selected (adsByIds).
 
 const sql = Prisma.sql;
@@ -352,10 +350,11 @@ export function orderBy(sort: AdSort): OrderKey[] {
 }
 
 /**
- * The page of group-lead ids of a list and the total of matches. `withinBrand`: a brandtracker's lists (one page's ads, a few thousand at most) count exactly and rank every match of
- * a text search, as their count routes do; the market-wide list bounds both (shared/search-page.ts).
+ * The list of group leads for `filter` and `sort` (what findPage needs besides the page and how its rows are read).
+ * `withinBrand`: a brandtracker's lists (one page's ads, a few thousand at most) count exactly and rank every match of
+ * a text search, as their count routes do; the market-wide list bounds both (shared/list.ts).
  */
-export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: AdSort, page: PageRequest, withinBrand = false) {
+export function adsListQuery(filter: AdFilter, sort: AdSort, withinBrand = false): ListQuery {
   let where = Prisma.join(conditions(filter), ' AND ');
   const rank = textRank(filter, sort);
   if (filter.maxAdsPerBrand != null) {
@@ -365,17 +364,15 @@ export async function searchAdIds(prisma: PrismaClient, filter: AdFilter, sort: 
       SELECT a."id", row_number() OVER (PARTITION BY a."advertiserId" ORDER BY ${orderBySql(order)}) AS n
       ${AD_FROM} WHERE ${where}) ranked WHERE ranked.n <= ${filter.maxAdsPerBrand})`;
   }
-  return findIdPage(prisma, {
+  return {
     id: Prisma.sql`a."id"`,
     from: Prisma.sql`${AD_FROM} WHERE ${where}`,
     order: orderBy(sort),
-    limit: page.limit,
-    offset: offsetOf(page),
-    // A text search's page and total cost a bounded amount (shared/search-page.ts); per-brand limits rank every row.
+    // A text search's page and total cost a bounded amount (shared/list.ts); per-brand limits rank every row.
     search: filter.search ? { rank } : undefined,
     scansAllMatches: filter.maxAdsPerBrand != null || (withinBrand && filter.search != null),
     boundedTotal: !withinBrand, // the market-wide list reports meta.totalRelation
-  });
+  };
 }
 
 /** How many ads (group leads) match, in one statement: the count of a list without its page. */
@@ -426,9 +423,12 @@ export async function adsByIds(prisma: Prisma.TransactionClient, ids: string[], 
 
 /**
  * The page of ads of a list: finds the page of ids, then loads the selected fields for them in the same order
- * (the brandtracker ads lists too, `withinBrand`: see searchAdIds).
+ * (the brandtracker ads lists too, `withinBrand`: see adsListQuery).
  */
-export async function searchAds(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }, withinBrand = false): Promise<RowPage> {
-  const found = await searchAdIds(prisma, list.filter, list.sort, list.page, withinBrand);
-  return loadIdPage(found, list.page, async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm));
+export async function searchAds(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }, withinBrand = false): Promise<PageOf<AdSummaryRow>> {
+  return findPage(prisma, {
+    ...adsListQuery(list.filter, list.sort, withinBrand),
+    page: list.page,
+    rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm) },
+  });
 }

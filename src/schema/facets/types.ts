@@ -1,6 +1,6 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
-import { OffsetPaginationRef, type OffsetPagination } from '../shared/pagination.js';
+import { listRef, type OffsetPagination } from '../shared/list.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The five facet lists share one envelope: the values, their pagination, and meta telling what kind of value
@@ -32,12 +32,10 @@ export type FacetList<T> = { data: T[]; pagination: OffsetPagination; meta: Face
 
 /** A facet list type `{ data[], pagination, meta }` of the given value type. */
 export function facetListRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
-  return builder.objectRef<FacetList<T>>(name).implement({
-    fields: (t) => ({
-      data: t.field({ type: [item], resolve: (list) => list.data }),
-      pagination: t.field({ type: OffsetPaginationRef, resolve: (list) => list.pagination }),
-      meta: t.field({ type: FacetMetaRef, resolve: (list) => list.meta }),
-    }),
+  // Its meta is its own (FacetMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
+  return listRef<T, Omit<FacetList<T>, 'meta'>>(name, item, {
+    style: 'offset',
+    fields: (t) => ({ meta: t.field({ type: FacetMetaRef, resolve: (list) => (list as FacetList<T>).meta }) }),
   });
 }
 

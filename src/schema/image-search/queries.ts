@@ -4,7 +4,8 @@ import { builder } from '../builder.js';
 import { DEFAULT_CPM, hasEuAccess, productsByIds, withView } from '../products/service.js';
 import { imageSearchArgs, oneSource } from './input.js';
 import { imageSearch, type ImageSearchArgs as Args, type StoredSearch } from './service.js';
-import { loadShopSummaries } from '../shops/types.js';
+import { inIdOrder } from '../shared/list.js';
+import { shopsByIds } from '../shops/service.js';
 import { ProductImageSearchRef, ShopImageSearchRef } from './types.js';
 
 /** The page of a kept search: its ids from `offset`, with their scores. */
@@ -34,8 +35,7 @@ builder.queryFields((t) => ({
         hasEuAccess(context),
         stored,
       ]);
-      const byId = new Map(withView(rows, { cpm: DEFAULT_CPM, euAccess }).map((row) => [row.id, row]));
-      const data = page.ids.flatMap((id) => (byId.has(id) ? [{ score: page.scoreOf.get(id)!, product: byId.get(id)! }] : []));
+      const data = inIdOrder(page.ids, withView(rows, { cpm: DEFAULT_CPM, euAccess })).map((product) => ({ score: page.scoreOf.get(product.id)!, product }));
       return { data, pagination: page.pagination, meta: page.meta };
     },
   }),
@@ -51,7 +51,7 @@ builder.queryFields((t) => ({
       const { search, stored } = await imageSearch(context, 'shops', args, args.groupBrands ?? false);
       const page = pageOf(search, args);
       const select = queryFromInfo({ context, info, path: ['data', 'shop'] });
-      const [shops] = await Promise.all([loadShopSummaries<Shop>(context.prisma, page.ids, select), stored]);
+      const [shops] = await Promise.all([shopsByIds<Shop>(context.prisma, page.ids, select), stored]);
       const data = shops.map((shop) => ({ score: page.scoreOf.get(shop.id)!, shop }));
       return { data, pagination: page.pagination, meta: page.meta };
     },

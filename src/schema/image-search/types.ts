@@ -1,6 +1,6 @@
 import type { Shop } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { OffsetPaginationRef, type OffsetPagination } from '../shared/pagination.js';
+import { listRef, type OffsetPagination } from '../shared/list.js';
 import { ProductRef, type ProductRow } from '../products/types.js';
 import { ShopSummary } from '../shops/types.js';
 
@@ -29,20 +29,15 @@ const ShopImageMatch = builder.objectRef<ShopMatch>('ShopImageMatch').implement(
   }),
 });
 
+// Their meta is their own (ImageSearchMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
 type Page<T> = { data: T[]; pagination: OffsetPagination; meta: SearchMeta };
 
-export const ProductImageSearchRef = builder.objectRef<Page<ProductMatch>>('ProductImageSearch').implement({
-  fields: (t) => ({
-    data: t.field({ type: [ProductImageMatch], resolve: (page) => page.data }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: ImageSearchMeta, resolve: (page) => page.meta }),
-  }),
+export const ProductImageSearchRef = listRef<ProductMatch, Omit<Page<ProductMatch>, 'meta'>>('ProductImageSearch', ProductImageMatch, {
+  style: 'offset',
+  fields: (t) => ({ meta: t.field({ type: ImageSearchMeta, resolve: (page) => (page as Page<ProductMatch>).meta }) }),
 });
 
-export const ShopImageSearchRef = builder.objectRef<Page<ShopMatch>>('ShopImageSearch').implement({
-  fields: (t) => ({
-    data: t.field({ type: [ShopImageMatch], resolve: (page) => page.data }),
-    pagination: t.field({ type: OffsetPaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: ImageSearchMeta, resolve: (page) => page.meta }),
-  }),
+export const ShopImageSearchRef = listRef<ShopMatch, Omit<Page<ShopMatch>, 'meta'>>('ShopImageSearch', ShopImageMatch, {
+  style: 'offset',
+  fields: (t) => ({ meta: t.field({ type: ImageSearchMeta, resolve: (page) => (page as Page<ShopMatch>).meta }) }),
 });

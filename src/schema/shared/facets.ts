@@ -50,7 +50,9 @@ export async function facetPage<T>(
   query: FacetQuery,
   args: { search?: string | null; limit?: number | null; offset?: number | null },
 ): Promise<FacetPage<T>> {
-  return findRowsPage<T>(prisma, { select: query.select, from: Prisma.sql`${query.from} ${whereOf(query, args.search)}`, order: query.order, page: offsetRequest(args, FACET_LIMITS.defaultLimit) });
+  const from = Prisma.sql`${query.from} ${whereOf(query, args.search)}`;
+  const { data, pagination } = await findRowsPage<T>(prisma, { select: query.select, from, order: query.order, page: offsetRequest(args, FACET_LIMITS.defaultLimit) });
+  return { data, pagination };
 }
 
 /** Every value of a small closed facet (an enum's values), in order: one statement, no paging. */

@@ -140,6 +140,3 @@ export const ShopSummary = builder.prismaObject('Shop', {
     latestAds: t.field({ type: [ShopLatestAd], description: 'Up to 3 most recent Meta ads of the shop, newest first.', resolve: async (shop, _args, context) => (await shopFigures(context).load(shop.id)).latestAds }),
   }),
 });
-
-// Favorites and the image search load summaries with this name; new code calls shopsByIds (service.ts).
-export { shopsByIds as loadShopSummaries } from './service/find.js';

@@ -24,7 +24,7 @@ const ROWS = Prisma.raw(`
 /** The products whose ids a text array expression gives, as one JSON text, and their parser. */
 const { of: rowsOf, parse } = jsonRowSet<ProductRow>(ROWS, 't."id"', revive);
 
-/** The rows as one expression of another statement, its ids from a subquery of one text column (shared/cursor.ts). */
+/** The rows as one expression of another statement, its ids from a subquery of one text column (InlineRows, shared/list.ts). */
 const INLINE: InlineRows<ProductRow> = { inline: (ids) => rowsOf(Prisma.sql`ARRAY(${ids})::text[]`), parse };
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the JSON statement loads. */

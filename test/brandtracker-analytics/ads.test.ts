@@ -4,7 +4,7 @@ import { expectNotFound, expectViolation, withoutRequestId } from '../support/as
 import { BT_A, BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
 import { contentScenario, PARTNER_1, PARTNER_2 } from './content-scenario.js';
 import { useTrackingApp } from './support.js';
-import { searchBounds } from '../../src/schema/shared/search-page.js';
+import { searchBounds } from '../../src/schema/shared/list.js';
 
 // GET /v1/brandtrackers/{id}/ads, /partnership-ads and /partnership-ads/count on the content scenario: page A's
 // group leads are 9001, 9003, 9501, 9502 and 9503 (9002 is 9001's duplicate); 9501 and 9502 carry the partner badge.

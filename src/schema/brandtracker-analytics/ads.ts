@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { AdPageRef, countAds, searchAds } from '../ads/service.js';
 import { builder } from '../builder.js';
-import { pageRequest } from '../shared/pagination.js';
+import { pageRequest } from '../shared/list.js';
 import { BRANDTRACKER_ADS_LIMITS, BRANDTRACKER_ADS_ORDER, brandtrackerAdFilterArgs, brandtrackerAdListArgs, type BrandtrackerAdsSort } from './args.js';
 import { brandAdFilter, frameOf, type BrandAdFilterArgs, type Frame } from './service.js';
 

@@ -1,7 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { PagePaginationRef, type PagePagination } from '../shared/list.js';
 import { groupPage, type GroupKind, type GroupRow, type GroupSort } from '../workspace-analytics/service.js';
 import { AdCopySort, HookSampleAd, HookSort } from '../workspace-analytics/types.js';
 import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg } from './args.js';

@@ -1,7 +1,6 @@
 import { builder } from '../builder.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
-import { pageRequest } from '../shared/pagination.js';
-import { rowPageRef } from '../workspace-analytics/types.js';
+import { listRef, pageRequest } from '../shared/list.js';
 import { frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
 import { CreativeFormat, CreativesMediaType, CreativesSort } from './enums.js';
 import { creativesPage, frameOf, type Creative } from './service.js';
@@ -21,7 +20,7 @@ const CreativeRef = builder.objectRef<Creative>('BrandtrackerCreative').implemen
   }),
 });
 
-const CreativesPage = rowPageRef('BrandtrackerCreativesPage', CreativeRef, "A brandtracker's creatives.");
+const CreativesPage = listRef('BrandtrackerCreativesPage', CreativeRef, { style: 'page', description: "A brandtracker's creatives." });
 
 builder.queryFields((t) => ({
   brandtrackerCreatives: t.field({

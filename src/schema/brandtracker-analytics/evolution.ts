@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { PagePaginationRef, pagePagination, type PagePagination, type PageRequest } from '../shared/pagination.js';
+import { PagePaginationRef, pagePagination, type PagePagination, type PageRequest } from '../shared/list.js';
 import { frameArgs } from './args.js';
 import { SnapshotMetaRef } from './types.js';
 import { DateRangeRef, seriesRange, seriesRangeRule } from './series.js';

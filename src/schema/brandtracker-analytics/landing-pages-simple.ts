@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
-import { pageRequest } from '../shared/pagination.js';
+import { listRef, pageRequest } from '../shared/list.js';
 import { groupPage, type GroupRow } from '../workspace-analytics/service.js';
-import { LandingPageScreenshots, LandingPageTechnology, rowPageRef } from '../workspace-analytics/types.js';
+import { LandingPageScreenshots, LandingPageTechnology } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
 import { SimpleSort } from './enums.js';
 import { frameOf, windowSql } from './service.js';
@@ -25,7 +25,7 @@ const SimpleLandingPage = builder.objectRef<GroupRow>('BrandtrackerLandingPageSi
   }),
 });
 
-const SimplePage = rowPageRef('BrandtrackerLandingPagesSimplePage', SimpleLandingPage, "A brandtracker's landing pages, grouped by normalized URL.");
+const SimplePage = listRef('BrandtrackerLandingPagesSimplePage', SimpleLandingPage, { style: 'page', description: "A brandtracker's landing pages, grouped by normalized URL." });
 
 builder.queryFields((t) => ({
   brandtrackerLandingPagesSimple: t.field({

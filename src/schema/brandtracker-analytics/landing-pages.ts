@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { PagePaginationRef, pageArgs } from '../shared/pagination.js';
+import { listRef, pageArgs } from '../shared/list.js';
 import { LandingPageScreenshots, LandingPageTechnology } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS, orderArg } from './args.js';
 import { LandingPageSort, TimeWindow } from './enums.js';
@@ -20,12 +20,7 @@ export const BrandtrackerLandingPage = builder.objectRef<LandingPageOverview>('B
   }),
 });
 
-export const LandingPagePageRef = builder.objectRef<LandingPagePage>('BrandtrackerLandingPagePage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [BrandtrackerLandingPage], resolve: (page) => page.data }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-  }),
-});
+export const LandingPagePageRef = listRef<LandingPageOverview, LandingPagePage>('BrandtrackerLandingPagePage', BrandtrackerLandingPage, { style: 'page' });
 
 builder.queryFields((t) => ({
   brandtrackerLandingPages: t.field({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, pageListRef, type PagePagination, type RowPage } from '../shared/pagination.js';
+import { listRef, pageListRef, type PagePagination, type RowPage } from '../shared/list.js';
 import { TopAdsSort } from '../workspace-analytics/types.js';
 import { cpmArg, frameArgs, seriesPeriod } from './args.js';
 import { SnapshotMetaRef } from './types.js';
@@ -23,11 +23,8 @@ type Sections = [
 ];
 type Overview = { sections: Sections; meta: ReturnType<typeof snapshotMeta> };
 
-const TopAdsSection = builder.objectRef<{ data: Sections[3]['data']; pagination: PagePagination }>('BrandtrackerOverviewTopAds').implement({
-  fields: (t) => ({
-    data: t.field({ type: [BrandtrackerTopAdRow], resolve: (section) => section.data }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (section) => section.pagination }),
-  }),
+const TopAdsSection = listRef<Sections[3]['data'][number], { data: Sections[3]['data']; pagination: PagePagination }>('BrandtrackerOverviewTopAds', BrandtrackerTopAdRow, {
+  style: 'page',
 });
 
 const AdsPreview = pageListRef('BrandtrackerOverviewAdsPreview', PublicAd, "The brand's latest ads, one per duplicate group, newest first.");

@@ -1,6 +1,5 @@
 import { builder } from '../builder.js';
-import { pageRequest } from '../shared/pagination.js';
-import { rowPageRef } from '../workspace-analytics/types.js';
+import { listRef, pageRequest } from '../shared/list.js';
 import { cpmArg, frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
 import { PartnersSort } from './enums.js';
 import { frameOf, partnersPage, type Partner } from './service.js';
@@ -19,7 +18,7 @@ const PartnerRef = builder.objectRef<Partner>('BrandtrackerPartner').implement({
   }),
 });
 
-const PartnersPage = rowPageRef('BrandtrackerPartnersPage', PartnerRef, "A brandtracker's partners.");
+const PartnersPage = listRef('BrandtrackerPartnersPage', PartnerRef, { style: 'page', description: "A brandtracker's partners." });
 
 builder.queryFields((t) => ({
   brandtrackerPartners: t.field({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
-import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination } from '../shared/pagination.js';
+import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination } from '../shared/list.js';
 import { count } from '../shared/ranges.js';
 import { scalingAdsPage, type RankDeltaWindow, type RankedRow } from '../workspace-analytics/service.js';
 import { ScalingMetrics, ScalingSort, TrajectoryPointRef } from '../workspace-analytics/types.js';

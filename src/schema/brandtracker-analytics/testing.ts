@@ -1,6 +1,6 @@
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, pageArgs } from '../shared/pagination.js';
+import { listRef, pageArgs } from '../shared/list.js';
 import { frameArgs, testingArgsRule, testingFilterArgs } from './args.js';
 import { MAX_ADS_PER_BATCH, testing, WINNER_DAYS, type Batch, type TestingPage } from './service.js';
 
@@ -49,11 +49,9 @@ export const TestingBatch = builder.objectRef<Batch>('BrandtrackerTestingBatch')
   }),
 });
 
-const TestingPageRef = builder.objectRef<TestingPage>('BrandtrackerTestingPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [TestingBatch], resolve: (page) => page.data }),
-    pagination: t.field({ type: PagePaginationRef, description: '`limit` and `total` count start-date batches.', resolve: (page) => page.pagination }),
-  }),
+const TestingPageRef = listRef<Batch, TestingPage>('BrandtrackerTestingPage', TestingBatch, {
+  style: 'page',
+  paginationDescription: '`limit` and `total` count start-date batches.',
 });
 
 builder.queryFields((t) => ({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
-import { pageListRef, pageRequest } from '../shared/pagination.js';
+import { pageListRef, pageRequest } from '../shared/list.js';
 import { BRANDTRACKER_ADS_ORDER, timelineFilterArgs } from './args.js';
 import { TimelineSort } from './enums.js';
 import { timelineMetadata, timelinePage, type TimelineMetadata } from './service.js';

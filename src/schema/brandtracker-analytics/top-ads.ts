@@ -4,7 +4,7 @@ import { PublicAd } from '../ads/types.js';
 import { facebookPageId } from '../brandtrackers/service.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
-import { PagePaginationRef, pageArgs, pageRequest } from '../shared/pagination.js';
+import { PagePaginationRef, pageArgs, pageRequest } from '../shared/list.js';
 import type { RankedRow } from '../workspace-analytics/service.js';
 import { TopAdMetrics, TopAdsMeta, TopAdsSort } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS } from './args.js';

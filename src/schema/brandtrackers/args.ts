@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { pageArgs } from '../shared/pagination.js';
+import { pageArgs } from '../shared/list.js';
 
 // Arguments of the brandtracker lists and writes, with their validation, and their translation into the list filter.
 

@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
-import { pageListRef, type RowPage } from '../shared/pagination.js';
+import { pageListRef, type RowPage } from '../shared/list.js';
 import { brandtrackerId, folderId, listArgs, listFilter } from './args.js';
 import { BrandtrackerDetail } from './detail.js';
 import { brandtrackerDetail, brandtrackerList, folderBrandtrackers } from './service.js';

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { pageArgs, PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { pageArgs, PagePaginationRef, type PagePagination } from '../shared/list.js';
 import { brandtrackerId } from './args.js';
 import { brandtrackerSnapshots, type Snapshot, type Snapshots } from './service.js';
 

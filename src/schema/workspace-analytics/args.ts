@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { brandtrackerId, folderId } from '../brandtrackers/service.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
-import { pageArgs } from '../shared/pagination.js';
+import { pageArgs } from '../shared/list.js';
 import type { AnalyticsScope } from './service.js';
 
 // The arguments every workspace analytics route shares: the page, which brands, EU-only, and the order.

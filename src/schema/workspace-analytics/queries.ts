@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
-import { pagePagination } from '../shared/pagination.js';
+import { pagePagination } from '../shared/list.js';
 import { count } from '../shared/ranges.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
 import { orderArg, pageOf, scopeArgs, scopeOf } from './args.js';
@@ -97,7 +97,7 @@ builder.queryFields((t) => ({
         scope: scopeOf(workspace.id, args), euOnly: args.euOnly ?? false, sortBy: args.sortBy ?? 'rankDelta',
         maxCurrentRank: args.maxCurrentRank, minRankDelta: args.minRankDelta ?? 1, page,
       });
-      return { data: found.data, pagination: pagePagination(page, found.total), meta: null };
+      return { data: found.data, pagination: pagePagination(page, found.total) };
     },
   }),
 }));

@@ -1,8 +1,7 @@
-import type { ObjectRef } from '@pothos/core';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
-import { PagePaginationRef, type PagePagination } from '../shared/pagination.js';
+import { listRef, PagePaginationRef, type PagePagination } from '../shared/list.js';
 import type { BrandtrackerOfRow, FormatCount, GroupRow, MixRow, RankedRow, TopAdsMetaValue, TrajectoryPoint } from './service.js';
 
 // The types of the workspace analytics: each row names its brandtracker, then what it is about, then its figures.
@@ -105,24 +104,13 @@ export const WorkspaceLandingPageRow = builder.objectRef<GroupRow>('WorkspaceLan
   }),
 });
 
-/** A page-style list `{ data[], pagination }` of plain rows. */
-export function rowPageRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>, description: string) {
-  return builder.objectRef<{ data: T[]; pagination: PagePagination }>(name).implement({
-    description,
-    fields: (t) => ({
-      data: t.field({ type: [item], resolve: (page) => page.data }),
-      pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-    }),
-  });
-}
-
 export const HookSort = builder.enumType('WorkspaceHookSort', { values: ['usageCount', 'longestRunning', 'totalImpressions', 'firstUsedAt', 'lastUsedAt'] as const });
 export const AdCopySort = builder.enumType('WorkspaceAdCopySort', { values: ['usageCount', 'longestRunning'] as const });
 export const LandingPageSort = builder.enumType('WorkspaceLandingPageSort', { values: ['usageCount', 'longestRunning', 'totalImpressions'] as const });
 
-export const HookPage = rowPageRef('WorkspaceHookPage', WorkspaceHookRow, "Hooks of the workspace's brandtrackers.");
-export const AdCopyPage = rowPageRef('WorkspaceAdCopyPage', WorkspaceAdCopyRow, "Ad copies of the workspace's brandtrackers.");
-export const LandingPagePage = rowPageRef('WorkspaceLandingPagePage', WorkspaceLandingPageRow, "Landing pages of the workspace's brandtrackers.");
+export const HookPage = listRef('WorkspaceHookPage', WorkspaceHookRow, { style: 'page', description: "Hooks of the workspace's brandtrackers." });
+export const AdCopyPage = listRef('WorkspaceAdCopyPage', WorkspaceAdCopyRow, { style: 'page', description: "Ad copies of the workspace's brandtrackers." });
+export const LandingPagePage = listRef('WorkspaceLandingPagePage', WorkspaceLandingPageRow, { style: 'page', description: "Landing pages of the workspace's brandtrackers." });
 
 export const TopAdsSort = builder.enumType('WorkspaceTopAdsSort', {
   description: 'currentRank: the page rank (1 = best); rankDelta*: movers; reach*: reach rankings.',
@@ -198,12 +186,7 @@ export const TopAdsPage = builder.objectRef<Page>('WorkspaceTopAdsPage').impleme
   }),
 });
 
-export const ScalingAdsPage = builder.objectRef<Page>('WorkspaceScalingAdsPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [ScalingAdRow], resolve: (page) => page.data }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-  }),
-});
+export const ScalingAdsPage = listRef<Row, Omit<Page, 'meta'>>('WorkspaceScalingAdsPage', ScalingAdRow, { style: 'page' });
 
 export const MediaMixSort = builder.enumType('WorkspaceMediaMixSort', { values: ['activeAds', 'image', 'video', 'dco', 'other'] as const });
 const FormatCountRef = builder.objectRef<FormatCount>('MediaMixFormatCount').implement({
@@ -226,4 +209,4 @@ const MediaMixRow = builder.objectRef<MixRow>('WorkspaceMediaMixRow').implement(
   }),
 });
 
-export const MediaMixPage = rowPageRef('WorkspaceMediaMixPage', MediaMixRow, "Media mix of the workspace's brandtrackers.");
+export const MediaMixPage = listRef('WorkspaceMediaMixPage', MediaMixRow, { style: 'page', description: "Media mix of the workspace's brandtrackers." });

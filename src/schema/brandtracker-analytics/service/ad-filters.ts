@@ -4,7 +4,7 @@ import { isCountryCode } from '../../shared/codes.js';
 import type { CountryFilter } from '../../shared/countries.js';
 import type { KeywordModeValue } from '../../shared/enums.js';
 import { range } from '../../shared/ranges.js';
-import { termsOf } from '../../shared/text-search.js';
+import { termsOf } from '../../shared/list.js';
 import { endOfDay } from '../../shared/time.js';
 import { adsOf, windowSql, type Frame } from './frame.js';
 

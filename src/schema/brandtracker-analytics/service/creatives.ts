@@ -1,8 +1,7 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { daysRunning } from '../../ads/service.js';
 import { daysRunningSql } from '../../shared/days-running.js';
-import { findIdPage, loadIdPage, type OrderKey } from '../../shared/id-page.js';
-import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { findPage, type OrderKey, type PageRequest } from '../../shared/list.js';
 import { adsOf, windowSql, type Frame, type TimeWindow } from './frame.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/creatives: the brand's creatives in a window, one per duplicate group (its
@@ -39,15 +38,19 @@ export async function creativesPage(prisma: PrismaClient, frame: Frame, query: C
   const direction = query.order === 'asc' ? 'ASC' : 'DESC';
   const media = query.mediaType !== 'all' ? Prisma.sql`AND a."mediaType" = ${query.mediaType}::"AdMediaType"` : Prisma.empty;
   const order: OrderKey[] = [{ key: SORT_KEYS[sortBy], direction }, { key: Prisma.sql`a."id"`, direction: 'ASC' }];
-  const found = await findIdPage(prisma, {
+  return findPage(prisma, {
     id: Prisma.sql`a."id"`,
     from: Prisma.sql`FROM "ads" a WHERE ${adsOf(frame)} AND a."isGroupLead" AND ${windowSql(frame, query.window)} ${media}`,
     order,
-    limit: page.limit,
-    offset: offsetOf(page),
     scansAllMatches: sortBy === 'daysRunning',
+    page,
+    rows: { load: loadCreatives(prisma) },
   });
-  return loadIdPage(found, page, async (ids): Promise<Creative[]> => {
+}
+
+/** The creatives of a page's ids (in any order). */
+function loadCreatives(prisma: PrismaClient) {
+  return async (ids: string[]): Promise<Creative[]> => {
     const ads = await prisma.ad.findMany({
       where: { id: { in: ids } },
       select: { id: true, status: true, mediaType: true, mediaUrl: true, thumbnailUrl: true, firstSeenAt: true, lastSeenAt: true, duplicates: true },
@@ -61,5 +64,5 @@ export async function creativesPage(prisma: PrismaClient, frame: Frame, query: C
       daysRunning: daysRunning(ad),
       duplicates: ad.duplicates,
     }));
-  });
+  };
 }

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, type PageRequest } from '../../shared/list.js';
 import { DAY_MS } from '../../shared/time.js';
 import { adsOf, type Frame } from './frame.js';
 

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
-import type { PagePagination, PageRequest } from '../../shared/pagination.js';
+import type { PagePagination, PageRequest } from '../../shared/list.js';
 import { groupPage, type GroupRow } from '../../workspace-analytics/service.js';
 import { windowSql, type Frame, type TimeWindow } from './frame.js';
 

@@ -3,8 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { adsByIds, withCpm } from '../../ads/service.js';
-import { findIdPage, loadIdPage } from '../../shared/id-page.js';
-import type { RowPage } from '../../shared/pagination.js';
+import { findPage, type RowPage } from '../../shared/list.js';
 import { adsOf, type Frame } from './frame.js';
 
 // The overview's preview of the latest ads (GET /v1/brandtrackers/{brandtrackerId}/overview): its page, its count
@@ -14,11 +13,11 @@ import { adsOf, type Frame } from './frame.js';
 export async function adsPreviewOf(context: Context, info: GraphQLResolveInfo, frame: Frame, limit: number): Promise<RowPage> {
   const where = [adsOf(frame), Prisma.sql`a."isGroupLead"`];
   if (frame.snapshot.requested !== null) where.push(Prisma.sql`a."firstSeenAt" < ${frame.until}`);
-  const page = { page: 1, limit };
-  const found = await findIdPage(context.prisma, {
-    id: Prisma.sql`a."id"`, from: Prisma.sql`FROM "ads" a WHERE ${Prisma.join(where, ' AND ')}`,
-    order: [{ key: Prisma.sql`a."firstSeenAt"`, direction: 'DESC' }, { key: Prisma.sql`a."id"`, direction: 'ASC' }], limit, offset: 0, scansAllMatches: false,
-  });
   const select = queryFromInfo({ context, info, path: ['data', 'adsPreview', 'data'] });
-  return loadIdPage(found, page, async (ids) => withCpm(await adsByIds(context.prisma, ids, select), frame.cpm));
+  return findPage(context.prisma, {
+    id: Prisma.sql`a."id"`, from: Prisma.sql`FROM "ads" a WHERE ${Prisma.join(where, ' AND ')}`,
+    order: [{ key: Prisma.sql`a."firstSeenAt"`, direction: 'DESC' }, { key: Prisma.sql`a."id"`, direction: 'ASC' }],
+    page: { page: 1, limit },
+    rows: { load: async (ids) => withCpm(await adsByIds(context.prisma, ids, select), frame.cpm) },
+  });
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { AD_FROM, adsByIds, conditions, DAYS_RUNNING, withCpm } from '../../ads/service.js';
 import type { AdSummaryRow } from '../../ads/types.js';
-import { offsetOf, pagePagination, type PagePagination, type PageRequest } from '../../shared/pagination.js';
+import { findComputedPage, inIdOrder, type PagePagination, type PageRequest } from '../../shared/list.js';
 import { DAY_MS } from '../../shared/time.js';
 import type { TestingFilterArgs } from '../args.js';
 import { activeSql, brandAdFilter } from './ad-filters.js';
@@ -31,24 +31,21 @@ const partnersOf = (args: { partners?: boolean | null; partnership?: boolean | n
 export async function testingBatches(prisma: Prisma.TransactionClient, frame: Frame, args: TestingFilterArgs, page: PageRequest) {
   // Testing's own names (gaps-filled.md): partnership beside partners, and the countries as two lists.
   const filter = brandAdFilter(frame, { ...args, partners: partnersOf(args), adCountries: { include: args.adCountries, exclude: args.excludeAdCountries } }, 'testing');
-  const rows = await prisma.$queryRaw<(BatchRow & { total: number })[]>`
-    WITH m AS MATERIALIZED (
-      SELECT a."id", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "startDate", a."reach", ${DAYS_RUNNING}::int AS "days",
-             (${activeSql(frame, 'testing')}) AS "running", a."status" = 'active' AS "active"
-      ${AD_FROM} WHERE ${Prisma.join(conditions(filter), ' AND ')}
-    ),
-    b AS (
+  return findComputedPage<BatchRow>(prisma, {
+    rows: Prisma.sql`
+      WITH x AS MATERIALIZED (
+        SELECT a."id", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "startDate", a."reach", ${DAYS_RUNNING}::int AS "days",
+               (${activeSql(frame, 'testing')}) AS "running", a."status" = 'active' AS "active"
+        ${AD_FROM} WHERE ${Prisma.join(conditions(filter), ' AND ')}
+      )
       SELECT "startDate", count(*)::int AS "totalCount", count(*) FILTER (WHERE "running")::int AS "runningCount", count(*) FILTER (WHERE "active")::int AS "activeCount",
              min("reach") AS "reachMin", round(avg("reach"), 2)::float8 AS "reachAvg", max("reach") AS "reachMax", sum("reach")::bigint AS "reachTotal",
              min("days") AS "daysMin", round(avg("days"), 2)::float8 AS "daysAvg", max("days") AS "daysMax",
              (array_agg("id" ORDER BY "reach" DESC, "days" DESC, "id"))[1:${MAX_ADS_PER_BATCH}] AS "adIds"
-      FROM m GROUP BY 1
-    )
-    SELECT p.*, t.total
-    FROM (SELECT count(*)::int AS total FROM b) t
-    LEFT JOIN LATERAL (SELECT * FROM b ORDER BY "startDate" DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}) p ON TRUE
-    ORDER BY p."startDate" DESC`;
-  return { rows: rows.filter((row) => row.startDate !== null), total: rows[0]?.total ?? 0 };
+      FROM x GROUP BY 1`,
+    order: (prefix) => Prisma.raw(`${prefix}"startDate" DESC`),
+    page,
+  });
 }
 
 const isWinner = (frame: Frame, row: BatchRow) =>
@@ -58,10 +55,9 @@ export async function testing(context: Context, info: GraphQLResolveInfo, args: 
   const frame = await frameOf(context, args, { euOnly: false });
   const page = { page: args.page ?? 1, limit: args.limit ?? 25 };
   const found = await testingBatches(context.prisma, frame, args, page);
-  const ids = found.rows.flatMap((row) => row.adIds);
+  const ids = found.data.flatMap((row) => row.adIds);
   const select = queryFromInfo({ context, info, path: ['data', 'ads'] });
   const ads = withCpm(await adsByIds(context.prisma, ids, select), frame.cpm);
-  const byId = new Map(ads.map((ad) => [ad.id, ad]));
-  const data = found.rows.map((row) => ({ ...row, ads: row.adIds.flatMap((id) => byId.get(id) ?? []), isWinner: isWinner(frame, row) }));
-  return { data, pagination: pagePagination(page, found.total) };
+  const data = found.data.map((row) => ({ ...row, ads: inIdOrder(row.adIds, ads), isWinner: isWinner(frame, row) }));
+  return { data, pagination: found.pagination };
 }

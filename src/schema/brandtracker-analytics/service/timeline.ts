@@ -3,8 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { AD_FROM, adsByIds, conditions, orderBy, textRank, withCpm, type AdFilter, type AdSortValue } from '../../ads/service.js';
-import { findIdPage, loadIdPage } from '../../shared/id-page.js';
-import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { findPage, type PageRequest } from '../../shared/list.js';
 import type { TimelineFilterArgs } from '../args.js';
 import { brandAdFilter, effectiveEnd } from './ad-filters.js';
 import { frameOf, type Frame } from './frame.js';
@@ -27,18 +26,17 @@ export async function timelinePage(context: Context, info: GraphQLResolveInfo, a
   const frame = await frameOf(context, args, { euOnly: false });
   const { filter, where } = timelineWhere(frame, args);
   const sort = { sortBy };
-  const found = await findIdPage(context.prisma, {
+  const select = queryFromInfo({ context, info, path: ['data'] });
+  return findPage(context.prisma, {
     id: sql`a."id"`,
     from: sql`${AD_FROM} WHERE ${where}`,
     order: orderBy(sort),
-    limit: page.limit,
-    offset: offsetOf(page),
     search: filter.search ? { rank: textRank(filter, sort) } : undefined,
     // One brand's ads: a search ranks and counts every match, so the total is exact, as /timeline/metadata's.
     scansAllMatches: filter.search != null,
+    page,
+    rows: { load: async (ids) => withCpm(await adsByIds(context.prisma, ids, select), frame.cpm) },
   });
-  const select = queryFromInfo({ context, info, path: ['data'] });
-  return loadIdPage(found, page, async (ids) => withCpm(await adsByIds(context.prisma, ids, select), frame.cpm));
 }
 
 /** The timeline's count and date bounds, in one statement after the frame. */

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { pagePagination, type PagePagination, type PageRequest } from '../../shared/pagination.js';
+import { pagePagination, type PagePagination, type PageRequest } from '../../shared/list.js';
 import { rankedAdsPage, withAds, type RankedRow, type TopAdsMetaValue } from '../../workspace-analytics/service.js';
 import type { TopAdsSortValue } from '../../workspace-analytics/types.js';
 import { periodStart, type Frame, type RankPeriod } from './frame.js';

@@ -2,7 +2,7 @@ import type { Context } from '../../../context.js';
 import { notFound } from '../../../errors.js';
 import { Prisma, type BrandtrackerLink, type PrismaClient } from '../../../generated/prisma/client.js';
 import { escapeLike } from '../../shared/like.js';
-import { offsetOf, pagePagination, type IdPage, type PageRequest } from '../../shared/pagination.js';
+import { findComputedPage, inIdOrder, type PageRequest } from '../../shared/list.js';
 import { inWorkspace, workspaceDb } from '../../shared/workspace.js';
 import type { BrandtrackerListSortValue, ListFilter } from '../args.js';
 import { figureColumns, figureJoins, loadFigures, toFigures, withFigures, type BrandtrackerFigures, type FigureRow } from './market-figures.js';
@@ -13,15 +13,15 @@ import { figureColumns, figureJoins, loadFigures, toFigures, withFigures, type B
 
 const sql = Prisma.sql;
 
-const ORDER: Record<BrandtrackerListSortValue | 'workspace', Prisma.Sql> = {
-  newAdsLastDay: sql`m."newAdsLastDay" DESC, m."addedAt" DESC, m."linkId" DESC`,
-  newAdsLast7Days: sql`m."newAdsLast7Days" DESC, m."addedAt" DESC, m."linkId" DESC`,
-  newAdsLast30Days: sql`m."newAdsLast30Days" DESC, m."addedAt" DESC, m."linkId" DESC`,
-  activeAds: sql`m."activeAds" DESC, m."addedAt" DESC, m."linkId" DESC`,
-  totalTraffic: sql`m."totalTraffic" DESC, m."addedAt" DESC, m."linkId" DESC`,
-  name: sql`lower(m."displayName") ASC, m."linkId" ASC`,
-  createdAt: sql`m."createdAt" DESC, m."linkId" DESC`,
-  workspace: sql`m."addedAt" DESC, m."linkId" DESC`,
+const ORDER: Record<BrandtrackerListSortValue | 'workspace', (p: string) => string> = {
+  newAdsLastDay: (p) => `${p}"newAdsLastDay" DESC, ${p}"addedAt" DESC, ${p}"linkId" DESC`,
+  newAdsLast7Days: (p) => `${p}"newAdsLast7Days" DESC, ${p}"addedAt" DESC, ${p}"linkId" DESC`,
+  newAdsLast30Days: (p) => `${p}"newAdsLast30Days" DESC, ${p}"addedAt" DESC, ${p}"linkId" DESC`,
+  activeAds: (p) => `${p}"activeAds" DESC, ${p}"addedAt" DESC, ${p}"linkId" DESC`,
+  totalTraffic: (p) => `${p}"totalTraffic" DESC, ${p}"addedAt" DESC, ${p}"linkId" DESC`,
+  name: (p) => `lower(${p}"displayName") ASC, ${p}"linkId" ASC`,
+  createdAt: (p) => `${p}"createdAt" DESC, ${p}"linkId" DESC`,
+  workspace: (p) => `${p}"addedAt" DESC, ${p}"linkId" DESC`,
 };
 
 function conditions(filter: ListFilter, workspaceId: string): Prisma.Sql {
@@ -38,47 +38,23 @@ function conditions(filter: ListFilter, workspaceId: string): Prisma.Sql {
   return parts.length ? sql` AND ${Prisma.join(parts, ' AND ')}` : sql``;
 }
 
-export type LinkPage = IdPage & { figures: Map<number, BrandtrackerFigures> };
-
 /**
  * One page of the workspace's active brandtrackers, in one statement: the matches with their figures (the
- * figure sorts need them all), their count, and the page of link ids in order.
+ * figure sorts need them all), their count, and the page's links in order with their figures.
  */
-export async function findLinkPage(
-  prisma: PrismaClient,
-  workspaceId: string,
-  filter: ListFilter,
-  sortBy: BrandtrackerListSortValue | undefined,
-  page: { limit: number; offset: number },
-): Promise<LinkPage> {
+function findLinkPage(prisma: PrismaClient, workspaceId: string, filter: ListFilter, sortBy: BrandtrackerListSortValue | undefined, page: PageRequest) {
   const order = ORDER[sortBy ?? 'workspace'];
-  const rows = await prisma.$queryRaw<(FigureRow & { total: number })[]>`
-    WITH m AS MATERIALIZED (
+  return findComputedPage<FigureRow>(prisma, {
+    rows: sql`
       SELECT l."id" AS "linkId", l."addedAt", b."createdAt", coalesce(l."name", b."name") AS "displayName", ${figureColumns}
       FROM "brandtracker_links" l JOIN "brandtrackers" b ON b."id" = l."brandtrackerId" ${figureJoins}
-      WHERE ${inWorkspace('l', workspaceId)} AND l."isActive"${conditions(filter, workspaceId)}
-    )
-    SELECT m.*, t.total
-    FROM (SELECT count(*)::int AS total FROM m) t
-    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) m ON TRUE
-    ORDER BY ${order}`;
-  const found = rows.filter((row) => row.linkId !== null);
-  return {
-    ids: found.map((row) => String(row.linkId)),
-    total: rows[0]?.total ?? 0,
-    figures: new Map(found.map((row) => [row.linkId, toFigures(row)])),
-  };
+      WHERE ${inWorkspace('l', workspaceId)} AND l."isActive"${conditions(filter, workspaceId)}`,
+    order: (prefix) => Prisma.raw(order(prefix)),
+    page,
+  });
 }
 
 type Select = object;
-
-/** The rows of a found page, in its order, with their figures. */
-export async function loadLinkPage(db: PrismaClient, workspaceId: string, select: Select, found: LinkPage, page: PageRequest) {
-  const ids = found.ids.map(Number);
-  const rows = ids.length ? await db.brandtrackerLink.findMany({ where: { id: { in: ids }, workspaceId }, relationLoadStrategy: 'join', ...select }) : [];
-  const byId = new Map(withFigures(rows as BrandtrackerLink[], found.figures).map((row) => [row.id, row]));
-  return { data: ids.flatMap((id) => byId.get(id) ?? []), pagination: pagePagination(page, found.total) };
-}
 
 /** The workspace's active link to a brandtracker, or 404 (another workspace's brandtracker answers the same). */
 export async function activeLink(db: PrismaClient, workspaceId: string, brandtrackerId: string): Promise<{ id: number; pageId: string | null }> {
@@ -105,8 +81,12 @@ type ListArgs = { page?: number | null; limit?: number | null; sortBy?: Brandtra
 export async function brandtrackerList(context: Context, select: Select, filter: ListFilter, args: ListArgs) {
   const [{ workspace }, db] = await Promise.all([context.principal(), workspaceDb(context)]);
   const page = { page: args.page ?? 1, limit: args.limit ?? 25 };
-  const found = await findLinkPage(db, workspace.id, filter, args.sortBy ?? undefined, { limit: page.limit, offset: offsetOf(page) });
-  return loadLinkPage(db, workspace.id, select, found, page);
+  const found = await findLinkPage(db, workspace.id, filter, args.sortBy ?? undefined, page);
+  const ids = found.data.map((row) => row.linkId);
+  const rows = ids.length ? await db.brandtrackerLink.findMany({ where: { id: { in: ids }, workspaceId: workspace.id }, relationLoadStrategy: 'join', ...select }) : [];
+  const figures = new Map(found.data.map((row) => [row.linkId, toFigures(row)]));
+  const data = inIdOrder(ids.map(String), withFigures(rows as BrandtrackerLink[], figures), (row) => String(row.id));
+  return { data, pagination: found.pagination };
 }
 
 /** The active brandtrackers of one folder of the workspace; 404 for a folder of another workspace. */

@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
 import type { PrismaClient } from '../../../generated/prisma/client.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
 import { workspaceDb } from '../../shared/workspace.js';
 import { activeLink } from './links.js';
 

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { daysRunningSql } from '../../shared/days-running.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
 import { adsOfScope, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // Hooks, ad copies, headlines (ad titles), transcripts (of video ads) and landing pages of tracked brands: the ads

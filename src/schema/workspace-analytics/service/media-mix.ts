@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/pagination.js';
+import { findComputedPage, type PageRequest } from '../../shared/list.js';
 import { scopeSelect, type AnalyticsScope, type BrandtrackerOfRow } from './scope.js';
 
 // GET /v1/workspace/media-mix: one row per tracked brand, its active ads (one per duplicate group) by format, in one
@@ -12,28 +12,24 @@ export type MediaMixSortValue = 'activeAds' | 'image' | 'video' | 'dco' | 'other
 
 export async function mediaMixPage(prisma: PrismaClient, scope: AnalyticsScope, euOnly: boolean, sort: MediaMixSortValue, page: PageRequest) {
   const order = (prefix: string) => Prisma.raw(`${prefix}"${sort}" DESC, lower(${prefix}"name") ASC, ${prefix}"brandtrackerId" ASC`);
-  const rows = await prisma.$queryRaw<(FormatCount & { brandtrackerId: string | null; name: string; pageId: string | null; activeAds: number; total: number })[]>`
-    WITH s AS (${scopeSelect(scope)}),
-    m AS MATERIALIZED (
+  const found = await findComputedPage<FormatCount & { brandtrackerId: string; name: string; pageId: string | null; activeAds: number }>(prisma, {
+    rows: Prisma.sql`
+      WITH s AS (${scopeSelect(scope)})
       SELECT s.*, c."image", c."video", c."dco", c."other", c."image" + c."video" + c."dco" + c."other" AS "activeAds"
       FROM s CROSS JOIN LATERAL (
         SELECT count(*) FILTER (WHERE a."mediaType" = 'image')::int AS "image", count(*) FILTER (WHERE a."mediaType" = 'video')::int AS "video",
                count(*) FILTER (WHERE a."mediaType" = 'dco')::int AS "dco", count(*) FILTER (WHERE a."mediaType" IN ('carousel', 'unknown'))::int AS "other"
         FROM "ads" a
         WHERE a."advertiserId" = s."pageId" AND a."isGroupLead" AND a."status" = 'active' ${euOnly ? Prisma.sql`AND a."isEuAd"` : Prisma.empty}
-      ) c
-    )
-    SELECT p.*, t.total
-    FROM (SELECT count(*)::int AS total FROM m) t
-    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${order('')} LIMIT ${page.limit} OFFSET ${offsetOf(page)}) p ON TRUE
-    ORDER BY ${order('p.')}`;
-  const data: MixRow[] = rows
-    .filter((row) => row.brandtrackerId !== null)
-    .map((row) => ({
-      brandtracker: { id: row.brandtrackerId!, name: row.name, facebookPageId: row.pageId },
-      formatCount: { image: row.image, video: row.video, dco: row.dco, other: row.other },
-      activeAds: row.activeAds,
-    }));
-  return { data, pagination: pagePagination(page, rows[0]?.total ?? 0) };
+      ) c`,
+    order,
+    page,
+  });
+  const data: MixRow[] = found.data.map((row) => ({
+    brandtracker: { id: row.brandtrackerId, name: row.name, facebookPageId: row.pageId },
+    formatCount: { image: row.image, video: row.video, dco: row.dco, other: row.other },
+    activeAds: row.activeAds,
+  }));
+  return { data, pagination: found.pagination };
 }
 

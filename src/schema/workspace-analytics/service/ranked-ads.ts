@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { prepared } from '../../../db/statements.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { daysRunningSql } from '../../shared/days-running.js';
-import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, type PageRequest } from '../../shared/list.js';
 import { adsOfScope, countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // The ranked ads of tracked brands (one per duplicate group, its lead), for the top-ads and scaling-ads routes:

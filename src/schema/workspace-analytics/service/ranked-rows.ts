@@ -4,7 +4,7 @@ import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { adsByIds, DEFAULT_CPM, withCpm } from '../../ads/service.js';
 import type { AdSummaryRow } from '../../ads/types.js';
-import type { PageRequest } from '../../shared/pagination.js';
+import { inIdOrder, type PageRequest } from '../../shared/list.js';
 import { rankedAdsPage, trajectories, type RankDeltaWindow, type RankedAd, type RankedAdsSort, type TrajectoryPoint } from './ranked-ads.js';
 import type { AnalyticsScope } from './scope.js';
 
@@ -23,8 +23,9 @@ export async function withAds(context: Context, info: GraphQLResolveInfo, found:
   if (!found.length) return [];
   const select = queryFromInfo({ context, info, path });
   const ads = await adsByIds(context.prisma, found.map((row) => row.adId), select);
-  const byId = new Map(withCpm(ads, cpm).map((row) => [row.id, row]));
-  return found.flatMap((row) => (byId.has(row.adId) ? [{ ...row, ad: byId.get(row.adId)! }] : []));
+  const rankOf = new Map(found.map((row) => [row.adId, row]));
+  const rows = withCpm(ads, cpm).map((ad) => ({ ...rankOf.get(ad.id)!, ad }));
+  return inIdOrder(found.map((row) => row.adId), rows, (row) => row.adId);
 }
 
 export type ScalingQuery = {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { prepared } from '../../../db/statements.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import { offsetOf, type PageRequest } from '../../shared/list.js';
 import { EXTRAS, groupRowsPage, orderOf, type GroupSort, type GroupStatementRow } from './aggregates.js';
 import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 

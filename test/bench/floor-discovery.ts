@@ -119,7 +119,7 @@ export const discoveryRoutes: Route[] = [
           WHEN (SELECT count(*) FROM page) BETWEEN 1 AND $2::int - 1 THEN $3::int + (SELECT count(*)::int FROM page)
           ELSE greatest(1000, CASE WHEN EXISTS (SELECT 1 FROM page) THEN $3::int + (SELECT count(*)::int FROM page) ELSE 0 END) END),
         'meta', json_build_object('isTruncated', false, 'totalRelation', CASE WHEN c.n <= 1000 OR (SELECT count(*) FROM page) BETWEEN 1 AND $2::int - 1 THEN 'eq' ELSE 'gte' END)) AS body
-      -- The project's list total (src/schema/shared/search-page.ts boundedTotal): counted up to 1,000, then a flagged lower bound.
+      -- The project's list total (src/schema/shared/list.ts boundedTotal): counted up to 1,000, then a flagged lower bound.
       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM "advertisers" LIMIT 1001) m) c`, [limit, offset]);
   }],
 ];

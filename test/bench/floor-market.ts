@@ -55,7 +55,7 @@ export const marketRoutes: Route[] = [
     const page = Number(request.page ?? 1);
     const body = await authedBody(key, `WITH ${AUTH},
       q AS (SELECT (SELECT string_agg(plainto_tsquery('simple', term)::text, ' | ')::tsquery FROM unnest($2::text[]) term) AS q),
-      -- Relevance as src/schema/shared/search-page.ts ranks it: the 250 newest matches (the list's own order),
+      -- Relevance as src/schema/shared/list.ts ranks it: the 250 newest matches (the list's own order),
       -- by text rank; the total counted up to 1,001.
       matches AS MATERIALIZED (SELECT e."id", ts_rank(e."searchText", q.q) AS rank, e."sentAt" FROM "emails" e, q WHERE e."searchText" @@ q.q
         ORDER BY e."sentAt" DESC, e."id" DESC LIMIT 250),
@@ -65,7 +65,7 @@ export const marketRoutes: Route[] = [
         FROM page g JOIN "emails" e ON e."id" = g."id" LEFT JOIN "shops" s ON s."id" = e."shopId" LEFT JOIN "email_promotion_types" pt ON pt."id" = e."promotionTypeId"
         LEFT JOIN "email_categories" c ON c."id" = e."categoryId" LEFT JOIN "email_events" v ON v."id" = e."eventId")) AS body`,
     [request.search, limit, (page - 1) * limit]);
-    // Text search totals as src/schema/shared/search-page.ts: exact up to 1,000, beyond it a flagged lower bound.
+    // Text search totals as src/schema/shared/list.ts: exact up to 1,000, beyond it a flagged lower bound.
     if (!body) return body;
     const rows = body.data.length;
     const exact = body.total <= 1_000 || (rows > 0 && rows < limit);

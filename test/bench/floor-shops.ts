@@ -49,7 +49,7 @@ export const SHOP_SUMMARIES = `
           'mediaUrl', x."mediaUrl", 'thumbnailUrl', x."thumbnailUrl") ORDER BY x.position), '[]') FROM latest x WHERE x."shopId" = g.id AND x.position <= 3)) AS summary
       FROM page g JOIN "shops" s ON s."id" = g.id)`;
 
-// The project's list total (src/schema/shared/search-page.ts boundedTotal): counted up to 1,000, then a flagged lower bound.
+// The project's list total (src/schema/shared/list.ts boundedTotal): counted up to 1,000, then a flagged lower bound.
 const TOTAL_CAP = 1_000;
 
 const ids = (url: URL, name: string) => url.searchParams.getAll(name).flatMap((value) => value.split(',')).filter(Boolean);

@@ -14,7 +14,7 @@ import { workspaceRoutes } from './floor-workspace.js';
 // The routes of the later scenarios (S7 on) are in floor-discovery.ts, floor-shops.ts,
 // floor-market.ts (emails, products) and floor-workspace.ts.
 
-// The project's text search bounds (src/schema/shared/search-page.ts): candidates ranked, total counted up to a cap.
+// The project's text search bounds (src/schema/shared/list.ts): candidates ranked, total counted up to a cap.
 const CANDIDATES = 250;
 const TOTAL_CAP = 1_000;
 
@@ -76,7 +76,7 @@ const routes: Route[] = [
     };
   }],
   [/^\/v1\/ads$/, async (_m, url, { key, prefix }) => {
-    // The project's text search semantics (src/schema/shared/search-page.ts): the 250 highest-reach matches
+    // The project's text search semantics (src/schema/shared/list.ts): the 250 highest-reach matches
     // ranked by text rank, the total counted up to 1,000. The bench asks for first pages only (inside the candidates).
     const search = url.searchParams.get('search') ?? '';
     const limit = Number(url.searchParams.get('limit') ?? 25);
@@ -95,7 +95,7 @@ const routes: Route[] = [
     );
     if (rows.length && !authorised(key, rows[0])) return null;
     const counted: number = rows[0]?.total ?? 0;
-    // As src/schema/shared/search-page.ts boundedTotal: exact under the cap or on a short page, else a lower bound.
+    // As src/schema/shared/list.ts boundedTotal: exact under the cap or on a short page, else a lower bound.
     const exact = counted <= TOTAL_CAP || (rows.length > 0 && rows.length < limit);
     const total = counted <= TOTAL_CAP ? counted : exact ? (page - 1) * limit + rows.length : Math.max(TOTAL_CAP, rows.length ? (page - 1) * limit + rows.length : 0);
     return {

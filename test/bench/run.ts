@@ -108,7 +108,7 @@ async function seedFingerprint(scale: MarketScale): Promise<string> {
 
 // PostGraphile cannot search the generated tsvector column out of the box; this function, created in the bench
 // database only (schema "bench"), gives it the same predicate and order as the project's relevance search (the
-// 250 highest-reach matches ranked by text rank, then the other matches by reach; src/schema/shared/search-page.ts).
+// 250 highest-reach matches ranked by text rank, then the other matches by reach; src/schema/shared/list.ts).
 // PostGraphile's totalCount still counts every match, where the project counts up to 1,000.
 const SEARCH_FUNCTION = `CREATE OR REPLACE FUNCTION bench.search_ads(q text) RETURNS SETOF public.ads LANGUAGE sql STABLE AS $$
   (SELECT c.* FROM (SELECT a.* FROM public.ads a WHERE a."isGroupLead" AND a."searchText" @@ websearch_to_tsquery('simple', q)

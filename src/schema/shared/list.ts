@@ -593,7 +593,7 @@ const SECRET = process.env.CURSOR_SECRET ? Buffer.from(process.env.CURSOR_SECRET
 const sign = (payload: string) => createHmac('sha256', SECRET).update(payload).digest('base64url').slice(0, 22);
 
 /** A digest of what a query asks for (filters and sort, not its limit or cursor): objects are read with sorted keys. */
-export function queryDigest(query: unknown): string {
+function queryDigest(query: unknown): string {
   const canonical = JSON.stringify(query, (_key, value: unknown) =>
     value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)
       ? Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null).sort(([a], [b]) => (a < b ? -1 : 1)))
@@ -603,9 +603,9 @@ export function queryDigest(query: unknown): string {
 }
 
 /** Where a cursor continues: the sort-key values (as PostgreSQL text) of the last row it followed, then its id, and how many rows came before. */
-export type CursorPosition = { keys: string[]; seen: number };
+type CursorPosition = { keys: string[]; seen: number };
 
-export function encodeCursor(digest: string, position: CursorPosition): string {
+function encodeCursor(digest: string, position: CursorPosition): string {
   const payload = Buffer.from(JSON.stringify({ q: digest, k: position.keys, n: position.seen })).toString('base64url');
   return `${payload}.${sign(payload)}`;
 }
@@ -615,7 +615,7 @@ const cursorShape = z.object({ q: z.string(), k: z.array(z.string().nullable()),
 const refused = (why: string) => validationError([{ argument: 'cursor', expected: [why] }]);
 
 /** The position a cursor carries, or a 400 naming `cursor` when it is malformed, altered, or from another query. */
-export function decodeCursor(cursor: string, digest: string, keyCount: number): CursorPosition {
+function decodeCursor(cursor: string, digest: string, keyCount: number): CursorPosition {
   const [payload, signature, ...rest] = cursor.split('.');
   const given = Buffer.from(signature ?? '');
   const expected = Buffer.from(payload ? sign(payload) : '');
@@ -643,7 +643,7 @@ export function decodeCursor(cursor: string, digest: string, keyCount: number): 
  */
 export type KeysetKey = { key: Prisma.Sql; type: 'text' | 'int4' | 'int8' | 'float8' | 'numeric' | 'timestamptz' | 'bool' };
 
-export type KeysetQuery = Omit<KeysetListQuery, 'digestOf'> & { limit: number; after: CursorPosition | null };
+type KeysetQuery = Omit<KeysetListQuery, 'digestOf'> & { limit: number; after: CursorPosition | null };
 
 type KeysetPage<Row> = { ids: string[]; total: number; totalRelation: TotalRelation; next: CursorPosition | null; rows: Row[] | null };
 
@@ -653,7 +653,7 @@ type KeysetPage<Row> = { ids: string[]; total: number; totalRelation: TotalRelat
  * was counted in full or when the last page is reached; otherwise it is a lower bound (`gte`), never below the rows
  * paged so far.
  */
-export async function findKeysetPage<Row = never>(pool: Pick<pg.Pool, 'query'>, query: KeysetQuery, rows?: InlineRows<Row>): Promise<KeysetPage<Row>> {
+async function findKeysetPage<Row = never>(pool: Pick<pg.Pool, 'query'>, query: KeysetQuery, rows?: InlineRows<Row>): Promise<KeysetPage<Row>> {
   const { id, from, keys, direction, limit, after, count } = query;
   const all = [...keys, { key: id, type: 'text' as const }];
   const row = Prisma.join(all.map(({ key }) => key), ', ');

@@ -3,7 +3,7 @@ import { findPage } from '../../src/schema/shared/list.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { expectViolation } from '../support/assertions.js';
-import { recordStatements } from '../support/statements.js';
+import { recordStatements, statementsSettled } from '../support/statements.js';
 import { BEST_SELLING, P, PIXEL, productsScenario, SHOP, THEME } from './scenario.js';
 
 let t: TestApp;
@@ -130,6 +130,18 @@ describe('cursor pages', () => {
     expectViolation(await query({ limit: 2, currencies: ['USD'], cursor }), 'body.cursor', refused);
     expectViolation(await query({ limit: 2, currencies: ['EUR'], sortBy: 'newest', cursor }), 'body.cursor', refused);
     expectViolation(await query({ limit: 2, currencies: ['EUR'], order: 'desc', cursor }), 'body.cursor', refused);
+  });
+
+  it('refuses a foreign cursor before any statement of the route runs (the plan read included)', async () => {
+    const cursor = (await query({ limit: 2, currencies: ['EUR'] })).body.pagination.nextCursor as string;
+    const recorder = recordStatements();
+    try {
+      expect((await query({ limit: 2, currencies: ['USD'], cursor })).status).toBe(400);
+      await statementsSettled(t.db); // a statement started beside the refusal would still be on its way
+      expect(recorder.own().filter((sql) => /SELECT "planCode" FROM "credit_accounts"|FROM "products"/.test(sql))).toEqual([]);
+    } finally {
+      recorder.restore();
+    }
   });
 
   it('a tampered or malformed cursor is a 400 naming cursor', async () => {

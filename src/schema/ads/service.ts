@@ -3,7 +3,7 @@
 // conditions, order, the page of ids, the count, adsByIds), detail.ts (one ad: detail, media, reach history),
 // landing-pages.ts and share.ts.
 
-export { adsByIds, countAds, searchAds, searchAds as adPage, type AdFilter, type AdSort } from './service/search.js';
+export { adsByIds, countAds, searchAds, type AdFilter, type AdSort } from './service/search.js';
 export { DEFAULT_CPM, withCpm } from './types.js';
 export { filterFromListArgs, filterFromQueryArgs, normaliseAdId } from './args.js';
 export { AdStatusFilter, AdsTimePeriod } from './enums.js';

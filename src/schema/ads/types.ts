@@ -18,14 +18,14 @@ export function withCpm<T extends object>(rows: T[], cpm: number): T[] {
   return rows;
 }
 
-export const cpmOf = (ad: object): number => (ad as WithCpm)[CPM] ?? DEFAULT_CPM;
+const cpmOf = (ad: object): number => (ad as WithCpm)[CPM] ?? DEFAULT_CPM;
 
 export function estimatedSpend(reach: bigint | number, cpm: number): number {
   return Math.round((Number(reach) * cpm) / 1000);
 }
 
 /** A row stands for a duplicate group when the group has more than one ad. */
-export const isCollated = (ad: Pick<Ad, 'duplicates'>) => ad.duplicates > 1;
+const isCollated = (ad: Pick<Ad, 'duplicates'>) => ad.duplicates > 1;
 
 export function lastSeenAt(ad: Pick<Ad, 'duplicates' | 'status' | 'lastSeenAt'>): Date | null {
   return isCollated(ad) && ad.status === 'active' ? null : ad.lastSeenAt;

@@ -106,7 +106,7 @@ export const BRANDTRACKER_ADS_LIMITS = { defaultLimit: 25, maxLimit: 100 };
  * The filters the brand's ad lists take alike, validated once: the ads and partnership-ads routes and testing pick
  * them by name (testingFilterArgs), so a bound means and refuses the same on each.
  */
-export function brandAdSharedArgs() {
+function brandAdSharedArgs() {
   return builder.args((t) => ({
     minDaysRunning: t.int({ validate: count }),
     maxDaysRunning: t.int({ validate: count }),
@@ -197,7 +197,7 @@ export function brandtrackerAdListArgs(options: { partnership: boolean }) {
 }
 
 /** Bounds of an ad's effective end day (effectiveEnd in service/ad-filters.ts), as the timeline and testing take them. */
-export const lastSeenArgs = () =>
+const lastSeenArgs = () =>
   builder.args((t) => ({
     lastSeenAfter: t.field({ type: 'Date', description: 'Effective end day on or after this day: today for active ads (the snapshot day with snapshotDate), else the last-seen day.' }),
     lastSeenBefore: t.field({ type: 'Date', description: 'Effective end day on or before this day.' }),

@@ -15,7 +15,7 @@ import type { KeywordModeValue } from './enums.js';
 // - cursor (`limit`, `cursor`): keyset pages on the order's keys, so page 1,000 costs what page 1 costs.
 // A text search's page costs a bounded amount whatever the number of matches (`search`): the total is counted up to
 // `searchBounds.totalCap` and is a lower bound beyond (`meta.totalRelation: gte`), and relevance ranks a bounded set
-// of candidates. The GraphQL side of a list is here too: its arguments (listArgs) and its object type (listRef).
+// of candidates. The GraphQL side of a list is here too: its arguments (pageArgs, offsetArgs, cursorArgs) and its object type (listRef).
 
 const sql = Prisma.sql;
 
@@ -51,7 +51,9 @@ function orderColumns(keys: readonly OrderKey[]) {
   };
 }
 
-/** The rows of `ids` in that order (rows loaded in any order; an id without a row is left out). */
+/** The rows of `ids` in that order (rows loaded in any order; an id without a row is left out). Rows without a text `id` say how to read theirs. */
+export function inIdOrder<T extends { id: string }>(ids: readonly string[], rows: readonly T[]): T[];
+export function inIdOrder<T>(ids: readonly string[], rows: readonly T[], idOf: (row: T) => string): T[];
 export function inIdOrder<T>(ids: readonly string[], rows: readonly T[], idOf: (row: T) => string = (row) => (row as { id: string }).id): T[] {
   const byId = new Map(rows.map((row) => [idOf(row), row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -96,7 +98,7 @@ export type IdPage = { ids: string[]; total: number; totalRelation?: TotalRelati
 export type PageOf<T> = { data: T[]; pagination: PagePagination; meta: ListMeta };
 export type OffsetPageOf<T> = { data: T[]; pagination: OffsetPagination; meta: ListMeta };
 export type CursorPageOf<T> = { data: T[]; pagination: CursorPagination };
-/** A page-style list's rows, as list types read them (kept for the lists that build their page by hand). */
+/** A page-style list's rows, as the page list types read them. */
 export type RowPage = { data: { id: string }[]; pagination: PagePagination; meta?: ListMeta };
 
 /**
@@ -210,7 +212,6 @@ export function offsetPagination({ limit, offset }: OffsetRequest, total: number
   return { limit, offset, total };
 }
 
-export const listMeta = (found: IdPage): ListMeta => ({ totalRelation: found.totalRelation ?? 'eq' });
 
 /** The page of `rows` (already in order) as the list's answer in the request's style. */
 export function pageOf<T>(rows: T[], request: PageRequest, found: Omit<IdPage, 'ids'>): PageOf<T>;
@@ -256,11 +257,6 @@ export function pageListRef<T>(name: string, item: Item<T>, description: string,
 /** An offset-style list type (listRef with style 'offset'). */
 export function offsetListRef<T>(name: string, item: Item<T>, description: string) {
   return listRef<T, OffsetPageOf<unknown>>(name, item, { style: 'offset', description });
-}
-
-/** A cursor-style list type (listRef with style 'cursor'). */
-export function cursorListRef<T>(name: string, item: Item<T>, description: string) {
-  return listRef<T, CursorPageOf<T>>(name, item, { style: 'cursor', description });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -326,6 +322,16 @@ export type KeysetListQuery = {
   digestOf: unknown;
 };
 
+/** Where a cursor page continues: null for the first page, a 400 naming `cursor` for a cursor this query did not hand out. */
+function cursorPosition(query: Pick<KeysetListQuery, 'digestOf' | 'keys'> & { page: CursorRequest }): CursorPosition | null {
+  return query.page.cursor ? decodeCursor(query.page.cursor, queryDigest(query.digestOf), query.keys.length + 1) : null;
+}
+
+/** Refuses a cursor this query did not hand out (400 naming `cursor`) before the caller runs any statement. */
+export function checkCursor(query: Pick<KeysetListQuery, 'digestOf' | 'keys'> & { page: CursorRequest }): void {
+  cursorPosition(query);
+}
+
 /**
  * One page of a list, in the style of `page`: its rows in the list's order, its pagination, and (page and offset
  * styles) `meta.totalRelation`. `db` is Prisma or, for the hot lists, the pool (a cursor page always runs on a pool).
@@ -338,11 +344,12 @@ export async function findPage<Row>(
   query: (ListQuery & { page: PageRequest | OffsetRequest; rows: ListRows<Row> }) | (KeysetListQuery & { page: CursorRequest; rows: ListRows<Row> }),
 ): Promise<PageOf<Row> | OffsetPageOf<Row> | CursorPageOf<Row>> {
   const { rows } = query;
-  const inOrder = async (ids: string[], inline: Row[] | null | undefined) => inIdOrder(ids, inline ?? (ids.length ? await rows.load(ids) : []), rows.idOf);
+  const idOf = rows.idOf ?? ((row: Row) => (row as { id: string }).id);
+  const inOrder = async (ids: string[], inline: Row[] | null | undefined) => inIdOrder(ids, inline ?? (ids.length ? await rows.load(ids) : []), idOf);
   if ('keys' in query) {
     if ('$queryRaw' in db) throw new Error('findPage: a cursor page runs on a pool');
     const digest = queryDigest(query.digestOf);
-    const after = query.page.cursor ? decodeCursor(query.page.cursor, digest, query.keys.length + 1) : null;
+    const after = cursorPosition(query);
     const found = await findKeysetPage(db, { ...query, limit: query.page.limit, after }, rows.inline ?? undefined);
     const pagination = { limit: query.page.limit, total: found.total, totalRelation: found.totalRelation, nextCursor: found.next ? encodeCursor(digest, found.next) : null };
     return { data: await inOrder(found.ids, found.rows), pagination };
@@ -379,7 +386,7 @@ export async function findIds<Row = never>(db: SqlSource, query: ListQuery, page
 }
 
 /**
- * A list whose rows are the selected columns themselves (facets, a tracker's snapshots): one page in the style of
+ * A list whose rows are the selected columns themselves (facets, a shop's products): one page in the style of
  * `page` and the total, two statements run together. `from` is `FROM … WHERE …`.
  */
 export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.Sql; from: Prisma.Sql; order: readonly OrderKey[]; page: PageRequest }): Promise<PageOf<Row>>;
@@ -394,7 +401,7 @@ export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.S
 }
 
 /**
- * A list of computed rows (grouped or aggregated: a tracker's landing pages, its partners, its test batches): `rows` is
+ * A list of computed rows (grouped or aggregated: a tracker's partners, its test batches, the media mix): `rows` is
  * a statement whose output rows are the list's items, `order(prefix)` its order on their output columns (qualified by
  * `prefix`, as `p.`), its last key unique. One statement gives the page in the style of `page` and the total, which is
  * there even for a page past the end.

@@ -121,7 +121,7 @@ export type PrimaryShopFilter = {
 const primaryShopOf = (conditions: Prisma.Sql[]) => sql`EXISTS (SELECT 1 FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId"
   WHERE l."advertiserId" = a."advertiserId" AND l."isPrimary" AND ${Prisma.join(conditions, ' AND ')})`;
 
-export function primaryShopConditions(shop: PrimaryShopFilter | undefined): Prisma.Sql[] {
+function primaryShopConditions(shop: PrimaryShopFilter | undefined): Prisma.Sql[] {
   if (!shop) return [];
   const required: Prisma.Sql[] = [];
   range(sql`s."monthlyVisits"`, shop.traffic, required);
@@ -305,7 +305,7 @@ export function pageConditions(filter: AdFilter): Prisma.Sql[] {
   return out;
 }
 
-export function rankDeltaOver(days: number): Prisma.Sql {
+function rankDeltaOver(days: number): Prisma.Sql {
   return sql`((SELECT r."rank" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" = (SELECT max("date") FROM "ad_reach_days") - ${days}::int) - a."currentRank")`;
 }
 

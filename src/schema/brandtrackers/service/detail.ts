@@ -29,7 +29,7 @@ export type DetailExtras = { pageProfile: PageProfile; statistics: Statistics };
 
 const EXTRAS = Symbol('detailExtras');
 
-export function withExtras<T extends object>(link: T, extras: DetailExtras): T {
+function withExtras<T extends object>(link: T, extras: DetailExtras): T {
   (link as { [EXTRAS]?: DetailExtras })[EXTRAS] = extras;
   return link;
 }
@@ -45,7 +45,7 @@ export function extrasOf(link: object): DetailExtras {
  * calls to action and formats counted over the page's active ads (the 20 most used URLs and CTAs), active and
  * inactive counts, and the EU ads' figures (null when the page has none).
  */
-export async function loadDetailExtras(prisma: PrismaClient, pageId: string | null): Promise<DetailExtras> {
+async function loadDetailExtras(prisma: PrismaClient, pageId: string | null): Promise<DetailExtras> {
   const [row] = await prisma.$queryRaw<(DetailExtras & { found: boolean })[]>`
     WITH page_ads AS (SELECT * FROM "ads" WHERE "advertiserId" = ${pageId})
     SELECT

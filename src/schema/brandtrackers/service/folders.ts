@@ -20,7 +20,7 @@ export async function listFolders(prisma: PrismaClient, workspaceId: string): Pr
   return folders.map(toRow);
 }
 
-export async function loadFolder(prisma: Pick<PrismaClient, 'brandtrackerFolder'>, workspaceId: string, id: number): Promise<FolderRow | null> {
+async function loadFolder(prisma: Pick<PrismaClient, 'brandtrackerFolder'>, workspaceId: string, id: number): Promise<FolderRow | null> {
   const folder = await prisma.brandtrackerFolder.findFirst({ where: { id, workspaceId }, select: folderSelect });
   return folder ? toRow(folder) : null;
 }

@@ -40,7 +40,7 @@ async function moveItems(tx: PrismaClient, audit: Audit, items: BoardItem[], boa
   }
 }
 
-export async function deleteFolder(
+async function deleteFolder(
   context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, mode: DeleteMode, targetFolderId: string | null | undefined,
 ): Promise<FolderDeletion> {
   // The folders are read inside the write, in the order the checks answered before: a keyed retry of a deletion that

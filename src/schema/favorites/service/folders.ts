@@ -37,7 +37,7 @@ export async function placeOf(context: Context, actor: Actor, key: ScopeKey, fam
 
 const FOLDER_ORDER: Prisma.BoardOrderByWithRelationInput[] = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }];
 
-export async function folderPage(context: Context, actor: Actor, key: ScopeKey, family: Family, page: PageRequest, filter: { parentId?: string | null; rootOnly?: boolean | null } = {}) {
+async function folderPage(context: Context, actor: Actor, key: ScopeKey, family: Family, page: PageRequest, filter: { parentId?: string | null; rootOnly?: boolean | null } = {}) {
   if (filter.parentId && filter.rootOnly) throw validationError([{ argument: 'rootOnly', expected: ['rootOnly must not be true together with parentId'] }]);
   const where: Prisma.BoardWhereInput = {
     AND: [folderWhere(actor, key, family), filter.parentId ? { parentBoardId: filter.parentId.toLowerCase() } : filter.rootOnly ? { parentBoardId: null } : {}],
@@ -47,7 +47,7 @@ export async function folderPage(context: Context, actor: Actor, key: ScopeKey, 
   return { data, pagination: pagePagination(page, total) };
 }
 
-export async function createFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, name: string, parentId?: string | null): Promise<Board> {
+async function createFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, name: string, parentId?: string | null): Promise<Board> {
   const parent = parentId ? await findFolder(context, actor, key, family, parentId) : null;
   return writeAudited(context, async (tx, audit) => {
     const folder = await tx.board.create({
@@ -59,7 +59,7 @@ export async function createFolder(context: Context, actor: Actor, key: ScopeKey
 }
 
 /** Renames and/or moves a folder: `parentId` undefined keeps the parent, null moves it to the root. */
-export async function updateFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, change: { name?: string | null; parentId?: string | null }): Promise<Board> {
+async function updateFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, change: { name?: string | null; parentId?: string | null }): Promise<Board> {
   let folder = await findFolder(context, actor, key, family, folderId);
   if (change.parentId !== undefined) {
     const parentId = change.parentId === null ? null : (await findFolder(context, actor, key, family, change.parentId)).id;
@@ -76,7 +76,7 @@ export async function updateFolder(context: Context, actor: Actor, key: ScopeKey
   });
 }
 
-export async function reorderFolders(context: Context, actor: Actor, key: ScopeKey, family: Family, entries: readonly { id: string; order: number }[]): Promise<Board[]> {
+async function reorderFolders(context: Context, actor: Actor, key: ScopeKey, family: Family, entries: readonly { id: string; order: number }[]): Promise<Board[]> {
   const ids = entries.map((entry) => entry.id.toLowerCase());
   if (new Set(ids).size !== ids.length) throw validationError([{ argument: 'folders', expected: ['folders must not name a folder twice'] }]);
   const db = await workspaceDb(context);
@@ -102,7 +102,7 @@ export async function reorderFolders(context: Context, actor: Actor, key: ScopeK
  * scope), its saved items with it. Private conversion is refused (403) when the tree holds folders or favorites
  * another user saved: they would leave the workspace for one person's scope.
  */
-export async function setFolderVisibility(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, visibility: 'private' | 'organization'): Promise<Board> {
+async function setFolderVisibility(context: Context, actor: Actor, key: ScopeKey, family: Family, folderId: string, visibility: 'private' | 'organization'): Promise<Board> {
   const target: ScopeKey = visibility === 'organization' ? { scope: 'workspace', ownerUserId: null } : { scope: 'personal', ownerUserId: actor.userId };
   // The folder is read inside the write (in the scope it is in before the switch): a keyed retry of a switch that
   // committed reaches writeAudited first and is handed its result, not a 404 for a folder no longer in that scope.

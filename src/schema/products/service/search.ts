@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { findPage, searchBounds, tsQuery as textQuery, type CursorPageOf, type CursorRequest, type KeysetKey } from '../../shared/list.js';
+import { checkCursor, findPage, searchBounds, tsQuery as textQuery, type CursorPageOf, type CursorRequest, type KeysetKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopUsesApps, shopUsesPixels } from '../../shared/shop-facets.js';
 import { requireEuAccess } from '../eu-access.js';
@@ -145,7 +145,7 @@ function bestSelling(direction: 'ASC' | 'DESC'): KeysetKey[] {
 }
 
 /** The keys (before the id) and their direction for a sort. */
-export function sortKeys(filter: ProductFilter, sort: ProductSort): { keys: KeysetKey[]; direction: 'ASC' | 'DESC' } {
+function sortKeys(filter: ProductFilter, sort: ProductSort): { keys: KeysetKey[]; direction: 'ASC' | 'DESC' } {
   const direction = sort.order === 'asc' ? 'ASC' : 'DESC';
   switch (sort.sortBy) {
     case 'relevance':
@@ -191,19 +191,12 @@ export async function searchProducts(context: Context, select: object, filter: P
   const checked = euFields.length ? await requireEuAccess(context, euFields) : null;
   const { keys, direction } = sortKeys(filter, sort);
   const count = filter.shopId || filter.search ? ({ by: 'matches', cap: searchBounds.totalCap } as const) : ({ by: 'window', rows: COUNT_WINDOW } as const);
+  const list = { id: sql`p."id"`, from: FROM, where: conditions(filter), keys, direction, count, digestOf: { filter, sort }, page };
+  // A cursor this query did not hand out is refused before any statement (the plan read below included).
+  checkCursor(list);
   const [euAccess, found] = await Promise.all([
     checked ?? requireEuAccess(context, euFields),
-    findPage(context.pool, {
-      id: sql`p."id"`,
-      from: FROM,
-      where: conditions(filter),
-      keys,
-      direction,
-      count,
-      digestOf: { filter, sort },
-      page,
-      rows: { inline: inlineProducts(select), load: (ids) => productsByIds(context.prisma, ids, select) },
-    }),
+    findPage(context.pool, { ...list, rows: { inline: inlineProducts(select), load: (ids) => productsByIds(context.prisma, ids, select) } }),
   ]);
   return { data: withView(found.data, { cpm: filter.cpm, euAccess }), pagination: found.pagination };
 }

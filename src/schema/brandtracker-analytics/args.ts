@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AudienceGender, ReachPeriod } from '../ads/types.js';
 import { adCopyHashes, adsQueryArgs, AdStatusFilter, RankDirection, strings, type AdSortValue } from '../ads/service.js';
 import { AdvertiserAdMediaType } from '../advertisers/service.js';
-import { brandtrackerId } from '../brandtrackers/service.js';
+import { brandtrackerId } from '../shared/ids.js';
 import { builder } from '../builder.js';
 import { hostOf } from '../shared/codes.js';
 import { countries, type CountryFilter } from '../shared/countries.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validationError } from '../../errors.js';
 import { PublicAd } from '../ads/types.js';
-import { facebookPageId } from '../brandtrackers/service.js';
+import { facebookPageId } from '../shared/ids.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
 import { PagePaginationRef, pageArgs, pageRequest } from '../shared/list.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
+import { folderId } from '../shared/ids.js';
 import { pageArgs } from '../shared/list.js';
 
 // Arguments of the brandtracker lists and writes, with their validation, and their translation into the list filter.
@@ -13,11 +14,6 @@ export type BrandtrackerListSortValue = (typeof BrandtrackerListSort.$inferType)
 
 export const LIST_LIMITS = { defaultLimit: 25, maxLimit: 100 };
 
-/** A public brandtracker id: a uuid. */
-export const brandtrackerId = z.guid({ message: '{name} must be a UUID' });
-/** A Facebook page id, as a brandtracker is created by and tracks. */
-export const facebookPageId = z.string().trim().min(1).max(128);
-export const folderId = z.number().int().min(1).max(2_147_483_647);
 const folderName = z.string().trim().min(1).max(100);
 
 /** The filters of GET /v1/brandtrackers (and of a folder's listing, without the folder ones). */

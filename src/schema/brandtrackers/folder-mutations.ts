@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { folderId, folderName } from './args.js';
+import { folderId } from '../shared/ids.js';
+import { folderName } from './args.js';
 import { BrandtrackerFolder } from './folders.js';
 import { folderCreate, folderDelete, folderRename } from './service.js';
 

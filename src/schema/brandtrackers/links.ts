@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { brandtrackerId, folderId } from './args.js';
+import { brandtrackerId, folderId } from '../shared/ids.js';
 import { workspaceLinksDelete, workspaceLinksMove, type LinksResult } from './service.js';
 
 // Bulk writes on workspace links, addressed by exactly one set of ids: public brandtracker ids or link ids. Ids that

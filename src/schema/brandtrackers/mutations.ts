@@ -2,7 +2,8 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import type { BrandtrackerLink } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { brandtrackerId, displayName, facebookPageId, folderId } from './args.js';
+import { brandtrackerId, facebookPageId, folderId } from '../shared/ids.js';
+import { displayName } from './args.js';
 import { brandtrackerCreate, brandtrackerDelete, brandtrackerUpdate } from './service.js';
 import { BrandtrackerChange } from './types.js';
 

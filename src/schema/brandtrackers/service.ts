@@ -10,7 +10,6 @@
 //   service/quota.ts            the plan's quotas: their state, the lock and taking an operation
 //   service/snapshots.ts        the readiness of a brandtracker's daily data
 
-export { brandtrackerId, facebookPageId, folderId } from './args.js';
 export { brandtrackerList, folderBrandtrackers } from './service/links.js';
 export { figuresOf, type BrandtrackerFigures } from './service/market-figures.js';
 export { brandtrackerDetail, extrasOf, type PageProfile, type Statistics } from './service/detail.js';

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
+import { brandtrackerId } from '../shared/ids.js';
 import { pageArgs, PagePaginationRef, type PagePagination } from '../shared/list.js';
-import { brandtrackerId } from './args.js';
 import { brandtrackerSnapshots, type Snapshot, type Snapshots } from './service.js';
 
 // Readiness of a brandtracker's daily data: the reach-history snapshot days of its page's ads, newest first.

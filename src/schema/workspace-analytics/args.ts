@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brandtrackerId, folderId } from '../brandtrackers/service.js';
+import { brandtrackerId, folderId } from '../shared/ids.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
 import { pageArgs } from '../shared/list.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { AdStatusFilter } from './enums.js';
 import { hostOf } from '../shared/codes.js';
+import { AdStatusFilter } from './args.js';
 import { adLandingPages, type LandingPage } from './service/landing-pages.js';
 const ScopeType = builder.enumType('LandingPageScope', { values: ['trackedPages', 'domain'] as const });
 

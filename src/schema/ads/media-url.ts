@@ -3,8 +3,8 @@ import type { AdMediaType } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
 import { MEDIA_PATH, mediaUrl } from '../shared/media-url.js';
 import { adIdArg, normaliseAdId } from './args.js';
-import { AdMediaTypeEnum } from './enums.js';
 import { adMediaSource } from './service/detail.js';
+import { AdMediaTypeEnum } from './types.js';
 
 const UrlType = builder.enumType('MediaUrlType', { values: ['public_asset', 'external_direct'] as const });
 const MediaSource = builder.enumType('MediaUrlSource', { values: ['media_url', 'thumbnail_url'] as const });

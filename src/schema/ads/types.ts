@@ -1,11 +1,18 @@
 import type { Ad, Advertiser } from '../../generated/prisma/client.js';
+import { AdMediaType, AdStatus } from '../../generated/prisma/enums.js';
 import { builder } from '../builder.js';
 import { daysRunning as running } from '../shared/days-running.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
-import { AdMediaTypeEnum, AdStatusEnum, AudienceGender } from './enums.js';
 
-// The ads object types and the figures they derive from an ad row. This file registers the ads' object types before
-// the list toolkit's (the SDL's order): it imports no argument or service file.
+// The ads object types, the enums of what an ad record stores, and the figures they derive from an ad row. This file
+// registers the ads' object types before the list toolkit's (the SDL's order): it imports no argument or service file.
+
+export const AdStatusEnum = builder.enumType(AdStatus, { name: 'AdStatus' });
+export const AdMediaTypeEnum = builder.enumType(AdMediaType, { name: 'AdMediaType' });
+/** The audience's gender in an ad record, and the `sex` filter of the lists. */
+export const AudienceGender = builder.enumType('AudienceGender', { values: ['men', 'women', 'all'] as const });
+/** The window of an ad's reach (and of the spend derived from it): its total, or its gain over the period. */
+export const ReachPeriod = builder.enumType('ReachPeriod', { values: ['total', 'last24h', 'last7d', 'last30d'] as const });
 
 export const DEFAULT_CPM = 9;
 const CPM = Symbol('cpm');
@@ -176,6 +183,3 @@ export const AdShare = builder.prismaObject('AdShare', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
-
-// used by brandtracker analytics
-export { AudienceGender, ReachPeriod } from './enums.js';

@@ -13,6 +13,8 @@ import type { KeywordModeValue } from './enums.js';
 //   SQL finds the page's ids and the total; the rows come back in that order, read by id (`load`), in the same
 //   statement (`inline`), or as selected columns (`select`);
 // - cursor (`limit`, `cursor`): keyset pages on the order's keys, so page 1,000 costs what page 1 costs.
+// A list that Prisma reads (a model's findMany with the request's selection: boards, favorites) pages with
+// findModelPage, its page and count run together, and answers in the same page object.
 // A text search's page costs a bounded amount whatever the number of matches (`search`): the total is counted up to
 // `searchBounds.totalCap` and is a lower bound beyond (`meta.totalRelation: gte`), and relevance ranks a bounded set
 // of candidates. The GraphQL side of a list is here too: its arguments (pageArgs, offsetArgs, cursorArgs) and its object type (listRef).
@@ -269,7 +271,13 @@ export type InlineRows<Row> = { inline(ids: Prisma.Sql): Prisma.Sql; parse(json:
  * How the page's rows are read: in the page's own statement (`inline`, when given and not null), else by id once the
  * page is found (`load`, e.g. Prisma with the request's selection), and put back in the page's order either way.
  */
-export type ListRows<Row> = { inline?: InlineRows<Row> | null; load: (ids: string[]) => Promise<Row[]>; idOf?: (row: Row) => string };
+export type ListRows<Row> =
+  | { inline?: InlineRows<Row & { id: string }> | null; load: (ids: string[]) => Promise<(Row & { id: string })[]>; idOf?: undefined }
+  | { inline?: InlineRows<Row> | null; load: (ids: string[]) => Promise<Row[]>; idOf: (row: Row) => string };
+// Rows with a text `id` are put back in the page's order by it; any other rows (a numeric id, a key under another name)
+// must say how to read theirs (`idOf`), so a loader cannot forget it. A union rather than a conditional type on Row:
+// `load`'s parameter is typed from its context, and a conditional type there would fix Row (to unknown) before `load`
+// is read.
 
 /**
  * The first order key as a column of the searched table: NOT NULL, with a btree index of its own and a column of the
@@ -397,6 +405,19 @@ export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.S
     rawRows<Row>(db, sql`SELECT ${select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`),
     rawRows<{ total: number }>(db, sql`SELECT count(*)::int AS total ${from}`),
   ]);
+  return pageOf(rows, page, { total });
+}
+
+/**
+ * A list read by Prisma (a model's findMany, with the request's selection): `rows(skip, take)` reads the page and
+ * `count()` counts every match, two statements run together; the page in the style of `page`.
+ */
+export type ModelPageQuery<Row> = { rows: (skip: number, take: number) => Promise<Row[]>; count: () => Promise<number> };
+
+export async function findModelPage<Row>(page: PageRequest, query: ModelPageQuery<Row>): Promise<PageOf<Row>>;
+export async function findModelPage<Row>(page: OffsetRequest, query: ModelPageQuery<Row>): Promise<OffsetPageOf<Row>>;
+export async function findModelPage<Row>(page: PageRequest | OffsetRequest, query: ModelPageQuery<Row>): Promise<PageOf<Row> | OffsetPageOf<Row>> {
+  const [rows, total] = await Promise.all([query.rows(offsetOf(page), page.limit), query.count()]);
   return pageOf(rows, page, { total });
 }
 

@@ -3,7 +3,7 @@ import type { Context } from '../../../context.js';
 import { apiError, notFound, validationError } from '../../../errors.js';
 import type { Board, Prisma } from '../../../generated/prisma/client.js';
 import { writeAudited } from '../../shared/audit.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
+import { findModelPage, type PageRequest } from '../../shared/list.js';
 import { workspaceDb } from '../../shared/workspace.js';
 import { actorOf, scopeKey, visibleBoards, visibleBoardsAnyScope, type Actor } from '../access.js';
 import type { BoardScope } from '../enums.js';
@@ -64,11 +64,10 @@ export async function boardPage(context: Context, filter: BoardFilter, page: Pag
     ],
   };
   const db = await workspaceDb(context);
-  const [data, total] = await Promise.all([
-    db.board.findMany({ ...select, where, orderBy: BOARD_ORDER, skip: offsetOf(page), take: page.limit }),
-    db.board.count({ where }),
-  ]);
-  return { data, pagination: pagePagination(page, total) };
+  return findModelPage(page, {
+    rows: (skip, take) => db.board.findMany({ ...select, where, orderBy: BOARD_ORDER, skip, take }),
+    count: () => db.board.count({ where }),
+  });
 }
 
 /** One board the caller sees, active or archived, or 404. */

@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { apiError, validationError } from '../../../errors.js';
 import type { Prisma } from '../../../generated/prisma/client.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
+import { findModelPage, type PageRequest } from '../../shared/list.js';
 import { workspaceDb } from '../../shared/workspace.js';
 import { actorOf } from '../access.js';
 import { SURFACE_ITEM_TYPE, type BoardItemType } from '../enums.js';
@@ -19,11 +19,10 @@ export async function boardItemPage(context: Context, boardId: string, page: Pag
   const board = await findBoard(context, await actorOf(context), boardId);
   const db = await workspaceDb(context);
   const where = { boardId: board.id };
-  const [data, total] = await Promise.all([
-    db.boardItem.findMany({ ...select, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offsetOf(page), take: page.limit }),
-    db.boardItem.count({ where }),
-  ]);
-  return { data, pagination: pagePagination(page, total) };
+  return findModelPage(page, {
+    rows: (skip, take) => db.boardItem.findMany({ ...select, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
+    count: () => db.boardItem.count({ where }),
+  });
 }
 
 /** One saved item, by id, with the selection asked for. */

@@ -3,7 +3,7 @@ import type { Context } from '../../../context.js';
 import { apiError } from '../../../errors.js';
 import type { Board, BoardShare, PrismaClient } from '../../../generated/prisma/client.js';
 import { writeAudited } from '../../shared/audit.js';
-import { pagePagination, offsetOf, type PagePagination, type PageRequest } from '../../shared/list.js';
+import { findModelPage, type PagePagination, type PageRequest } from '../../shared/list.js';
 import { scopeToWorkspace } from '../../shared/workspace.js';
 import { actorOf } from '../access.js';
 import { findBoard } from './boards.js';
@@ -71,16 +71,16 @@ export async function sharedBoardPage(base: PrismaClient, slug: string, page: Pa
   if (!share || share.board.archivedAt !== null || share.board.visibility !== 'public') return null;
   const db = scopeToWorkspace(base, share.workspaceId);
   const where = { boardId: share.boardId };
-  const [items, total] = await Promise.all([
-    db.boardItem.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offsetOf(page), take: page.limit }),
-    db.boardItem.count({ where }),
-  ]);
+  const { data: items, pagination } = await findModelPage(page, {
+    rows: (skip, take) => db.boardItem.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
+    count: () => db.boardItem.count({ where }),
+  });
   const { id, name, description, surface, createdAt, updatedAt } = share.board;
   return {
     data: {
       board: { id, name, description, surface, createdAt, updatedAt },
       items: items.map((item) => ({ id: item.id, type: item.itemType, targetId: targetIdOf(item), note: item.note, createdAt: item.createdAt })),
     },
-    pagination: pagePagination(page, total),
+    pagination,
   };
 }

@@ -5,7 +5,7 @@ import type { Board, Prisma, PrismaClient } from '../../../generated/prisma/clie
 import { actorOf, moveBoard, scopeKey, subtreeIds, type Actor, type ScopeKey } from '../../boards/service.js';
 import { writeAudited } from '../../shared/audit.js';
 import { workspaceDb } from '../../shared/workspace.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
+import { findModelPage, type PageRequest } from '../../shared/list.js';
 import { folderNamed, folderWhere, type Family } from '../family.js';
 
 // Favorite folders of every family: they are boards of the family's surface. Created at the root or under a
@@ -43,8 +43,7 @@ async function folderPage(context: Context, actor: Actor, key: ScopeKey, family:
     AND: [folderWhere(actor, key, family), filter.parentId ? { parentBoardId: filter.parentId.toLowerCase() } : filter.rootOnly ? { parentBoardId: null } : {}],
   };
   const db = await workspaceDb(context);
-  const [data, total] = await Promise.all([db.board.findMany({ where, orderBy: FOLDER_ORDER, skip: offsetOf(page), take: page.limit }), db.board.count({ where })]);
-  return { data, pagination: pagePagination(page, total) };
+  return findModelPage(page, { rows: (skip, take) => db.board.findMany({ where, orderBy: FOLDER_ORDER, skip, take }), count: () => db.board.count({ where }) });
 }
 
 async function createFolder(context: Context, actor: Actor, key: ScopeKey, family: Family, name: string, parentId?: string | null): Promise<Board> {

@@ -13,7 +13,6 @@ import './emails/index.js';
 import './products/index.js';
 import './image-search/index.js';
 import './brandtrackers/index.js';
-import './workspace-analytics/index.js';
 import './brandtracker-analytics/index.js';
 import './boards/index.js';
 import './favorites/index.js';

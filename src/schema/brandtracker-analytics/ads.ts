@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { AdPageRef, countAds, searchAds } from '../ads/service.js';
 import { builder } from '../builder.js';
 import { pageRequest } from '../shared/list.js';
-import { BRANDTRACKER_ADS_LIMITS, BRANDTRACKER_ADS_ORDER, brandtrackerAdFilterArgs, brandtrackerAdListArgs, type BrandtrackerAdsSort } from './args.js';
+import { BRANDTRACKER_ADS_LIMITS, BRANDTRACKER_ADS_ORDER, brandtrackerAdFilterArgs, brandtrackerAdListArgs, type BrandtrackerAdsSort } from './ad-list-args.js';
 import { brandAdFilter, frameOf, type BrandAdFilterArgs, type Frame } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/ads, /partnership-ads and /partnership-ads/count: the brand's ads (its

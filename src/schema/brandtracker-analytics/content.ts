@@ -2,16 +2,14 @@ import type { ObjectRef } from '@pothos/core';
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
 import { PagePaginationRef, type PagePagination } from '../shared/list.js';
-import { groupPage, type GroupKind, type GroupRow, type GroupSort } from '../workspace-analytics/service.js';
-import { AdCopySort, HookSampleAd, HookSort } from '../workspace-analytics/types.js';
 import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg } from './args.js';
-import { SnapshotMetaRef } from './types.js';
-import { frameOf, snapshotMeta, windowNote, windowSql, type TimeWindow } from './service.js';
+import { AdCopySort, HookSampleAd, HookSort, SnapshotMetaRef } from './types.js';
+import { frameOf, groupPage, snapshotMeta, windowNote, windowSql, type GroupKind, type GroupRow, type GroupSort, type TimeWindow } from './service.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/hooks, /transcripts, /headlines and /ad-copies: the brand's ads in the
 // window grouped by their hook, their transcript (video ads), their title or their copy, with usage figures: the
-// workspace analytics' grouped aggregates (one statement) on one brandtracker, after its frame.
+// grouped aggregates (service/aggregates.ts, one statement) on one brandtracker, after its frame.
 
 type Row = GroupRow;
 type Field = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Row>;

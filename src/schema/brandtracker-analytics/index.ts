@@ -1,3 +1,7 @@
+// The workspace routes (all the brands the workspace tracks) first, then the per-brandtracker routes: the order of
+// their root fields.
+import './workspace-types.js';
+import './workspace.js';
 import './media-mix.js';
 import './ads.js';
 import './content.js';

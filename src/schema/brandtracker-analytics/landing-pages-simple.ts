@@ -1,10 +1,9 @@
 import { builder } from '../builder.js';
 import { listRef, pageRequest } from '../shared/list.js';
-import { groupPage, type GroupRow } from '../workspace-analytics/service.js';
-import { LandingPageScreenshots, LandingPageTechnology } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS, insightArgs, orderArg } from './args.js';
 import { SimpleSort } from './enums.js';
-import { frameOf, windowSql } from './service.js';
+import { frameOf, groupPage, windowSql, type GroupRow } from './service.js';
+import { LandingPageScreenshots, LandingPageTechnology } from './types.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/landing-pages/simple: the landing pages the brand's ads in the window link,
 // grouped by normalized URL (query strings, fragments, trailing slashes and a leading www. ignored).

@@ -1,9 +1,9 @@
 import { builder } from '../builder.js';
 import { listRef, pageArgs } from '../shared/list.js';
-import { LandingPageScreenshots, LandingPageTechnology } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS, orderArg } from './args.js';
 import { LandingPageSort, TimeWindow } from './enums.js';
 import { frameOf, landingPagesOf, type LandingPageOverview, type LandingPagePage } from './service.js';
+import { LandingPageScreenshots, LandingPageTechnology } from './types.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/landing-pages, and overview's topLandingPages: the landing pages the brand's
 // ads in a window link to, with usage figures (the workspace landing pages' aggregate, narrowed to one brandtracker).

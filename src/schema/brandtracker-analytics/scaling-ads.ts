@@ -4,11 +4,9 @@ import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
 import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination } from '../shared/list.js';
 import { count } from '../shared/ranges.js';
-import { scalingAdsPage, type RankDeltaWindow, type RankedRow } from '../workspace-analytics/service.js';
-import { ScalingMetrics, ScalingSort, TrajectoryPointRef } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS } from './args.js';
-import { SnapshotMetaRef } from './types.js';
-import { frameOf, snapshotMeta } from './service.js';
+import { ScalingMetrics, ScalingSort, SnapshotMetaRef, TrajectoryPointRef } from './types.js';
+import { frameOf, scalingAdsPage, snapshotMeta, type RankDeltaWindow, type RankedRow } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/scaling-ads and /ad-rank: the legacy rank movers of one brand (the same
 // answer on both paths), { ad, metrics, trajectory } per active ad that climbed at least minRankDelta places over

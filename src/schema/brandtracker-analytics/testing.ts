@@ -1,7 +1,8 @@
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { listRef, pageArgs } from '../shared/list.js';
-import { frameArgs, testingArgsRule, testingFilterArgs } from './args.js';
+import { testingArgsRule, testingFilterArgs } from './ad-list-args.js';
+import { frameArgs } from './args.js';
 import { MAX_ADS_PER_BATCH, testing, WINNER_DAYS, type Batch, type TestingPage } from './service.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/testing: the brand's ads grouped by start date (the UTC day first seen),

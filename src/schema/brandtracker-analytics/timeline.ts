@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { pageListRef, pageRequest } from '../shared/list.js';
-import { BRANDTRACKER_ADS_ORDER, timelineFilterArgs } from './args.js';
+import { BRANDTRACKER_ADS_ORDER, timelineFilterArgs } from './ad-list-args.js';
 import { TimelineSort } from './enums.js';
 import { timelineMetadata, timelinePage, type TimelineMetadata } from './service.js';
 

@@ -5,11 +5,10 @@ import { facebookPageId } from '../shared/ids.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
 import { PagePaginationRef, pageArgs, pageRequest } from '../shared/list.js';
-import type { RankedRow } from '../workspace-analytics/service.js';
-import { TopAdMetrics, TopAdsMeta, TopAdsSort } from '../workspace-analytics/types.js';
 import { frameArgs, INSIGHT_LIMITS } from './args.js';
 import { RankPeriod, TopAdStatus } from './enums.js';
-import { frameOf, topAdsOf, type Frame, type TopAdsPage } from './service.js';
+import { frameOf, topAdsOf, type Frame, type RankedRow, type TopAdsPage } from './service.js';
+import { TopAdMetrics, TopAdsMeta, TopAdsSort } from './types.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/top-ads: the brand's current rankings, one ad per duplicate group, as
 // { ad, metrics } (service/top-ads.ts); the overview's topAds section reads the same.

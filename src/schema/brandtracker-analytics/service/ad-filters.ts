@@ -6,11 +6,11 @@ import type { KeywordModeValue } from '../../shared/enums.js';
 import { range } from '../../shared/ranges.js';
 import { termsOf } from '../../shared/list.js';
 import { endOfDay } from '../../shared/time.js';
-import { adsOf, windowSql, type Frame } from './frame.js';
+import { adsOf, windowSql, type Frame, type FrameRequest } from './frame.js';
 
 // The one filter of a brand's ads, for every route that lists them: GET /v1/brandtrackers/{id}/ads,
 // /partnership-ads, /partnership-ads/count, /timeline, /timeline/metadata and /testing. Each route's arguments
-// (args.ts) become the ads list's filter (the ads search's conditions write the SQL). What the routes do differently
+// (ad-list-args.ts) become the ads list's filter (the ads search's conditions write the SQL). What the routes do differently
 // is in ROUTES; their argument names, defaults and accepted values stay in their own argument builders, as the
 // reference and gaps-filled.md give them per route.
 
@@ -55,6 +55,16 @@ export type BrandAdFilterArgs = {
   minDescriptionLength?: Bound; maxDescriptionLength?: Bound;
   linkedDomain?: string | null;
   growthRank?: ('rising' | 'falling' | 'stable')[] | null;
+};
+
+/** What the timeline and its metadata read of their arguments: the frame's and the filters. */
+export type TimelineArgs = FrameRequest & BrandAdFilterArgs;
+
+/** What testing reads of its arguments: the filters under gaps-filled.md's names (partnership, the countries as two lists). */
+export type TestingArgs = Omit<BrandAdFilterArgs, 'adCountries'> & {
+  partnership?: boolean | null;
+  adCountries?: string[] | null;
+  excludeAdCountries?: string[] | null;
 };
 
 type Route = {

@@ -1,11 +1,11 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { PagePagination, PageRequest } from '../../shared/list.js';
-import { groupPage, type GroupRow } from '../../workspace-analytics/service.js';
+import { groupPage, type GroupRow } from './aggregates.js';
 import { windowSql, type Frame, type TimeWindow } from './frame.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/landing-pages and the overview's topLandingPages: the landing pages the
-// brand's ads in a window link to, with usage figures (the workspace analytics' grouped aggregates, one statement, on
-// a scope of this one brandtracker).
+// brand's ads in a window link to, with usage figures (the grouped aggregates of aggregates.ts, one statement, on a
+// scope of this one brandtracker).
 
 export type LandingPageOverview = Pick<GroupRow, 'usageCount' | 'longestRunning' | 'totalImpressions'> & {
   landingPage: string;

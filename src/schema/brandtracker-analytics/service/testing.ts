@@ -6,8 +6,7 @@ import { AD_FROM, adsByIds, conditions, DAYS_RUNNING, withCpm } from '../../ads/
 import type { AdSummaryRow } from '../../ads/types.js';
 import { findComputedPage, inIdOrder, type PagePagination, type PageRequest } from '../../shared/list.js';
 import { DAY_MS } from '../../shared/time.js';
-import type { TestingFilterArgs } from '../args.js';
-import { activeSql, brandAdFilter } from './ad-filters.js';
+import { activeSql, brandAdFilter, type TestingArgs } from './ad-filters.js';
 import { frameOf, type Frame } from './frame.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/testing: the brand's ads grouped by start date (the UTC day first seen),
@@ -28,7 +27,7 @@ export type TestingPage = { data: Batch[]; pagination: PagePagination };
 const partnersOf = (args: { partners?: boolean | null; partnership?: boolean | null }) => args.partners ?? args.partnership;
 
 /** The page of batches, newest start date first, with their figures and best ads, and the number of batches. */
-export async function testingBatches(prisma: Prisma.TransactionClient, frame: Frame, args: TestingFilterArgs, page: PageRequest) {
+export async function testingBatches(prisma: Prisma.TransactionClient, frame: Frame, args: TestingArgs, page: PageRequest) {
   // Testing's own names (gaps-filled.md): partnership beside partners, and the countries as two lists.
   const filter = brandAdFilter(frame, { ...args, partners: partnersOf(args), adCountries: { include: args.adCountries, exclude: args.excludeAdCountries } }, 'testing');
   return findComputedPage<BatchRow>(prisma, {
@@ -51,7 +50,7 @@ export async function testingBatches(prisma: Prisma.TransactionClient, frame: Fr
 const isWinner = (frame: Frame, row: BatchRow) =>
   row.totalCount >= 2 && row.runningCount >= 1 && row.runningCount < row.totalCount && frame.day.getTime() - row.startDate.getTime() >= WINNER_DAYS * DAY_MS;
 
-export async function testing(context: Context, info: GraphQLResolveInfo, args: TestingFilterArgs & { brandtrackerId: string; euOnly?: boolean | null; snapshotDate?: string | null; page?: number | null; limit?: number | null }) {
+export async function testing(context: Context, info: GraphQLResolveInfo, args: TestingArgs & { brandtrackerId: string; euOnly?: boolean | null; snapshotDate?: string | null; page?: number | null; limit?: number | null }) {
   const frame = await frameOf(context, args, { euOnly: false });
   const page = { page: args.page ?? 1, limit: args.limit ?? 25 };
   const found = await testingBatches(context.prisma, frame, args, page);

@@ -4,8 +4,7 @@ import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { AD_FROM, adsByIds, conditions, orderBy, textRank, withCpm, type AdFilter, type AdSortValue } from '../../ads/service.js';
 import { findPage, type PageRequest } from '../../shared/list.js';
-import type { TimelineFilterArgs } from '../args.js';
-import { brandAdFilter, effectiveEnd } from './ad-filters.js';
+import { brandAdFilter, effectiveEnd, type TimelineArgs } from './ad-filters.js';
 import { frameOf, type Frame } from './frame.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/timeline (the brand's ads, a page of Ad summaries) and /timeline/metadata
@@ -16,13 +15,13 @@ const sql = Prisma.sql;
 export type TimelineMetadata = { totalCount: number; earliestDate: Date | null; latestDate: Date | null };
 
 /** The timeline's full WHERE: the brand's ads matching the filters (ad-filters.ts), and its text search for the rank. */
-function timelineWhere(frame: Frame, args: TimelineFilterArgs): { filter: AdFilter; where: Prisma.Sql } {
+function timelineWhere(frame: Frame, args: TimelineArgs): { filter: AdFilter; where: Prisma.Sql } {
   const filter = brandAdFilter(frame, args, 'timeline');
   return { filter, where: Prisma.join(conditions(filter), ' AND ') };
 }
 
 /** A page of the timeline: the frame, the page of ids (and its count), the Ad summaries selected at `data`. */
-export async function timelinePage(context: Context, info: GraphQLResolveInfo, args: TimelineFilterArgs, sortBy: AdSortValue, page: PageRequest) {
+export async function timelinePage(context: Context, info: GraphQLResolveInfo, args: TimelineArgs, sortBy: AdSortValue, page: PageRequest) {
   const frame = await frameOf(context, args, { euOnly: false });
   const { filter, where } = timelineWhere(frame, args);
   const sort = { sortBy };
@@ -40,7 +39,7 @@ export async function timelinePage(context: Context, info: GraphQLResolveInfo, a
 }
 
 /** The timeline's count and date bounds, in one statement after the frame. */
-export async function timelineMetadata(context: Context, args: TimelineFilterArgs): Promise<TimelineMetadata> {
+export async function timelineMetadata(context: Context, args: TimelineArgs): Promise<TimelineMetadata> {
   const frame = await frameOf(context, args, { euOnly: false });
   const { where } = timelineWhere(frame, args);
   const [data] = await context.prisma.$queryRaw<TimelineMetadata[]>`

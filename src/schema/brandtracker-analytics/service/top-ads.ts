@@ -2,15 +2,15 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { pagePagination, type PagePagination, type PageRequest } from '../../shared/list.js';
-import { rankedAdsPage, withAds, type RankedRow, type TopAdsMetaValue } from '../../workspace-analytics/service.js';
-import type { TopAdsSortValue } from '../../workspace-analytics/types.js';
 import { periodStart, type Frame, type RankPeriod } from './frame.js';
+import { rankedAdsPage, type RankedAdsSort } from './ranked-ads.js';
+import { withAds, type RankedRow, type TopAdsMetaValue } from './ranked-rows.js';
 
 // GET /v1/brandtrackers/{brandtrackerId}/top-ads and the overview's topAds: the brand's current rankings, one ad per
-// duplicate group, through the workspace analytics' ranked ads on a scope of this one brandtracker.
+// duplicate group: the ranked ads (ranked-ads.ts) on a scope of this one brandtracker.
 
 export type TopAdsRequest = {
-  sortBy: TopAdsSortValue;
+  sortBy: RankedAdsSort;
   page: PageRequest;
   /** Only ads seen in the period (last seen on or after its start); omitted or `total`: no bound. */
   period?: RankPeriod | null;

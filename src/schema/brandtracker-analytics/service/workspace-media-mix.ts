@@ -1,11 +1,11 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { findComputedPage, type PageRequest } from '../../shared/list.js';
+import type { FormatCount } from './media-mix.js';
 import { scopeSelect, type AnalyticsScope, type BrandtrackerOfRow } from './scope.js';
 
 // GET /v1/workspace/media-mix: one row per tracked brand, its active ads (one per duplicate group) by format, in one
-// statement. Carousels and unknown formats count as other.
+// statement. Carousels and unknown formats count as other, as on the per-brandtracker media mix (media-mix.ts).
 
-export type FormatCount = { image: number; video: number; dco: number; other: number };
 export type MixRow = { brandtracker: BrandtrackerOfRow; formatCount: FormatCount; activeAds: number };
 
 export type MediaMixSortValue = 'activeAds' | 'image' | 'video' | 'dco' | 'other';
@@ -32,4 +32,3 @@ export async function mediaMixPage(prisma: PrismaClient, scope: AnalyticsScope, 
   }));
   return { data, pagination: found.pagination };
 }
-

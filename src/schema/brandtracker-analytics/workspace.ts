@@ -1,18 +1,19 @@
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
-import { pagePagination } from '../shared/list.js';
+import { pagePagination, pageRequest } from '../shared/list.js';
 import { count } from '../shared/ranges.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
-import { orderArg, pageOf, scopeArgs, scopeOf } from './args.js';
+import { ANALYTICS_LIMITS, orderArg, scopeArgs, scopeOf } from './args.js';
 import { mediaMixPage, rankedAdsPage, scalingAdsPage, storedGroupPage, withAds, type GroupSort, type StoredGroupKind } from './service.js';
-import {
-  AdCopyPage, AdCopySort, HookPage, HookSort, LandingPagePage, LandingPageSort, MediaMixPage, MediaMixSort, ScalingAdsPage, ScalingSort, TopAdsPage,
-  TopAdsPeriod, TopAdsSort,
-} from './types.js';
+import { AdCopySort, HookSort, ScalingSort, TopAdsSort } from './types.js';
+import { AdCopyPage, HookPage, LandingPagePage, LandingPageSort, MediaMixPage, MediaMixSort, ScalingAdsPage, TopAdsPage, TopAdsPeriod } from './workspace-types.js';
 
-// GET /v1/workspace/hooks, /ad-copies and /landing-pages (what the tracked brands' ads use, one row per brand and
-// hook, copy or landing page, over all their ads), /top-ads (current rankings) and /scaling-ads (its legacy
-// rank-movers form), /media-mix (each brand's active ads by format). One credit per returned row.
+// The workspace routes, across the workspace's active brandtrackers (all the brands it tracks, narrowed by
+// brandtrackerIds or folderIds): GET /v1/workspace/hooks, /ad-copies and /landing-pages (what the tracked brands' ads
+// use, one row per brand and hook, copy or landing page, over all their ads), /top-ads (current rankings) and
+// /scaling-ads (its legacy rank-movers form), /media-mix (each brand's active ads by format). One credit per returned row.
+
+const requestedPage = (args: { page?: number | null; limit?: number | null }) => pageRequest(args, ANALYTICS_LIMITS.defaultLimit);
 
 type Args = { page?: number | null; limit?: number | null; brandtrackerIds?: string[] | null; folderIds?: number[] | null; euOnly?: boolean | null; order?: 'asc' | 'desc' | null; sortBy?: GroupSort | null };
 
@@ -24,7 +25,7 @@ async function groups(context: Context, kind: StoredGroupKind, args: Args) {
     euOnly: args.euOnly ?? false,
     sort: args.sortBy ?? 'usageCount',
     order: args.order ?? 'desc',
-    page: pageOf(args),
+    page: requestedPage(args),
   });
 }
 
@@ -66,7 +67,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context, info) => {
       const { workspace } = await context.principal();
-      const page = pageOf(args);
+      const page = requestedPage(args);
       const sortBy = args.sortBy ?? 'currentRank';
       const found = await rankedAdsPage(context.pool, {
         scope: scopeOf(workspace.id, args), euOnly: args.euOnly ?? false, includeInactive: args.includeInactive ?? false,
@@ -92,7 +93,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context, info) => {
       const { workspace } = await context.principal();
-      const page = pageOf(args);
+      const page = requestedPage(args);
       const found = await scalingAdsPage(context, info, {
         scope: scopeOf(workspace.id, args), euOnly: args.euOnly ?? false, sortBy: args.sortBy ?? 'rankDelta',
         maxCurrentRank: args.maxCurrentRank, minRankDelta: args.minRankDelta ?? 1, page,
@@ -110,7 +111,7 @@ builder.queryFields((t) => ({
     args: { ...scopeArgs(), sortBy: t.arg({ type: MediaMixSort, defaultValue: 'activeAds' }) },
     resolve: async (_root, args, context) => {
       const { workspace } = await context.principal();
-      return mediaMixPage(context.prisma, scopeOf(workspace.id, args), args.euOnly ?? false, args.sortBy ?? 'activeAds', pageOf(args));
+      return mediaMixPage(context.prisma, scopeOf(workspace.id, args), args.euOnly ?? false, args.sortBy ?? 'activeAds', requestedPage(args));
     },
   }),
 }));

@@ -6,7 +6,7 @@ import { daysRunningSql } from '../../src/schema/shared/days-running.js';
 import { scopeToWorkspace } from '../../src/schema/shared/workspace.js';
 import {
   adsOfScope, groupPage, rankedAdsPage, rankedOrder, scopeSelect, storedGroupPage, type AnalyticsScope, type GroupSort, type RankedAdsSort, type StoredGroupKind,
-} from '../../src/schema/workspace-analytics/service.js';
+} from '../../src/schema/brandtracker-analytics/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The workspace's hooks, ad copies, landing pages (groups precomputed per page, migration 0021) and top ads (each

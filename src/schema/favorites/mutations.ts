@@ -8,19 +8,14 @@ import { EMAIL_FOLDERS, FavoriteEmail, FavoriteEmailAddResult, FavoriteEmailRemo
 import { adId, emailId, favoriteId, SCOPE_DESCRIPTION, uuid } from './args.js';
 import { favoriteFolderMutations } from './folder-fields.js';
 import {
-  favoriteAdAdd,
-  favoriteAdDelete,
-  favoriteAdFolderShare,
-  favoriteAdMove,
-  favoriteAdRemove,
-  favoriteEmailAdd,
-  favoriteEmailDelete,
-  favoriteEmailMove,
-  favoriteEmailRemove,
-  favoriteShopAdd,
-  favoriteShopDelete,
-  favoriteShopMove,
-  favoriteShopRemove,
+  FAVORITE_ADS,
+  FAVORITE_EMAILS,
+  FAVORITE_SHOPS,
+  favoriteAdd,
+  favoriteDelete,
+  favoriteFolderShare,
+  favoriteMove,
+  favoriteRemove,
 } from './service.js';
 
 // Saving, removing, moving and deleting favorites (deprecated: boards), each family's then its folders' mutations.
@@ -35,7 +30,7 @@ builder.mutationFields((t) => ({
       adId: t.arg.string({ required: true, description: 'Composite ad id, e.g. facebook_123.', validate: adId }),
       folderId: t.arg.string({ description: 'A folder of the scope; null or omitted: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context, info) => favoriteAdAdd(context, args, queryFromInfo({ context, info, path: ['data', 'ad'] })),
+    resolve: (_root, args, context, info) => favoriteAdd(context, FAVORITE_ADS, args, queryFromInfo({ context, info, path: ['data', 'ad'] })),
   }),
   favoriteAdRemove: t.field({
     type: FavoriteAdRemoval,
@@ -46,7 +41,7 @@ builder.mutationFields((t) => ({
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
       folderId: t.arg.string({ description: 'The folder it is saved in; omitted: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context) => favoriteAdRemove(context, args),
+    resolve: (_root, args, context) => favoriteRemove(context, FAVORITE_ADS, args),
   }),
   favoriteAdMove: t.field({
     type: FavoriteAd,
@@ -57,7 +52,7 @@ builder.mutationFields((t) => ({
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
       folderId: t.arg.string({ description: 'The destination folder; null: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context, info) => favoriteAdMove(context, args, queryFromInfo({ context, info, path: ['ad'] })),
+    resolve: (_root, args, context, info) => favoriteMove(context, FAVORITE_ADS, args, queryFromInfo({ context, info, path: ['ad'] })),
   }),
   favoriteAdDelete: t.field({
     type: FavoriteAdRemoval,
@@ -67,7 +62,7 @@ builder.mutationFields((t) => ({
       favoriteId: t.arg.int({ required: true, validate: favoriteId }),
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
     },
-    resolve: (_root, args, context) => favoriteAdDelete(context, args),
+    resolve: (_root, args, context) => favoriteDelete(context, FAVORITE_ADS, args),
   }),
 }));
 favoriteFolderMutations(AD_FOLDERS);
@@ -81,7 +76,7 @@ builder.mutationFields((t) => ({
       folderId: t.arg.string({ required: true, validate: uuid }),
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
     },
-    resolve: (_root, args, context) => favoriteAdFolderShare(context, args),
+    resolve: (_root, args, context) => favoriteFolderShare(context, FAVORITE_ADS, args),
   }),
 }));
 
@@ -95,7 +90,7 @@ builder.mutationFields((t) => ({
       websiteId: t.arg.string({ required: true, description: 'The shop id (uuid).', validate: uuid }),
       folderId: t.arg.string({ description: 'A folder of the scope; null or omitted: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context, info) => favoriteShopAdd(context, args, queryFromInfo({ context, info, path: ['data', 'shop'] })),
+    resolve: (_root, args, context, info) => favoriteAdd(context, FAVORITE_SHOPS, args, queryFromInfo({ context, info, path: ['data', 'shop'] })),
   }),
   favoriteShopRemove: t.field({
     type: FavoriteShopRemoval,
@@ -106,7 +101,7 @@ builder.mutationFields((t) => ({
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
       folderId: t.arg.string({ description: 'The folder it is saved in; omitted: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context) => favoriteShopRemove(context, args),
+    resolve: (_root, args, context) => favoriteRemove(context, FAVORITE_SHOPS, args),
   }),
   favoriteShopMove: t.field({
     type: FavoriteShop,
@@ -117,7 +112,7 @@ builder.mutationFields((t) => ({
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
       folderId: t.arg.string({ description: 'The destination folder; null: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context, info) => favoriteShopMove(context, args, queryFromInfo({ context, info, path: ['shop'] })),
+    resolve: (_root, args, context, info) => favoriteMove(context, FAVORITE_SHOPS, args, queryFromInfo({ context, info, path: ['shop'] })),
   }),
   favoriteShopDelete: t.field({
     type: FavoriteShopRemoval,
@@ -127,7 +122,7 @@ builder.mutationFields((t) => ({
       favoriteId: t.arg.string({ required: true, validate: uuid }),
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
     },
-    resolve: (_root, args, context) => favoriteShopDelete(context, args),
+    resolve: (_root, args, context) => favoriteDelete(context, FAVORITE_SHOPS, args),
   }),
 }));
 favoriteFolderMutations(SHOP_FOLDERS);
@@ -144,7 +139,7 @@ builder.mutationFields((t) => ({
       emailId: t.arg.int({ required: true, description: 'The email id.', validate: emailId }),
       folderId: t.arg.string({ description: 'A folder of the scope; null or omitted: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context, info) => favoriteEmailAdd(context, args, queryFromInfo({ context, info, path: ['data', 'email'] })),
+    resolve: (_root, args, context, info) => favoriteAdd(context, FAVORITE_EMAILS, args, queryFromInfo({ context, info, path: ['data', 'email'] })),
   }),
   favoriteEmailRemove: t.field({
     type: FavoriteEmailRemoval,
@@ -155,7 +150,7 @@ builder.mutationFields((t) => ({
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
       folderId: t.arg.string({ description: 'The folder it is saved in; omitted: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context) => favoriteEmailRemove(context, args),
+    resolve: (_root, args, context) => favoriteRemove(context, FAVORITE_EMAILS, args),
   }),
   favoriteEmailMove: t.field({
     type: FavoriteEmail,
@@ -166,7 +161,7 @@ builder.mutationFields((t) => ({
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
       folderId: t.arg.string({ description: 'The destination folder; null: the root.', validate: uuid }),
     },
-    resolve: (_root, args, context, info) => favoriteEmailMove(context, args, queryFromInfo({ context, info, path: ['email'] })),
+    resolve: (_root, args, context, info) => favoriteMove(context, FAVORITE_EMAILS, args, queryFromInfo({ context, info, path: ['email'] })),
   }),
   favoriteEmailDelete: t.field({
     type: FavoriteEmailRemoval,
@@ -176,7 +171,7 @@ builder.mutationFields((t) => ({
       favoriteId: t.arg.string({ required: true, validate: uuid }),
       scope: t.arg({ type: BoardScopeEnum, required: true, description: SCOPE_DESCRIPTION }),
     },
-    resolve: (_root, args, context) => favoriteEmailDelete(context, args),
+    resolve: (_root, args, context) => favoriteDelete(context, FAVORITE_EMAILS, args),
   }),
 }));
 favoriteFolderMutations(EMAIL_FOLDERS);

@@ -8,7 +8,7 @@ import { FavoriteShopPage, SHOP_FOLDERS } from './shops.js';
 import { EMAIL_FOLDERS, FavoriteEmailPage } from './emails.js';
 import { LIST_LIMITS, pageOf, SCOPE_DESCRIPTION, uuid } from './args.js';
 import { favoriteFolderQueries } from './folder-fields.js';
-import { favoriteAds, favoriteEmails, favoriteShops } from './service.js';
+import { FAVORITE_ADS, FAVORITE_EMAILS, FAVORITE_SHOPS, favoriteList } from './service.js';
 
 // The favorites lists (deprecated: boards), each family's saved items then its folders.
 
@@ -22,7 +22,7 @@ builder.queryFields((t) => ({
       folderId: t.arg.string({ description: 'Only the ads saved in this folder (uuid).', validate: uuid }),
       ...pageArgs(LIST_LIMITS),
     },
-    resolve: (_root, args, context, info) => favoriteAds(context, args, pageOf(args), queryFromInfo({ context, info, path: ['data', 'ad'] })),
+    resolve: (_root, args, context, info) => favoriteList(context, FAVORITE_ADS, args, pageOf(args), queryFromInfo({ context, info, path: ['data', 'ad'] })),
   }),
 }));
 favoriteFolderQueries(AD_FOLDERS);
@@ -37,7 +37,7 @@ builder.queryFields((t) => ({
       folderId: t.arg.string({ description: 'Only the shops saved in this folder (uuid).', validate: uuid }),
       ...pageArgs(LIST_LIMITS),
     },
-    resolve: (_root, args, context, info) => favoriteShops(context, args, pageOf(args), queryFromInfo({ context, info, path: ['data', 'shop'] })),
+    resolve: (_root, args, context, info) => favoriteList(context, FAVORITE_SHOPS, args, pageOf(args), queryFromInfo({ context, info, path: ['data', 'shop'] })),
   }),
 }));
 favoriteFolderQueries(SHOP_FOLDERS);
@@ -52,7 +52,7 @@ builder.queryFields((t) => ({
       folderId: t.arg.string({ description: 'Only the emails saved in this folder (uuid).', validate: uuid }),
       ...pageArgs(LIST_LIMITS),
     },
-    resolve: (_root, args, context, info) => favoriteEmails(context, args, pageOf(args), queryFromInfo({ context, info, path: ['data', 'email'] })),
+    resolve: (_root, args, context, info) => favoriteList(context, FAVORITE_EMAILS, args, pageOf(args), queryFromInfo({ context, info, path: ['data', 'email'] })),
   }),
 }));
 favoriteFolderQueries(EMAIL_FOLDERS);

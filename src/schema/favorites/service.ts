@@ -1,26 +1,19 @@
 // The favorites domain's public face and the only home of its SQL (test/unit/sql-layout.test.ts). Favorites are the
 // deprecated vocabulary of three families over boards: folders are boards, favorites board items, saved and removed
-// through the boards service. service/ads.ts, shops.ts and emails.ts hold each family's operations with the summaries
-// they embed; service/favorites.ts the pages, moves and removals every family shares; service/folders.ts and
-// service/folder-delete.ts the folders.
+// through the boards service. service/families.ts describes what differs between the families (the target a favorite
+// saves, its public id, the summary it embeds); service/favorites.ts holds the operations, written once over those
+// descriptors; service/folders.ts and service/folder-delete.ts the folders.
 
 export {
-  favoriteAdAdd,
-  favoriteAdDelete,
-  favoriteAdFolderShare,
-  favoriteAdMove,
-  favoriteAdRemove,
-  favoriteAds,
+  FAVORITE_ADS,
+  FAVORITE_EMAILS,
+  FAVORITE_SHOPS,
   type FavoriteAdRow,
-} from './service/ads.js';
-export {
-  favoriteEmailAdd,
-  favoriteEmailDelete,
-  favoriteEmailMove,
-  favoriteEmailRemove,
-  favoriteEmails,
   type FavoriteEmailRow,
-} from './service/emails.js';
+  type FavoriteFamily,
+  type FavoriteShopRow,
+} from './service/families.js';
+export { favoriteAdd, favoriteDelete, favoriteFolderShare, favoriteList, favoriteMove, favoriteRemove } from './service/favorites.js';
 export { favoriteFolderDelete, type DeleteMode, type FolderDeletion } from './service/folder-delete.js';
 export {
   favoriteFolderCreate,
@@ -29,11 +22,3 @@ export {
   favoriteFolderUpdate,
   favoriteFolderVisibility,
 } from './service/folders.js';
-export {
-  favoriteShopAdd,
-  favoriteShopDelete,
-  favoriteShopMove,
-  favoriteShopRemove,
-  favoriteShops,
-  type FavoriteShopRow,
-} from './service/shops.js';

@@ -10,32 +10,13 @@ import { amount, bigCount, count } from '../shared/ranges.js';
 import { daysAgo, endOfDay } from '../shared/time.js';
 import { notSupportedYet } from '../shared/unsupported.js';
 import type { AdFilter, AdSort, RankFilter } from './service/search.js';
-import { AudienceGender, DEFAULT_CPM, ReachPeriod } from './types.js';
+import {
+  AdListSort, AdMediaTypeFilter, AdPlatform, AdQueryPlatform, AdQuerySearchType, AdQuerySort, AdSearchType, AdStatusFilter, AdsTimePeriod,
+  AudienceGender, DEFAULT_CPM, ReachPeriod,
+} from './types.js';
 
 // The arguments of the ads routes, their validation, and their reading into the lists' filter, sort and page
 // (service/search.ts runs them).
-
-// The value sets of the lists' filters and sorts (the stored values are types.ts's enums).
-
-export const AdStatusFilter = builder.enumType('AdStatusFilter', { values: ['active', 'inactive', 'all'] as const });
-export const AdMediaTypeFilter = builder.enumType('AdMediaTypeFilter', {
-  values: ['image', 'video', 'carousel'] as const,
-  description: 'carousel means indexed carousel creatives, not DCO.',
-});
-export const AdSearchType = builder.enumType('AdSearchType', { values: ['adCopy', 'brand'] as const });
-export const AdQuerySearchType = builder.enumType('AdQuerySearchType', {
-  values: ['adCopy', 'brand', 'website', 'domain', 'urlContains'] as const,
-});
-export const AdPlatform = builder.enumType('AdPlatform', { values: ['facebook', 'all'] as const });
-export const AdQueryPlatform = builder.enumType('AdQueryPlatform', { values: ['facebook'] as const });
-export const AdListSort = builder.enumType('AdListSort', { values: ['relevance', 'newest', 'longestRunning', 'reach'] as const });
-export const AdQuerySort = builder.enumType('AdQuerySort', {
-  values: [
-    'createdAt', 'longestRunning', 'relevance', 'relevanceScore', 'newest', 'mostDuplicates', 'reach',
-    'reachDelta1d', 'reachDelta7d', 'reachDelta30d', 'rankDelta7d', 'rankDelta14d', 'rankDelta30d', 'adOrder',
-  ] as const,
-});
-export const AdsTimePeriod = builder.enumType('AdsTimePeriod', { values: ['last24h', 'last7d', 'last30d'] as const });
 
 /** An ad id as sent (`facebook_<number>`, or the bare number). */
 export const adIdArg = z.string().min(1).max(128);

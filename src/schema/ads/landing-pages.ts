@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { hostOf } from '../shared/codes.js';
-import { AdStatusFilter } from './args.js';
 import { adLandingPages, type LandingPage } from './service/landing-pages.js';
+import { AdStatusFilter } from './types.js';
 const ScopeType = builder.enumType('LandingPageScope', { values: ['trackedPages', 'domain'] as const });
 
 type Meta = { scopeType: typeof ScopeType.$inferType; scopeValueCount: number; status: typeof AdStatusFilter.$inferType; limit: number; isTruncated: boolean };

@@ -4,8 +4,9 @@ import { builder } from '../builder.js';
 import { daysRunning as running } from '../shared/days-running.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
-// The ads object types, the enums of what an ad record stores, and the figures they derive from an ad row. This file
-// registers the ads' object types before the list toolkit's (the SDL's order): it imports no argument or service file.
+// The ads object types, the ads' enums (what an ad record stores, and the value sets of the lists' filters and sorts),
+// and the figures derived from an ad row. This file registers the ads' enums and object types before the list
+// toolkit's (the SDL's order): it imports no argument or service file.
 
 export const AdStatusEnum = builder.enumType(AdStatus, { name: 'AdStatus' });
 export const AdMediaTypeEnum = builder.enumType(AdMediaType, { name: 'AdMediaType' });
@@ -13,6 +14,28 @@ export const AdMediaTypeEnum = builder.enumType(AdMediaType, { name: 'AdMediaTyp
 export const AudienceGender = builder.enumType('AudienceGender', { values: ['men', 'women', 'all'] as const });
 /** The window of an ad's reach (and of the spend derived from it): its total, or its gain over the period. */
 export const ReachPeriod = builder.enumType('ReachPeriod', { values: ['total', 'last24h', 'last7d', 'last30d'] as const });
+
+// The value sets of the lists' filters and sorts (args.ts).
+
+export const AdStatusFilter = builder.enumType('AdStatusFilter', { values: ['active', 'inactive', 'all'] as const });
+export const AdMediaTypeFilter = builder.enumType('AdMediaTypeFilter', {
+  values: ['image', 'video', 'carousel'] as const,
+  description: 'carousel means indexed carousel creatives, not DCO.',
+});
+export const AdSearchType = builder.enumType('AdSearchType', { values: ['adCopy', 'brand'] as const });
+export const AdQuerySearchType = builder.enumType('AdQuerySearchType', {
+  values: ['adCopy', 'brand', 'website', 'domain', 'urlContains'] as const,
+});
+export const AdPlatform = builder.enumType('AdPlatform', { values: ['facebook', 'all'] as const });
+export const AdQueryPlatform = builder.enumType('AdQueryPlatform', { values: ['facebook'] as const });
+export const AdListSort = builder.enumType('AdListSort', { values: ['relevance', 'newest', 'longestRunning', 'reach'] as const });
+export const AdQuerySort = builder.enumType('AdQuerySort', {
+  values: [
+    'createdAt', 'longestRunning', 'relevance', 'relevanceScore', 'newest', 'mostDuplicates', 'reach',
+    'reachDelta1d', 'reachDelta7d', 'reachDelta30d', 'rankDelta7d', 'rankDelta14d', 'rankDelta30d', 'adOrder',
+  ] as const,
+});
+export const AdsTimePeriod = builder.enumType('AdsTimePeriod', { values: ['last24h', 'last7d', 'last30d'] as const });
 
 export const DEFAULT_CPM = 9;
 const CPM = Symbol('cpm');

@@ -11,8 +11,11 @@ import { findPage, orderBySql, tsQuery, type ListQuery, type OrderKey, type Page
 import { range, type Range } from '../../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
 import { inWorkspace } from '../../shared/workspace.js';
-import type { AdMediaTypeFilter, AdQuerySearchType, AdQuerySort, AdRankBasis, AdRankMode, AdStatusFilter, RankDirection } from '../args.js';
-import { AD_SUMMARY_INCLUDE, withCpm, type AdSummaryRow, type AudienceGender, type ReachPeriod } from '../types.js';
+import type { AdRankBasis, AdRankMode, RankDirection } from '../args.js';
+import {
+  AD_SUMMARY_INCLUDE, withCpm, type AdMediaTypeFilter, type AdQuerySearchType, type AdQuerySort, type AdStatusFilter, type AdSummaryRow,
+  type AudienceGender, type ReachPeriod,
+} from '../types.js';
 
 // The ads lists (GET /v1/ads, POST /v1/ads/query, and the lists of other domains built on them): the filter, its
 // conditions on the ad (a), its page (v), the page's primary shop (s) and the growths, the order, then the page of

@@ -1,7 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import type { Context } from '../../context.js';
 import { builder } from '../builder.js';
-import { PagePaginationRef, type PagePagination } from '../shared/list.js';
+import { listRef, pageRequest, type PagePagination } from '../shared/list.js';
 import { frameArgs, insightArgs, INSIGHT_LIMITS, orderArg } from './args.js';
 import { AdCopySort, HookSampleAd, HookSort, SnapshotMetaRef } from './types.js';
 import { frameOf, groupPage, snapshotMeta, windowNote, windowSql, type GroupKind, type GroupRow, type GroupSort, type TimeWindow } from './service.js';
@@ -55,14 +55,12 @@ const AdCopy = builder.objectRef<Row>('BrandtrackerAdCopy').implement({
 
 type InsightPage = { data: Row[]; pagination: PagePagination; meta: ReturnType<typeof snapshotMeta> };
 
+// Its meta is the snapshot's (SnapshotMetaRef), not a ListMeta: the list shape leaves it out, the field reads it back.
 function insightPageRef(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, Row>, description: string) {
-  return builder.objectRef<InsightPage>(name).implement({
+  return listRef<Row, Omit<InsightPage, 'meta'>>(name, item, {
+    style: 'page',
     description,
-    fields: (t) => ({
-      data: t.field({ type: [item], resolve: (page) => page.data }),
-      pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-      meta: t.field({ type: SnapshotMetaRef, resolve: (page) => page.meta }),
-    }),
+    fields: (t) => ({ meta: t.field({ type: SnapshotMetaRef, resolve: (page) => (page as InsightPage).meta }) }),
   });
 }
 
@@ -78,7 +76,7 @@ async function insightPage(context: Context, kind: GroupKind, args: Args): Promi
     window: windowSql(frame, window),
     sort: args.sortBy ?? 'usageCount',
     order: args.order ?? 'desc',
-    page: { page: args.page ?? 1, limit: args.limit ?? INSIGHT_LIMITS.defaultLimit },
+    page: pageRequest(args, INSIGHT_LIMITS.defaultLimit),
   });
   return { ...page, meta: snapshotMeta(frame, windowNote(frame, window)) };
 }

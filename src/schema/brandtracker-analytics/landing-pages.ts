@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { listRef, pageArgs } from '../shared/list.js';
+import { listRef, pageArgs, pageRequest } from '../shared/list.js';
 import { frameArgs, INSIGHT_LIMITS, orderArg } from './args.js';
 import { LandingPageSort, TimeWindow } from './enums.js';
 import { frameOf, landingPagesOf, type LandingPageOverview, type LandingPagePage } from './service.js';
@@ -38,7 +38,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const frame = await frameOf(context, args, { euOnly: false });
-      const page = { page: args.page ?? 1, limit: args.limit ?? INSIGHT_LIMITS.defaultLimit };
+      const page = pageRequest(args, INSIGHT_LIMITS.defaultLimit);
       return landingPagesOf(context.prisma, frame, { window: args.timePeriod ?? 'live', sort: args.sortBy ?? 'usageCount', order: args.order ?? 'desc', page });
     },
   }),

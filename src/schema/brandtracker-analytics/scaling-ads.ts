@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
-import { PagePaginationRef, pageArgs, pagePagination, pageRequest, type PagePagination } from '../shared/list.js';
+import { listRef, pageArgs, pagePagination, pageRequest, type PagePagination } from '../shared/list.js';
 import { count } from '../shared/ranges.js';
 import { frameArgs, INSIGHT_LIMITS } from './args.js';
 import { ScalingMetrics, ScalingSort, SnapshotMetaRef, TrajectoryPointRef } from './types.js';
@@ -29,12 +29,10 @@ const ScalingAdRow = builder.objectRef<RankedRow>('BrandtrackerScalingAd').imple
 
 type Page = { data: RankedRow[]; pagination: PagePagination; meta: ReturnType<typeof snapshotMeta> };
 
-const ScalingAdsPage = builder.objectRef<Page>('BrandtrackerScalingAdsPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [ScalingAdRow], resolve: (page) => page.data }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: SnapshotMetaRef, resolve: (page) => page.meta }),
-  }),
+// Its meta is the snapshot's (SnapshotMetaRef), not a ListMeta: the list shape leaves it out, the field reads it back.
+const ScalingAdsPage = listRef<RankedRow, Omit<Page, 'meta'>>('BrandtrackerScalingAdsPage', ScalingAdRow, {
+  style: 'page',
+  fields: (t) => ({ meta: t.field({ type: SnapshotMetaRef, resolve: (page) => (page as Page).meta }) }),
 });
 
 const scalingArgs = builder.args((t) => ({

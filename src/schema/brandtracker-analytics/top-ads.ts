@@ -4,7 +4,7 @@ import { PublicAd } from '../ads/types.js';
 import { facebookPageId } from '../shared/ids.js';
 import { builder } from '../builder.js';
 import { deprecatedSnapshotDate } from '../shared/time.js';
-import { PagePaginationRef, pageArgs, pageRequest } from '../shared/list.js';
+import { listRef, pageArgs, pageRequest } from '../shared/list.js';
 import { frameArgs, INSIGHT_LIMITS } from './args.js';
 import { RankPeriod, TopAdStatus } from './enums.js';
 import { frameOf, topAdsOf, type Frame, type RankedRow, type TopAdsPage } from './service.js';
@@ -23,12 +23,10 @@ export const BrandtrackerTopAdRow = builder.objectRef<RankedRow>('BrandtrackerTo
   }),
 });
 
-const TopAdsPageRef = builder.objectRef<TopAdsPage>('BrandtrackerTopAdsPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [BrandtrackerTopAdRow], resolve: (page) => page.data }),
-    pagination: t.field({ type: PagePaginationRef, resolve: (page) => page.pagination }),
-    meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => page.meta }),
-  }),
+// Its meta is its own (TopAdsMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
+const TopAdsPageRef = listRef<RankedRow, Omit<TopAdsPage, 'meta'>>('BrandtrackerTopAdsPage', BrandtrackerTopAdRow, {
+  style: 'page',
+  fields: (t) => ({ meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => (page as TopAdsPage).meta }) }),
 });
 
 /** The reference's rule: allFacebookPages cannot be combined with facebookPageId. */

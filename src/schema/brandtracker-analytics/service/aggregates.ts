@@ -84,6 +84,11 @@ export type GroupQuery = {
   active?: Prisma.Sql;
 };
 
+/**
+ * One page of groups and their total, in one statement. Paged here rather than by findComputedPage: the page's rows
+ * are then joined to their brand and to what they show (the sample ad, the landing page with its technologies), which
+ * findComputedPage could only compute for every group before the page.
+ */
 export async function groupPage(prisma: PrismaClient, query: GroupQuery) {
   const group = GROUPS[query.kind];
   const extras = EXTRAS[query.kind];

@@ -42,7 +42,11 @@ export type EvolutionQuery = {
 
 const iso = (day: Date) => day.toISOString().slice(0, 10);
 
-/** One page of series, ranked by their live ads on the range's last day, then their ads, then the text; and the total. */
+/**
+ * One page of series, ranked by their live ads on the range's last day, then their ads, then the text; and the total.
+ * The texts are paged here (`p`) rather than by findComputedPage, because the points are computed for the page's texts
+ * only, after the page, in the same statement.
+ */
 export async function evolutionPage(prisma: Pick<PrismaClient, '$queryRaw'>, frame: Frame, query: EvolutionQuery): Promise<{ data: EvolutionSeries[]; total: number }> {
   const { key, join } = KEYS[query.kind];
   const [start, end] = [iso(query.range.start), iso(query.range.end)];

@@ -86,6 +86,7 @@ function totalOf(query: RankedAdsQuery, conditions: Prisma.Sql[]): Prisma.Sql {
  * One statement: each brand's first offset + limit ads in the order asked (the active ones by current rank: an index
  * scan of ads_active_group_leads_rank_idx), merged into the page, and the total. Prepared on the pool (as
  * storedGroupPage): its text is fixed for the sorts and flags, and each brand's plan the same for every workspace.
+ * Not findComputedPage: its total counts the rows it pages (here only each brand's first rows), and it runs unprepared.
  */
 export async function rankedAdsPage(pool: pg.Pool, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
   const conditions = [sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [sql`a."status" = 'active'`]), ...(query.where ?? [])];

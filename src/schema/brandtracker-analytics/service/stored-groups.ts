@@ -11,7 +11,8 @@ import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 // merged, and the total summed from the per-page counts. The same rows as groupPage without a window, at a cost
 // that does not grow with the brands' ads. Its text is fixed for a kind, sort and order (and whether brandtrackers or
 // folders are named), and its plan the same for every workspace (an index scan per brand): a prepared statement on the
-// pool, which saves planning it on every call.
+// pool, which saves planning it on every call. Not findComputedPage: its total counts the rows it pages (here only each
+// brand's first rows), it runs unprepared, and the page's rows are joined to what they show after the page (groupPage).
 
 const sql = Prisma.sql;
 

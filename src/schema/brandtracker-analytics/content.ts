@@ -55,12 +55,12 @@ const AdCopy = builder.objectRef<Row>('BrandtrackerAdCopy').implement({
 
 type InsightPage = { data: Row[]; pagination: PagePagination; meta: ReturnType<typeof snapshotMeta> };
 
-// Its meta is the snapshot's (SnapshotMetaRef), not a ListMeta: the list shape leaves it out, the field reads it back.
+// Its meta is the snapshot's (SnapshotMetaRef), not a ListMeta: declared as an extra field.
 function insightPageRef(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, Row>, description: string) {
-  return listRef<Row, Omit<InsightPage, 'meta'>>(name, item, {
+  return listRef<Row, InsightPage>(name, item, {
     style: 'page',
     description,
-    fields: (t) => ({ meta: t.field({ type: SnapshotMetaRef, resolve: (page) => (page as InsightPage).meta }) }),
+    fields: (t) => ({ meta: t.field({ type: SnapshotMetaRef, resolve: (page) => page.meta }) }),
   });
 }
 

@@ -29,10 +29,10 @@ const ScalingAdRow = builder.objectRef<RankedRow>('BrandtrackerScalingAd').imple
 
 type Page = { data: RankedRow[]; pagination: PagePagination; meta: ReturnType<typeof snapshotMeta> };
 
-// Its meta is the snapshot's (SnapshotMetaRef), not a ListMeta: the list shape leaves it out, the field reads it back.
-const ScalingAdsPage = listRef<RankedRow, Omit<Page, 'meta'>>('BrandtrackerScalingAdsPage', ScalingAdRow, {
+// Its meta is the snapshot's (SnapshotMetaRef), not a ListMeta: declared as an extra field.
+const ScalingAdsPage = listRef<RankedRow, Page>('BrandtrackerScalingAdsPage', ScalingAdRow, {
   style: 'page',
-  fields: (t) => ({ meta: t.field({ type: SnapshotMetaRef, resolve: (page) => (page as Page).meta }) }),
+  fields: (t) => ({ meta: t.field({ type: SnapshotMetaRef, resolve: (page) => page.meta }) }),
 });
 
 const scalingArgs = builder.args((t) => ({

@@ -23,10 +23,10 @@ export const BrandtrackerTopAdRow = builder.objectRef<RankedRow>('BrandtrackerTo
   }),
 });
 
-// Its meta is its own (TopAdsMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
-const TopAdsPageRef = listRef<RankedRow, Omit<TopAdsPage, 'meta'>>('BrandtrackerTopAdsPage', BrandtrackerTopAdRow, {
+// Its meta is its own (TopAdsMeta), not a ListMeta: declared as an extra field.
+const TopAdsPageRef = listRef<RankedRow, TopAdsPage>('BrandtrackerTopAdsPage', BrandtrackerTopAdRow, {
   style: 'page',
-  fields: (t) => ({ meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => (page as TopAdsPage).meta }) }),
+  fields: (t) => ({ meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => page.meta }) }),
 });
 
 /** The reference's rule: allFacebookPages cannot be combined with facebookPageId. */

@@ -106,10 +106,10 @@ const ScalingAdRow = builder.objectRef<Row>('WorkspaceScalingAd').implement({
 
 type Page = { data: Row[]; pagination: PagePagination; meta: TopAdsMetaValue | null };
 
-// Its meta is its own (TopAdsMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
-export const TopAdsPage = listRef<Row, Omit<Page, 'meta'>>('WorkspaceTopAdsPage', TopAdRow, {
+// Its meta is its own (TopAdsMeta), not a ListMeta: declared as an extra field.
+export const TopAdsPage = listRef<Row, Page>('WorkspaceTopAdsPage', TopAdRow, {
   style: 'page',
-  fields: (t) => ({ meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => (page as Page).meta }) }),
+  fields: (t) => ({ meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => page.meta }) }),
 });
 
 export const ScalingAdsPage = listRef<Row, Omit<Page, 'meta'>>('WorkspaceScalingAdsPage', ScalingAdRow, { style: 'page' });

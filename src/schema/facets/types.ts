@@ -32,10 +32,10 @@ export type FacetList<T> = { data: T[]; pagination: OffsetPagination; meta: Face
 
 /** A facet list type `{ data[], pagination, meta }` of the given value type. */
 export function facetListRef<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
-  // Its meta is its own (FacetMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
-  return listRef<T, Omit<FacetList<T>, 'meta'>>(name, item, {
+  // Its meta is its own (FacetMeta), not a ListMeta: declared as an extra field.
+  return listRef<T, FacetList<T>>(name, item, {
     style: 'offset',
-    fields: (t) => ({ meta: t.field({ type: FacetMetaRef, resolve: (list) => (list as FacetList<T>).meta }) }),
+    fields: (t) => ({ meta: t.field({ type: FacetMetaRef, resolve: (list) => list.meta }) }),
   });
 }
 

@@ -29,15 +29,15 @@ const ShopImageMatch = builder.objectRef<ShopMatch>('ShopImageMatch').implement(
   }),
 });
 
-// Their meta is their own (ImageSearchMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
+// Their meta is their own (ImageSearchMeta), not a ListMeta: declared as an extra field.
 type Page<T> = { data: T[]; pagination: OffsetPagination; meta: SearchMeta };
 
-export const ProductImageSearchRef = listRef<ProductMatch, Omit<Page<ProductMatch>, 'meta'>>('ProductImageSearch', ProductImageMatch, {
+export const ProductImageSearchRef = listRef<ProductMatch, Page<ProductMatch>>('ProductImageSearch', ProductImageMatch, {
   style: 'offset',
-  fields: (t) => ({ meta: t.field({ type: ImageSearchMeta, resolve: (page) => (page as Page<ProductMatch>).meta }) }),
+  fields: (t) => ({ meta: t.field({ type: ImageSearchMeta, resolve: (page) => page.meta }) }),
 });
 
-export const ShopImageSearchRef = listRef<ShopMatch, Omit<Page<ShopMatch>, 'meta'>>('ShopImageSearch', ShopImageMatch, {
+export const ShopImageSearchRef = listRef<ShopMatch, Page<ShopMatch>>('ShopImageSearch', ShopImageMatch, {
   style: 'offset',
-  fields: (t) => ({ meta: t.field({ type: ImageSearchMeta, resolve: (page) => (page as Page<ShopMatch>).meta }) }),
+  fields: (t) => ({ meta: t.field({ type: ImageSearchMeta, resolve: (page) => page.meta }) }),
 });

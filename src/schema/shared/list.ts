@@ -226,7 +226,8 @@ export function pageOf<T>(rows: T[], request: PageRequest | OffsetRequest, found
 }
 
 type Item<T> = ObjectRef<typeof builder.$inferSchemaTypes, T>;
-type ListShape = { data: unknown[]; pagination: unknown; meta?: ListMeta };
+// `meta` is any type: a searchable list's is a ListMeta (the field below), other lists declare their own in `fields`.
+type ListShape = { data: unknown[]; pagination: unknown; meta?: unknown };
 type ListFields<P> = (t: ObjectFieldBuilder<typeof builder.$inferSchemaTypes, P>) => FieldMap;
 
 /**
@@ -245,7 +246,7 @@ export function listRef<T, P extends ListShape = ListShape>(
     fields: (t) => ({
       data: t.field({ type: [item], description: options.dataDescription, resolve: (page) => page.data as never }),
       pagination: t.field({ type: pagination as never, description: options.paginationDescription, resolve: (page) => page.pagination as never }),
-      ...(options.searchable ? { meta: t.field({ type: ListMetaRef, resolve: (page) => page.meta ?? { totalRelation: 'eq' as const } }) } : {}),
+      ...(options.searchable ? { meta: t.field({ type: ListMetaRef, resolve: (page) => (page.meta as ListMeta | undefined) ?? { totalRelation: 'eq' as const } }) } : {}),
       ...(options.fields ? options.fields(t) : {}),
     }),
   });

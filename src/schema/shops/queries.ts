@@ -22,10 +22,10 @@ const SimilarMeta = builder.objectRef<SimilarPage['meta']>('SimilarShopsMeta').i
   fields: (t) => ({ shopExists: t.exposeBoolean('shopExists', { description: 'false when the identifier names no known shop (data is then empty).' }) }),
 });
 
-// Its meta is its own (SimilarShopsMeta), not a ListMeta: the list shape leaves it out, the field reads it back.
-const SimilarShopPageRef = listRef<SimilarRow, Omit<SimilarPage, 'meta'>>('SimilarShopPage', SimilarShopRef, {
+// Its meta is its own (SimilarShopsMeta), not a ListMeta: declared as an extra field.
+const SimilarShopPageRef = listRef<SimilarRow, SimilarPage>('SimilarShopPage', SimilarShopRef, {
   style: 'offset',
-  fields: (t) => ({ meta: t.field({ type: SimilarMeta, resolve: (page) => (page as SimilarPage).meta }) }),
+  fields: (t) => ({ meta: t.field({ type: SimilarMeta, resolve: (page) => page.meta }) }),
 });
 
 builder.queryFields((t) => ({

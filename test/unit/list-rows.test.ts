@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findModelPage, type ListRows } from '../../src/schema/shared/list.js';
+import { findModelPage, type ListMeta, type ListRows, listRef } from '../../src/schema/shared/list.js';
 
 // The list engine's row contracts (issue #34): rows without a text `id` must say how to read theirs (a type error
 // otherwise, checked by `npm run typecheck`), and a Prisma model's page runs its rows and count together.
@@ -11,6 +11,14 @@ describe('list rows', () => {
     const forgotten: ListRows<{ id: number }> = { load: async (ids) => ids.map(Number).map((id) => ({ id })) };
     const numeric: ListRows<{ id: number }> = { load: async (ids) => ids.map(Number).map((id) => ({ id })), idOf: (row) => String(row.id) };
     expect([byText, forgotten, numeric].every((rows) => typeof rows.load === 'function')).toBe(true);
+  });
+
+  it('lets only a list whose meta is a ListMeta be searchable (the meta field it adds reads a ListMeta)', () => {
+    type Options<P extends { data: unknown[]; pagination: unknown; meta?: unknown }> = Parameters<typeof listRef<unknown, P>>[2];
+    const listMeta: Options<{ data: []; pagination: null; meta?: ListMeta }> = { style: 'page', searchable: true };
+    // @ts-expect-error a meta of its own is declared in `fields`: the ListMeta field would answer it wrongly
+    const ownMeta: Options<{ data: []; pagination: null; meta: { reason: string } }> = { style: 'page', searchable: true };
+    expect([listMeta, ownMeta].every((options) => options.searchable === true)).toBe(true);
   });
 
   it('pages a model: skip and take from the request, the count beside them, the page object of the other entries', async () => {

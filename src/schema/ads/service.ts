@@ -6,7 +6,6 @@
 export { adsByIds, countAds, searchAds, type AdFilter, type AdSort } from './service/search.js';
 export { DEFAULT_CPM, withCpm } from './types.js';
 export { filterFromListArgs, filterFromQueryArgs, normaliseAdId } from './args.js';
-export { AdStatusFilter, AdsTimePeriod } from './types.js';
 
 // used by brandtracker analytics
 export { AD_FROM, conditions, DAYS_RUNNING, orderBy, textRank, type AdSortValue, type ReachPeriodValue } from './service/search.js';

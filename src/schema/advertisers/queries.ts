@@ -1,7 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
-import { AdStatusFilter } from '../ads/service.js';
-import { PublicAd } from '../ads/types.js';
+import { AdStatusFilter, PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { SortOrder } from '../shared/enums.js';
 import { listRef, offsetArgs, offsetListRef, offsetRequest, TOTAL_RELATION_DESCRIPTION, TotalRelationEnum } from '../shared/list.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AudienceGender, ReachPeriod } from '../ads/types.js';
-import { adCopyHashes, adsQueryArgs, AdStatusFilter, RankDirection, strings, type AdSortValue } from '../ads/service.js';
+import { AdStatusFilter, AudienceGender, ReachPeriod } from '../ads/types.js';
+import { adCopyHashes, adsQueryArgs, RankDirection, strings, type AdSortValue } from '../ads/service.js';
 import { AdvertiserAdMediaType } from '../advertisers/service.js';
 import { builder } from '../builder.js';
 import { hostOf } from '../shared/codes.js';

@@ -54,11 +54,12 @@ export function insightArgs() {
   }));
 }
 
+/** The order of a sorted list (insights, landing pages and the workspace routes). */
 export function orderArg() {
   return builder.args((t) => ({ order: t.field({ type: SortOrder, defaultValue: 'desc' }) }));
 }
 
-// The workspace routes (workspace.ts): the page, which brands, EU-only, and the order.
+// The workspace routes (workspace.ts): the page, which brands, EU-only.
 
 export const ANALYTICS_LIMITS = { defaultLimit: 20, maxLimit: 100 };
 

@@ -1,7 +1,8 @@
 import { builder } from '../builder.js';
 import { GRANULARITIES, RANK_PERIODS, TIME_WINDOWS } from './service.js';
 
-// The enums of the per-brandtracker analytics: arguments (windows, periods, sorts, filters) and the creative format.
+// The per-brandtracker routes' enums: arguments (windows, periods, sorts, filters) and the creative format. The sorts
+// both families take (hooks, ad copies, top-ads, scaling ads) are in types.ts, the workspace routes' own in workspace-types.ts.
 
 /** The sort keys of the brand's ad lists (ads, partnership-ads, timeline). */
 export const BRANDTRACKER_ADS_SORTS = ['newest', 'createdAt', 'longestRunning', 'reach', 'duplicates', 'adOrder', 'relevance'] as const;

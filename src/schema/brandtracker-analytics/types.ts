@@ -54,7 +54,6 @@ export const TopAdsSort = builder.enumType('WorkspaceTopAdsSort', {
   description: 'currentRank: the page rank (1 = best); rankDelta*: movers; reach*: reach rankings.',
   values: ['currentRank', 'rankDelta', 'rankDelta7d', 'rankDelta14d', 'rankDelta30d', 'reach', 'reachDelta1d', 'reachDelta7d', 'reachDelta30d', 'daysRunning', 'duplicates'] as const,
 });
-export type TopAdsSortValue = (typeof TopAdsSort)['$inferType'];
 
 export const ScalingSort = builder.enumType('WorkspaceScalingAdsSort', { values: ['rankDelta', 'currentRank', 'rank_delta', 'current_rank'] as const });
 

@@ -80,7 +80,7 @@ export const WorkspaceLandingPageRow = builder.objectRef<GroupRow>('WorkspaceLan
   }),
 });
 
-export const LandingPageSort = builder.enumType('WorkspaceLandingPageSort', { values: ['usageCount', 'longestRunning', 'totalImpressions'] as const });
+export const WorkspaceLandingPageSort = builder.enumType('WorkspaceLandingPageSort', { values: ['usageCount', 'longestRunning', 'totalImpressions'] as const });
 
 export const HookPage = listRef('WorkspaceHookPage', WorkspaceHookRow, { style: 'page', description: "Hooks of the workspace's brandtrackers." });
 export const AdCopyPage = listRef('WorkspaceAdCopyPage', WorkspaceAdCopyRow, { style: 'page', description: "Ad copies of the workspace's brandtrackers." });
@@ -107,12 +107,12 @@ const ScalingAdRow = builder.objectRef<Row>('WorkspaceScalingAd').implement({
 type Page = { data: Row[]; pagination: PagePagination; meta: TopAdsMetaValue | null };
 
 // Its meta is its own (TopAdsMeta), not a ListMeta: declared as an extra field.
-export const TopAdsPage = listRef<Row, Page>('WorkspaceTopAdsPage', TopAdRow, {
+export const WorkspaceTopAdsPageRef = listRef<Row, Page>('WorkspaceTopAdsPage', TopAdRow, {
   style: 'page',
   fields: (t) => ({ meta: t.field({ type: TopAdsMeta, nullable: true, description: 'Present when nothing matched.', resolve: (page) => page.meta }) }),
 });
 
-export const ScalingAdsPage = listRef<Row, Omit<Page, 'meta'>>('WorkspaceScalingAdsPage', ScalingAdRow, { style: 'page' });
+export const ScalingAdsPage = listRef<Row, { data: Row[]; pagination: PagePagination }>('WorkspaceScalingAdsPage', ScalingAdRow, { style: 'page' });
 
 export const TopAdsPeriod = builder.enumType('TopAdsPeriod', { values: ['today', 'yesterday', 'last1d', 'last7d', 'last14d', 'last30d', 'total'] as const });
 

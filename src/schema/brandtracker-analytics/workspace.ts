@@ -6,7 +6,7 @@ import { deprecatedSnapshotDate } from '../shared/time.js';
 import { ANALYTICS_LIMITS, orderArg, scopeArgs, scopeOf } from './args.js';
 import { mediaMixPage, rankedAdsPage, scalingAdsPage, storedGroupPage, withAds, type GroupSort, type StoredGroupKind } from './service.js';
 import { AdCopySort, HookSort, ScalingSort, TopAdsSort } from './types.js';
-import { AdCopyPage, HookPage, LandingPagePage, LandingPageSort, MediaMixPage, MediaMixSort, ScalingAdsPage, TopAdsPage, TopAdsPeriod } from './workspace-types.js';
+import { AdCopyPage, HookPage, LandingPagePage, MediaMixPage, MediaMixSort, ScalingAdsPage, TopAdsPeriod, WorkspaceLandingPageSort, WorkspaceTopAdsPageRef } from './workspace-types.js';
 
 // The workspace routes, across the workspace's active brandtrackers (all the brands it tracks, narrowed by
 // brandtrackerIds or folderIds): GET /v1/workspace/hooks, /ad-copies and /landing-pages (what the tracked brands' ads
@@ -48,14 +48,14 @@ builder.queryFields((t) => ({
     type: LandingPagePage,
     authScopes: { workspace: true },
     description: "Landing pages across the workspace's active brandtrackers (GET /v1/workspace/landing-pages). One credit per returned row.",
-    args: { ...scopeArgs(), ...orderArg(), sortBy: t.arg({ type: LandingPageSort, defaultValue: 'usageCount' }) },
+    args: { ...scopeArgs(), ...orderArg(), sortBy: t.arg({ type: WorkspaceLandingPageSort, defaultValue: 'usageCount' }) },
     resolve: (_root, args, context) => groups(context, 'landingPage', args),
   }),
 }));
 
 builder.queryFields((t) => ({
   workspaceTopAds: t.field({
-    type: TopAdsPage,
+    type: WorkspaceTopAdsPageRef,
     authScopes: { workspace: true },
     description: "Current rankings across the workspace's active brandtrackers (GET /v1/workspace/top-ads). One credit per returned row, whatever the number of brandtrackers.",
     args: {

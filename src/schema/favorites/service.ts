@@ -10,7 +10,6 @@ export {
   FAVORITE_SHOPS,
   type FavoriteAdRow,
   type FavoriteEmailRow,
-  type FavoriteFamily,
   type FavoriteShopRow,
 } from './service/families.js';
 export { favoriteAdd, favoriteDelete, favoriteFolderShare, favoriteList, favoriteMove, favoriteRemove } from './service/favorites.js';

@@ -238,7 +238,8 @@ type ListFields<P> = (t: ObjectFieldBuilder<typeof builder.$inferSchemaTypes, P>
 export function listRef<T, P extends ListShape = ListShape>(
   name: string,
   item: Item<T>,
-  options: { style: 'page' | 'offset' | 'cursor'; description?: string; searchable?: boolean; dataDescription?: string; paginationDescription?: string; fields?: ListFields<P> },
+  // searchable only for a list whose meta is a ListMeta (the field it adds); another meta is declared in `fields`.
+  options: { style: 'page' | 'offset' | 'cursor'; description?: string; searchable?: P extends { meta?: ListMeta } ? boolean : never; dataDescription?: string; paginationDescription?: string; fields?: ListFields<P> },
 ) {
   const pagination = { page: PagePaginationRef, offset: OffsetPaginationRef, cursor: CursorPaginationRef }[options.style];
   return builder.objectRef<P>(name).implement({

@@ -1,6 +1,6 @@
 import type { InputShapeFromFields } from '@pothos/core';
 import { z } from 'zod';
-import { AdsTimePeriod } from '../ads/service.js';
+import { AdsTimePeriod } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { hostOf, languageCode } from '../shared/codes.js';
 import { countries } from '../shared/countries.js';

@@ -14,7 +14,7 @@ import type { AnalyticsScope } from './scope.js';
 
 export type RankedRow = RankedAd & { ad: AdSummaryRow; trajectory?: TrajectoryPoint[] };
 
-export type ScalingSortValue = 'rankDelta' | 'currentRank' | 'rank_delta' | 'current_rank';
+type ScalingSortValue = 'rankDelta' | 'currentRank' | 'rank_delta' | 'current_rank';
 
 export type TopAdsMetaValue = { reason: 'no_matching_ads' };
 

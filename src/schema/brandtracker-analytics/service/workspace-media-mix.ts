@@ -8,7 +8,7 @@ import { scopeSelect, type AnalyticsScope, type BrandtrackerOfRow } from './scop
 
 export type MixRow = { brandtracker: BrandtrackerOfRow; formatCount: FormatCount; activeAds: number };
 
-export type MediaMixSortValue = 'activeAds' | 'image' | 'video' | 'dco' | 'other';
+type MediaMixSortValue = 'activeAds' | 'image' | 'video' | 'dco' | 'other';
 
 export async function mediaMixPage(prisma: PrismaClient, scope: AnalyticsScope, euOnly: boolean, sort: MediaMixSortValue, page: PageRequest) {
   const order = (prefix: string) => Prisma.raw(`${prefix}"${sort}" DESC, lower(${prefix}"name") ASC, ${prefix}"brandtrackerId" ASC`);

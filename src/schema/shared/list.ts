@@ -2,6 +2,7 @@ import type { FieldMap, ObjectFieldBuilder, ObjectRef } from '@pothos/core';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
+import { prepared } from '../../db/statements.js';
 import { validationError } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
@@ -30,9 +31,17 @@ const sql = Prisma.sql;
  */
 export type SqlSource = PrismaClient | Prisma.TransactionClient | Pick<pg.Pool, 'query'>;
 
-/** The rows of a statement built with Prisma.sql (values as parameters), on either source. */
-export async function rawRows<T>(db: SqlSource, statement: Prisma.Sql): Promise<T[]> {
-  if ('$queryRaw' in db) return db.$queryRaw<T[]>(statement);
+/**
+ * The rows of a statement built with Prisma.sql (values as parameters), on either source; `prepared` (on a pool) runs it
+ * as a named prepared statement (src/db/statements.ts).
+ */
+export async function rawRows<T>(db: SqlSource, statement: Prisma.Sql, options: { prepared?: boolean } = {}): Promise<T[]> {
+  if ('$queryRaw' in db) {
+    // Prisma names only its own statements (prismaStatementName): a prepared statement needs the pool.
+    if (options.prepared) throw new Error('rawRows: a prepared statement runs on a pool');
+    return db.$queryRaw<T[]>(statement);
+  }
+  if (options.prepared) return (await db.query(prepared(statement.text, statement.values))).rows as T[];
   return (await db.query(statement.text, statement.values)).rows as T[];
 }
 
@@ -424,23 +433,74 @@ export async function findModelPage<Row>(page: PageRequest | OffsetRequest, quer
 }
 
 /**
- * A list of computed rows (grouped or aggregated: a tracker's partners, its test batches, the media mix): `rows` is
- * a statement whose output rows are the list's items, `order(prefix)` its order on their output columns (qualified by
- * `prefix`, as `p.`), its last key unique. One statement gives the page in the style of `page` and the total, which is
- * there even for a page past the end.
+ * A list of computed rows (findComputedPage). Its one statement:
+ * `WITH <with>, m AS MATERIALIZED (<rows>) SELECT p.*, <after.columns> FROM (<total>) t LEFT JOIN LATERAL (the page of m) p
+ * ON TRUE <after.joins> ORDER BY …`: the rows are computed once, the page and the total come from them, and what the page's
+ * rows show is computed for them only, after the page.
  */
-export async function findComputedPage<Row>(db: SqlSource, query: { rows: Prisma.Sql; order: (prefix: string) => Prisma.Sql; page: PageRequest }): Promise<PageOf<Row>>;
-export async function findComputedPage<Row>(db: SqlSource, query: { rows: Prisma.Sql; order: (prefix: string) => Prisma.Sql; page: OffsetRequest }): Promise<OffsetPageOf<Row>>;
-export async function findComputedPage<Row>(db: SqlSource, query: { rows: Prisma.Sql; order: (prefix: string) => Prisma.Sql; page: PageRequest | OffsetRequest }): Promise<PageOf<Row> | OffsetPageOf<Row>> {
-  const { rows, order, page } = query;
-  const found = await rawRows<Row & { __listTotal: number; __listRow: number | null }>(db, sql`
-    WITH m AS MATERIALIZED (${rows})
-    SELECT p.*, t.total AS "__listTotal"
-    FROM (SELECT count(*)::int AS total FROM m) t
-    LEFT JOIN LATERAL (SELECT m.*, 1 AS "__listRow" FROM m ORDER BY ${order('m.')} LIMIT ${page.limit} OFFSET ${offsetOf(page)}) p ON TRUE
-    ORDER BY ${order('p.')}`);
-  const data = found.flatMap(({ __listTotal: _total, __listRow: present, ...row }) => (present === null ? [] : [row as unknown as Row]));
-  return pageOf(data, page, { total: found[0]?.__listTotal ?? 0 });
+export type ComputedListQuery<Summary extends Record<string, unknown> = Record<never, never>> = {
+  /** CTEs before the rows (`s AS (…), …`), which `rows`, `total`, `summary` and `after` may read. */
+  with?: Prisma.Sql;
+  /** A statement whose output rows are the list's items (materialized as `m`). */
+  rows: Prisma.Sql;
+  /** Their order on their output columns, qualified by `prefix` (as `m.`, `p.`), its last key unique. */
+  order: (prefix: string) => Prisma.Sql;
+  /**
+   * A one-row statement whose `total` column is the list's total, for rows that are not the whole list (each brand's
+   * first offset + limit rows, the total counted elsewhere). Default: `SELECT count(*)::int AS total FROM m`.
+   */
+  total?: Prisma.Sql;
+  /** Aggregates over all the rows `m`, by name (`max(m."date")`): computed once, returned as `summary`, a page past the end included. */
+  summary?: { [K in keyof Summary]: Prisma.Sql };
+  /**
+   * What the page's rows `p` show, computed for them only: `columns` added to each row, `joins` on `p` (`LEFT JOIN …
+   * ON … = p."key"`), and `with`, CTEs that read the page `p` as a whole (the page is then a materialized CTE `p`
+   * rather than a LATERAL subquery).
+   */
+  after?: { with?: Prisma.Sql; columns?: Prisma.Sql; joins?: Prisma.Sql };
+  /** Run as a named prepared statement (`db` a pool): for a text fixed but for its values, whose plan suits every value (src/db/statements.ts). */
+  prepared?: boolean;
+};
+
+/** The `summary` a computed page returns when its query names some. */
+export type WithSummary<Summary> = [keyof Summary] extends [never] ? unknown : { summary: Summary };
+
+/**
+ * A list of computed rows (grouped or aggregated: a tracker's partners, its test batches, the media mix, the
+ * analytics' groups and ranked ads, a brandtracker's snapshot days): `rows` is a statement whose output rows are the
+ * list's items, `order(prefix)` its order on their output columns. One statement gives the page in the style of
+ * `page` and the total, which is there even for a page past the end; ComputedListQuery says what else it can hold
+ * (CTEs before the rows, a total that is not their count, aggregates over all of them, what the page's rows show).
+ */
+export async function findComputedPage<Row, Summary extends Record<string, unknown> = Record<never, never>>(
+  db: SqlSource, query: ComputedListQuery<Summary> & { page: PageRequest }): Promise<PageOf<Row> & WithSummary<Summary>>;
+export async function findComputedPage<Row, Summary extends Record<string, unknown> = Record<never, never>>(
+  db: SqlSource, query: ComputedListQuery<Summary> & { page: OffsetRequest }): Promise<OffsetPageOf<Row> & WithSummary<Summary>>;
+export async function findComputedPage<Row, Summary extends Record<string, unknown> = Record<never, never>>(
+  db: SqlSource,
+  query: ComputedListQuery<Summary> & { page: PageRequest | OffsetRequest },
+): Promise<(PageOf<Row> | OffsetPageOf<Row>) & WithSummary<Summary>> {
+  const { rows, order, page, after = {} } = query;
+  const summary = Object.entries<Prisma.Sql>(query.summary ?? {});
+  const summaryName = (index: number) => Prisma.raw(`"__listSummary${index}"`);
+  const pageRows = sql`SELECT m.*, 1 AS "__listRow" FROM m ORDER BY ${order('m.')} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`;
+  const optional = (part: Prisma.Sql | undefined, render: (part: Prisma.Sql) => Prisma.Sql) => (part ? render(part) : Prisma.empty);
+  const statement = sql`
+    WITH ${optional(query.with, (ctes) => sql`${ctes}, `)}m AS MATERIALIZED (${rows})${optional(after.with, (ctes) => sql`, p AS MATERIALIZED (${pageRows}), ${ctes}`)}
+    SELECT p.*, t.total AS "__listTotal"${summary.length ? sql`, u.*` : Prisma.empty}${optional(after.columns, (columns) => sql`, ${columns}`)}
+    FROM (${query.total ?? sql`SELECT count(*)::int AS total FROM m`}) t${summary.length ? sql` CROSS JOIN (SELECT ${Prisma.join(summary.map(([, value], i) => sql`${value} AS ${summaryName(i)}`), ', ')} FROM m) u` : Prisma.empty}
+    ${after.with ? sql`LEFT JOIN p ON TRUE` : sql`LEFT JOIN LATERAL (${pageRows}) p ON TRUE`}${optional(after.joins, (joins) => sql`
+    ${joins}`)}
+    ORDER BY ${order('p.')}`;
+  const found = await rawRows<Record<string, unknown>>(db, statement, { prepared: query.prepared });
+  const listColumns = new Set(['__listTotal', '__listRow', ...summary.map((_, i) => `__listSummary${i}`)]);
+  const data = found.flatMap((row) =>
+    row.__listRow === null ? [] : [Object.fromEntries(Object.entries(row).filter(([name]) => !listColumns.has(name))) as Row],
+  );
+  const result = pageOf(data, page, { total: (found[0]?.__listTotal as number | undefined) ?? 0 });
+  if (!summary.length) return result as typeof result & WithSummary<Summary>;
+  const first = found[0] ?? {};
+  return Object.assign(result, { summary: Object.fromEntries(summary.map(([name], i) => [name, first[`__listSummary${i}`] ?? null])) as Summary }) as typeof result & WithSummary<Summary>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { daysRunningSql } from '../../shared/days-running.js';
-import { offsetOf, pagePagination, type PageRequest } from '../../shared/list.js';
+import { findComputedPage, type PagePagination, type PageRequest } from '../../shared/list.js';
 import { adsOfScope, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // Hooks, ad copies, headlines (ad titles), transcripts (of video ads) and landing pages of tracked brands: the ads
@@ -49,7 +49,7 @@ function landingPageJson(url: Prisma.Sql): Prisma.Sql {
       'screenshots', json_build_object('desktop', lp."screenshotDesktopUrl", 'mobile', lp."screenshotMobileUrl", 'head', lp."screenshotHeadUrl")) END AS "landingPage"`;
 }
 
-export const EXTRAS: Record<GroupKind, { columns: Prisma.Sql; joins: Prisma.Sql }> = {
+const EXTRAS: Record<GroupKind, { columns: Prisma.Sql; joins: Prisma.Sql }> = {
   hook: {
     columns: sql`CASE WHEN sa."id" IS NULL THEN NULL ELSE json_build_object('adId', sa."id", 'mediaUrl', sa."mediaUrl", 'thumbnailUrl', sa."thumbnailUrl",
       'fullText', coalesce(tr."fullText", sa."body")) END AS sample, NULL::json AS "landingPage"`,
@@ -85,40 +85,41 @@ export type GroupQuery = {
 };
 
 /**
- * One page of groups and their total, in one statement. Paged here rather than by findComputedPage: the page's rows
- * are then joined to their brand and to what they show (the sample ad, the landing page with its technologies), which
- * findComputedPage could only compute for every group before the page.
+ * One page of groups and their total, in one statement: the groups computed once (`m`), counted and paged, then the
+ * page's rows joined to their brand (`s`) and to what they show (the sample ad, the landing page with its
+ * technologies), for the page's rows only.
  */
-export async function groupPage(prisma: PrismaClient, query: GroupQuery) {
+export async function groupPage(prisma: PrismaClient, query: GroupQuery): Promise<GroupPage> {
   const group = GROUPS[query.kind];
-  const extras = EXTRAS[query.kind];
   const days = daysRunningSql({ alias: 'a', start: 'firstSeenAt', since2018: true });
-  const rows = await prisma.$queryRaw<GroupStatementRow[]>`
-    WITH s AS (${scopeSelect(query.scope)}),
-    g AS MATERIALIZED (
+  const found = await findComputedPage<GroupStatementRow>(prisma, {
+    with: sql`s AS (${scopeSelect(query.scope)})`,
+    rows: sql`
       SELECT s."brandtrackerId", ${group.key} AS "key", count(*)::int AS "usageCount",
              count(*) FILTER (WHERE ${query.active ?? sql`a."status" = 'active'`})::int AS "activeAdsCount", max(${days})::int AS "longestRunning",
              coalesce(sum(a."reach"), 0)::bigint AS "totalImpressions", min(a."firstSeenAt") AS "firstUsedAt", max(a."lastSeenAt") AS "lastUsedAt",
              (array_agg(a."id" ORDER BY a."reach" DESC, a."id"))[1] AS "sampleAdId"
       FROM s ${adsOfScope({ euOnly: query.euOnly, window: query.window })} ${group.join}
       WHERE ${group.where}
-      GROUP BY 1, 2
-    )
-    SELECT p.*, s."name", s."pageId", t.total, ${extras.columns}
-    FROM (SELECT count(*)::int AS total FROM g) t
-    LEFT JOIN LATERAL (SELECT * FROM g ORDER BY ${orderOf(query.sort, query.order, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
-    LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId"
-    ${extras.joins}
-    ORDER BY ${orderOf(query.sort, query.order, 'p.')}`;
-  return groupRowsPage(rows, query.page);
+      GROUP BY 1, 2`,
+    order: (prefix) => orderOf(query.sort, query.order, prefix),
+    after: groupShows(query.kind),
+    page: query.page,
+  });
+  return { data: found.data.map(groupRow), pagination: found.pagination };
 }
 
-export type GroupStatementRow = Omit<GroupRow, 'brandtracker'> & { brandtrackerId: string | null; name: string; pageId: string | null; total: number };
+/** What a page of groups shows, joined to its rows `p`: their brand (`s`, the scope) and the extras of their kind. */
+export function groupShows(kind: GroupKind): { columns: Prisma.Sql; joins: Prisma.Sql } {
+  const extras = EXTRAS[kind];
+  return { columns: sql`s."name", s."pageId", ${extras.columns}`, joins: sql`LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId" ${extras.joins}` };
+}
 
-/** The rows of a groups statement (a row without a brandtracker only carries the total) as the page. */
-export function groupRowsPage(rows: GroupStatementRow[], page: PageRequest) {
-  const data: GroupRow[] = rows
-    .filter((row) => row.brandtrackerId !== null)
-    .map(({ brandtrackerId, name, pageId, total: _total, ...row }) => ({ ...row, brandtracker: { id: brandtrackerId!, name, facebookPageId: pageId } }));
-  return { data, pagination: pagePagination(page, rows[0]?.total ?? 0) };
+export type GroupPage = { data: GroupRow[]; pagination: PagePagination };
+
+export type GroupStatementRow = Omit<GroupRow, 'brandtracker'> & { brandtrackerId: string; name: string; pageId: string | null };
+
+/** A row of a groups statement as the group, its brand an object. */
+export function groupRow({ brandtrackerId, name, pageId, ...row }: GroupStatementRow): GroupRow {
+  return { ...row, brandtracker: { id: brandtrackerId, name, facebookPageId: pageId } };
 }

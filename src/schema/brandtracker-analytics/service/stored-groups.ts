@@ -1,8 +1,7 @@
 import type pg from 'pg';
-import { prepared } from '../../../db/statements.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { offsetOf, type PageRequest } from '../../shared/list.js';
-import { EXTRAS, groupRowsPage, orderOf, type GroupSort, type GroupStatementRow } from './aggregates.js';
+import { findComputedPage, offsetOf, type PageRequest } from '../../shared/list.js';
+import { groupRow, groupShows, orderOf, type GroupPage, type GroupSort, type GroupStatementRow } from './aggregates.js';
 import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // The workspace's hooks, ad copies and landing pages over all the tracked brands' ads, read from the groups
@@ -11,8 +10,8 @@ import { countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 // merged, and the total summed from the per-page counts. The same rows as groupPage without a window, at a cost
 // that does not grow with the brands' ads. Its text is fixed for a kind, sort and order (and whether brandtrackers or
 // folders are named), and its plan the same for every workspace (an index scan per brand): a prepared statement on the
-// pool, which saves planning it on every call. Not findComputedPage: its total counts the rows it pages (here only each
-// brand's first rows), it runs unprepared, and the page's rows are joined to what they show after the page (groupPage).
+// pool, which saves planning it on every call. findComputedPage pages them, its total the summed counts (the rows it
+// pages are only each brand's first ones), the page's rows joined to what they show as groupPage's are.
 
 const sql = Prisma.sql;
 
@@ -31,12 +30,11 @@ const sortKey = (sort: GroupSort) => (sort === 'longestRunning' ? LONGEST_RUNNIN
 
 export type StoredGroupQuery = { scope: AnalyticsScope; kind: StoredGroupKind; euOnly: boolean; sort: GroupSort; order: 'asc' | 'desc'; page: PageRequest };
 
-export async function storedGroupPage(pool: pg.Pool, query: StoredGroupQuery) {
-  const extras = EXTRAS[query.kind];
+export async function storedGroupPage(pool: pg.Pool, query: StoredGroupQuery): Promise<GroupPage> {
   const direction = Prisma.raw(query.order === 'asc' ? 'ASC' : 'DESC');
-  const statement = sql`
-    WITH s AS (${scopeSelect(query.scope)}),
-    g AS MATERIALIZED (
+  const found = await findComputedPage<Omit<GroupStatementRow, 'totalImpressions'> & { totalImpressions: string }>(pool, {
+    with: sql`s AS (${scopeSelect(query.scope)})`,
+    rows: sql`
       SELECT s."brandtrackerId", b.*
       FROM s CROSS JOIN LATERAL (
         SELECT c."key", c."usageCount", c."activeAdsCount", ${LONGEST_RUNNING} AS "longestRunning", c."totalImpressions", c."firstUsedAt",
@@ -45,15 +43,13 @@ export async function storedGroupPage(pool: pg.Pool, query: StoredGroupQuery) {
         WHERE c."advertiserId" = s."pageId" AND c."kind" = ${query.kind} AND c."euOnly" = ${query.euOnly}
         ORDER BY ${sortKey(query.sort)} ${direction}, c."keyRank"
         LIMIT ${offsetOf(query.page) + query.page.limit}
-      ) b
-    )
-    SELECT p.*, s."name", s."pageId", t.total, ${extras.columns}
-    FROM (${countsTotal(COUNT_COLUMNS[query.kind], query.euOnly)}) t
-    LEFT JOIN LATERAL (SELECT * FROM g ORDER BY ${orderOf(query.sort, query.order, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
-    LEFT JOIN s ON s."brandtrackerId" = p."brandtrackerId"
-    ${extras.joins}
-    ORDER BY ${orderOf(query.sort, query.order, 'p.')}`;
-  const { rows } = await pool.query<Omit<GroupStatementRow, 'totalImpressions'> & { totalImpressions: string | null }>(prepared(statement.text, statement.values));
-  // pg reads a bigint as a string; the row that only carries the total (no group on the page) has none.
-  return groupRowsPage(rows.map((row) => ({ ...row, totalImpressions: BigInt(row.totalImpressions ?? 0) })), query.page);
+      ) b`,
+    order: (prefix) => orderOf(query.sort, query.order, prefix),
+    total: countsTotal(COUNT_COLUMNS[query.kind], query.euOnly),
+    after: groupShows(query.kind),
+    page: query.page,
+    prepared: true,
+  });
+  // pg reads a bigint as a string.
+  return { data: found.data.map((row) => groupRow({ ...row, totalImpressions: BigInt(row.totalImpressions) })), pagination: found.pagination };
 }

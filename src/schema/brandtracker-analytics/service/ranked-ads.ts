@@ -1,12 +1,11 @@
 import type pg from 'pg';
-import { prepared } from '../../../db/statements.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { daysRunningSql } from '../../shared/days-running.js';
-import { offsetOf, type PageRequest } from '../../shared/list.js';
+import { findComputedPage, offsetOf, type PageRequest } from '../../shared/list.js';
 import { adsOfScope, countsTotal, scopeSelect, type AnalyticsScope } from './scope.js';
 
 // The ranked ads of tracked brands (one per duplicate group, its lead), for the top-ads and scaling-ads routes:
-// one statement finds the page of ads with their brandtracker, their ranking figures and the count.
+// one statement finds the page of ads with their brandtracker, their ranking figures and the count (findComputedPage).
 
 const sql = Prisma.sql;
 
@@ -84,15 +83,16 @@ function totalOf(query: RankedAdsQuery, conditions: Prisma.Sql[]): Prisma.Sql {
 
 /**
  * One statement: each brand's first offset + limit ads in the order asked (the active ones by current rank: an index
- * scan of ads_active_group_leads_rank_idx), merged into the page, and the total. Prepared on the pool (as
- * storedGroupPage): its text is fixed for the sorts and flags, and each brand's plan the same for every workspace.
- * Not findComputedPage: its total counts the rows it pages (here only each brand's first rows), and it runs unprepared.
+ * scan of ads_active_group_leads_rank_idx), merged into the page by findComputedPage, and the total (totalOf: these
+ * rows are only each brand's first ones). Prepared on the pool (as storedGroupPage): its text is fixed for the sorts
+ * and flags, and each brand's plan the same for every workspace.
  */
 export async function rankedAdsPage(pool: pg.Pool, query: RankedAdsQuery): Promise<{ rows: RankedAd[]; total: number }> {
   const conditions = [sql`a."isGroupLead"`, ...(query.includeInactive ? [] : [sql`a."status" = 'active'`]), ...(query.where ?? [])];
-  const statement = sql`
-    WITH s AS (${scopeSelect(query.scope)}),
-    m AS MATERIALIZED (
+  type Row = Omit<RankedAd, 'brandtracker' | 'aggregatedReach'> & { aggregatedReach: string; brandtrackerId: string; name: string; pageId: string | null };
+  const found = await findComputedPage<Row>(pool, {
+    with: sql`s AS (${scopeSelect(query.scope)})`,
+    rows: sql`
       SELECT s."brandtrackerId", s."name", s."pageId", b.*
       FROM s CROSS JOIN LATERAL (
         SELECT a."id" AS "adId", a."aggregatedReach", a."duplicates", ${DAYS}::int AS "daysRunning",
@@ -102,28 +102,24 @@ export async function rankedAdsPage(pool: pg.Pool, query: RankedAdsQuery): Promi
         WHERE a."advertiserId" = s."pageId" ${query.euOnly ? sql`AND a."isEuAd"` : sql``} AND ${Prisma.join(conditions, ' AND ')}
         ORDER BY ${rankedOrder(query.sorts, '')}
         LIMIT ${offsetOf(query.page) + query.page.limit}
-      ) b
-    )
-    SELECT p.*, t.total
-    FROM (${totalOf(query, conditions)}) t
-    LEFT JOIN LATERAL (SELECT * FROM m ORDER BY ${rankedOrder(query.sorts, '')} LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}) p ON TRUE
-    ORDER BY ${rankedOrder(query.sorts, 'p.')}`;
-  type Row = Omit<RankedAd, 'brandtracker' | 'aggregatedReach'> & { aggregatedReach: string; brandtrackerId: string | null; name: string; pageId: string | null; total: number };
-  const { rows } = await pool.query<Row>(prepared(statement.text, statement.values));
+      ) b`,
+    order: (prefix) => rankedOrder(query.sorts, prefix),
+    total: totalOf(query, conditions),
+    page: query.page,
+    prepared: true,
+  });
   return {
-    total: rows[0]?.total ?? 0,
-    rows: rows
-      .filter((row) => row.adId !== null)
-      .map((row) => ({
-        adId: row.adId,
-        brandtracker: { id: row.brandtrackerId!, name: row.name, facebookPageId: row.pageId },
-        aggregatedReach: BigInt(row.aggregatedReach),
-        duplicates: row.duplicates,
-        daysRunning: row.daysRunning,
-        currentRank: row.currentRank,
-        rankDelta: row.rankDelta,
-        improvementPct: row.improvementPct,
-      })),
+    total: found.pagination.total,
+    rows: found.data.map((row) => ({
+      adId: row.adId,
+      brandtracker: { id: row.brandtrackerId, name: row.name, facebookPageId: row.pageId },
+      aggregatedReach: BigInt(row.aggregatedReach),
+      duplicates: row.duplicates,
+      daysRunning: row.daysRunning,
+      currentRank: row.currentRank,
+      rankDelta: row.rankDelta,
+      improvementPct: row.improvementPct,
+    })),
   };
 }
 

@@ -1,5 +1,5 @@
-import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { offsetOf, type PageRequest } from '../../shared/list.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { findComputedPage, type PageRequest, type SqlSource } from '../../shared/list.js';
 import { DAY_MS } from '../../shared/time.js';
 import { adsOf, type Frame } from './frame.js';
 
@@ -44,29 +44,32 @@ const iso = (day: Date) => day.toISOString().slice(0, 10);
 
 /**
  * One page of series, ranked by their live ads on the range's last day, then their ads, then the text; and the total.
- * The texts are paged here (`p`) rather than by findComputedPage, because the points are computed for the page's texts
- * only, after the page, in the same statement.
+ * The texts are paged by findComputedPage, and their points computed after the page (`after.with`, CTEs on the page
+ * `p`), for the page's texts only, in the same statement.
  */
-export async function evolutionPage(prisma: Pick<PrismaClient, '$queryRaw'>, frame: Frame, query: EvolutionQuery): Promise<{ data: EvolutionSeries[]; total: number }> {
+export async function evolutionPage(db: SqlSource, frame: Frame, query: EvolutionQuery): Promise<{ data: EvolutionSeries[]; total: number }> {
   const { key, join } = KEYS[query.kind];
   const [start, end] = [iso(query.range.start), iso(query.range.end)];
   const exact = query.exact === null ? Prisma.empty : Prisma.sql`AND b."key" = ${query.exact}`;
-  const rows = await prisma.$queryRaw<{ key: string | null; total: number; points: EvolutionPoint[] | null }[]>`
-    WITH b AS MATERIALIZED (
+  const found = await findComputedPage<{ key: string; points: EvolutionPoint[] }>(db, {
+    with: Prisma.sql`
+    b AS MATERIALIZED (
       SELECT a."id", ${key} AS "key", a."isEuAd"::int AS "eu", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "first",
              CASE WHEN a."status" = 'active' THEN ${end}::date ELSE (a."lastSeenAt" AT TIME ZONE 'UTC')::date END AS "last"
       FROM "ads" a ${join}
       WHERE ${adsOf(frame)} AND a."firstSeenAt" < ${new Date(query.range.end.getTime() + DAY_MS)}
     ),
     x AS MATERIALIZED (SELECT * FROM b WHERE btrim(b."key") <> '' ${exact}),
-    k AS MATERIALIZED (
-      SELECT x."key", count(*) FILTER (WHERE x."last" >= ${end}::date) AS "live", count(*) AS "ads"
-      FROM x GROUP BY 1 HAVING max(x."last") >= ${start}::date
-    ),
-    p AS MATERIALIZED (SELECT * FROM k ORDER BY "live" DESC, "ads" DESC, "key" ASC LIMIT ${query.page.limit} OFFSET ${offsetOf(query.page)}),
     days AS MATERIALIZED (
       SELECT DISTINCT r."date" AS "day" FROM b JOIN "ad_reach_days" r ON r."adId" = b."id" AND r."date" BETWEEN ${start}::date AND ${end}::date
-    ),
+    )`,
+    // The texts with their live ads and ads (the order's keys).
+    rows: Prisma.sql`
+      SELECT x."key", count(*) FILTER (WHERE x."last" >= ${end}::date) AS "live", count(*) AS "ads"
+      FROM x GROUP BY 1 HAVING max(x."last") >= ${start}::date`,
+    order: (prefix) => Prisma.raw(`${prefix}"live" DESC, ${prefix}"ads" DESC, ${prefix}"key" ASC`),
+    after: {
+      with: Prisma.sql`
     xp AS MATERIALIZED (SELECT x.* FROM x JOIN p ON p."key" = x."key"),
     ev AS (
       SELECT xp."key", xp."first" AS "day", 1 AS "started", 0 AS "ended", xp."eu" AS "euStarted", 0 AS "euEnded", 0::bigint AS "level" FROM xp
@@ -92,11 +95,11 @@ export async function evolutionPage(prisma: Pick<PrismaClient, '$queryRaw'>, fra
       ) ORDER BY w."day") AS "points"
       FROM w LEFT JOIN fresh f ON f."key" = w."key" AND f."day" = w."day"
       WHERE w."point" GROUP BY w."key"
-    )
-    SELECT p."key", t."total", coalesce(pts."points", '[]'::json) AS "points"
-    FROM (SELECT count(*)::int AS "total" FROM k) t
-    LEFT JOIN p ON TRUE LEFT JOIN pts ON pts."key" = p."key"
-    ORDER BY p."live" DESC, p."ads" DESC, p."key" ASC`;
-  const data = rows.flatMap((row) => (row.key === null ? [] : [{ key: row.key, points: row.points ?? [] }]));
-  return { data, total: rows[0]?.total ?? 0 };
+    )`,
+      columns: Prisma.sql`coalesce(pts."points", '[]'::json) AS "points"`,
+      joins: Prisma.sql`LEFT JOIN pts ON pts."key" = p."key"`,
+    },
+    page: query.page,
+  });
+  return { data: found.data.map((row) => ({ key: row.key, points: row.points })), total: found.pagination.total };
 }

@@ -41,18 +41,20 @@ describe('list rows', () => {
   it("pages computed rows with the options the analytics need: CTEs before, a total and aggregates over all, what the page's rows show, prepared", async () => {
     const sent: { name?: string; text: string }[] = [];
     // A page past the end: the one row carries the total and the summary, no page row.
-    const pool = { query: async (config: { name?: string; text: string }) => (sent.push(config), { rows: [{ k: null, __listRow: null, __listTotal: 9, __listSummary0: 'z' }] }) };
+    let rows: Record<string, unknown>[] = [{ k: null, shown: null, __listRow: null, __listTotal: 9, __listSummary0: 'z' }];
+    const pool = { query: async (config: { name?: string; text: string }) => (sent.push(config), { rows }) };
     const sql = Prisma.sql;
-    const found = await findComputedPage<{ k: string }, { last: string | null }>(pool as never, {
+    const query = {
       with: sql`s AS (SELECT 1 AS one)`,
       rows: sql`SELECT 'a' AS k FROM s`,
-      order: (prefix) => Prisma.raw(`${prefix}k ASC`),
+      order: (prefix: string) => Prisma.raw(`${prefix}k ASC`),
       total: sql`SELECT 9 AS total`,
       summary: { last: sql`max(m.k)` },
       after: { with: sql`q AS (SELECT * FROM p)`, columns: sql`q.k AS shown`, joins: sql`LEFT JOIN q ON q.k = p.k` },
       page: { page: 5, limit: 2 },
       prepared: true,
-    });
+    };
+    const found = await findComputedPage<{ k: string; shown: string }, { last: string | null }>(pool as never, query);
     expect(found).toEqual({ data: [], pagination: { page: 5, limit: 2, total: 9, totalPages: 5 }, meta: { totalRelation: 'eq' }, summary: { last: 'z' } });
     expect(sent[0].name).toMatch(/^mi_/);
     expect(sent[0].text.replace(/\s+/g, ' ').trim()).toBe(
@@ -60,6 +62,8 @@ describe('list rows', () => {
         'SELECT p.*, t.total AS "__listTotal", u.*, q.k AS shown FROM (SELECT 9 AS total) t CROSS JOIN (SELECT max(m.k) AS "__listSummary0" FROM m) u ' +
         'LEFT JOIN p ON TRUE LEFT JOIN q ON q.k = p.k ORDER BY p.k ASC',
     );
+    rows = [{ k: 'a', shown: 'a', __listRow: 1, __listTotal: 1, __listSummary0: 'a' }];
+    expect((await findComputedPage<{ k: string; shown: string }, { last: string | null }>(pool as never, { ...query, page: { page: 1, limit: 2 } })).data).toEqual([{ k: 'a', shown: 'a' }]);
     const prisma = { $queryRaw: async () => [] };
     await expect(findComputedPage(prisma as never, { rows: sql`SELECT 1`, order: () => sql`1`, page: { page: 1, limit: 1 }, prepared: true })).rejects.toThrow(/pool/);
   });

@@ -493,10 +493,11 @@ export async function findComputedPage<Row, Summary extends Record<string, unkno
     ${joins}`)}
     ORDER BY ${order('p.')}`;
   const found = await rawRows<Record<string, unknown>>(db, statement, { prepared: query.prepared });
-  const listColumns = new Set(['__listTotal', '__listRow', ...summary.map((_, i) => `__listSummary${i}`)]);
-  const data = found.flatMap((row) =>
-    row.__listRow === null ? [] : [Object.fromEntries(Object.entries(row).filter(([name]) => !listColumns.has(name))) as Row],
-  );
+  const data = found.flatMap(({ __listTotal: _total, __listRow: present, ...row }) => {
+    if (present === null) return [];
+    summary.forEach((_, i) => delete row[`__listSummary${i}`]);
+    return [row as Row];
+  });
   const result = pageOf(data, page, { total: (found[0]?.__listTotal as number | undefined) ?? 0 });
   if (!summary.length) return result as typeof result & WithSummary<Summary>;
   const first = found[0] ?? {};

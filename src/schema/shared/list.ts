@@ -223,7 +223,6 @@ export function offsetPagination({ limit, offset }: OffsetRequest, total: number
   return { limit, offset, total };
 }
 
-
 /** The page of `rows` (already in order) as the list's answer in the request's style. */
 export function pageOf<T>(rows: T[], request: PageRequest, found: Omit<IdPage, 'ids'>): PageOf<T>;
 export function pageOf<T>(rows: T[], request: OffsetRequest, found: Omit<IdPage, 'ids'>): OffsetPageOf<T>;

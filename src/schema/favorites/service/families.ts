@@ -68,17 +68,3 @@ export const FAVORITE_EMAILS = {
 export type FavoriteAdRow = FavoriteRowOf<'ad', Ad>;
 export type FavoriteShopRow = FavoriteRowOf<'shop', Shop>;
 export type FavoriteEmailRow = FavoriteRowOf<'email', Email>;
-
-/**
- * The rows with the summary of what each saves under `key` (null when it is no longer there): the distinct targets
- * loaded at once by `load`, nothing loaded when there are none.
- */
-export async function withTargets<Key extends string, Summary extends { id: string | number }>(
-  rows: FavoriteRow[],
-  key: { name: Key; of(item: BoardItem): Summary['id'] | null },
-  load: (ids: Summary['id'][]) => Promise<Summary[]>,
-): Promise<FavoriteRowOf<Key, Summary>[]> {
-  const ids = [...new Set(rows.flatMap((row) => { const id = key.of(row); return id === null ? [] : [id]; }))];
-  const byId = new Map((ids.length ? await load(ids) : []).map((summary) => [summary.id, summary]));
-  return rows.map((row) => { const id = key.of(row); return Object.assign({}, row, { [key.name]: (id !== null && byId.get(id)) || null }) as FavoriteRowOf<Key, Summary>; });
-}

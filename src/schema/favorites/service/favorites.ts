@@ -5,7 +5,7 @@ import { findTarget, moveItem, removeItem, saveItem, saveOrMoveItem, shareBoard,
 import { findModelPage, inIdOrder, type PageOf, type PageRequest } from '../../shared/list.js';
 import { workspaceDb } from '../../shared/workspace.js';
 import { favoriteWhere, type Family } from '../family.js';
-import { withTargets, type FavoriteFamily, type FavoriteRowOf, type SavedKey } from './families.js';
+import type { FavoriteFamily, FavoriteRowOf, SavedKey } from './families.js';
 import { findFolder, placeOf, scoped } from './folders.js';
 
 // The favorites operations, written once for every family (its descriptor, families.ts, says what differs): a page
@@ -18,6 +18,20 @@ type Scope = ScopeKey['scope'];
 type Place = { scope: Scope; folderId?: string | null };
 
 const ORDER: Prisma.BoardItemOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { number: 'desc' }];
+
+/**
+ * The rows with the summary of what each saves under `key` (null when it is no longer there): the distinct targets
+ * loaded at once by `load`, nothing loaded when there are none.
+ */
+async function withTargets<Key extends string, Summary extends { id: string | number }>(
+  rows: FavoriteRow[],
+  key: { name: Key; of(item: BoardItem): Summary['id'] | null },
+  load: (ids: Summary['id'][]) => Promise<Summary[]>,
+): Promise<FavoriteRowOf<Key, Summary>[]> {
+  const ids = [...new Set(rows.flatMap((row) => { const id = key.of(row); return id === null ? [] : [id]; }))];
+  const byId = new Map((ids.length ? await load(ids) : []).map((summary) => [summary.id, summary]));
+  return rows.map((row) => { const id = key.of(row); return Object.assign({}, row, { [key.name]: (id !== null && byId.get(id)) || null }) as FavoriteRowOf<Key, Summary>; });
+}
 
 /** Saved favorites with their folders and summaries, by item id, in the order given. */
 async function loadFavorites<K extends string, T extends { id: string | number }, A extends string, N extends string | number>(

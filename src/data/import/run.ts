@@ -4,16 +4,17 @@ import type pg from 'pg';
 import { parseJson } from './json.js';
 import { BadRecord } from './values.js';
 
-// The import driver shared by every format: files in order, one transaction per file, bad records reported
-// with their position and skipped, a file that fails in the database rolled back whole and reported.
+// The import driver shared by every format and every source: records arrive in batches (a file, a slice of a
+// large file, a fetched page), one transaction per batch; bad records are reported with their position and
+// skipped; a batch that fails in the database is rolled back whole and reported.
 
 export type ImportError = { file: string; position: number | null; reason: string };
 
 /**
- * `read`: records found in the files. `inserted`: records that created their main row (ad, TikTok item).
- * `updated`: records that already existed and changed at least one of their rows. `skipped`: records not
- * applied (bad records, duplicates within a file, every record of a file that failed). A record counted in
- * none of these was already stored exactly as the file has it.
+ * `read`: records found. `inserted`: records that created their main row (ad, TikTok item). `updated`: records
+ * that already existed and changed at least one of their rows. `skipped`: records not applied (bad records,
+ * duplicates within a batch, every record of a batch that failed). A record counted in none of these was
+ * already stored exactly as the batch has it.
  */
 export type ImportSummary = { read: number; inserted: number; updated: number; skipped: number; errors: ImportError[] };
 
@@ -26,25 +27,51 @@ export type ImportContext = {
 
 export type Outcome = 'inserted' | 'updated';
 
+/** Records read from one file or fetched page, applied in one transaction. */
+export type Batch = {
+  /** Where the records come from (a file path, a page's label): named in the errors. */
+  origin: string;
+  /** The records, or why the origin has none. */
+  records: unknown[] | string;
+  /** The position of the first record within its origin (a large file comes in several batches). */
+  offset?: number;
+};
+
 export type Format<R> = {
-  /** The record list of a parsed file, or why the file has none. */
+  /** The record list of a parsed JSON document, or why it has none. */
   records(document: unknown): unknown[] | string;
+  /** The file name endings read from a directory (default `.json`). */
+  extensions?: string[];
+  /** Reads a file as batches (default: the whole file parsed as JSON, then `records`). */
+  readFile?(file: string): AsyncIterable<Batch>;
   /** One record read and checked; throws `BadRecord` with the reason. */
   parse(record: unknown, context: ImportContext): R;
-  /** The identity of a record: a later record with the same key in the same file replaces an earlier one. */
+  /** The identity of a record: a later record with the same key in the same batch replaces an earlier one. */
   key(record: R): string;
-  /** Writes the records inside the file's transaction; returns the keys of the records that inserted or changed rows. */
+  /** Writes the records inside the batch's transaction; returns the keys of the records that inserted or changed rows. */
   apply(client: pg.PoolClient, records: R[], context: ImportContext): Promise<Map<string, Outcome>>;
 };
 
-/** The files named: a file as is, a directory's `*.json` files in name order. */
-export async function listFiles(paths: string[]): Promise<{ files: string[]; errors: ImportError[] }> {
+/** What one batch did, handed to `onBatch` before its transaction commits. */
+export type BatchResult = { origin: string; read: number; inserted: number; updated: number; skipped: number; errors: ImportError[] };
+
+export type ImportOptions = {
+  asOf?: Date;
+  /**
+   * Runs inside the batch's transaction after its records are written (a sync stores its cursor here, so a
+   * crash leaves either both or neither). Also called for a batch with no good record, in a transaction of its own.
+   */
+  onBatch?(client: pg.PoolClient, result: BatchResult): Promise<void>;
+};
+
+/** The files named: a file as is, a directory's files with one of `extensions` in name order. */
+export async function listFiles(paths: string[], extensions = ['.json']): Promise<{ files: string[]; errors: ImportError[] }> {
   const files: string[] = [];
   const errors: ImportError[] = [];
   for (const entry of paths) {
     try {
       if ((await stat(entry)).isDirectory()) {
-        const names = (await readdir(entry)).filter((name) => name.toLowerCase().endsWith('.json')).sort();
+        const names = (await readdir(entry)).filter((name) => extensions.some((end) => name.toLowerCase().endsWith(end))).sort();
         files.push(...names.map((name) => path.join(entry, name)));
       } else {
         files.push(entry);
@@ -56,75 +83,136 @@ export async function listFiles(paths: string[]): Promise<{ files: string[]; err
   return { files, errors };
 }
 
+const cannotRead = (error: unknown) => `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+
+/** A JSON file as one batch. */
+async function* jsonFile<R>(format: Format<R>, file: string): AsyncIterable<Batch> {
+  let document: unknown;
+  try {
+    document = parseJson(await readFile(file, 'utf8'));
+  } catch (error) {
+    yield { origin: file, records: error instanceof SyntaxError ? `not JSON: ${error.message}` : cannotRead(error) };
+    return;
+  }
+  yield { origin: file, records: format.records(document) };
+}
+
+/** The batches of the files named, in order; a file that cannot be read is one batch with its reason. */
+async function* fileBatches<R>(format: Format<R>, files: string[]): AsyncIterable<Batch> {
+  for (const file of files) {
+    if (!format.readFile) {
+      yield* jsonFile(format, file);
+      continue;
+    }
+    try {
+      yield* format.readFile(file);
+    } catch (error) {
+      yield { origin: file, records: cannotRead(error) };
+    }
+  }
+}
+
 /** Serialises imports against each other: the page and group figures are recomputed from what is stored. */
 const IMPORT_LOCK = 727275;
 
-export async function importFiles<R>(
+/** Imports `paths` (files, or directories of the format's files taken in name order). */
+export async function importFiles<R>(pool: pg.Pool, format: Format<R>, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+  const { files, errors } = await listFiles(paths, format.extensions);
+  const summary = await importBatches(pool, format, fileBatches(format, files), options);
+  summary.errors.unshift(...errors);
+  return summary;
+}
+
+/** Applies `batches` in order, one transaction each (see `ImportOptions.onBatch`). */
+export async function importBatches<R>(
   pool: pg.Pool,
   format: Format<R>,
-  paths: string[],
-  options: { asOf?: Date } = {},
+  batches: AsyncIterable<Batch>,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const asOf = options.asOf ?? new Date();
   const day = new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate()));
   const context: ImportContext = { asOf, day };
   const summary: ImportSummary = { read: 0, inserted: 0, updated: 0, skipped: 0, errors: [] };
-  const { files, errors } = await listFiles(paths);
-  summary.errors.push(...errors);
 
-  for (const file of files) {
-    let document: unknown;
-    try {
-      document = parseJson(await readFile(file, 'utf8'));
-    } catch (error) {
-      const reason = error instanceof SyntaxError ? `not JSON: ${error.message}` : `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
-      summary.errors.push({ file, position: null, reason });
-      continue;
-    }
-    const records = format.records(document);
-    if (typeof records === 'string') {
-      summary.errors.push({ file, position: null, reason: records });
-      continue;
-    }
-    summary.read += records.length;
+  for await (const batch of batches) {
+    const result = await importBatch(pool, format, batch, context, options.onBatch);
+    summary.read += result.read;
+    summary.inserted += result.inserted;
+    summary.updated += result.updated;
+    summary.skipped += result.skipped;
+    summary.errors.push(...result.errors);
+  }
+  return summary;
+}
 
+async function importBatch<R>(
+  pool: pg.Pool,
+  format: Format<R>,
+  batch: Batch,
+  context: ImportContext,
+  onBatch: ImportOptions['onBatch'],
+): Promise<BatchResult> {
+  const { origin } = batch;
+  const result: BatchResult = { origin, read: 0, inserted: 0, updated: 0, skipped: 0, errors: [] };
+  const records = batch.records;
+  if (typeof records === 'string') {
+    result.errors.push({ file: origin, position: null, reason: records });
+  } else {
+    result.read = records.length;
+    const offset = batch.offset ?? 0;
     // Read every record first: a bad one is reported and left out, the rest go to the database together.
     const byKey = new Map<string, { position: number; record: R }>();
-    records.forEach((raw, position) => {
+    records.forEach((raw, index) => {
+      const position = offset + index;
       try {
         const record = format.parse(raw, context);
         const key = format.key(record);
         const earlier = byKey.get(key);
         if (earlier) {
-          summary.errors.push({ file, position: earlier.position, reason: `duplicate of the record at position ${position}, which replaces it` });
-          summary.skipped++;
+          result.errors.push({ file: origin, position: earlier.position, reason: `duplicate of the record at position ${position}, which replaces it` });
+          result.skipped++;
           byKey.delete(key);
         }
         byKey.set(key, { position, record });
       } catch (error) {
         if (!(error instanceof BadRecord)) throw error;
-        summary.errors.push({ file, position, reason: error.message });
-        summary.skipped++;
+        result.errors.push({ file: origin, position, reason: error.message });
+        result.skipped++;
       }
     });
     const good = [...byKey.values()].sort((a, b) => a.position - b.position);
-    if (good.length === 0) continue;
-
-    const client = await pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
-      const outcomes = await format.apply(client, good.map((entry) => entry.record), context);
-      await client.query('COMMIT');
-      for (const outcome of outcomes.values()) summary[outcome]++;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => (broken = true));
-      summary.errors.push({ file, position: null, reason: `not imported, the file was rolled back: ${(error as Error).message}` });
-      summary.skipped += good.length;
-    } finally {
-      client.release(broken);
+    if (good.length > 0) {
+      try {
+        await inTransaction(pool, async (client) => {
+          const outcomes = await format.apply(client, good.map((entry) => entry.record), context);
+          for (const outcome of outcomes.values()) result[outcome]++;
+          await onBatch?.(client, result);
+        });
+        return result;
+      } catch (error) {
+        result.inserted = result.updated = 0;
+        result.errors.push({ file: origin, position: null, reason: `not imported, the batch was rolled back: ${(error as Error).message}` });
+        result.skipped += good.length;
+      }
     }
   }
-  return summary;
+  if (onBatch) await inTransaction(pool, (client) => onBatch(client, result));
+  return result;
+}
+
+async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+    await work(client);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => (broken = true));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

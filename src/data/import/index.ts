@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { googleAds } from './google-ads.js';
 import { metaAds } from './meta-ads.js';
 import { importFiles, type Format, type ImportSummary } from './run.js';
 import { shopDomain, shopifyProducts } from './shopify-products.js';
@@ -7,7 +8,7 @@ import { tiktokAds } from './tiktok-ads.js';
 export type { ImportError, ImportSummary } from './run.js';
 
 // `npm run --silent cli -- import <format> <file|dir> [...]`.
-export const IMPORT_FORMATS = ['meta-ads', 'tiktok-ads', 'shopify-products'] as const;
+export const IMPORT_FORMATS = ['meta-ads', 'tiktok-ads', 'shopify-products', 'google-ads'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** `domain`: the shop whose `products.json` pages are imported (shopify-products only). */
@@ -21,9 +22,10 @@ const formats: Record<ImportFormat, (options: ImportOptions) => Format<unknown>>
     if (!host) throw new Error(`shopify-products needs the shop's domain, got ${JSON.stringify(domain ?? null)}`);
     return shopifyProducts(host) as Format<unknown>;
   },
+  'google-ads': () => googleAds as Format<unknown>,
 };
 
-/** Imports `paths` (files, or directories of `*.json` taken in name order), one transaction per file. */
+/** Imports `paths` (files, or directories of the format's files taken in name order), one transaction per batch. */
 export async function importData(pool: pg.Pool, format: ImportFormat, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   return await importFiles(pool, formats[format](options), paths, { asOf: options.asOf });
 }

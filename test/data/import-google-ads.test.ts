@@ -6,6 +6,7 @@ import { googleAds } from '../../src/data/import/google-ads.js';
 import { importData, type ImportSummary } from '../../src/data/import/index.js';
 import type { Batch } from '../../src/data/import/run.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
+import { createCliHarness } from '../support/cli.js';
 
 // The google-ads importer against hand-made exports of BigQuery's google_ads_transparency_center.creative_stats
 // (test/fixtures/google-ads), read back through POST /v1/google-ads/query. The import day is 2026-11-22.
@@ -231,5 +232,23 @@ describe('google-ads files', () => {
     expect(positions(summary)).toEqual([['a.jsonl', 2], ['a.jsonl', 4], ['a.jsonl', 5], ['b.csv', 1], ['b.csv', 3], ['c.json', 1], ['d.csv', null]]);
     expect(summary.errors.at(-1)!.reason).toMatch(/no region_stats column/);
     expect(summary.errors.at(-2)!.reason).toBe('ad_format_type must be one of TEXT, IMAGE, VIDEO, got "GIF"');
+  });
+});
+
+describe('cli import google-ads', () => {
+  it('imports an export and names google-ads among the formats', async () => {
+    const harness = await createCliHarness();
+    try {
+      const res = await harness.cli('import', 'google-ads', CSV, '--as-of', AS_OF.toISOString());
+      expect(res.code, res.stdout).toBe(0);
+      expect(res.json).toMatchObject({ read: 4, inserted: 2, updated: 0, skipped: 2 });
+      const { rows: [advertiser] } = await harness.db.pool.query(`SELECT name, "liveAdsAll", "liveAdsYoutube" FROM google_advertisers`);
+      expect(advertiser).toEqual({ name: 'Velo Nord', liveAdsAll: 1, liveAdsYoutube: 1 });
+      const unknown = await harness.cli('import', 'google-sheets', CSV);
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stdout).toMatch(/google-ads/);
+    } finally {
+      await harness.close();
+    }
   });
 });

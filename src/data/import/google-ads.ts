@@ -80,11 +80,13 @@ class UnreadableRecord {
 // Reading one record
 // ---------------------------------------------------------------------------
 
+const ID_PATTERNS = { AR: /^AR\d{1,40}$/, CR: /^CR\d{1,40}$/ };
+
 /** `AR…` / `CR…`: the Transparency Center's advertiser and creative ids. */
 function prefixedId(value: unknown, field: string, prefix: 'AR' | 'CR'): string {
   const text = optionalString(value, field);
   if (text === null) throw new BadRecord(`${field} is missing`);
-  if (!new RegExp(`^${prefix}\\d{1,40}$`).test(text)) throw new BadRecord(`${field} must look like ${prefix} and digits, got ${JSON.stringify(text)}`);
+  if (!ID_PATTERNS[prefix].test(text)) throw new BadRecord(`${field} must be ${prefix} and digits, got ${JSON.stringify(text)}`);
   return text;
 }
 

@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { importBatches, type BatchResult } from '../data/import/run.js';
+import { apiError } from '../errors.js';
+import { SourceError, SourceHttp, type Wait } from './http.js';
+import type { Connector, Json, Page } from './types.js';
+
+// A run of one connector: claimed in `sync_runs` (at most one running run per source, across instances), its
+// pages applied one transaction each with the cursor of the next page written in the same transaction, so a run
+// that dies resumes at the first page it had not stored. A run left `running` by a crash (its heartbeat older
+// than the lease) is taken over by the next run of the same query; one of another query marks it interrupted.
+
+export type SyncRunRow = {
+  id: string;
+  source: string;
+  query: Json;
+  status: 'running' | 'succeeded' | 'failed' | 'interrupted';
+  trigger: string;
+  asOf: Date;
+  startedAt: Date;
+  heartbeatAt: Date;
+  finishedAt: Date | null;
+  cursor: Json | null;
+  pages: number;
+  fetched: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  skips: Record<string, number>;
+  errors: { page: string; position: number | null; reason: string }[];
+  waits: number;
+  waitedMs: number;
+  error: string | null;
+};
+
+export type SyncOptions = {
+  trigger?: string;
+  asOf?: Date;
+  signal?: AbortSignal;
+  /** How long a run's heartbeat stays good (default SYNC_LEASE_MS or 60 s): an older one was left by a crash. */
+  leaseMs?: number;
+  onWait?(wait: Wait): void;
+  onPage?(run: SyncRunRow): void;
+  /** Retries and backoff of the HTTP loop (tests make them short). */
+  http?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number; maxWaitMs?: number; timeoutMs?: number };
+};
+
+const MAX_ERRORS = 50;
+const COLUMNS = `"id", "source", "query", "status", "trigger", "asOf", "startedAt", "heartbeatAt", "finishedAt", "cursor", "pages",
+  "fetched", "inserted", "updated", "unchanged", "skipped", "skips", "errors", "waits", "waitedMs", "error"`;
+
+const stableJson = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(stableJson).join(',')}]`
+    : value && typeof value === 'object'
+      ? `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+      : JSON.stringify(value);
+
+export const queryKey = (query: unknown) => createHash('sha256').update(stableJson(query)).digest('hex').slice(0, 32);
+
+export function defaultLeaseMs(): number {
+  const fromEnv = Number(process.env.SYNC_LEASE_MS);
+  return Number.isFinite(fromEnv) && fromEnv >= 1000 ? fromEnv : 60_000;
+}
+
+/** Claims a run: a new one, or the run of the same query a crash left behind (resumed from its cursor). */
+async function claim(pool: pg.Pool, source: string, query: unknown, options: Required<Pick<SyncOptions, 'trigger' | 'leaseMs'>> & { asOf: Date }): Promise<SyncRunRow> {
+  const key = queryKey(query);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows: [current] } = await client.query<SyncRunRow & { queryKey: string; fresh: boolean }>(
+      `SELECT ${COLUMNS}, "queryKey", "heartbeatAt" > now() - make_interval(secs => $2::float8 / 1000) AS fresh
+       FROM "sync_runs" WHERE "source" = $1 AND "status" = 'running' FOR UPDATE`,
+      [source, options.leaseMs],
+    );
+    let run: SyncRunRow | undefined;
+    if (current?.fresh) {
+      throw apiError('conflict', `A ${source} run is already running (run ${current.id}, started ${current.startedAt.toISOString()}); one run per source runs at a time.`, {
+        details: { runId: current.id },
+      });
+    }
+    if (current && current.queryKey === key) {
+      ({ rows: [run] } = await client.query<SyncRunRow>(
+        `UPDATE "sync_runs" SET "heartbeatAt" = now(), "trigger" = $2 WHERE "id" = $1 RETURNING ${COLUMNS}`,
+        [current.id, options.trigger],
+      ));
+    } else if (!current && (run = await resumable(client, source, key, options.trigger))) {
+      // A run of the same query stopped (a signal, a source that gave up) with pages still to fetch: go on from there.
+    } else {
+      if (current) {
+        await client.query(
+          `UPDATE "sync_runs" SET "status" = 'interrupted', "finishedAt" = now(), "error" = 'left by a stopped process; a run of another query started' WHERE "id" = $1`,
+          [current.id],
+        );
+      }
+      ({ rows: [run] } = await client.query<SyncRunRow>(
+        `INSERT INTO "sync_runs" ("id", "source", "query", "queryKey", "trigger", "asOf") VALUES (gen_random_uuid(), $1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+        [source, JSON.stringify(query), key, options.trigger, options.asOf],
+      ));
+    }
+    await client.query('COMMIT');
+    return run!;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    // Two runners inserting at once: the partial unique index lets one through.
+    if ((error as { code?: string }).code === '23505') throw apiError('conflict', `A ${source} run is already running; one run per source runs at a time.`);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The latest run of this query, when it stopped with pages left within the last day and nothing finished it since. */
+async function resumable(client: pg.PoolClient, source: string, key: string, trigger: string): Promise<SyncRunRow | undefined> {
+  const { rows: [run] } = await client.query<SyncRunRow>(
+    `UPDATE "sync_runs" SET "status" = 'running', "heartbeatAt" = now(), "finishedAt" = NULL, "error" = NULL, "trigger" = $3
+     WHERE "id" = (SELECT "id" FROM "sync_runs" WHERE "source" = $1 AND "queryKey" = $2 ORDER BY "startedAt" DESC LIMIT 1)
+       AND "status" IN ('interrupted', 'failed') AND "cursor" IS NOT NULL AND "startedAt" > now() - interval '1 day'
+     RETURNING ${COLUMNS}`,
+    [source, key, trigger],
+  );
+  return run;
+}
+
+/** Adds one page's figures to the run, with the cursor of the page after it (inside the page's transaction). */
+async function recordPage(client: pg.PoolClient, runId: string, result: BatchResult, next: Json | null, skips: Map<string, number>): Promise<SyncRunRow> {
+  const unchanged = Math.max(0, result.read - result.inserted - result.updated - result.skipped);
+  for (const error of result.errors) {
+    const reason = error.position === null ? error.reason : error.reason.replace(/"[^"]*"|\d+/g, '…');
+    skips.set(reason, (skips.get(reason) ?? 0) + 1);
+  }
+  const errors = result.errors.map((error) => ({ page: result.origin, position: error.position, reason: error.reason }));
+  const { rows: [run] } = await client.query<SyncRunRow>(
+    `UPDATE "sync_runs" SET "cursor" = $2, "pages" = "pages" + 1, "fetched" = "fetched" + $3, "inserted" = "inserted" + $4,
+       "updated" = "updated" + $5, "unchanged" = "unchanged" + $6, "skipped" = "skipped" + $7,
+       "skips" = $8, "errors" = CASE WHEN jsonb_array_length("errors") >= $9 THEN "errors"
+                                     ELSE "errors" || (SELECT coalesce(jsonb_agg(e), '[]') FROM (SELECT e FROM jsonb_array_elements($10::jsonb) e LIMIT $9 - jsonb_array_length("errors")) x) END,
+       "heartbeatAt" = now()
+     WHERE "id" = $1 RETURNING ${COLUMNS}`,
+    [runId, JSON.stringify(next), result.read, result.inserted, result.updated, unchanged, result.skipped, JSON.stringify(Object.fromEntries(skips)), MAX_ERRORS, JSON.stringify(errors)],
+  );
+  return run;
+}
+
+async function finish(pool: pg.Pool, runId: string, status: SyncRunRow['status'], error: string | null, skips: Map<string, number>, waits: { count: number; ms: number }): Promise<SyncRunRow> {
+  const { rows: [run] } = await pool.query<SyncRunRow>(
+    `UPDATE "sync_runs" SET "status" = $2, "error" = $3, "finishedAt" = now(), "heartbeatAt" = now(), "skips" = $4,
+       "waits" = "waits" + $5, "waitedMs" = "waitedMs" + $6, "cursor" = CASE WHEN $2 = 'succeeded' THEN NULL ELSE "cursor" END
+     WHERE "id" = $1 RETURNING ${COLUMNS}`,
+    [runId, status, error, JSON.stringify(Object.fromEntries(skips)), waits.count, Math.round(waits.ms)],
+  );
+  return run;
+}
+
+/** Runs `connector` for `rawQuery` to the end (or to a stop); returns the run as stored. */
+export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuery: unknown, options: SyncOptions = {}): Promise<SyncRunRow> {
+  const query = connector.parse(rawQuery);
+  try {
+    connector.ready();
+  } catch (error) {
+    if (error instanceof SourceError) throw apiError('validation_error', error.message);
+    throw error;
+  }
+  const leaseMs = options.leaseMs ?? defaultLeaseMs();
+  const claimed = await claim(pool, connector.name, query, { trigger: options.trigger ?? 'cli', leaseMs, asOf: options.asOf ?? new Date() });
+  const skips = new Map<string, number>(Object.entries(claimed.skips ?? {}));
+  const waits = { count: 0, ms: 0 };
+  const controller = new AbortController();
+  const stop = () => controller.abort(options.signal?.reason ?? new Error('stopped'));
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const heartbeat = setInterval(() => {
+    void pool.query(`UPDATE "sync_runs" SET "heartbeatAt" = now() WHERE "id" = $1 AND "status" = 'running'`, [claimed.id]).catch(() => {});
+  }, Math.max(500, Math.floor(leaseMs / 3)));
+  heartbeat.unref();
+
+  const http = new SourceHttp({
+    ...options.http,
+    secrets: () => connector.secrets(),
+    signal: controller.signal,
+    onWait: (wait) => {
+      waits.count++;
+      waits.ms += wait.ms;
+      options.onWait?.(wait);
+    },
+  });
+  const io = {
+    http,
+    pool,
+    asOf: claimed.asOf,
+    signal: controller.signal,
+    skip: (reason: string) => skips.set(reason, (skips.get(reason) ?? 0) + 1),
+  };
+  try {
+    let page: Page | undefined;
+    const pages = connector.pages(query, claimed.cursor, io)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await pages.next();
+      if (next.done) break;
+      page = next.value;
+      const current = page;
+      async function* one() {
+        yield current.batch;
+      }
+      await importBatches(pool, current.format, one(), {
+        asOf: claimed.asOf,
+        onBatch: async (client, result) => {
+          if (!result.failed) await current.keep?.(client);
+          const row = await recordPage(client, claimed.id, result, current.next, skips);
+          options.onPage?.(row);
+        },
+      });
+    }
+    return await finish(pool, claimed.id, 'succeeded', null, skips, waits);
+  } catch (error) {
+    const stopped = controller.signal.aborted;
+    const message = error instanceof SourceError || error instanceof Error ? http.redact((error as Error).message) : String(error);
+    const run = await finish(pool, claimed.id, stopped ? 'interrupted' : 'failed', stopped ? `stopped: ${message}` : message, skips, waits);
+    if (stopped) return run;
+    if (error instanceof SourceError) return run;
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+    options.signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** The latest runs, newest first (per source when `source` is given). */
+export async function listRuns(pool: pg.Pool, options: { source?: string; limit?: number } = {}): Promise<SyncRunRow[]> {
+  const { rows } = await pool.query<SyncRunRow>(
+    `SELECT ${COLUMNS} FROM "sync_runs" WHERE $1::text IS NULL OR "source" = $1 ORDER BY "startedAt" DESC, "id" LIMIT $2`,
+    [options.source ?? null, options.limit ?? 20],
+  );
+  return rows;
+}

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { tiktokAds } from '../../data/import/tiktok-ads.js';
+import { apiError } from '../../errors.js';
+import { sourceConfig } from '../config.js';
+import { SourceError, type Answer, type SourceHttp, type Verdict } from '../http.js';
+import type { Connector, Json, Page, SourceIO } from '../types.js';
+
+// TikTok Commercial Content API: a client-credentials token from `POST {TIKTOK_API_URL}/v2/oauth/token/` (renewed a
+// minute before it expires, and once more when the API calls it invalid), then `POST /v2/research/adlib/ad/query/`
+// with the fields the importer maps, one call per country (`filters.country_code` takes one), the published-date
+// range, the search term or advertiser ids, `max_count` ≤ 50, and `search_id` from the previous page while
+// `has_more`. The answer's `error.code` decides: `ok`, a throttle to wait out (`rate_limit_exceeded`, HTTP 429), a
+// failure to retry (`internal_error`, 5xx), or a stop (bad parameters, a refused client); `log_id` goes with it.
+
+export const TIKTOK_FIELDS = [
+  'ad.id', 'ad.first_shown_date', 'ad.last_shown_date', 'ad.status', 'ad.status_statement', 'ad.videos', 'ad.image_urls', 'ad.reach',
+  'advertiser.business_id', 'advertiser.business_name', 'advertiser.paid_for_by',
+];
+
+const ymd = z.string().regex(/^\d{4}-?\d{2}-?\d{2}$/, 'must be a date like 2026-11-01').transform((value) => value.replaceAll('-', ''));
+
+const querySchema = z
+  .object({
+    countries: z.array(z.string().regex(/^(?:[A-Z]{2}|ALL)$/, 'countries must be ISO codes like FR, or ALL')).min(1, 'countries needs at least one country'),
+    search: z.string().trim().min(1).max(50, 'search is at most 50 characters').optional(),
+    advertiserIds: z.array(z.string().regex(/^\d{1,20}$/, 'advertiserIds must be numeric business ids')).min(1).max(10).optional(),
+    from: ymd.optional(),
+    to: ymd.optional(),
+    maxCount: z.number().int().min(1).max(50, 'maxCount is at most 50').default(50),
+  })
+  .strict()
+  .refine((q) => q.search !== undefined || q.advertiserIds !== undefined, 'give search or advertiserIds');
+
+export type TikTokQuery = z.infer<typeof querySchema>;
+type Cursor = { leg: number; searchId: string | null };
+
+const isCursor = (value: Json | null): value is Cursor =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && typeof value.leg === 'number' && (value.searchId === null || typeof value.searchId === 'string');
+
+/** The token of a client, renewed before it expires. */
+class ClientToken {
+  private token: { value: string; expiresAt: number } | null = null;
+  constructor(private readonly http: SourceHttp) {}
+
+  invalidate() {
+    this.token = null;
+  }
+
+  async get(): Promise<string> {
+    if (this.token && this.token.expiresAt - 60_000 > Date.now()) return this.token.value;
+    const { url, clientKey, clientSecret } = sourceConfig().tiktok;
+    const answer = await this.http.send(
+      'TikTok oauth/token',
+      () => ({
+        url: `${url}/v2/oauth/token/`,
+        init: {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'cache-control': 'no-cache' },
+          body: new URLSearchParams({ client_key: clientKey ?? '', client_secret: clientSecret ?? '', grant_type: 'client_credentials' }),
+        },
+      }),
+      (response, body): Verdict<{ value: string; expiresIn: number }> => {
+        const b = (body ?? {}) as Record<string, unknown>;
+        if (response.status === 200 && typeof b.access_token === 'string') {
+          return { ok: { value: b.access_token, expiresIn: Number(b.expires_in) || 7200 } };
+        }
+        if (response.status === 429) return { wait: null, reason: 'TikTok token endpoint throttled (HTTP 429)' };
+        if (response.status >= 500 || body === undefined) return { retry: `TikTok token endpoint answered HTTP ${response.status}` };
+        const reason = typeof b.error === 'string' ? `${b.error}: ${String(b.error_description ?? '')}` : `HTTP ${response.status}`;
+        return { stop: new SourceError('auth', `TikTok refused the client credentials (${reason}, log_id ${String(b.log_id ?? '-')}). Check TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET.`, response.status) };
+      },
+    );
+    this.token = { value: answer.value, expiresAt: Date.now() + answer.expiresIn * 1000 };
+    return answer.value;
+  }
+}
+
+class TokenRejected extends SourceError {}
+
+type QueryPage = { ads: unknown[]; hasMore: boolean; searchId: string | null };
+
+function judge(answer: Answer, body: unknown): Verdict<QueryPage> {
+  const b = body && typeof body === 'object' ? (body as { data?: Record<string, unknown>; error?: Record<string, unknown> }) : undefined;
+  const code = typeof b?.error?.code === 'string' ? b.error.code : null;
+  const what = `TikTok answered HTTP ${answer.status}, ${code ?? 'no error code'}: ${String(b?.error?.message ?? '')} (log_id ${String(b?.error?.log_id ?? '-')})`;
+  if (answer.status === 429 || code === 'rate_limit_exceeded') {
+    const retryAfter = Number(answer.headers.get('retry-after'));
+    return { wait: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null, reason: `throttled: ${what}` };
+  }
+  if (code === 'access_token_invalid' || code === 'access_token_expired' || (answer.status === 401 && code !== 'scope_not_authorized')) {
+    return { stop: new TokenRejected('auth', what, answer.status) };
+  }
+  if (answer.status >= 500 || code === 'internal_error') return { retry: what };
+  if (body === undefined) return { retry: `TikTok answered HTTP ${answer.status} with a body that is not JSON (cut or not JSON)` };
+  if (code !== 'ok') {
+    const kind = code === 'scope_not_authorized' || answer.status === 403 ? 'auth' : 'request';
+    return { stop: new SourceError(kind, what, answer.status) };
+  }
+  const data = b?.data;
+  if (!data || !Array.isArray(data.ads)) return { stop: new SourceError('protocol', `TikTok answered without data.ads (log_id ${String(b?.error?.log_id ?? '-')})`, answer.status) };
+  return { ok: { ads: data.ads, hasMore: data.has_more === true, searchId: typeof data.search_id === 'string' ? data.search_id : null } };
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10).replaceAll('-', '');
+
+export const tiktokAdsConnector: Connector<TikTokQuery> = {
+  name: 'tiktok-ads',
+  parse(query) {
+    const parsed = querySchema.safeParse(query);
+    if (!parsed.success) throw apiError('validation_error', `tiktok-ads: ${parsed.error.issues[0].message}`);
+    return parsed.data;
+  },
+  ready() {
+    const { clientKey, clientSecret } = sourceConfig().tiktok;
+    if (!clientKey || !clientSecret) throw new SourceError('auth', 'TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET are not set: the Commercial Content API needs a client');
+  },
+  secrets: () => [sourceConfig().tiktok.clientSecret ?? '', sourceConfig().tiktok.clientKey ?? ''],
+  async *pages(query, cursor, io: SourceIO): AsyncIterable<Page> {
+    const { url } = sourceConfig().tiktok;
+    const token = new ClientToken(io.http);
+    const to = query.to ?? day(io.asOf);
+    const from = query.from ?? day(new Date(io.asOf.getTime() - 30 * 86_400_000));
+    let at: Cursor = isCursor(cursor) ? cursor : { leg: 0, searchId: null };
+    let n = 0;
+    while (at.leg < query.countries.length) {
+      const body: Record<string, unknown> = {
+        filters: {
+          ad_published_date_range: { min: from, max: to },
+          country_code: query.countries[at.leg],
+          ...(query.advertiserIds ? { advertiser_business_ids: query.advertiserIds.map(Number) } : {}),
+        },
+        ...(query.search !== undefined ? { search_term: query.search } : {}),
+        max_count: query.maxCount,
+        ...(at.searchId ? { search_id: at.searchId } : {}),
+      };
+      let page: QueryPage | undefined;
+      for (let renewed = false; !page; ) {
+        const bearer = await token.get();
+        try {
+          page = await io.http.send(
+            'TikTok ad query',
+            () => ({
+              url: `${url}/v2/research/adlib/ad/query/?fields=${TIKTOK_FIELDS.join(',')}`,
+              init: { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) },
+            }),
+            judge,
+          );
+        } catch (error) {
+          if (!(error instanceof TokenRejected) || renewed) throw error;
+          renewed = true;
+          token.invalidate();
+        }
+      }
+      n++;
+      const next: Cursor | null = page.hasMore && page.searchId ? { leg: at.leg, searchId: page.searchId } : at.leg + 1 < query.countries.length ? { leg: at.leg + 1, searchId: null } : null;
+      yield { format: tiktokAds as Page['format'], batch: { origin: `ad query ${query.countries[at.leg]}, page ${n}`, records: page.ads }, next };
+      if (!next) return;
+      at = next;
+    }
+  },
+};

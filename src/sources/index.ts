@@ -26,3 +26,4 @@ export function syncSource(pool: pg.Pool, source: string, query: unknown, option
 }
 
 export { listRuns, type SyncRunRow } from './sync.js';
+export { sourceStatuses, type SourceStatus } from './status.js';

@@ -53,7 +53,16 @@ export type Format<R> = {
 };
 
 /** What one batch did, handed to `onBatch` before its transaction commits. */
-export type BatchResult = { origin: string; read: number; inserted: number; updated: number; skipped: number; errors: ImportError[] };
+export type BatchResult = {
+  origin: string;
+  read: number;
+  inserted: number;
+  updated: number;
+  skipped: number;
+  errors: ImportError[];
+  /** The batch's good records were rolled back (a database error). */
+  failed: boolean;
+};
 
 export type ImportOptions = {
   asOf?: Date;
@@ -154,7 +163,7 @@ async function importBatch<R>(
   onBatch: ImportOptions['onBatch'],
 ): Promise<BatchResult> {
   const { origin } = batch;
-  const result: BatchResult = { origin, read: 0, inserted: 0, updated: 0, skipped: 0, errors: [] };
+  const result: BatchResult = { origin, read: 0, inserted: 0, updated: 0, skipped: 0, errors: [], failed: false };
   const records = batch.records;
   if (typeof records === 'string') {
     result.errors.push({ file: origin, position: null, reason: records });
@@ -192,6 +201,7 @@ async function importBatch<R>(
         return result;
       } catch (error) {
         result.inserted = result.updated = 0;
+        result.failed = true;
         result.errors.push({ file: origin, position: null, reason: `not imported, the batch was rolled back: ${(error as Error).message}` });
         result.skipped += good.length;
       }

@@ -1,22 +1,46 @@
 import type { Context } from '../../context.js';
+import { sourceStatuses } from '../../sources/index.js';
 import { DAY_MS } from '../shared/time.js';
 
-// The system domain's public face and the home of its SQL: the freshness of the stored reach history
-// (GET /v1/system/freshness). GET /v1 and GET /health read no table.
+// The system domain's public face and the home of its SQL: the freshness of the market (GET /v1/system/freshness).
+// With collection running, the dates come from the runs: the global ones from the Meta Ad Library runs (the reach
+// history the specification means), one entry per source in `sources`. A server that never ran a source (the demo
+// market, file imports only) reports the reach-history snapshot dates stored. GET /v1 and GET /health read no table.
 
-/** The global reach-history snapshot dates actually stored, and how many whole UTC days the ready one lags today. */
+const lagDays = (today: number, date: Date | null) => (date ? Math.round((today - date.getTime()) / DAY_MS) : null);
+
 export async function systemFreshness(context: Context) {
-  const [row] = await context.prisma.$queryRaw<{ ready: Date | null; scheduled: Date | null }[]>`
-        SELECT max("date") FILTER (WHERE "reach" > 0) AS ready, max("date") AS scheduled FROM "ad_reach_days"`;
   const generatedAt = new Date();
   const today = Date.UTC(generatedAt.getUTCFullYear(), generatedAt.getUTCMonth(), generatedAt.getUTCDate());
+  const statuses = await sourceStatuses(context.pool);
+  const sources = statuses.map((status) => ({
+    source: status.source,
+    latestReadyDate: status.latestReadyDate,
+    latestScheduledDate: status.latestScheduledDate,
+    dataFreshnessLagDays: lagDays(today, status.latestReadyDate),
+    lastSucceededAt: status.lastSucceededAt,
+    lastRunStatus: status.lastRun?.status ?? null,
+    running: status.running,
+  }));
+  const meta = sources.find((source) => source.source === 'meta-ads');
+  let ready: Date | null;
+  let scheduled: Date | null;
+  if (meta) {
+    ready = meta.latestReadyDate;
+    scheduled = meta.latestScheduledDate;
+  } else {
+    const [row] = await context.prisma.$queryRaw<{ ready: Date | null; scheduled: Date | null }[]>`
+        SELECT max("date") FILTER (WHERE "reach" > 0) AS ready, max("date") AS scheduled FROM "ad_reach_days"`;
+    ({ ready, scheduled } = row);
+  }
   return {
     status: 'ok',
     data: {
-      latestReadyDate: row.ready,
-      latestScheduledDate: row.scheduled,
-      dataFreshnessLagDays: row.ready ? Math.round((today - row.ready.getTime()) / DAY_MS) : null,
+      latestReadyDate: ready,
+      latestScheduledDate: scheduled,
+      dataFreshnessLagDays: lagDays(today, ready),
       generatedAt,
+      sources,
     },
   };
 }

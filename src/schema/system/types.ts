@@ -12,14 +12,47 @@ export const Health = builder.objectRef<{ status: string; timestamp: Date; uptim
   }),
 });
 
-type FreshnessData = { latestReadyDate: Date | null; latestScheduledDate: Date | null; dataFreshnessLagDays: number | null; generatedAt: Date };
+type SourceFreshness = {
+  source: string;
+  latestReadyDate: Date | null;
+  latestScheduledDate: Date | null;
+  dataFreshnessLagDays: number | null;
+  lastSucceededAt: Date | null;
+  lastRunStatus: string | null;
+  running: boolean;
+};
+
+type FreshnessData = {
+  latestReadyDate: Date | null;
+  latestScheduledDate: Date | null;
+  dataFreshnessLagDays: number | null;
+  generatedAt: Date;
+  sources: SourceFreshness[];
+};
+
+const SourceFreshnessRef = builder.objectRef<SourceFreshness>('SourceFreshness').implement({
+  description: 'The freshness of one collected source, from its runs.',
+  fields: (t) => ({
+    source: t.exposeString('source', { description: 'meta-ads, tiktok-ads or shopify.' }),
+    latestReadyDate: t.expose('latestReadyDate', { type: 'Date', nullable: true, description: 'The day the latest succeeded run stands for.' }),
+    latestScheduledDate: t.expose('latestScheduledDate', { type: 'Date', nullable: true, description: 'The day the latest started run stands for, finished or not.' }),
+    dataFreshnessLagDays: t.exposeInt('dataFreshnessLagDays', { nullable: true, description: 'Whole UTC days between today and latestReadyDate.' }),
+    lastSucceededAt: t.expose('lastSucceededAt', { type: 'DateTime', nullable: true }),
+    lastRunStatus: t.exposeString('lastRunStatus', { nullable: true, description: 'running, succeeded, failed or interrupted.' }),
+    running: t.exposeBoolean('running'),
+  }),
+});
 
 const FreshnessDataRef = builder.objectRef<FreshnessData>('FreshnessData').implement({
   fields: (t) => ({
-    latestReadyDate: t.expose('latestReadyDate', { type: 'Date', nullable: true, description: 'Latest snapshot date with usable reach rows.' }),
+    latestReadyDate: t.expose('latestReadyDate', { type: 'Date', nullable: true, description: 'Latest snapshot date with usable reach rows (from the Meta Ad Library runs once collection has run).' }),
     latestScheduledDate: t.expose('latestScheduledDate', { type: 'Date', nullable: true, description: 'Latest snapshot date present in reach history, ready or not.' }),
     dataFreshnessLagDays: t.exposeInt('dataFreshnessLagDays', { nullable: true, description: 'Whole UTC days between today and latestReadyDate.' }),
     generatedAt: t.expose('generatedAt', { type: 'DateTime' }),
+    sources: t.expose('sources', {
+      type: [SourceFreshnessRef],
+      description: 'Additive: one entry per collected source, from its runs (empty until a source has run).',
+    }),
   }),
 });
 

@@ -1,0 +1,119 @@
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+import { syncSource, type SyncRunRow } from '../sources/index.js';
+import { loadSchedules, type Schedule } from './schedules.js';
+
+// The job queue: pg-boss on the database the server already has (the embedded PGlite through its loopback server,
+// or PostgreSQL), in its own schema `pgboss`, through the server's pool. Each schedule is a queue of its own
+// (`sync-<name>`, policy `stately`: at most one job waiting and one running, across every instance), fed by
+// pg-boss's cron and worked here; a failed run is retried with pg-boss's exponential backoff with jitter. The runs
+// themselves are guarded once more in `sync_runs` (one running run per source), so two schedules of one source
+// never overlap either: the later one finds the source busy and is retried later.
+
+export type JobsLogger = { info(message: string): void; warn(object: object, message: string): void };
+
+export type Jobs = {
+  schedules: Schedule[];
+  /** Runs a schedule now (as its cron would), returning the run. */
+  runNow(name: string): Promise<SyncRunRow>;
+  stop(): Promise<void>;
+};
+
+const QUEUE_PREFIX = 'sync-';
+const RETRIES = 4;
+const RETRY_DELAY_SECONDS = 60;
+
+type JobData = { schedule: string };
+
+/** pg-boss through `pool`: its statements go where every other statement goes. */
+export function bossOn(pool: pg.Pool, options: { work: boolean }): PgBoss {
+  return new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
+    schema: 'pgboss',
+    supervise: options.work,
+    schedule: options.work,
+    migrate: true,
+  });
+}
+
+/** Starts the queue, brings its schedules in line with the configuration, and (when `work`) works them. */
+export async function startJobs(pool: pg.Pool, options: { work: boolean; logger: JobsLogger }): Promise<Jobs> {
+  const schedules = loadSchedules();
+  const boss = bossOn(pool, options);
+  boss.on('error', (error) => options.logger.warn({ err: error }, 'job queue error'));
+  await boss.start();
+  const controller = new AbortController();
+  const byName = new Map(schedules.map((schedule) => [schedule.name, schedule]));
+
+  const run = async (schedule: Schedule): Promise<SyncRunRow> => {
+    const result = await syncSource(pool, schedule.source, schedule.query, { trigger: `schedule:${schedule.name}`, signal: controller.signal });
+    options.logger.info(`sync ${schedule.name}: ${result.status}, ${result.pages} pages, ${result.fetched} fetched, ${result.inserted} inserted, ${result.updated} updated`);
+    return result;
+  };
+
+  for (const schedule of schedules) {
+    const queue = QUEUE_PREFIX + schedule.name;
+    if (!(await boss.getQueue(queue))) {
+      await boss.createQueue(queue, { name: queue, policy: 'stately', retryLimit: RETRIES, retryDelay: RETRY_DELAY_SECONDS, retryBackoff: true, expireInHours: 12 });
+    }
+    await boss.schedule(queue, schedule.cron, { schedule: schedule.name } satisfies JobData, schedule.tz ? { tz: schedule.tz } : {});
+    if (options.work) {
+      await boss.work<JobData>(queue, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
+        const current = byName.get(job.data.schedule);
+        if (!current) return { skipped: 'the schedule is no longer configured' };
+        try {
+          const result = await run(current);
+          // A run the source stopped (retries used up, a refused credential) fails the job: pg-boss retries it later.
+          if (result.status === 'failed') throw new Error(result.error ?? 'the run failed');
+          return { runId: result.id, status: result.status };
+        } catch (error) {
+          if ((error as { extensions?: { code?: string } }).extensions?.code === 'conflict') throw new Error(`source busy: ${(error as Error).message}`);
+          throw error;
+        }
+      });
+    }
+  }
+  // Schedules removed from the configuration stop firing.
+  for (const stale of await boss.getSchedules()) {
+    if (stale.name.startsWith(QUEUE_PREFIX) && !byName.has(stale.name.slice(QUEUE_PREFIX.length))) await boss.unschedule(stale.name);
+  }
+  if (schedules.length) options.logger.info(`sync schedules: ${schedules.map((s) => `${s.name} (${s.source}, ${s.cron})`).join('; ')}${options.work ? '' : ' (not worked here: WORKERS=off)'}`);
+
+  return {
+    schedules,
+    runNow: (name) => {
+      const schedule = byName.get(name);
+      if (!schedule) return Promise.reject(new Error(`no schedule named ${name}`));
+      return run(schedule);
+    },
+    async stop() {
+      controller.abort(new Error('the server is stopping'));
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {});
+    },
+  };
+}
+
+/** The schedules as pg-boss holds them (what fires), for `sync schedule list`. */
+export async function listSchedules(pool: pg.Pool): Promise<{ name: string; source: string | null; cron: string; tz: string | null; query: unknown; configured: boolean }[]> {
+  const configured = new Map(loadSchedules().map((schedule) => [schedule.name, schedule]));
+  const boss = bossOn(pool, { work: false });
+  await boss.start();
+  try {
+    const stored = await boss.getSchedules();
+    const names = new Set([...configured.keys(), ...stored.filter((s) => s.name.startsWith(QUEUE_PREFIX)).map((s) => s.name.slice(QUEUE_PREFIX.length))]);
+    return [...names].sort().map((name) => {
+      const config = configured.get(name);
+      const held = stored.find((s) => s.name === QUEUE_PREFIX + name);
+      return {
+        name,
+        source: config?.source ?? null,
+        cron: held?.cron ?? config?.cron ?? '',
+        tz: held?.options?.tz ?? config?.tz ?? null,
+        query: config?.query ?? null,
+        configured: config !== undefined,
+      };
+    });
+  } finally {
+    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+  }
+}

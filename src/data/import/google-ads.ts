@@ -39,11 +39,15 @@ import { BadRecord, countryCode, isObject, optionalCount, optionalDateTime, opti
 //   audience_selection_approach_info.customer_lists    → remarketing: CRITERIA_INCLUDED or CRITERIA_INCLUDED_AND_EXCLUDED
 //   audience_selection_approach_info.topics_of_interest → interest: the same
 // After each batch the live-ad counts of the advertisers touched (all, per network) are recomputed from the stored ads.
+// Provenance: fetchedFrom 'google-ads' and firstFetchedAt (the database clock), on insert only. No daily history: the
+// export holds no per-day figure, and no route reads a Google ad's history.
 // Not stored (no column): creative_page_url (a Transparency Center page, not the media, so mediaUrl stays null),
 // advertiser_location, advertiser_verification_status, topic, is_funded_by_google_ad_grants, the other audience
 // approaches and the times_shown dates.
 
 const BATCH_SIZE = 2000;
+/** `google_ads.fetchedFrom` of the ads this format brings in. */
+const SOURCE = 'google-ads';
 const DAY_MS = 86_400_000;
 /** An ad last shown this many days before the import day or later is still running. */
 const ACTIVE_DAYS = 2;
@@ -312,16 +316,17 @@ async function applyGoogleAds(client: pg.PoolClient, ads: GoogleAdRecord[]): Pro
         { name: 'mediaType', type: '"GoogleAdMediaType"' }, { name: 'format', type: 'text' }, { name: 'reach', type: 'int8' },
         { name: 'reachLowerBound', type: 'int8' }, { name: 'reachUpperBound', type: 'int8' }, { name: 'mainCountry', type: 'text' },
         { name: 'countryShares', type: 'jsonb' }, { name: 'remarketing', type: 'bool' }, { name: 'interest', type: 'bool' },
-        { name: 'advertiserId', type: 'text' },
+        { name: 'advertiserId', type: 'text' }, { name: 'fetchedFrom', type: 'text' },
       ],
       key: ['id'],
       update: content,
+      insertOnly: { firstFetchedAt: 'now()' },
       returning: 'id, (xmax = 0) AS inserted',
     },
     ads.map((ad) => [
       ad.id, ad.googleAdId, ad.status, ad.network, ad.firstSeenAt, ad.lastSeenAt, ad.mediaType, ad.format, ad.reach,
       ad.reachLowerBound, ad.reachUpperBound, ad.mainCountry, JSON.stringify(ad.countryShares), ad.remarketing, ad.interest,
-      ad.advertiserId,
+      ad.advertiserId, SOURCE,
     ]),
   );
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');

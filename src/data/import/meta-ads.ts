@@ -28,8 +28,11 @@ import {
 //   languages, publisher_platforms, beneficiary_payers (the current pair) → their own columns
 //   ads with the same page and the same non-empty creative text share a duplicate group (collationId
 //   `col_<hash>`); the group figures (duplicates, aggregatedReach, lead = most reach) are recomputed
-//   reach on the import day      → ad_reach_days; reachDelta1d/7d/30d = reach - the latest snapshot at least 1/7/30
-//                                  days older (0 before the ad started; no change when no older snapshot is known)
+//   reach on the import day      → ad_reach_days (fetchedAt = the import's asOf, moved by every run; rank = the ad's
+//                                  currentRank in its page); reachDelta1d/7d/30d = reach - the latest snapshot at least
+//                                  1/7/30 days older (0 before the ad started; no change when no older snapshot is known)
+//   each page fetched            → its day in advertiser_metric_days (the day's reach gains of its ads as impressions)
+//   provenance                   → ads.fetchedFrom 'meta-ads' and firstFetchedAt (the database clock), on insert only
 // ad_snapshot_url is not stored: the public Ad Library link is derived from the id, and the API's snapshot URL
 // carries the caller's access token.
 
@@ -214,6 +217,8 @@ export function parseMetaAd(raw: unknown, context: ImportContext): MetaAd {
 }
 
 const DAY_MS = 86_400_000;
+/** `ads.fetchedFrom` of the ads this format brings in. */
+const SOURCE = 'meta-ads';
 
 async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: ImportContext): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
@@ -223,6 +228,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   const ids = ads.map((ad) => ad.id);
   const ours = new Set(ids);
   const day = context.day;
+  const dayText = day.toISOString().slice(0, 10);
 
   // What the ads were before: a moved ad leaves its old group and page to recompute.
   const before = await client.query<{ collationId: string; advertiserId: string }>(
@@ -266,11 +272,13 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
         { name: 'ageMin', type: 'int4' }, { name: 'ageMax', type: 'int4' }, { name: 'isEuAd', type: 'bool' }, { name: 'isLowReach', type: 'bool' },
         { name: 'languages', type: 'text[]' }, { name: 'publisherPlatforms', type: 'text[]' }, { name: 'beneficiary', type: 'text' },
         { name: 'payer', type: 'text' }, { name: 'advertiserId', type: 'text' },
-        // Insert-only: a new ad is its own group until the groups are recomputed below.
+        // Insert-only: a new ad is its own group until the groups are recomputed below; where it came from.
         { name: 'platform', type: 'text' }, { name: 'mediaType', type: '"AdMediaType"' }, { name: 'aggregatedReach', type: 'int8' },
+        { name: 'fetchedFrom', type: 'text' },
       ],
       key: ['id'],
       update: content,
+      insertOnly: { firstFetchedAt: 'now()' },
       returning: 'id, (xmax = 0) AS inserted',
     },
     ads.map((ad) => {
@@ -280,7 +288,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
         ad.id, ad.collationId, active ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenAt, ad.title, ad.body, ad.ctaDescription,
         ad.ctaLinkDescription, ad.landingPageDomain, ad.reach, ad.targetedCountries, ad.mainCountry, ad.gender, ad.ageMin, ad.ageMax,
         ad.isEuAd, ad.reach < 1000n, ad.languages, ad.publisherPlatforms, ad.beneficiary, ad.payer, ad.pageId,
-        'facebook', 'unknown', ad.reach,
+        'facebook', 'unknown', ad.reach, SOURCE,
       ];
     }),
   );
@@ -315,19 +323,24 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
     for (const row of [...removed.rows, ...upserted]) changed(row.adId);
   }
 
-  // The day's reach snapshot.
+  // The day's reach snapshot: a changed reach changes the ad; the fetch time moves on every run (a snapshot write only).
   const snapshots = await upsert<{ adId: string }>(
     client,
     {
       table: 'ad_reach_days',
-      columns: [{ name: 'adId', type: 'text' }, { name: 'date', type: 'date' }, { name: 'reach', type: 'int8' }],
+      columns: [{ name: 'adId', type: 'text' }, { name: 'date', type: 'date' }, { name: 'reach', type: 'int8' }, { name: 'fetchedAt', type: 'timestamptz' }],
       key: ['adId', 'date'],
       update: ['reach'],
       returning: '"adId"',
     },
-    ads.map((ad) => [ad.id, day, ad.reach]),
+    ads.map((ad) => [ad.id, day, ad.reach, context.asOf]),
   );
   for (const row of snapshots) changed(row.adId);
+  await client.query(
+    `UPDATE "ad_reach_days" SET "fetchedAt" = $3::timestamptz
+     WHERE "adId" = ANY($1::text[]) AND "date" = $2::date AND "fetchedAt" IS DISTINCT FROM $3::timestamptz`,
+    [ids, dayText, context.asOf.toISOString()],
+  );
 
   // Reach gains from the stored snapshots.
   const delta = (days: number) => {
@@ -389,9 +402,40 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
      WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
     [touchedPages],
   );
+  await writePageHistory(client, [...pages.keys()], touchedPages, dayText);
   // A duplicate group may span pages: a page whose ads changed lead is regrouped too.
   await refreshAdGroups(client, [...new Set([...touchedPages, ...regrouped.rows.map((row) => row.advertiserId)])]);
   return outcomes;
+}
+
+/**
+ * The day's history of the pages touched, keyed by day (a re-run of the day overwrites it): each snapshot of the day
+ * takes its ad's current rank in its page, and each page fetched gets its day in advertiser_metric_days. Its
+ * impressions are the day's reach gains of its ads, as the routes sum them over windows: reach minus the ad's previous
+ * snapshot (all of it for an ad first seen since the day before, nothing for an older ad seen for the first time),
+ * never below 0. Likes and followers are not in the API: the page's stored figures (0 for a page the import created).
+ */
+async function writePageHistory(client: pg.PoolClient, fetched: string[], touched: string[], day: string): Promise<void> {
+  await client.query(
+    `UPDATE "ad_reach_days" r SET "rank" = a."currentRank" FROM "ads" a
+     WHERE a."advertiserId" = ANY($1::text[]) AND r."adId" = a."id" AND r."date" = $2::date AND r."rank" IS DISTINCT FROM a."currentRank"`,
+    [touched, day],
+  );
+  await client.query(
+    `WITH g AS (
+       SELECT a."advertiserId" AS id, sum(greatest(r."reach" - coalesce(
+                (SELECT p."reach" FROM "ad_reach_days" p WHERE p."adId" = r."adId" AND p."date" < r."date" ORDER BY p."date" DESC LIMIT 1),
+                CASE WHEN a."firstSeenAt" >= (r."date" - 1)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE r."reach" END), 0))::int8 AS n
+       FROM "ads" a JOIN "ad_reach_days" r ON r."adId" = a."id" AND r."date" = $2::date
+       WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1)
+     INSERT INTO "advertiser_metric_days" AS m ("advertiserId", "date", "facebookLikes", "instagramFollowers", "totalImpressions")
+     SELECT v."id", $2::date, v."facebookLikes", v."instagramFollowers", g.n FROM g JOIN "advertisers" v ON v."id" = g.id
+     ON CONFLICT ("advertiserId", "date") DO UPDATE
+       SET "facebookLikes" = excluded."facebookLikes", "instagramFollowers" = excluded."instagramFollowers", "totalImpressions" = excluded."totalImpressions"
+       WHERE (m."facebookLikes", m."instagramFollowers", m."totalImpressions")
+             IS DISTINCT FROM (excluded."facebookLikes", excluded."instagramFollowers", excluded."totalImpressions")`,
+    [fetched, day],
+  );
 }
 
 export const metaAds: Format<MetaAd> = {

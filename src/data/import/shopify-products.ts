@@ -30,7 +30,10 @@ import { BadRecord, idOf, isHostName, isObject, optionalDateTime, optionalString
 //                                 unknown currency (or one without a reference rate) is priced as USD: priceUsd = price.
 //   requires_selling_plan or selling_plan_groups → isSubscription
 // Sales, ads, EU figures, reviews, categories and the best-seller rank are not in the file and keep their values.
-// `--as-of` changes nothing here: every date comes from the record.
+// `--as-of` changes nothing here: every date comes from the record. Provenance: fetchedFrom 'shopify' and
+// firstFetchedAt (the database clock), on insert only; the last complete fetch of the store is the connector's
+// (shop_fetch_states). No history is written: what the products' and shops' history routes read (weekly ad activity
+// and EU delivery, sales readings, social followers) is not in a storefront's products.json.
 
 type Variant = {
   id: string;
@@ -294,6 +297,9 @@ function productUrl(domain: string, handle: string): string {
   return `https://${domain}/products/${handle.replace(/[^A-Za-z0-9\-._~%]/gu, (c) => encodeURIComponent(c))}`;
 }
 
+/** `products.fetchedFrom` of the products this format brings in. */
+const SOURCE = 'shopify';
+
 async function applyShopifyProducts(
   domain: string,
   client: pg.PoolClient,
@@ -322,9 +328,10 @@ async function applyShopifyProducts(
         { name: 'optionNames', type: 'text[]' }, { name: 'publishedAt', type: 'timestamptz' }, { name: 'createdAt', type: 'timestamptz' },
         { name: 'updatedAt', type: 'timestamptz' }, { name: 'currency', type: 'text' }, { name: 'price', type: 'numeric' },
         { name: 'compareAtPrice', type: 'numeric' }, { name: 'priceUsd', type: 'numeric' }, { name: 'isSubscription', type: 'bool' },
-        { name: 'promoTypes', type: 'text[]' },
+        { name: 'promoTypes', type: 'text[]' }, { name: 'fetchedFrom', type: 'text' },
       ],
       key: ['id'],
+      insertOnly: { firstFetchedAt: 'now()' },
       update: [
         'title', 'description', 'handle', 'url', 'imageUrl', 'vendor', 'productType', 'tags', 'optionNames', 'publishedAt', 'createdAt',
         'updatedAt', 'currency', 'price', 'compareAtPrice', 'priceUsd', 'isSubscription', 'promoTypes',
@@ -339,7 +346,7 @@ async function applyShopifyProducts(
         productId(product), shop.id, product.id, product.title, product.description, product.handle, productUrl(domain, product.handle),
         product.images[0]?.src ?? null, product.vendor, product.productType, product.tags, product.optionNames, product.publishedAt,
         product.createdAt, product.updatedAt, currency, price, onSale ? decimal(shown.compareAtPrice!) : null,
-        toUsd(price, currency) ?? price, product.isSubscription, onSale ? ['percent-off'] : [],
+        toUsd(price, currency) ?? price, product.isSubscription, onSale ? ['percent-off'] : [], SOURCE,
       ];
     }),
   );

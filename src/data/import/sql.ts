@@ -29,6 +29,8 @@ export type UpsertSpec = {
   alsoOnChange?: string[];
   /** Overrides of the inserted value (`handle` → a SQL expression over `u.<column>`). */
   insertAs?: Record<string, string>;
+  /** Columns written on insert only, as SQL expressions that take no value (`"firstFetchedAt"` → `now()`). */
+  insertOnly?: Record<string, string>;
   returning: string;
 };
 
@@ -38,10 +40,13 @@ export async function upsert<R extends pg.QueryResultRow>(client: pg.PoolClient,
   const { table, columns } = spec;
   const params = columns.map((column, c) => rows.map((row) => encode(row[c], column.type)));
   const unnest = columns.map((column, i) => `$${i + 1}::${isArray(column.type) ? 'text' : column.type}[]`).join(', ');
-  const select = columns
-    .map((column) => spec.insertAs?.[column.name] ?? (isArray(column.type) ? `u.${quote(column.name)}::${column.type}` : `u.${quote(column.name)}`))
-    .join(', ');
+  const extra = Object.entries(spec.insertOnly ?? {});
+  const select = [
+    ...columns.map((column) => spec.insertAs?.[column.name] ?? (isArray(column.type) ? `u.${quote(column.name)}::${column.type}` : `u.${quote(column.name)}`)),
+    ...extra.map(([, expression]) => expression),
+  ].join(', ');
   const names = columns.map((column) => quote(column.name)).join(', ');
+  const targets = [names, ...extra.map(([name]) => quote(name))].join(', ');
   const assignments = [...spec.update.map((name) => `${quote(name)} = excluded.${quote(name)}`), ...(spec.alsoOnChange ?? [])];
   const current = spec.update.map((name) => `t.${quote(name)}`).join(', ');
   const incoming = spec.update.map((name) => `excluded.${quote(name)}`).join(', ');
@@ -49,7 +54,7 @@ export async function upsert<R extends pg.QueryResultRow>(client: pg.PoolClient,
     ? `DO UPDATE SET ${assignments.join(', ')} WHERE (${current}) IS DISTINCT FROM (${incoming})`
     : 'DO NOTHING';
   const text =
-    `INSERT INTO ${quote(table)} AS t (${names}) SELECT ${select} FROM unnest(${unnest}) AS u(${names}) ` +
+    `INSERT INTO ${quote(table)} AS t (${targets}) SELECT ${select} FROM unnest(${unnest}) AS u(${names}) ` +
     `ON CONFLICT (${spec.key.map(quote).join(', ')}) ${conflict} RETURNING ${spec.returning}`;
   return (await client.query<R>(text, params)).rows;
 }

@@ -24,7 +24,9 @@ import {
 //   advertiser.follower_count, avatar_url   → followers, avatarUrl (when given)
 //   advertiser.paid_for_by                  → tiktok_items.paidForBy
 // updatedAt and indexedAt move to the import day only when a value changes; the profile figures (items, views,
-// share of ads, new items) and the items' rank by views within their profile are recomputed.
+// share of ads, new items) and the items' rank by views within their profile are recomputed, and each profile
+// fetched gets its day in tiktok_page_snapshots (writeSnapshots). Provenance: fetchedFrom 'tiktok-ads' and
+// firstFetchedAt (the database clock), on insert only.
 
 export type TikTokAd = {
   id: string;
@@ -118,6 +120,9 @@ export function parseTikTokAd(raw: unknown, context: ImportContext): TikTokAd {
   };
 }
 
+/** `tiktok_items.fetchedFrom` of the items this format brings in. */
+const SOURCE = 'tiktok-ads';
+
 async function applyTikTokAds(client: pg.PoolClient, ads: TikTokAd[], context: ImportContext): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const changed = (id: string) => {
@@ -127,6 +132,11 @@ async function applyTikTokAds(client: pg.PoolClient, ads: TikTokAd[], context: I
   const ours = new Set(ids);
   const day = context.day;
   const before = await client.query<{ profileId: string }>(`SELECT DISTINCT "profileId" FROM "tiktok_items" WHERE "id" = ANY($1::text[])`, [ids]);
+  // The profile figures as the previous snapshot left them: the day's gains are measured from them.
+  const previous = await client.query<{ id: string; views: string; likes: string; followers: string }>(
+    `SELECT "id", "views", "likes", "followers" FROM "tiktok_profiles" WHERE "id" = ANY($1::text[])`,
+    [ads.map((ad) => ad.profile.id)],
+  );
 
   // Profiles: the last record of a business in the file wins; the handle is set once, when the profile is created.
   const profiles = new Map(ads.map((ad) => [ad.profile.id, ad.profile]));
@@ -183,12 +193,13 @@ async function applyTikTokAds(client: pg.PoolClient, ads: TikTokAd[], context: I
         { name: 'imageUrls', type: 'text[]' }, { name: 'description', type: 'text' }, { name: 'countries', type: 'text[]' },
         { name: 'views', type: 'int8' }, { name: 'profileId', type: 'text' }, { name: 'paidForBy', type: 'text' },
         { name: 'type', type: '"TikTokItemType"' }, { name: 'hashtags', type: 'text[]' },
-        { name: 'updatedAt', type: 'timestamptz' }, { name: 'indexedAt', type: 'timestamptz' },
+        { name: 'updatedAt', type: 'timestamptz' }, { name: 'indexedAt', type: 'timestamptz' }, { name: 'fetchedFrom', type: 'text' },
       ],
       key: ['id'],
       update: content,
       alsoOnChange: [`"updatedAt" = least(excluded."indexedAt", excluded."lastSeenAt")`, `"indexedAt" = excluded."indexedAt"`],
       insertAs: { updatedAt: 'least(u."updatedAt", u."lastSeenAt")' },
+      insertOnly: { firstFetchedAt: 'now()' },
       returning: 'id, (xmax = 0) AS inserted',
     },
     ads.map((ad) => {
@@ -196,7 +207,7 @@ async function applyTikTokAds(client: pg.PoolClient, ads: TikTokAd[], context: I
       return [
         ad.id, ad.status, ad.publishedAt, ad.publishedAt, lastSeenAt, ad.mediaType, ad.thumbnailUrl, ad.videoUrl ?? ad.imageUrls[0] ?? null,
         ad.videoUrl, ad.imageUrls, ad.description, ad.countries, ad.views, ad.profile.id, ad.paidForBy,
-        'ad', [], day, day,
+        'ad', [], day, day, SOURCE,
       ];
     }),
   );
@@ -227,7 +238,53 @@ async function applyTikTokAds(client: pg.PoolClient, ads: TikTokAd[], context: I
        AND (p."totalTikToks", p."views", p."likes", p."percentAds", p."newTikToks") IS DISTINCT FROM (s.total, s.views, s.likes, s.ads, s.recent)`,
     [touched, context.asOf.toISOString()],
   );
+  await writeSnapshots(client, [...profiles.keys()], previous.rows, context);
   return outcomes;
+}
+
+/**
+ * The day's tiktok_page_snapshots row of each profile fetched, keyed by day (a re-run of the day overwrites it), as the
+ * demo market writes them: ads and organic items live that day, items published by its end, and the day's gains of
+ * the profile's views, likes and followers since its previous snapshot (0 when it has none: nothing to measure from).
+ * The figures at the previous snapshot are the stored ones before this batch, less the gains already recorded for the
+ * day by an earlier batch or run. recordedAt is the import's asOf, the moment it stands for.
+ */
+async function writeSnapshots(
+  client: pg.PoolClient,
+  fetched: string[],
+  previous: { id: string; views: string; likes: string; followers: string }[],
+  context: ImportContext,
+): Promise<void> {
+  await client.query(
+    `WITH b AS (SELECT * FROM unnest($2::text[], $3::int8[], $4::int8[], $5::int8[]) AS b(id, views, likes, followers)),
+     c AS (
+       SELECT p."id", p."views", p."likes", p."followers",
+              count(*) FILTER (WHERE i."type" = 'ad' AND i."publishedAt" < $9::timestamptz AND (i."status" = 'active' OR i."lastSeenAt" >= $8::timestamptz))::int AS ads,
+              count(*) FILTER (WHERE i."type" = 'organic' AND i."publishedAt" < $9::timestamptz AND (i."status" = 'active' OR i."lastSeenAt" >= $8::timestamptz))::int AS organic,
+              count(*) FILTER (WHERE i."publishedAt" < $9::timestamptz)::int AS total
+       FROM "tiktok_profiles" p LEFT JOIN "tiktok_items" i ON i."profileId" = p."id"
+       WHERE p."id" = ANY($1::text[]) GROUP BY p."id")
+     INSERT INTO "tiktok_page_snapshots" AS s
+       ("profileId", "date", "recordedAt", "adsCount", "organicCount", "totalTikToks", "dailyViews", "dailyLikes", "dailyFollowers")
+     SELECT c."id", $6::date, $7::timestamptz, c.ads, c.organic, c.total,
+            CASE WHEN known THEN c."views" - (b.views - coalesce(t."dailyViews", 0)) ELSE 0 END,
+            CASE WHEN known THEN c."likes" - (b.likes - coalesce(t."dailyLikes", 0)) ELSE 0 END,
+            CASE WHEN known THEN c."followers" - (b.followers - coalesce(t."dailyFollowers", 0)) ELSE 0 END
+     FROM c
+     LEFT JOIN b ON b.id = c."id"
+     LEFT JOIN "tiktok_page_snapshots" t ON t."profileId" = c."id" AND t."date" = $6::date
+     CROSS JOIN LATERAL (SELECT b.id IS NOT NULL AND EXISTS (
+       SELECT 1 FROM "tiktok_page_snapshots" e WHERE e."profileId" = c."id" AND e."date" < $6::date) AS known) k
+     ON CONFLICT ("profileId", "date") DO UPDATE
+       SET "recordedAt" = excluded."recordedAt", "adsCount" = excluded."adsCount", "organicCount" = excluded."organicCount",
+           "totalTikToks" = excluded."totalTikToks", "dailyViews" = excluded."dailyViews", "dailyLikes" = excluded."dailyLikes",
+           "dailyFollowers" = excluded."dailyFollowers"`,
+    [
+      fetched, previous.map((p) => p.id), previous.map((p) => p.views), previous.map((p) => p.likes), previous.map((p) => p.followers),
+      context.day.toISOString().slice(0, 10), context.asOf.toISOString(), context.day.toISOString(),
+      new Date(context.day.getTime() + 86_400_000).toISOString(),
+    ],
+  );
 }
 
 export const tiktokAds: Format<TikTokAd> = {

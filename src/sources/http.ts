@@ -105,13 +105,20 @@ export class SourceHttp {
     await sleep(wait, this.options.signal);
   }
 
-  /** Sends `request()` until `judge` accepts an answer or stops; waits and retries as judged. */
-  async send<T>(label: string, request: () => { url: string; init?: RequestInit }, judge: (answer: Answer, body: unknown) => Verdict<T>): Promise<T> {
+  /**
+   * Sends `request()` until `judge` accepts an answer or stops; waits and retries as judged. `request` is called for
+   * every attempt and may wait first (a pause a source asks between two requests holds for a retry too).
+   */
+  async send<T>(
+    label: string,
+    request: () => { url: string; init?: RequestInit } | Promise<{ url: string; init?: RequestInit }>,
+    judge: (answer: Answer, body: unknown) => Verdict<T>,
+  ): Promise<T> {
     const o = this.options;
     let failures = 0;
     let waits = 0;
     for (;;) {
-      const { url, init } = request();
+      const { url, init } = await request();
       let verdict: Verdict<T>;
       try {
         const signals = [AbortSignal.timeout(o.timeoutMs), ...(o.signal ? [o.signal] : [])];

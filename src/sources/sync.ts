@@ -8,7 +8,8 @@ import type { Connector, Json, Page } from './types.js';
 // A run of one connector: claimed in `sync_runs` (at most one running run per source, across instances), its
 // pages applied one transaction each with the cursor of the next page written in the same transaction, so a run
 // that dies resumes at the first page it had not stored. A run left `running` by a crash (its heartbeat older
-// than the lease) is taken over by the next run of the same query; one of another query marks it interrupted.
+// than the lease) is taken over by the next run of the same query; one of another query, or one started more than
+// a day ago (its `asOf` would date today's data), is marked interrupted instead.
 
 export type SyncRunRow = {
   id: string;
@@ -64,14 +65,18 @@ export function defaultLeaseMs(): number {
   return Number.isFinite(fromEnv) && fromEnv >= 1000 ? fromEnv : 60_000;
 }
 
+/** How long a stopped run may be resumed: past this its `asOf` no longer stands for the data it would fetch. */
+const RESUME_WITHIN = `interval '1 day'`;
+
 /** Claims a run: a new one, or the run of the same query a crash left behind (resumed from its cursor). */
 async function claim(pool: pg.Pool, source: string, query: unknown, options: Required<Pick<SyncOptions, 'trigger' | 'leaseMs'>> & { asOf: Date }): Promise<SyncRunRow> {
   const key = queryKey(query);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const { rows: [current] } = await client.query<SyncRunRow & { queryKey: string; fresh: boolean }>(
-      `SELECT ${COLUMNS}, "queryKey", "heartbeatAt" > now() - make_interval(secs => $2::float8 / 1000) AS fresh
+    const { rows: [current] } = await client.query<SyncRunRow & { queryKey: string; fresh: boolean; recent: boolean }>(
+      `SELECT ${COLUMNS}, "queryKey", "heartbeatAt" > now() - make_interval(secs => $2::float8 / 1000) AS fresh,
+              "startedAt" > now() - ${RESUME_WITHIN} AS recent
        FROM "sync_runs" WHERE "source" = $1 AND "status" = 'running' FOR UPDATE`,
       [source, options.leaseMs],
     );
@@ -81,7 +86,7 @@ async function claim(pool: pg.Pool, source: string, query: unknown, options: Req
         details: { runId: current.id },
       });
     }
-    if (current && current.queryKey === key) {
+    if (current && current.queryKey === key && current.recent) {
       ({ rows: [run] } = await client.query<SyncRunRow>(
         `UPDATE "sync_runs" SET "heartbeatAt" = now(), "trigger" = $2 WHERE "id" = $1 RETURNING ${COLUMNS}`,
         [current.id, options.trigger],
@@ -90,10 +95,8 @@ async function claim(pool: pg.Pool, source: string, query: unknown, options: Req
       // A run of the same query stopped (a signal, a source that gave up) with pages still to fetch: go on from there.
     } else {
       if (current) {
-        await client.query(
-          `UPDATE "sync_runs" SET "status" = 'interrupted', "finishedAt" = now(), "error" = 'left by a stopped process; a run of another query started' WHERE "id" = $1`,
-          [current.id],
-        );
+        const why = current.queryKey === key ? 'left by a stopped process more than a day ago' : 'left by a stopped process; a run of another query started';
+        await client.query(`UPDATE "sync_runs" SET "status" = 'interrupted', "finishedAt" = now(), "error" = $2 WHERE "id" = $1`, [current.id, why]);
       }
       ({ rows: [run] } = await client.query<SyncRunRow>(
         `INSERT INTO "sync_runs" ("id", "source", "query", "queryKey", "trigger", "asOf") VALUES (gen_random_uuid(), $1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
@@ -117,7 +120,7 @@ async function resumable(client: pg.PoolClient, source: string, key: string, tri
   const { rows: [run] } = await client.query<SyncRunRow>(
     `UPDATE "sync_runs" SET "status" = 'running', "heartbeatAt" = now(), "finishedAt" = NULL, "error" = NULL, "trigger" = $3
      WHERE "id" = (SELECT "id" FROM "sync_runs" WHERE "source" = $1 AND "queryKey" = $2 ORDER BY "startedAt" DESC LIMIT 1)
-       AND "status" IN ('interrupted', 'failed') AND "cursor" IS NOT NULL AND "startedAt" > now() - interval '1 day'
+       AND "status" IN ('interrupted', 'failed') AND "cursor" IS NOT NULL AND "startedAt" > now() - ${RESUME_WITHIN}
      RETURNING ${COLUMNS}`,
     [source, key, trigger],
   );
@@ -125,8 +128,8 @@ async function resumable(client: pg.PoolClient, source: string, key: string, tri
 }
 
 /** Adds one page's figures to the run, with the cursor of the page after it (inside the page's transaction). */
-async function recordPage(client: pg.PoolClient, runId: string, result: BatchResult, next: Json | null, skips: Map<string, number>): Promise<SyncRunRow> {
-  const unchanged = Math.max(0, result.read - result.inserted - result.updated - result.skipped);
+async function recordPage(client: pg.PoolClient, runId: string, result: BatchResult, page: Page, skips: Map<string, number>): Promise<SyncRunRow> {
+  const unchanged = Math.max(0, result.read - result.inserted - result.updated - result.skipped) + (page.unchanged ?? 0);
   for (const error of result.errors) {
     const reason = error.position === null ? error.reason : error.reason.replace(/"[^"]*"|\d+/g, '…');
     skips.set(reason, (skips.get(reason) ?? 0) + 1);
@@ -139,17 +142,20 @@ async function recordPage(client: pg.PoolClient, runId: string, result: BatchRes
                                      ELSE "errors" || (SELECT coalesce(jsonb_agg(e), '[]') FROM (SELECT e FROM jsonb_array_elements($10::jsonb) e LIMIT $9 - jsonb_array_length("errors")) x) END,
        "heartbeatAt" = now()
      WHERE "id" = $1 RETURNING ${COLUMNS}`,
-    [runId, JSON.stringify(next), result.read, result.inserted, result.updated, unchanged, result.skipped, JSON.stringify(Object.fromEntries(skips)), MAX_ERRORS, JSON.stringify(errors)],
+    [runId, JSON.stringify(page.next), result.read, result.inserted, result.updated, unchanged, result.skipped, JSON.stringify(Object.fromEntries(skips)), MAX_ERRORS, JSON.stringify(errors)],
   );
   return run;
 }
 
-async function finish(pool: pg.Pool, runId: string, status: SyncRunRow['status'], error: string | null, skips: Map<string, number>, waits: { count: number; ms: number }): Promise<SyncRunRow> {
+/** Ends a run; `keepCursor` false leaves nothing to resume (it succeeded, or resuming would repeat a refused request). */
+async function finish(
+  pool: pg.Pool, runId: string, status: SyncRunRow['status'], error: string | null, skips: Map<string, number>, waits: { count: number; ms: number }, keepCursor: boolean,
+): Promise<SyncRunRow> {
   const { rows: [run] } = await pool.query<SyncRunRow>(
     `UPDATE "sync_runs" SET "status" = $2, "error" = $3, "finishedAt" = now(), "heartbeatAt" = now(), "skips" = $4,
-       "waits" = "waits" + $5, "waitedMs" = "waitedMs" + $6, "cursor" = CASE WHEN $2 = 'succeeded' THEN NULL ELSE "cursor" END
+       "waits" = "waits" + $5, "waitedMs" = "waitedMs" + $6, "cursor" = CASE WHEN $7 THEN "cursor" END
      WHERE "id" = $1 RETURNING ${COLUMNS}`,
-    [runId, status, error, JSON.stringify(Object.fromEntries(skips)), waits.count, Math.round(waits.ms)],
+    [runId, status, error, JSON.stringify(Object.fromEntries(skips)), waits.count, Math.round(waits.ms), keepCursor],
   );
   return run;
 }
@@ -160,7 +166,8 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
   try {
     connector.ready();
   } catch (error) {
-    if (error instanceof SourceError) throw apiError('validation_error', error.message);
+    // A credential missing or a setting malformed: the run cannot start.
+    if (error instanceof Error) throw apiError('validation_error', error.message);
     throw error;
   }
   const leaseMs = options.leaseMs ?? defaultLeaseMs();
@@ -207,16 +214,18 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
         asOf: claimed.asOf,
         onBatch: async (client, result) => {
           if (!result.failed) await current.keep?.(client);
-          const row = await recordPage(client, claimed.id, result, current.next, skips);
+          const row = await recordPage(client, claimed.id, result, current, skips);
           options.onPage?.(row);
         },
       });
     }
-    return await finish(pool, claimed.id, 'succeeded', null, skips, waits);
+    return await finish(pool, claimed.id, 'succeeded', null, skips, waits, false);
   } catch (error) {
     const stopped = controller.signal.aborted;
-    const message = error instanceof SourceError || error instanceof Error ? http.redact((error as Error).message) : String(error);
-    const run = await finish(pool, claimed.id, stopped ? 'interrupted' : 'failed', stopped ? `stopped: ${message}` : message, skips, waits);
+    const message = error instanceof Error ? http.redact(error.message) : http.redact(String(error));
+    // A request the source refused as wrong (an expired search id, say) would be refused again from the same cursor.
+    const refused = !stopped && error instanceof SourceError && error.kind === 'request';
+    const run = await finish(pool, claimed.id, stopped ? 'interrupted' : 'failed', stopped ? `stopped: ${message}` : message, skips, waits, !refused);
     if (stopped) return run;
     if (error instanceof SourceError) return run;
     throw error;

@@ -9,8 +9,9 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /**
  * One fetched page: its records for `format`, where the page after it starts (null: this was the last), and what
  * the connector keeps of it (validators for a conditional request), written in the page's transaction.
+ * `unchanged`: records the source answered as not modified without sending them (a 304), counted as unchanged.
  */
-export type Page = { format: Format<unknown>; batch: Batch; next: Json | null; keep?(client: pg.PoolClient): Promise<void> };
+export type Page = { format: Format<unknown>; batch: Batch; next: Json | null; keep?(client: pg.PoolClient): Promise<void>; unchanged?: number };
 
 /** What a connector gets from the run: HTTP that waits and retries, the moment the run stands for, a way to note a skip. */
 export type SourceIO = {

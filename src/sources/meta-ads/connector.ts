@@ -23,7 +23,10 @@ export const META_FIELDS = [
 ];
 
 const PAGE_IDS_PER_CALL = 10;
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-11-01');
+const ymd = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'deliveredFrom and deliveredTo must be dates like 2026-11-01')
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'deliveredFrom and deliveredTo must be real days');
 
 const querySchema = z
   .object({
@@ -36,7 +39,8 @@ const querySchema = z
     limit: z.number().int().min(1).max(1000).default(500),
   })
   .strict()
-  .refine((q) => (q.search === undefined) !== (q.pageIds === undefined), 'give search or pageIds (one of them)');
+  .refine((q) => (q.search === undefined) !== (q.pageIds === undefined), 'give search or pageIds (one of them)')
+  .refine((q) => !q.deliveredFrom || !q.deliveredTo || q.deliveredFrom <= q.deliveredTo, 'deliveredFrom is after deliveredTo');
 
 export type MetaQuery = z.infer<typeof querySchema>;
 

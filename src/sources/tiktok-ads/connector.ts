@@ -17,7 +17,18 @@ export const TIKTOK_FIELDS = [
   'advertiser.business_id', 'advertiser.business_name', 'advertiser.paid_for_by',
 ];
 
-const ymd = z.string().regex(/^\d{4}-?\d{2}-?\d{2}$/, 'must be a date like 2026-11-01').transform((value) => value.replaceAll('-', ''));
+const isDay = (value: string) => {
+  const iso = `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
+  return !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso);
+};
+/** The library starts on 2022-10-01: the API refuses an earlier date. */
+const FIRST_DAY = '20221001';
+const ymd = z
+  .string()
+  .regex(/^\d{4}-?\d{2}-?\d{2}$/, 'from and to must be dates like 2026-11-01')
+  .transform((value) => value.replaceAll('-', ''))
+  .refine(isDay, 'from and to must be real days')
+  .refine((value) => value >= FIRST_DAY, 'from and to must be 2022-10-01 or later (the library starts then)');
 
 const querySchema = z
   .object({
@@ -29,7 +40,8 @@ const querySchema = z
     maxCount: z.number().int().min(1).max(50, 'maxCount is at most 50').default(50),
   })
   .strict()
-  .refine((q) => q.search !== undefined || q.advertiserIds !== undefined, 'give search or advertiserIds');
+  .refine((q) => q.search !== undefined || q.advertiserIds !== undefined, 'give search or advertiserIds')
+  .refine((q) => !q.from || !q.to || q.from <= q.to, 'from is after to');
 
 export type TikTokQuery = z.infer<typeof querySchema>;
 type Cursor = { leg: number; searchId: string | null };
@@ -37,9 +49,9 @@ type Cursor = { leg: number; searchId: string | null };
 const isCursor = (value: Json | null): value is Cursor =>
   !!value && typeof value === 'object' && !Array.isArray(value) && typeof value.leg === 'number' && (value.searchId === null || typeof value.searchId === 'string');
 
-/** The token of a client, renewed before it expires. */
+/** The token of a client, renewed before it expires (a minute before, or a tenth of its life for a short one). */
 class ClientToken {
-  private token: { value: string; expiresAt: number } | null = null;
+  private token: { value: string; renewAt: number } | null = null;
   constructor(private readonly http: SourceHttp) {}
 
   invalidate() {
@@ -47,7 +59,7 @@ class ClientToken {
   }
 
   async get(): Promise<string> {
-    if (this.token && this.token.expiresAt - 60_000 > Date.now()) return this.token.value;
+    if (this.token && this.token.renewAt > Date.now()) return this.token.value;
     const { url, clientKey, clientSecret } = sourceConfig().tiktok;
     const answer = await this.http.send(
       'TikTok oauth/token',
@@ -70,7 +82,8 @@ class ClientToken {
         return { stop: new SourceError('auth', `TikTok refused the client credentials (${reason}, log_id ${String(b.log_id ?? '-')}). Check TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET.`, response.status) };
       },
     );
-    this.token = { value: answer.value, expiresAt: Date.now() + answer.expiresIn * 1000 };
+    const life = answer.expiresIn * 1000;
+    this.token = { value: answer.value, renewAt: Date.now() + life - Math.min(60_000, life / 10) };
     return answer.value;
   }
 }
@@ -103,6 +116,14 @@ function judge(answer: Answer, body: unknown): Verdict<QueryPage> {
 
 const day = (date: Date) => date.toISOString().slice(0, 10).replaceAll('-', '');
 
+/** The body as JSON, the business ids as number literals: 19 digits, more than a double holds exactly. */
+function queryBody(body: Record<string, unknown>, advertiserIds: string[] | undefined): string {
+  const text = JSON.stringify(body);
+  if (!advertiserIds) return text;
+  const ids = JSON.stringify(advertiserIds);
+  return text.replace(`"advertiser_business_ids":${ids}`, `"advertiser_business_ids":[${advertiserIds.join(',')}]`);
+}
+
 export const tiktokAdsConnector: Connector<TikTokQuery> = {
   name: 'tiktok-ads',
   parse(query) {
@@ -127,7 +148,7 @@ export const tiktokAdsConnector: Connector<TikTokQuery> = {
         filters: {
           ad_published_date_range: { min: from, max: to },
           country_code: query.countries[at.leg],
-          ...(query.advertiserIds ? { advertiser_business_ids: query.advertiserIds.map(Number) } : {}),
+          ...(query.advertiserIds ? { advertiser_business_ids: query.advertiserIds } : {}),
         },
         ...(query.search !== undefined ? { search_term: query.search } : {}),
         max_count: query.maxCount,
@@ -141,7 +162,7 @@ export const tiktokAdsConnector: Connector<TikTokQuery> = {
             'TikTok ad query',
             () => ({
               url: `${url}/v2/research/adlib/ad/query/?fields=${TIKTOK_FIELDS.join(',')}`,
-              init: { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) },
+              init: { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: queryBody(body, query.advertiserIds) },
             }),
             judge,
           );

@@ -8,10 +8,10 @@ import { SourceError, sleep, type Answer, type Verdict } from '../http.js';
 import type { Connector, Json, Page, SourceIO } from '../types.js';
 
 // Shopify storefronts: `GET {SHOPIFY_STORE_URL with the domain}/products.json?limit=250&page=N` from page 1 until a
-// page comes back empty, for the shops named or else every shop a workspace tracks (a brandtracker's shops) and
-// those the operator lists (SHOPIFY_DOMAINS). One store at a time, one request in flight, SHOPIFY_DELAY_MS between
-// two requests. Each page is asked conditionally with the ETag / Last-Modified it last came with: a 304 writes
-// nothing. A store that refuses (404 gone, 401/403 password-protected, 402/423 closed, 430 Shopify's bot shield)
+// page comes back empty, for the shops named or else every shop a workspace tracks (a brandtracker's shops, while a
+// workspace's link to it is active) and those the operator lists (SHOPIFY_DOMAINS). One store at a time, one request
+// in flight, SHOPIFY_DELAY_MS between two requests (retries included). Each page is asked conditionally with the
+// ETag / Last-Modified it last came with: a 304 writes nothing, its products counted unchanged. A store that refuses (404 gone, 401/403 password-protected, 402/423 closed, 430 Shopify's bot shield)
 // is marked in `shop_fetch_states` with when to try it again (an hour, doubling per refusal, at most a week) and
 // left out until then: never retried in a loop.
 
@@ -30,7 +30,8 @@ const querySchema = z
 
 export type ShopifyQuery = { domains?: string[]; force: boolean };
 type Cursor = { domain: string; page: number };
-type Validators = Record<string, { etag?: string; lastModified?: string; empty?: boolean }>;
+/** Per page: its validators, whether it was the empty page after the last, and how many products it held. */
+type Validators = Record<string, { etag?: string; lastModified?: string; empty?: boolean; count?: number }>;
 
 const isCursor = (value: Json | null): value is Cursor =>
   !!value && typeof value === 'object' && !Array.isArray(value) && typeof value.domain === 'string' && typeof value.page === 'number';
@@ -38,9 +39,9 @@ const isCursor = (value: Json | null): value is Cursor =>
 const TRACKED = `${acrossWorkspaces('the shops any workspace tracks, for the Shopify connector')}
   SELECT DISTINCT s."domain" FROM "shops" s
   WHERE s."id" IN (SELECT w."shopId" FROM "brandtracker_websites" w
-                   WHERE EXISTS (SELECT 1 FROM "brandtracker_links" l WHERE l."brandtrackerId" = w."brandtrackerId"))
+                   WHERE EXISTS (SELECT 1 FROM "brandtracker_links" l WHERE l."brandtrackerId" = w."brandtrackerId" AND l."isActive"))
      OR s."id" IN (SELECT b."websiteId" FROM "brandtrackers" b
-                   WHERE b."websiteId" IS NOT NULL AND EXISTS (SELECT 1 FROM "brandtracker_links" l WHERE l."brandtrackerId" = b."id"))`;
+                   WHERE b."websiteId" IS NOT NULL AND EXISTS (SELECT 1 FROM "brandtracker_links" l WHERE l."brandtrackerId" = b."id" AND l."isActive"))`;
 
 /** The stores of a run: those named, or the tracked and listed ones; sorted, so a resumed run finds its place. */
 async function storesOf(pool: pg.Pool, query: ShopifyQuery): Promise<string[]> {
@@ -128,14 +129,14 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
           io.skip(`store cut at ${MAX_PAGES} pages`);
           break;
         }
-        const wait = lastRequest + delayMs - Date.now();
-        if (wait > 0) await sleep(wait, io.signal);
         const known = validators[String(page)];
         let answer: StoreAnswer;
         try {
           answer = await io.http.send(
             `${domain} products.json page ${page}`,
-            () => {
+            async () => {
+              const wait = lastRequest + delayMs - Date.now();
+              if (wait > 0) await sleep(wait, io.signal);
               lastRequest = Date.now();
               const headers: Record<string, string> = { accept: 'application/json' };
               if (known?.etag) headers['if-none-match'] = known.etag;
@@ -157,22 +158,25 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
           io.skip(`store refused (HTTP ${answer.status}), marked to retry later`);
           break;
         }
+        const products = answer.kind === 'page' ? answer.products : null;
+        // JSON that is no product list: its reason goes to the run's errors, and the store ends there, its state as it was.
+        const strange = typeof products === 'string';
         // A page not modified since it was stored holds what it held: the end of the store when it was empty then.
-        const ended = answer.kind === 'unchanged' ? known?.empty === true || !known : Array.isArray(answer.products) && answer.products.length === 0;
-        if (answer.kind === 'page') {
+        const ended = strange || (products === null ? known?.empty === true || !known : products.length === 0);
+        if (answer.kind === 'page' && !strange) {
           if (!ended) changed = true;
           const validator = { ...(answer.etag ? { etag: answer.etag } : {}), ...(answer.lastModified ? { lastModified: answer.lastModified } : {}) };
-          if (validator.etag || validator.lastModified) validators[String(page)] = ended ? { ...validator, empty: true } : validator;
+          if (validator.etag || validator.lastModified) validators[String(page)] = ended ? { ...validator, empty: true } : { ...validator, count: products?.length };
           else delete validators[String(page)];
         }
         if (ended) for (const key of Object.keys(validators)) if (Number(key) > page) delete validators[key];
         const last = index === stores.length - 1;
-        const records = answer.kind === 'page' && !ended ? answer.products : [];
         yield {
           format,
-          batch: { origin: `${domain} page ${page}${answer.kind === 'unchanged' ? ' (not modified)' : ''}`, records },
+          batch: { origin: `${domain} page ${page}${answer.kind === 'unchanged' ? ' (not modified)' : ''}`, records: products ?? [] },
+          unchanged: answer.kind === 'unchanged' ? known?.count ?? 0 : 0,
           next: ended ? (last ? null : { domain: stores[index + 1], page: 1 }) : next,
-          keep: ended
+          keep: ended && !strange
             ? async (client) => {
                 await client.query(
                   `INSERT INTO "shop_fetch_states" ("domain", "state", "lastStatus", "validators", "lastFetchedAt", "lastChangedAt")

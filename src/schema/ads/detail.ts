@@ -1,7 +1,7 @@
 import type { Ad } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { DETAIL } from './service/detail.js';
-import { AdSummaryInterface } from './types.js';
+import { AdSummaryInterface, Provenance, provenanceOf } from './types.js';
 
 const RESOLVED_FROM = Symbol('resolvedFrom');
 type Resolved = { [RESOLVED_FROM]?: string };
@@ -101,6 +101,11 @@ export const AdDetail = builder.prismaObject('Ad', {
         const requestedId = (ad as Resolved)[RESOLVED_FROM];
         return requestedId ? { requestedId, reason: 'duplicate_group' } : null;
       },
+    }),
+    provenance: t.field({
+      type: Provenance,
+      description: 'lastFetchedAt is the latest fetch of its reach snapshots.',
+      resolve: (ad) => provenanceOf(ad.fetchedFrom, ad.firstFetchedAt, ad.reachDays[0]?.fetchedAt ?? null),
     }),
   }),
 });

@@ -206,3 +206,29 @@ export const AdShare = builder.prismaObject('AdShare', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+/** Where a market record comes from (additive on the detail records of ads, TikTok items and shops). */
+export type ProvenanceView = { source: string; firstFetchedAt: Date | null; lastFetchedAt: Date | null };
+
+/**
+ * A record's provenance from its insert-only columns and its latest fetch: `demo` for the demo market's rows, and the
+ * first fetch when no later one is known. A snapshot stands for its import's `asOf`, which a backfill sets before the
+ * row's first fetch: the last fetch is never shown before the first.
+ */
+export function provenanceOf(fetchedFrom: string | null, firstFetchedAt: Date | null, lastFetchedAt: Date | null): ProvenanceView {
+  const last = lastFetchedAt === null || (firstFetchedAt !== null && lastFetchedAt < firstFetchedAt) ? firstFetchedAt : lastFetchedAt;
+  return { source: fetchedFrom ?? 'demo', firstFetchedAt, lastFetchedAt: last };
+}
+
+export const Provenance = builder.objectRef<ProvenanceView>('Provenance').implement({
+  description: 'Where the record comes from: the source that first brought it in, and when it was fetched first and last.',
+  fields: (t) => ({
+    source: t.exposeString('source', { description: 'meta-ads, tiktok-ads, shopify or google-ads; demo for the demo market.' }),
+    firstFetchedAt: t.expose('firstFetchedAt', { type: 'DateTime', nullable: true, description: 'When a source first brought the record in; null for the demo market.' }),
+    lastFetchedAt: t.expose('lastFetchedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: "The latest fetch: an ad's latest reach snapshot, a TikTok item's profile snapshot, a shop's latest complete fetch; else the first fetch.",
+    }),
+  }),
+});

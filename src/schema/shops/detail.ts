@@ -7,7 +7,8 @@ import { shopFigures, type ShopFigures } from './service/figures-loader.js';
 import { LINKED_ADVERTISERS_SELECT, LinkedAdvertiserRef, linkedAdvertisers, type LinkedAdvertiserLink } from './linked.js';
 import { SimilarShopRef } from './queries.js';
 import { ShopSocials, type SocialDay } from './socials.js';
-import { shopDetail } from './service/find.js';
+import { shopDetail, shopProvenance } from './service/find.js';
+import { Provenance } from '../ads/types.js';
 import { similarShopsById } from './service/similar.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
@@ -147,6 +148,11 @@ export const ShopDetail = builder.prismaObject('Shop', {
       description: 'Up to 6 most similar shops (GET /v1/shops/{identifier}/similar has them all).',
       resolve: async (shop, _args, context, info) =>
         (await similarShopsById(context, queryFromInfo({ context, info, path: ['shop'] }), shop.id, { sortBy: 'relevance', order: 'desc' }, { limit: SIMILAR_PREVIEW, offset: 0 })).data,
+    }),
+    provenance: t.field({
+      type: Provenance,
+      description: "Where the shop's products come from: the first imported product's source and first fetch, and the store's latest complete fetch.",
+      resolve: (shop, _args, context) => shopProvenance(context.prisma, shop),
     }),
   }),
 });

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
-import { TikTokItemFields } from './types.js';
+import { Provenance, provenanceOf } from '../ads/types.js';
+import { LATEST_SNAPSHOT, TikTokItemFields } from './types.js';
 
 // GET /v1/tiktok/library/{itemId}: an item with its links and where it comes from.
 
@@ -44,6 +45,14 @@ export const TikTokLibraryItemDetail = builder.prismaObject('TikTokItem', {
         websiteId: item.shopId,
         domain: item.shop?.domain ?? null,
       }),
+    }),
+    provenance: t.field({
+      type: Provenance,
+      description: "lastFetchedAt is the latest snapshot of the item's profile, written by every import that fetched one of its items.",
+      // The same selection as pageSnapshot's: one join for both.
+      select: LATEST_SNAPSHOT,
+      resolve: (item) =>
+        provenanceOf(item.fetchedFrom, item.firstFetchedAt, item.fetchedFrom === null ? null : (item.profile.snapshots[0]?.recordedAt ?? null)),
     }),
   }),
 });

@@ -68,6 +68,9 @@ export const TikTokMetrics = builder.objectRef<TikTokItem>('TikTokMetrics').impl
 });
 
 
+/** The profile's latest daily snapshot (pageSnapshot; the detail's provenance reads its recordedAt). */
+export const LATEST_SNAPSHOT = { profile: { select: { snapshots: { orderBy: { date: 'desc' }, take: 1 } } } } as const;
+
 /** The fields of every TikTok library item, in list rows and in the detail alike. */
 export const TikTokItemFields = builder.prismaInterface('TikTokItem', {
   name: 'TikTokItemFields',
@@ -91,7 +94,7 @@ export const TikTokItemFields = builder.prismaInterface('TikTokItem', {
     pageSnapshot: t.field({
       type: TikTokPageSnapshotRef,
       nullable: true,
-      select: { profile: { select: { snapshots: { orderBy: { date: 'desc' }, take: 1 } } } },
+      select: LATEST_SNAPSHOT,
       resolve: (item) => item.profile.snapshots[0] ?? null,
     }),
   }),

@@ -24,18 +24,29 @@ export const PAGE_DAYS = {
   orderBy: { date: 'asc' },
 } as const satisfies Prisma.AdvertiserMetricDayFindManyArgs;
 
+/** The ad's latest fetch: the newest fetch time of its reach snapshots (none for the demo market's). */
+export const LAST_FETCH = {
+  select: { fetchedAt: true },
+  where: { fetchedAt: { not: null } },
+  orderBy: { fetchedAt: 'desc' },
+  take: 1,
+} as const satisfies Prisma.AdReachDayFindManyArgs;
+
 /** Everything the ad object types read of an ad (AD_SUMMARY_INCLUDE among it) and the detail's relations. */
 export const DETAIL = {
-  include: { advertiser: { include: { shops: AD_SHOPS, metricDays: PAGE_DAYS } }, transcript: true, hook: true },
+  include: { advertiser: { include: { shops: AD_SHOPS, metricDays: PAGE_DAYS } }, transcript: true, hook: true, reachDays: LAST_FETCH },
 } as const satisfies Prisma.AdDefaultArgs;
 
 export type AdDetailRow = Prisma.AdGetPayload<typeof DETAIL>;
 
-const { advertiser, transcript, hook } = DETAIL.include;
+const { advertiser, transcript, hook, reachDays } = DETAIL.include;
 const SHOPS = `(SELECT coalesce(json_agg(${jsonObject('AdvertiserShop', 'l', AD_SHOPS, { shop: jsonObject('Shop', 's', AD_SHOPS.select.shop) })} ORDER BY l."isPrimary" DESC, l."shopId"), '[]')
   FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId" WHERE l."advertiserId" = v."id")`;
 const DAYS = `(SELECT coalesce(json_agg(${jsonObject('AdvertiserMetricDay', 'd', PAGE_DAYS)} ORDER BY d."date"), '[]')
   FROM "advertiser_metric_days" d WHERE d."advertiserId" = v."id")`;
+
+const FETCHES = `(SELECT coalesce(json_agg(${jsonObject('AdReachDay', 'f', reachDays)}), '[]')
+  FROM (SELECT "fetchedAt" FROM "ad_reach_days" WHERE "adId" = a."id" AND "fetchedAt" IS NOT NULL ORDER BY "fetchedAt" DESC LIMIT 1) f)`;
 
 // The requested ad r, or its duplicate group's lead when r is not one (and the group has one), as a.
 const DETAIL_STATEMENT = `
@@ -43,7 +54,8 @@ const DETAIL_STATEMENT = `
     SELECT ${columns('Ad', 'a')},
       (SELECT ${jsonObject('Advertiser', 'v', advertiser, { shops: SHOPS, metricDays: DAYS })} FROM "advertisers" v WHERE v."id" = a."advertiserId") AS "advertiser",
       (SELECT ${jsonObject('AdTranscript', 't', transcript)} FROM "ad_transcripts" t WHERE t."adId" = a."id") AS "transcript",
-      (SELECT ${jsonObject('AdHook', 'h', hook)} FROM "ad_hooks" h WHERE h."adId" = a."id") AS "hook"
+      (SELECT ${jsonObject('AdHook', 'h', hook)} FROM "ad_hooks" h WHERE h."adId" = a."id") AS "hook",
+      ${FETCHES} AS "reachDays"
     FROM "ads" r
     JOIN "ads" a ON a."id" = coalesce(
       (SELECT l."id" FROM "ads" l WHERE NOT r."isGroupLead" AND l."collationId" = r."collationId" AND l."isGroupLead" ORDER BY l."id" LIMIT 1), r."id")

@@ -1,6 +1,7 @@
 import type { Context } from '../../../context.js';
 import { notFound } from '../../../errors.js';
 import type { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { provenanceOf, type ProvenanceView } from '../../ads/types.js';
 import { inIdOrder } from '../../shared/list.js';
 
 // Shops by id: the shop a path names (its uuid), and the summaries of a page of ids.
@@ -40,4 +41,18 @@ export async function shopsByIds<T extends { id: string }>(prisma: PrismaClient,
   if (!ids.length) return [];
   const rows = (await prisma.shop.findMany({ where: { id: { in: [...ids] } }, relationLoadStrategy: 'join', ...select })) as unknown as T[];
   return inIdOrder(ids, rows);
+}
+
+/**
+ * Where a shop's catalogue comes from (the shop detail's provenance): the source of its first product brought in by
+ * an import and when, and the Shopify connector's latest complete fetch of its domain, else the newest product's first
+ * fetch; `demo` when none of its products was imported.
+ */
+export async function shopProvenance(prisma: PrismaClient, shop: { id: string; domain: string }): Promise<ProvenanceView> {
+  const [row] = await prisma.$queryRaw<{ fetchedFrom: string | null; first: Date | null; newest: Date | null; fetched: Date | null }[]>`
+    SELECT (array_agg(p."fetchedFrom" ORDER BY p."firstFetchedAt", p."id") FILTER (WHERE p."fetchedFrom" IS NOT NULL))[1] AS "fetchedFrom",
+           min(p."firstFetchedAt") AS "first", max(p."firstFetchedAt") AS "newest",
+           (SELECT f."lastFetchedAt" FROM "shop_fetch_states" f WHERE f."domain" = ${shop.domain}) AS "fetched"
+    FROM "products" p WHERE p."shopId" = ${shop.id}::uuid`;
+  return provenanceOf(row.fetchedFrom, row.first, row.fetched ?? row.newest);
 }

@@ -9,6 +9,8 @@ import { seedMarket } from './data/market.js';
 import { importData, IMPORT_FORMATS } from './data/import/index.js';
 import { shopDomain } from './data/import/shopify-products.js';
 import { apiError, isErrorCode } from './errors.js';
+import { listSchedules } from './jobs/index.js';
+import { listRuns, SOURCE_NAMES, sourceStatuses, syncSource, type SyncRunRow } from './sources/index.js';
 
 // Operator CLI: `npm run --silent cli -- <command>`. Prints exactly one JSON object on stdout
 // (`{ "error": { code, message } }` on failure, with a non-zero exit). Progress goes to stderr.
@@ -128,12 +130,126 @@ const commands: Record<string, Command> = {
       return importData(pool, chosen, paths, { asOf, domain });
     },
   },
+  'sync run': {
+    usage:
+      'sync run meta-ads --countries FR[,DE] (--search "T" | --page-ids A,B) [--active-status ALL|ACTIVE|INACTIVE] [--from D] [--to D] [--limit N]\n' +
+      '  sync run tiktok-ads --countries FR[,DE] (--search "T" | --advertiser-ids A,B) [--from D] [--to D] [--max-count N]\n' +
+      '  sync run shopify [--domain D[,E]] [--force]   (no --domain: every tracked shop and SHOPIFY_DOMAINS)\n' +
+      '  (every sync run: [--as-of ISO])',
+    options: {
+      countries: text, search: text, 'page-ids': text, 'active-status': text, from: text, to: text, limit: text,
+      'advertiser-ids': text, 'max-count': text, domain: text, force: { type: 'boolean' }, 'as-of': text,
+    },
+    positionals: true,
+    async run({ pool }, o, args) {
+      const source = parse(oneOf('source', SOURCE_NAMES as [string, ...string[]]), args[0]);
+      if (args.length > 1) throw apiError('validation_error', `sync run takes one source, got ${args.join(' ')}`);
+      const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date or date-time' }), o['as-of']);
+      const query = syncQuery(source, o);
+      const controller = new AbortController();
+      const interrupt = () => controller.abort(new Error('interrupted (SIGINT)'));
+      process.once('SIGINT', interrupt);
+      process.once('SIGTERM', interrupt);
+      const progress = syncProgress(source);
+      try {
+        return summarize(await syncSource(pool, source, query, { asOf, signal: controller.signal, onPage: progress.page, onWait: progress.wait }));
+      } finally {
+        progress.finish();
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
+      }
+    },
+  },
+  'sync status': {
+    usage: 'sync status [--source S] [--limit N]',
+    options: { source: text, limit: text },
+    async run({ pool }, o) {
+      const source = opt(oneOf('source', SOURCE_NAMES as [string, ...string[]]), o.source);
+      const limit = opt(count('limit'), o.limit) ?? 10;
+      const [sources, runs] = await Promise.all([sourceStatuses(pool), listRuns(pool, { source, limit })]);
+      return { sources: source ? sources.filter((s) => s.source === source) : sources, runs: runs.map(summarize) };
+    },
+  },
+  'sync schedule': {
+    usage: 'sync schedule list   (the schedules of SYNC_SCHEDULES / SYNC_CONFIG, as the job queue holds them)',
+    options: {},
+    positionals: true,
+    async run({ pool }, _o, args) {
+      if (args.join(' ') !== 'list') throw apiError('validation_error', 'usage: sync schedule list');
+      const schedules = await listSchedules(pool).catch((error: Error) => {
+        throw /^(SYNC_|\/)/.test(error.message) ? apiError('validation_error', error.message) : error;
+      });
+      return { schedules };
+    },
+  },
   migrate: {
     usage: 'migrate',
     options: {},
     run: async ({ pool }) => ({ applied: await migrate(pool) }),
   },
 };
+
+const list = (value: unknown) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
+const int = (name: string, value: unknown) => opt(count(name), value);
+
+/** The query of a source from the flags: the connector checks it (and names a flag of another source as unknown). */
+function syncQuery(source: string, o: Options): Record<string, unknown> {
+  const given = (names: string[]) => names.filter((name) => o[name] !== undefined);
+  const allowed: Record<string, string[]> = {
+    'meta-ads': ['countries', 'search', 'page-ids', 'active-status', 'from', 'to', 'limit'],
+    'tiktok-ads': ['countries', 'search', 'advertiser-ids', 'from', 'to', 'max-count'],
+    shopify: ['domain', 'force'],
+  };
+  const foreign = given(Object.keys(o).filter((name) => name !== 'as-of' && !allowed[source].includes(name)));
+  if (foreign.length) throw apiError('validation_error', `--${foreign[0]} does not apply to ${source}`);
+  const countries = list(o.countries)?.map((code) => code.toUpperCase());
+  if (source === 'meta-ads') {
+    return {
+      countries, search: o.search, pageIds: list(o['page-ids']), activeStatus: o['active-status'],
+      deliveredFrom: o.from, deliveredTo: o.to, limit: int('limit', o.limit),
+    };
+  }
+  if (source === 'tiktok-ads') {
+    return { countries, search: o.search, advertiserIds: list(o['advertiser-ids']), from: o.from, to: o.to, maxCount: int('max-count', o['max-count']) };
+  }
+  return { domains: list(o.domain), force: o.force === true ? true : undefined };
+}
+
+/** A run as the CLI prints it. */
+function summarize(run: SyncRunRow) {
+  const { cursor, heartbeatAt, ...rest } = run;
+  void heartbeatAt;
+  return { ...rest, resumable: run.status !== 'succeeded' && cursor !== null };
+}
+
+/** Progress on stderr: one line rewritten in place on a terminal, a line per 10 pages otherwise. */
+function syncProgress(source: string) {
+  const tty = process.stderr.isTTY === true;
+  const started = Date.now();
+  let shown = false;
+  const line = (run: SyncRunRow) => {
+    const seconds = (Date.now() - started) / 1000;
+    const rate = seconds > 0 ? Math.round(run.fetched / seconds) : 0;
+    return `${source}: page ${run.pages} · ${run.fetched} fetched (${rate}/s) · ${run.inserted} new · ${run.updated} changed · ${run.unchanged} unchanged · ${run.skipped} skipped`;
+  };
+  return {
+    page(run: SyncRunRow) {
+      if (tty) {
+        process.stderr.write(`\r\x1b[2K${line(run)}`);
+        shown = true;
+      } else if (run.pages % 10 === 1) {
+        process.stderr.write(`${line(run)}\n`);
+      }
+    },
+    wait(wait: { reason: string; ms: number }) {
+      process.stderr.write(`${tty && shown ? '\n' : ''}${source}: waiting ${(wait.ms / 1000).toFixed(1)} s (${wait.reason})\n`);
+      shown = false;
+    },
+    finish() {
+      if (tty && shown) process.stderr.write('\n');
+    },
+  };
+}
 
 function usage(): string {
   return `commands:\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`;

@@ -25,6 +25,7 @@ const schema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   MCP_MUTATIONS: z.enum(['on', 'off']).default('off'),
+  WORKERS: z.enum(['on', 'off']).default('on'),
 });
 
 export type Config = {
@@ -51,6 +52,8 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** Whether /v1/mcp offers the write routes as tools too. */
   mcpMutations: boolean;
+  /** Whether this process works the job queue (the sync schedules); WORKERS=off for API-only instances. */
+  workers: boolean;
 };
 
 /** Reads and validates the environment once; a bad value stops the process with a clear message. */
@@ -81,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS.trim() === '*' ? '*' : e.CORS_ORIGINS.split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mcpMutations: e.MCP_MUTATIONS === 'on',
+    workers: e.WORKERS === 'on',
   };
 }

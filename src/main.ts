@@ -15,6 +15,8 @@ import { Metrics } from './observability/metrics.js';
 import { createReadiness } from './observability/readiness.js';
 import { sweepIdempotencyKeys } from './plugins/use-idempotency.js';
 import { createApp } from './server.js';
+import { startJobs } from './jobs/index.js';
+import { sourceStatuses } from './sources/index.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
 // on the first embedded start, and serve GraphQL at /graphql and REST at /v1.
@@ -55,7 +57,7 @@ const sweep = setInterval(() => {
 }, 60_000);
 sweep.unref();
 
-const metrics = config.metrics.onApiPort || config.metrics.port !== undefined ? new Metrics({ data: db.pool, ledger: db.ledger }) : undefined;
+const metrics = config.metrics.onApiPort || config.metrics.port !== undefined ? new Metrics({ data: db.pool, ledger: db.ledger }, { sources: () => sourceStatuses(db.pool) }) : undefined;
 const readiness = createReadiness({ pool: db.pool, rateLimiter });
 const app = createApp(
   {
@@ -92,6 +94,9 @@ if (demoKey) {
   console.log(`\n  ${demoKey}\n\n  curl -H "Authorization: Bearer ${demoKey}" "${base}/v1/ads?search=summer&limit=3"\n`);
 }
 
+// The job queue's workers (the sync schedules) run in this process unless WORKERS=off (`npm run worker` runs them alone).
+const jobs = config.workers ? await startJobs(db.pool, { work: true, logger }) : null;
+
 let stopping = false;
 /**
  * Graceful shutdown: the readiness probe answers `stopping`, the server stops accepting connections and closes idle
@@ -112,6 +117,8 @@ async function stop(signal: string) {
   await drained;
   clearTimeout(force);
   clearInterval(sweep);
+  // A sync in flight stops at its page boundary and is marked interrupted: the next run resumes it.
+  await jobs?.stop();
   // Closing the pools and the database is bounded too: a connection that never ends must not keep the process alive.
   const stuck = setTimeout(() => {
     logger.error('the pools or the database did not close within 5 s: exiting anyway');

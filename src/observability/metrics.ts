@@ -14,6 +14,16 @@ export type RequestOutcome = {
   graphql?: { operationType: string };
 };
 
+/** What the runs say about one source (src/sources/status.ts), read at each scrape. */
+export type SourceFigures = {
+  source: string;
+  lastSucceededAt: Date | null;
+  running: boolean;
+  runs: Record<string, number>;
+  rows: Record<string, number>;
+  waits: number;
+};
+
 /**
  * The server's Prometheus metrics (prom-client), served at /metrics when METRICS=on or on METRICS_PORT.
  * Labels take bounded values only: route templates, methods, statuses, error codes, pool names.
@@ -35,7 +45,11 @@ export class Metrics {
   private readonly refusals = new Counter({ name: 'mi_credit_refusals_total', help: 'Calls refused with 402 insufficient_credits.', registers: [this.registry] });
   private readonly rateLimited = new Counter({ name: 'mi_rate_limit_refusals_total', help: 'Calls refused with 429 rate_limited.', registers: [this.registry] });
 
-  constructor(pools: Record<string, Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>> = {}, options: { processMetrics?: boolean } = {}) {
+  constructor(
+    pools: Record<string, Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>> = {},
+    options: { processMetrics?: boolean; sources?: () => Promise<SourceFigures[]> } = {},
+  ) {
+    if (options.sources) this.sourceGauges(options.sources);
     new Gauge({
       name: 'mi_db_pool_connections',
       help: 'Database pool connections: open (total), idle, and requests waiting for one, per pool.',
@@ -50,6 +64,37 @@ export class Metrics {
       },
     });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'mi_' });
+  }
+
+  /** The collection's figures per source, from the runs every instance stored (one read per scrape). */
+  private sourceGauges(read: () => Promise<SourceFigures[]>): void {
+    let pending: { at: number; figures: Promise<SourceFigures[]> } | null = null;
+    const figures = () => {
+      if (!pending || Date.now() - pending.at > 1000) pending = { at: Date.now(), figures: read().catch(() => []) };
+      return pending.figures;
+    };
+    const gauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, f: SourceFigures) => void) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const f of await figures()) fill(this, f);
+        },
+      });
+    gauge('mi_sync_rows', 'Records of every sync run so far, by source and outcome (fetched, inserted, updated, unchanged, skipped).', ['source', 'outcome'], (g, f) => {
+      for (const [outcome, n] of Object.entries(f.rows)) g.set({ source: f.source, outcome }, n);
+    });
+    gauge('mi_sync_runs', 'Sync runs by source and status (failed runs are the errors).', ['source', 'status'], (g, f) => {
+      for (const [status, n] of Object.entries(f.runs)) g.set({ source: f.source, status }, n);
+    });
+    gauge('mi_sync_lag_seconds', 'Seconds since the last succeeded run of the source.', ['source'], (g, f) => {
+      if (f.lastSucceededAt) g.set({ source: f.source }, (Date.now() - f.lastSucceededAt.getTime()) / 1000);
+    });
+    gauge('mi_sync_running', '1 while a run of the source is running.', ['source'], (g, f) => g.set({ source: f.source }, f.running ? 1 : 0));
+    gauge('mi_sync_waits', 'Waits (throttles, backoffs) of every run so far, by source.', ['source'], (g, f) => g.set({ source: f.source }, f.waits));
   }
 
   observe(outcome: RequestOutcome): void {

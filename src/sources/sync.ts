@@ -177,6 +177,7 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
   const controller = new AbortController();
   const stop = () => controller.abort(options.signal?.reason ?? new Error('stopped'));
   options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted) stop(); // aborted before the claim: no 'abort' event is coming
   const heartbeat = setInterval(() => {
     void pool.query(`UPDATE "sync_runs" SET "heartbeatAt" = now() WHERE "id" = $1 AND "status" = 'running'`, [claimed.id]).catch(() => {});
   }, Math.max(500, Math.floor(leaseMs / 3)));

@@ -103,7 +103,9 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
     });
     return { domains, force: parsed.data.force };
   },
-  ready() {},
+  ready() {
+    sourceConfig(); // a malformed SHOPIFY_STORE_URL or SHOPIFY_DELAY_MS stops the run before it starts
+  },
   secrets: () => [],
   async *pages(query, cursor, io: SourceIO): AsyncIterable<Page> {
     const { storeUrl, delayMs } = sourceConfig().shopify;

@@ -5,7 +5,7 @@ import { daysRunning as running } from '../shared/days-running.js';
 import { resolveMediaUrl } from '../shared/media-url.js';
 
 // The ads object types, the ads' enums (what an ad record stores, and the value sets of the lists' filters and sorts),
-// and the figures derived from an ad row. This file registers the ads' enums and object types before the list
+// and the figures derived from an ad row; Provenance, which the TikTok item and shop details show too. This file registers the ads' enums and object types before the list
 // toolkit's (the SDL's order): it imports no argument or service file.
 
 export const AdStatusEnum = builder.enumType(AdStatus, { name: 'AdStatus' });

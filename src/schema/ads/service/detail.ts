@@ -6,11 +6,11 @@ import { columns, coverage, jsonObject, reviver } from '../../shared/json-rows.j
 // One ad: its detail (GET /v1/ads/{adId}, Query.ad), its media's source URLs and its daily reach history.
 //
 // The detail through Prisma takes two relation-join statements for a duplicate group's member (the member, then its
-// lead) and Prisma's mapping of each value of the ad, its advertiser, the advertiser's shops and its page's daily
-// history in JavaScript, a large share of the request's CPU. When the request selects no more than DETAIL, one prepared
-// statement finds the group lead and has PostgreSQL write it, with every relation, as one JSON object
-// (src/schema/shared/json-rows.ts); a test compares it with Prisma's findUnique on every ad. Any other selection is
-// Prisma's.
+// lead) and Prisma's mapping of each value of the ad, its advertiser, the advertiser's shops, its page's daily
+// history and its latest fetch in JavaScript, a large share of the request's CPU. When the request selects no more
+// than DETAIL, one prepared statement finds the group lead and has PostgreSQL write it, with every relation, as one
+// JSON object (src/schema/shared/json-rows.ts); a test compares it with Prisma's findUnique on every ad. Any other
+// selection is Prisma's.
 
 /** The advertiser's shops as the detail lists them: a shop row carries ~70 profile columns, only these are read. */
 export const AD_SHOPS = {

@@ -35,6 +35,7 @@ const AD_DETAIL = `query Ad($adId: String!) {
       facebookLikesHistory { date value }
       instagramFollowersHistory { date value }
     }
+    provenance { source firstFetchedAt lastFetchedAt }
     resolvedFrom { requestedId reason }
   }
 }`;

@@ -107,7 +107,7 @@ const cases: Record<string, Case> = {
     open: true,
     check: ({ body }) => {
       expect(keyPaths(body)).toEqual(
-        keyPaths({ requestId: 1, status: 1, data: { latestReadyDate: 1, latestScheduledDate: 1, dataFreshnessLagDays: 1, generatedAt: 1 } }),
+        keyPaths({ requestId: 1, status: 1, data: { latestReadyDate: 1, latestScheduledDate: 1, dataFreshnessLagDays: 1, generatedAt: 1, sources: [] } }),
       );
       expect(body.status).toBe('ok');
       expect(body.data.latestReadyDate).toBe('2026-11-21');
@@ -295,7 +295,7 @@ const cases: Record<string, Case> = {
     path: `/shops/${SHOP_GLOW}`,
     check: ({ body }) => {
       expect(keysOf(body)).toEqual(['data', 'requestId']);
-      expect(Object.keys(body.data)).toEqual(['id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'trustpilot', 'socials', 'catalog', 'traffic', 'advertising', 'technology', 'tiktok', 'latestAds', 'similarShops']);
+      expect(Object.keys(body.data)).toEqual(['id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'trustpilot', 'socials', 'catalog', 'traffic', 'advertising', 'technology', 'tiktok', 'latestAds', 'similarShops', 'provenance']);
     },
   },
   'GET /shops/:shopId/sales/history': { path: `/shops/${SHOP_GLOW}/sales/history`, check: ({ body }) => expect(body).toEqual({ requestId: body.requestId, data: [] }) },

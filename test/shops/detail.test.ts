@@ -23,7 +23,7 @@ describe('GET /v1/shops/{shopId}', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const shop = res.body.data;
     expect(Object.keys(shop)).toEqual([
-      'id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'trustpilot', 'socials', 'catalog', 'traffic', 'advertising', 'technology', 'tiktok', 'latestAds', 'similarShops',
+      'id', 'domain', 'name', 'screenshotUrl', 'createdAt', 'profile', 'trustpilot', 'socials', 'catalog', 'traffic', 'advertising', 'technology', 'tiktok', 'latestAds', 'similarShops', 'provenance',
     ]);
     expect(shop.profile).toEqual({ countryCode: 'SE', currency: 'SEK', isShopifyPlus: true, defaultLanguage: 'sv' });
     expect(shop.trustpilot).toEqual({ rating: 4.5, reviewCount: 1200, brandName: 'Nordic Glow', brandLogo: 'http://api.test/media/shops/nordicglow-logo.png', url: 'https://www.trustpilot.com/review/nordicglow.com' });

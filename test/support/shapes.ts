@@ -67,6 +67,7 @@ const AD_DETAIL_EXTRA = {
     facebookLikesHistory: [{ date: 1, value: 1 }],
     instagramFollowersHistory: [{ date: 1, value: 1 }],
   },
+  provenance: { source: 1, firstFetchedAt: 1, lastFetchedAt: 1 },
 };
 export const AD_DETAIL_GROUPED = { ...AD_SUMMARY_GROUPED, ...AD_DETAIL_EXTRA };
 export const AD_DETAIL_RESOLVED = { ...AD_DETAIL_GROUPED, resolvedFrom: { requestedId: 1, reason: 1 } };
@@ -138,6 +139,7 @@ export const TIKTOK_ITEM_DETAIL = {
   ...TIKTOK_ITEM,
   links: { tiktokUrl: 1, profileUrl: 1 },
   source: { network: 1, sourceType: 1, tiktokPageId: 1, websiteId: 1, domain: 1 },
+  provenance: { source: 1, firstFetchedAt: 1, lastFetchedAt: 1 },
 };
 
 // --- gaps-filled "Google Ads": the row, the network/country facet value and the category facet item.

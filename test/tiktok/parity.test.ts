@@ -35,6 +35,7 @@ const ITEM = `query Item($itemId: String!) {
     ${TIKTOK_FIELDS}
     links { tiktokUrl profileUrl }
     source { network sourceType tiktokPageId websiteId domain }
+    provenance { source firstFetchedAt lastFetchedAt }
   }
 }`;
 

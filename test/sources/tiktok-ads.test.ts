@@ -99,12 +99,13 @@ describe('tiktok-ads: paging and the token', () => {
   });
 
   it('renews a short-lived token before it expires rather than on every request', async () => {
-    await fake({ ads: ads(240, 360), tokenTtlSeconds: 0.5, latencyMs: 120 });
+    // A 1.5 s token renewed 150 ms before it expires; six pages of 250 ms or more outlive it.
+    await fake({ ads: ads(240, 360), tokenTtlSeconds: 1.5, latencyMs: 250 });
     const run = await sync({ ...base, countries: ['FR'], maxCount: 20 });
     expect(runFigures(run)).toMatchObject({ status: 'succeeded', pages: 6, inserted: 120 });
     expect(tiktok!.queryRequests()).toHaveLength(6); // no request refused for an expired token
     expect(tiktok!.tokenRequests().length).toBeGreaterThanOrEqual(2);
-    expect(tiktok!.tokenRequests().length).toBeLessThanOrEqual(3);
+    expect(tiktok!.tokenRequests().length).toBeLessThanOrEqual(4); // not one per request
   });
 });
 

@@ -49,7 +49,10 @@ type Cursor = { leg: number; searchId: string | null };
 const isCursor = (value: Json | null): value is Cursor =>
   !!value && typeof value === 'object' && !Array.isArray(value) && typeof value.leg === 'number' && (value.searchId === null || typeof value.searchId === 'string');
 
-/** The token of a client, renewed before it expires (a minute before, or a tenth of its life for a short one). */
+/**
+ * The token of a client, renewed before it expires: a minute before, or a tenth of its life for a short one, its life
+ * counted from when it was asked for (the API's clock starts no earlier).
+ */
 class ClientToken {
   private token: { value: string; renewAt: number } | null = null;
   constructor(private readonly http: SourceHttp) {}
@@ -61,16 +64,20 @@ class ClientToken {
   async get(): Promise<string> {
     if (this.token && this.token.renewAt > Date.now()) return this.token.value;
     const { url, clientKey, clientSecret } = sourceConfig().tiktok;
+    let askedAt = Date.now();
     const answer = await this.http.send(
       'TikTok oauth/token',
-      () => ({
-        url: `${url}/v2/oauth/token/`,
-        init: {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'cache-control': 'no-cache' },
-          body: new URLSearchParams({ client_key: clientKey ?? '', client_secret: clientSecret ?? '', grant_type: 'client_credentials' }),
-        },
-      }),
+      () => {
+        askedAt = Date.now();
+        return {
+          url: `${url}/v2/oauth/token/`,
+          init: {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', 'cache-control': 'no-cache' },
+            body: new URLSearchParams({ client_key: clientKey ?? '', client_secret: clientSecret ?? '', grant_type: 'client_credentials' }),
+          },
+        };
+      },
       (response, body): Verdict<{ value: string; expiresIn: number }> => {
         const b = (body ?? {}) as Record<string, unknown>;
         if (response.status === 200 && typeof b.access_token === 'string') {
@@ -83,7 +90,7 @@ class ClientToken {
       },
     );
     const life = answer.expiresIn * 1000;
-    this.token = { value: answer.value, renewAt: Date.now() + life - Math.min(60_000, life / 10) };
+    this.token = { value: answer.value, renewAt: askedAt + life - Math.min(60_000, life / 10) };
     return answer.value;
   }
 }

@@ -24,6 +24,13 @@ function keyOf(req: IncomingMessage): Key | null {
   return key && prefix ? { key, prefix } : null;
 }
 
+/** The ad's provenance as the API shows it: the source (demo when none), the first fetch, the latest (never before the first). */
+function provenance(source: string | null, first: string | null, last: Date | null) {
+  const firstAt = first === null ? null : new Date(first);
+  const lastAt = last === null || (firstAt !== null && last < firstAt) ? firstAt : last;
+  return { source: source ?? 'demo', firstFetchedAt: firstAt && firstAt.toISOString(), lastFetchedAt: lastAt && lastAt.toISOString() };
+}
+
 const routes: Route[] = [
   [/^\/v1\/me$/, async (_m, _u, { key, prefix }) => {
     const { rows: [row] } = await pool.query(`WITH ${AUTH} SELECT to_jsonb(auth) AS auth FROM auth`, [prefix]);
@@ -53,7 +60,8 @@ const routes: Route[] = [
          (SELECT coalesce(json_agg(json_build_object('shopId', s."id", 'domain', s."domain", 'name', s."name", 'isPrimary', l."isPrimary", 'traffic', s."monthlyVisits", 'categories', s."categories") ORDER BY l."isPrimary" DESC, l."shopId"), '[]')
           FROM "advertiser_shops" l JOIN "shops" s ON s."id" = l."shopId" WHERE l."advertiserId" = a."advertiserId") AS shops,
          (SELECT coalesce(json_agg(json_build_object('date', to_char(d."date", 'YYYY-MM-DD'), 'likes', d."facebookLikes", 'followers', d."instagramFollowers", 'impressions', d."totalImpressions") ORDER BY d."date"), '[]')
-          FROM "advertiser_metric_days" d WHERE d."advertiserId" = a."advertiserId") AS days
+          FROM "advertiser_metric_days" d WHERE d."advertiserId" = a."advertiserId") AS days,
+         (SELECT max(r."fetchedAt") FROM "ad_reach_days" r WHERE r."adId" = a."id") AS "lastFetchedAt"
        FROM "ads" a JOIN "advertisers" v ON v."id" = a."advertiserId" LEFT JOIN "ad_transcripts" t ON t."adId" = a."id" LEFT JOIN "ad_hooks" h ON h."adId" = a."id"
        WHERE a."id" = $2`,
       [prefix, m[1]],
@@ -72,6 +80,7 @@ const routes: Route[] = [
           facebookLikesHistory: row.days.map((d: Row) => ({ date: d.date, value: d.likes })),
           instagramFollowersHistory: row.days.map((d: Row) => ({ date: d.date, value: d.followers })),
         },
+        provenance: provenance(row.ad.fetchedFrom, row.ad.firstFetchedAt, row.lastFetchedAt),
       },
     };
   }],

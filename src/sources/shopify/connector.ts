@@ -11,9 +11,10 @@ import type { Connector, Json, Page, SourceIO } from '../types.js';
 // page comes back empty, for the shops named or else every shop a workspace tracks (a brandtracker's shops, while a
 // workspace's link to it is active) and those the operator lists (SHOPIFY_DOMAINS). One store at a time, one request
 // in flight, SHOPIFY_DELAY_MS between two requests (retries included). Each page is asked conditionally with the
-// ETag / Last-Modified it last came with: a 304 writes nothing, its products counted unchanged. A store that refuses (404 gone, 401/403 password-protected, 402/423 closed, 430 Shopify's bot shield)
-// is marked in `shop_fetch_states` with when to try it again (an hour, doubling per refusal, at most a week) and
-// left out until then: never retried in a loop.
+// ETag / Last-Modified it last came with: a 304 writes nothing, its products counted unchanged. A store that refuses
+// (404 gone, 401/403 password-protected, 402/423 closed, 430 Shopify's bot shield) is marked in `shop_fetch_states`
+// with when to try it again (an hour, doubling per refusal, at most a week) and left out until then: never retried
+// in a loop.
 
 const PAGE_SIZE = 250;
 /** A store of more pages than this is cut (and reported): 25,000 products. */

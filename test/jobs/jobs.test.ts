@@ -66,7 +66,7 @@ describe('the queue', () => {
       let run: { status: string; fetched: number } | undefined;
       for (let i = 0; i < 200 && run?.status !== 'succeeded'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        ({ rows: [run] } = await t.db.pool.query(`SELECT "status", "fetched" FROM "sync_runs" WHERE "trigger" = 'schedule:shops-hourly'`));
+        ({ rows: [run] } = await t.db.pool.query<{ status: string; fetched: number }>(`SELECT "status", "fetched" FROM "sync_runs" WHERE "trigger" = 'schedule:shops-hourly'`));
       }
       expect(run).toEqual({ status: 'succeeded', fetched: 3 });
     } finally {

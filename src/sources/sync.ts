@@ -202,6 +202,7 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
   };
   try {
     let page: Page | undefined;
+    const growth = { inserted: 0, analyzeAt: null };
     const pages = connector.pages(query, claimed.cursor, io)[Symbol.asyncIterator]();
     for (;;) {
       const next = await pages.next();
@@ -212,6 +213,7 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
         yield current.batch;
       }
       await importBatches(pool, current.format, one(), {
+        growth,
         asOf: claimed.asOf,
         onBatch: async (client, result) => {
           if (!result.failed) await current.keep?.(client);

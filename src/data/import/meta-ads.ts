@@ -220,6 +220,14 @@ const DAY_MS = 86_400_000;
 /** `ads.fetchedFrom` of the ads this format brings in. */
 const SOURCE = 'meta-ads';
 
+/**
+ * The reach gain over `days` of an ad stored for the first time: it has no older snapshot, so all its reach when it
+ * started within the period, else none (what the deltas below compute for it from the snapshots).
+ */
+function newAdGain(ad: MetaAd, day: Date, days: number): bigint {
+  return ad.firstSeenAt.getTime() >= day.getTime() - days * DAY_MS ? ad.reach : 0n;
+}
+
 async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: ImportContext): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const changed = (id: string) => {
@@ -231,8 +239,8 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   const dayText = day.toISOString().slice(0, 10);
 
   // What the ads were before: a moved ad leaves its old group and page to recompute.
-  const before = await client.query<{ collationId: string; advertiserId: string }>(
-    `SELECT "collationId", "advertiserId" FROM "ads" WHERE "id" = ANY($1::text[])`,
+  const before = await client.query<{ id: string; collationId: string; advertiserId: string }>(
+    `SELECT "id", "collationId", "advertiserId" FROM "ads" WHERE "id" = ANY($1::text[])`,
     [ids],
   );
 
@@ -275,6 +283,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
         // Insert-only: a new ad is its own group until the groups are recomputed below; where it came from.
         { name: 'platform', type: 'text' }, { name: 'mediaType', type: '"AdMediaType"' }, { name: 'aggregatedReach', type: 'int8' },
         { name: 'fetchedFrom', type: 'text' },
+        { name: 'reachDelta1d', type: 'int8' }, { name: 'reachDelta7d', type: 'int8' }, { name: 'reachDelta30d', type: 'int8' },
       ],
       key: ['id'],
       update: content,
@@ -288,11 +297,13 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
         ad.id, ad.collationId, active ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenAt, ad.title, ad.body, ad.ctaDescription,
         ad.ctaLinkDescription, ad.landingPageDomain, ad.reach, ad.targetedCountries, ad.mainCountry, ad.gender, ad.ageMin, ad.ageMax,
         ad.isEuAd, ad.reach < 1000n, ad.languages, ad.publisherPlatforms, ad.beneficiary, ad.payer, ad.pageId,
-        'facebook', 'unknown', ad.reach, SOURCE,
+        'facebook', 'unknown', ad.reach, SOURCE, ...[1, 7, 30].map((days) => newAdGain(ad, day, days)),
       ];
     }),
   );
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
+  // The ads whose content or gains changed: what the groups, ranks and page figures derive from.
+  const reworked = new Set(written.map((row) => row.id));
 
   // Demography: the file's breakdown replaces the stored one (ads whose record has no breakdown keep theirs).
   const withBreakdown = ads.filter((ad) => ad.demography !== null);
@@ -323,110 +334,155 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
     for (const row of [...removed.rows, ...upserted]) changed(row.adId);
   }
 
-  // The day's reach snapshot: a changed reach changes the ad; the fetch time moves on every run (a snapshot write only).
-  const snapshots = await upsert<{ adId: string }>(
-    client,
-    {
-      table: 'ad_reach_days',
-      columns: [{ name: 'adId', type: 'text' }, { name: 'date', type: 'date' }, { name: 'reach', type: 'int8' }, { name: 'fetchedAt', type: 'timestamptz' }],
-      key: ['adId', 'date'],
-      update: ['reach'],
-      returning: '"adId"',
-    },
-    ads.map((ad) => [ad.id, day, ad.reach, context.asOf]),
-  );
-  for (const row of snapshots) changed(row.adId);
-  await client.query(
-    `UPDATE "ad_reach_days" SET "fetchedAt" = $3::timestamptz
-     WHERE "adId" = ANY($1::text[]) AND "date" = $2::date AND "fetchedAt" IS DISTINCT FROM $3::timestamptz`,
-    [ids, dayText, context.asOf.toISOString()],
-  );
-
-  // Reach gains from the stored snapshots.
+  // Reach gains from the stored snapshots, for the ads stored before (a new ad's were written with it).
+  const stored = ids.filter((id) => outcomes.get(id) !== 'inserted');
   const delta = (days: number) => {
     const date = new Date(day.getTime() - days * DAY_MS).toISOString().slice(0, 10);
     return `a."reach" - coalesce(
       (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" <= '${date}'::date ORDER BY r."date" DESC LIMIT 1),
       CASE WHEN a."firstSeenAt" >= '${date}T00:00:00Z'::timestamptz THEN 0 ELSE a."reach" END)`;
   };
-  const deltas = await client.query<{ id: string }>(
-    `WITH d AS (SELECT a."id", ${delta(1)} AS d1, ${delta(7)} AS d7, ${delta(30)} AS d30 FROM "ads" a WHERE a."id" = ANY($1::text[]))
-     UPDATE "ads" a SET "reachDelta1d" = d.d1, "reachDelta7d" = d.d7, "reachDelta30d" = d.d30 FROM d
-     WHERE a."id" = d."id" AND (a."reachDelta1d", a."reachDelta7d", a."reachDelta30d") IS DISTINCT FROM (d.d1, d.d7, d.d30)
-     RETURNING a."id"`,
-    [ids],
-  );
-  for (const row of deltas.rows) changed(row.id);
+  if (stored.length) {
+    const deltas = await client.query<{ id: string }>(
+      `WITH d AS (SELECT a."id", ${delta(1)} AS d1, ${delta(7)} AS d7, ${delta(30)} AS d30 FROM "ads" a WHERE a."id" = ANY($1::text[]))
+       UPDATE "ads" a SET "reachDelta1d" = d.d1, "reachDelta7d" = d.d7, "reachDelta30d" = d.d30 FROM d
+       WHERE a."id" = d."id" AND (a."reachDelta1d", a."reachDelta7d", a."reachDelta30d") IS DISTINCT FROM (d.d1, d.d7, d.d30)
+       RETURNING a."id"`,
+      [stored],
+    );
+    for (const row of deltas.rows) {
+      changed(row.id);
+      reworked.add(row.id);
+    }
+  }
 
-  // Duplicate groups: every member carries the group size and reach; the lead has media, then the most reach.
-  const groups = [...new Set([...ads.map((ad) => ad.collationId), ...before.rows.map((row) => row.collationId)])];
-  const regrouped = await client.query<{ id: string; advertiserId: string }>(
-    `WITH g AS (
-       SELECT "id", count(*) OVER w AS n, sum("reach") OVER w AS total,
-              row_number() OVER (w ORDER BY ("mediaUrl" IS NOT NULL) DESC, "reach" DESC, "id" COLLATE "C") = 1 AS lead
-       FROM "ads" WHERE "collationId" = ANY($1::text[]) WINDOW w AS (PARTITION BY "collationId"))
-     UPDATE "ads" a SET "duplicates" = g.n, "aggregatedReach" = g.total, "isGroupLead" = g.lead FROM g
-     WHERE a."id" = g."id" AND (a."duplicates", a."aggregatedReach", a."isGroupLead") IS DISTINCT FROM (g.n::int, g.total::int8, g.lead)
-     RETURNING a."id", a."advertiserId"`,
-    [groups],
-  );
+  // What the figures derive from changed only for the ads written above (content or gains) and the pages and groups
+  // they left: only those groups and pages are recomputed, so a page of unchanged ads costs its snapshots alone.
+  const beforeById = new Map(before.rows.map((row) => [row.id, row]));
+  const dirty = ads.filter((ad) => reworked.has(ad.id));
+  const dirtyPages = new Set<string>();
+  const dirtyGroups = new Set<string>();
+  for (const ad of dirty) {
+    dirtyPages.add(ad.pageId);
+    dirtyGroups.add(ad.collationId);
+    const old = beforeById.get(ad.id);
+    if (old) {
+      dirtyPages.add(old.advertiserId);
+      dirtyGroups.add(old.collationId);
+    }
+  }
+  const regroupedPages = new Set<string>();
+  const reranked: string[] = [];
+  if (dirtyGroups.size || dirtyPages.size) {
+    // Duplicate groups (size, reach, lead: media first, then the most reach) and the pages' positions (newest first)
+    // and current ranks (active ads by 7-day gain), in one pass over the ads they change.
+    type Figures = { id: string; advertiserId: string; n: number; total: string; lead: boolean; position: number | null; rank: number | null; reranked: boolean; regrouped: boolean };
+    // Computed first, then written by key: an UPDATE joined to the windows would hash the whole ads table.
+    const old = `"advertiserId", "duplicates" AS od, "aggregatedReach" AS ot, "isGroupLead" AS ol, "positionInPage" AS op, "currentRank" AS orank`;
+    const { rows } = await client.query<Figures>(
+      `WITH g AS (
+         SELECT "id", ${old}, count(*) OVER w AS n, sum("reach") OVER w AS total,
+                row_number() OVER (w ORDER BY ("mediaUrl" IS NOT NULL) DESC, "reach" DESC, "id" COLLATE "C") = 1 AS lead
+         FROM "ads" WHERE "collationId" = ANY($1::text[]) WINDOW w AS (PARTITION BY "collationId")),
+       p AS (
+         SELECT "id", ${old},
+                row_number() OVER (PARTITION BY "advertiserId" ORDER BY "firstSeenAt" DESC, "id" COLLATE "C")::int AS position,
+                CASE WHEN "status" = 'active' THEN row_number() OVER (
+                  PARTITION BY "advertiserId", "status" = 'active' ORDER BY "reachDelta7d" DESC, "reach" DESC, "id" COLLATE "C")::int END AS rank
+         FROM "ads" WHERE "advertiserId" = ANY($2::text[])),
+       x AS (
+         SELECT coalesce(g."id", p."id") AS id, coalesce(g."advertiserId", p."advertiserId") AS "advertiserId",
+                coalesce(g.od, p.od) AS od, coalesce(g.ot, p.ot) AS ot, coalesce(g.ol, p.ol) AS ol,
+                coalesce(g.op, p.op) AS op, coalesce(g.orank, p.orank) AS orank,
+                CASE WHEN g."id" IS NULL THEN p.od ELSE g.n::int END AS n,
+                CASE WHEN g."id" IS NULL THEN p.ot ELSE g.total::int8 END AS total,
+                CASE WHEN g."id" IS NULL THEN p.ol ELSE g.lead END AS lead,
+                CASE WHEN p."id" IS NULL THEN g.op ELSE p.position END AS position,
+                CASE WHEN p."id" IS NULL THEN g.orank ELSE p.rank END AS rank
+         FROM g FULL JOIN p ON p."id" = g."id")
+       SELECT "id", "advertiserId", n, total::text AS total, lead, position, rank,
+              orank IS DISTINCT FROM rank AS reranked, (od, ot, ol) IS DISTINCT FROM (n, total, lead) AS regrouped
+       FROM x WHERE (od, ot, ol, op, orank) IS DISTINCT FROM (n, total, lead, position, rank)`,
+      [[...dirtyGroups], [...dirtyPages]],
+    );
+    if (rows.length) {
+      await client.query(
+        `UPDATE "ads" a SET "duplicates" = u.n, "aggregatedReach" = u.total, "isGroupLead" = u.lead, "positionInPage" = u.position, "currentRank" = u.rank
+         FROM unnest($1::text[], $2::int[], $3::int8[], $4::bool[], $5::int[], $6::int[]) AS u(id, n, total, lead, position, rank)
+         WHERE a."id" = u.id`,
+        [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => r.total), rows.map((r) => r.lead), rows.map((r) => r.position), rows.map((r) => r.rank)],
+      );
+    }
+    for (const row of rows) {
+      if (ours.has(row.id)) changed(row.id);
+      else if (row.reranked) reranked.push(row.id);
+      if (row.regrouped) regroupedPages.add(row.advertiserId);
+    }
+    if (dirtyPages.size) {
+      await client.query(
+        `WITH f AS (
+           SELECT "advertiserId" AS id, count(*) FILTER (WHERE "status" = 'active') AS live, sum("reach") AS total, sum("reachDelta30d") AS r30
+           FROM "ads" WHERE "advertiserId" = ANY($1::text[]) GROUP BY 1),
+         c AS (
+           SELECT a."advertiserId" AS id, count(DISTINCT code) AS n
+           FROM "ads" a CROSS JOIN LATERAL unnest(a."targetedCountries") AS code WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1),
+         s AS (
+           SELECT v."id", coalesce(f.live, 0)::int AS live, coalesce(f.total, 0)::int8 AS total, coalesce(f.r30, 0)::int8 AS r30,
+                  coalesce(c.n, 0)::int AS countries
+           FROM "advertisers" v LEFT JOIN f ON f.id = v."id" LEFT JOIN c ON c.id = v."id" WHERE v."id" = ANY($1::text[]))
+         UPDATE "advertisers" v SET "liveAdsCount" = s.live, "totalReach" = s.total, "reach30d" = s.r30, "countriesCount" = s.countries FROM s
+         WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
+        [[...dirtyPages]],
+      );
+    }
+  }
 
-  // Pages: position (newest first) and current rank (active ads by 7-day gain) of their ads, and the page figures.
-  const touchedPages = [...new Set([...pages.keys(), ...before.rows.map((row) => row.advertiserId)])];
-  const ranked = await client.query<{ id: string }>(
-    `WITH p AS (
-       SELECT "id",
-              row_number() OVER (PARTITION BY "advertiserId" ORDER BY "firstSeenAt" DESC, "id" COLLATE "C")::int AS position,
-              CASE WHEN "status" = 'active' THEN row_number() OVER (
-                PARTITION BY "advertiserId", "status" = 'active' ORDER BY "reachDelta7d" DESC, "reach" DESC, "id" COLLATE "C")::int END AS rank
-       FROM "ads" WHERE "advertiserId" = ANY($1::text[]))
-     UPDATE "ads" a SET "positionInPage" = p.position, "currentRank" = p.rank FROM p
-     WHERE a."id" = p."id" AND (a."positionInPage", a."currentRank") IS DISTINCT FROM (p.position, p.rank)
-     RETURNING a."id"`,
-    [touchedPages],
+  // The day's snapshots with the ads' reach and rank of the day; the fetch time moves on every run (a snapshot write only).
+  const snapshots = await client.query<{ adId: string; advertiserId: string; inserted: boolean }>(
+    `INSERT INTO "ad_reach_days" AS t ("adId", "date", "reach", "rank", "fetchedAt")
+     SELECT a."id", $2::date, a."reach", a."currentRank", $3::timestamptz FROM "ads" a WHERE a."id" = ANY($1::text[])
+     ON CONFLICT ("adId", "date") DO UPDATE SET "reach" = excluded."reach", "rank" = excluded."rank", "fetchedAt" = excluded."fetchedAt"
+       WHERE (t."reach", t."rank", t."fetchedAt") IS DISTINCT FROM (excluded."reach", excluded."rank", excluded."fetchedAt")
+     RETURNING t."adId", (xmax = 0) AS inserted, (SELECT a."advertiserId" FROM "ads" a WHERE a."id" = t."adId") AS "advertiserId"`,
+    [ids, dayText, context.asOf.toISOString()],
   );
-  for (const row of [...regrouped.rows, ...ranked.rows]) if (ours.has(row.id)) changed(row.id);
-
-  await client.query(
-    `WITH f AS (
-       SELECT "advertiserId" AS id, count(*) FILTER (WHERE "status" = 'active') AS live, sum("reach") AS total, sum("reachDelta30d") AS r30
-       FROM "ads" WHERE "advertiserId" = ANY($1::text[]) GROUP BY 1),
-     c AS (
-       SELECT a."advertiserId" AS id, count(DISTINCT code) AS n
-       FROM "ads" a CROSS JOIN LATERAL unnest(a."targetedCountries") AS code WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1),
-     s AS (
-       SELECT v."id", coalesce(f.live, 0)::int AS live, coalesce(f.total, 0)::int8 AS total, coalesce(f.r30, 0)::int8 AS r30,
-              coalesce(c.n, 0)::int AS countries
-       FROM "advertisers" v LEFT JOIN f ON f.id = v."id" LEFT JOIN c ON c.id = v."id" WHERE v."id" = ANY($1::text[]))
-     UPDATE "advertisers" v SET "liveAdsCount" = s.live, "totalReach" = s.total, "reach30d" = s.r30, "countriesCount" = s.countries FROM s
-     WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
-    [touchedPages],
-  );
-  await writePageHistory(client, [...pages.keys()], touchedPages, dayText);
+  const historyPages = new Set(dirtyPages);
+  for (const row of snapshots.rows) {
+    if (!row.inserted) continue;
+    changed(row.adId);
+    historyPages.add(row.advertiserId);
+  }
+  // The day's rank of the pages' other ads, where a recomputed rank moved it (found by their key, not by the day).
+  if (reranked.length) {
+    await client.query(
+      `UPDATE "ad_reach_days" r SET "rank" = a."currentRank" FROM "ads" a
+       WHERE r."adId" = ANY($1::text[]) AND r."date" = $2::date AND a."id" = r."adId" AND r."rank" IS DISTINCT FROM a."currentRank"`,
+      [reranked, dayText],
+    );
+  }
+  await writePageHistory(client, [...pages.keys()].filter((id) => historyPages.has(id)), dayText);
   // A duplicate group may span pages: a page whose ads changed lead is regrouped too.
-  await refreshAdGroups(client, [...new Set([...touchedPages, ...regrouped.rows.map((row) => row.advertiserId)])]);
+  const regroup = [...new Set([...dirtyPages, ...regroupedPages])];
+  if (regroup.length) await refreshAdGroups(client, regroup);
   return outcomes;
 }
 
 /**
- * The day's history of the pages touched, keyed by day (a re-run of the day overwrites it): each snapshot of the day
- * takes its ad's current rank in its page, and each page fetched gets its day in advertiser_metric_days. Its
- * impressions are the day's reach gains of its ads, as the routes sum them over windows: reach minus the ad's previous
- * snapshot (all of it for an ad first seen since the day before, nothing for an older ad seen for the first time),
- * never below 0. Likes and followers are not in the API: the page's stored figures (0 for a page the import created).
+ * The day's history of the pages fetched whose snapshots of the day are new or changed, keyed by day (a re-run of the
+ * day overwrites it): each gets its day in advertiser_metric_days. Its impressions are the day's reach gains of its
+ * ads, as the routes sum them over windows: reach minus the ad's previous snapshot (all of it for an ad first seen
+ * since the day before, nothing for an older ad seen for the first time), never below 0. Likes and followers are not
+ * in the API: the page's stored figures (0 for a page the import created). The day's snapshots are found by their key
+ * from the pages' ads (the date's own index would read the whole day of every page).
  */
-async function writePageHistory(client: pg.PoolClient, fetched: string[], touched: string[], day: string): Promise<void> {
-  await client.query(
-    `UPDATE "ad_reach_days" r SET "rank" = a."currentRank" FROM "ads" a
-     WHERE a."advertiserId" = ANY($1::text[]) AND r."adId" = a."id" AND r."date" = $2::date AND r."rank" IS DISTINCT FROM a."currentRank"`,
-    [touched, day],
-  );
+async function writePageHistory(client: pg.PoolClient, fetched: string[], day: string): Promise<void> {
+  if (!fetched.length) return;
   await client.query(
     `WITH g AS (
        SELECT a."advertiserId" AS id, sum(greatest(r."reach" - coalesce(
-                (SELECT p."reach" FROM "ad_reach_days" p WHERE p."adId" = r."adId" AND p."date" < r."date" ORDER BY p."date" DESC LIMIT 1),
+                (SELECT p."reach" FROM "ad_reach_days" p WHERE p."adId" = a."id" AND p."date" < r."date" ORDER BY p."date" DESC LIMIT 1),
                 CASE WHEN a."firstSeenAt" >= (r."date" - 1)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE r."reach" END), 0))::int8 AS n
-       FROM "ads" a JOIN "ad_reach_days" r ON r."adId" = a."id" AND r."date" = $2::date
+       FROM "ads" a CROSS JOIN LATERAL (SELECT d."reach", d."date" FROM "ad_reach_days" d WHERE d."adId" = a."id" AND d."date" = $2::date) r
        WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1)
      INSERT INTO "advertiser_metric_days" AS m ("advertiserId", "date", "facebookLikes", "instagramFollowers", "totalImpressions")
      SELECT v."id", $2::date, v."facebookLikes", v."instagramFollowers", g.n FROM g JOIN "advertisers" v ON v."id" = g.id
@@ -445,6 +501,7 @@ export const metaAds: Format<MetaAd> = {
     if (isObject(document) && isObject(document.error)) return `the file is an API error response: ${String(document.error.message ?? 'no message')}`;
     return 'not an ads_archive page: expected { "data": [ … ] }';
   },
+  analyze: ['ads', 'ad_reach_days', 'ad_demography', 'advertisers'],
   parse: parseMetaAd,
   key: (ad) => ad.id,
   apply: applyMetaAds,

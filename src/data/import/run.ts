@@ -48,6 +48,11 @@ export type Format<R> = {
   parse(record: unknown, context: ImportContext): R;
   /** The identity of a record: a later record with the same key in the same batch replaces an earlier one. */
   key(record: R): string;
+  /**
+   * The tables a large import grows: analysed as it goes (after 1,000 records inserted, then each doubling), so the
+   * planner of the next batches sees their size rather than the estimates of an emptier table.
+   */
+  analyze?: string[];
   /** Writes the records inside the batch's transaction; returns the keys of the records that inserted or changed rows. */
   apply(client: pg.PoolClient, records: R[], context: ImportContext): Promise<Map<string, Outcome>>;
 };
@@ -71,6 +76,8 @@ export type ImportOptions = {
    * crash leaves either both or neither). Also called for a batch with no good record, in a transaction of its own.
    */
   onBatch?(client: pg.PoolClient, result: BatchResult): Promise<void>;
+  /** Records inserted so far and the count at which the format's tables are analysed next, kept across calls by a sync. */
+  growth?: { inserted: number; analyzeAt: number | null };
 };
 
 /** The files named: a file as is, a directory's files with one of `extensions` in name order. */
@@ -144,8 +151,18 @@ export async function importBatches<R>(
   const context: ImportContext = { asOf, day };
   const summary: ImportSummary = { read: 0, inserted: 0, updated: 0, skipped: 0, errors: [] };
 
+  const growth = options.growth ?? { inserted: 0, analyzeAt: null };
   for await (const batch of batches) {
     const result = await importBatch(pool, format, batch, context, options.onBatch);
+    growth.inserted += result.inserted;
+    if (format.analyze && growth.inserted > 0) {
+      // A quarter of the table's size first (a large table's statistics stay good), then each doubling.
+      growth.analyzeAt ??= Math.max(1000, 0.25 * (await estimatedRows(pool, format.analyze[0])));
+      if (growth.inserted >= growth.analyzeAt) {
+        growth.analyzeAt = 2 * growth.inserted;
+        for (const table of format.analyze) await pool.query(`ANALYZE "${table}"`);
+      }
+    }
     summary.read += result.read;
     summary.inserted += result.inserted;
     summary.updated += result.updated;
@@ -211,11 +228,20 @@ async function importBatch<R>(
   return result;
 }
 
+/** The planner's estimate of a table's rows (0 for a table never analysed). */
+async function estimatedRows(pool: pg.Pool, table: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(`SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = to_regclass($1)`, [`"${table}"`]);
+  return rows[0]?.n ?? 0;
+}
+
 async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
   const client = await pool.connect();
   let broken = false;
   try {
     await client.query('BEGIN');
+    // The batch's statements are short and many: compiling them (JIT, on when a stale estimate looks costly) takes
+    // longer than running them.
+    await client.query('SET LOCAL jit = off');
     await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
     await work(client);
     await client.query('COMMIT');

@@ -20,9 +20,9 @@ export const SOURCE_NAMES = Object.keys(SOURCES) as SourceName[];
 export const isSourceName = (name: string): name is SourceName => Object.hasOwn(SOURCES, name);
 
 /** Runs `source` for `query` (see runSync). */
-export function syncSource(pool: pg.Pool, source: string, query: unknown, options: SyncOptions = {}): Promise<SyncRunRow> {
+export async function syncSource(pool: pg.Pool, source: string, query: unknown, options: SyncOptions = {}): Promise<SyncRunRow> {
   if (!isSourceName(source)) throw apiError('validation_error', `unknown source ${JSON.stringify(source)}: one of ${SOURCE_NAMES.join(', ')}`);
-  return runSync(pool, SOURCES[source] as Connector<unknown>, query, options);
+  return await runSync(pool, SOURCES[source] as Connector<unknown>, query, options);
 }
 
 export { listRuns, type SyncRunRow } from './sync.js';

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bossOn, listSchedules, startJobs, type Jobs } from '../../src/jobs/index.js';
 import { loadSchedules } from '../../src/jobs/schedules.js';
+import { Metrics } from '../../src/observability/metrics.js';
+import { sourceStatuses } from '../../src/sources/index.js';
 import { shopifyProduct, startFakeShopify, type FakeShopify } from '../sources/fakes/shopify.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
@@ -79,6 +81,19 @@ describe('the queue', () => {
     jobs = await startJobs(t.db.pool, { work: false, logger });
     expect((await listSchedules(t.db.pool)).map((s) => s.name)).toEqual(['shops-hourly']);
   }, 60_000);
+
+  it('/metrics reports each source from its runs: rows by outcome, runs by status, lag, running', async () => {
+    const metrics = new Metrics({}, { processMetrics: false, sources: () => sourceStatuses(t.db.pool) });
+    const { body } = await metrics.render();
+    expect(body).toContain('mi_sync_rows{source="shopify",outcome="fetched"} 3');
+    expect(body).toContain('mi_sync_rows{source="shopify",outcome="inserted"} 3');
+    expect(body).toContain('mi_sync_runs{source="shopify",status="succeeded"} 1');
+    expect(body).toContain('mi_sync_runs{source="shopify",status="failed"} 0');
+    expect(body).toContain('mi_sync_running{source="shopify"} 0');
+    const lag = Number(/mi_sync_lag_seconds\{source="shopify"\} ([\d.e+-]+)/.exec(body)?.[1]);
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThan(120);
+  });
 
   it('GET /v1/system/freshness reports the source from its runs', async () => {
     const res = await t.rest('GET', '/system/freshness');

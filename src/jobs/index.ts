@@ -39,6 +39,12 @@ export function bossOn(pool: pg.Pool, options: { work: boolean }): PgBoss {
 /** Starts the queue, brings its schedules in line with the configuration, and (when `work`) works them. */
 export async function startJobs(pool: pg.Pool, options: { work: boolean; logger: JobsLogger }): Promise<Jobs> {
   const schedules = loadSchedules();
+  if (schedules.length === 0) {
+    // Nothing to work: the queue is not started (no schema, no timers), and schedules left from an earlier
+    // configuration stop firing.
+    await unscheduleAll(pool);
+    return { schedules, runNow: (name) => Promise.reject(new Error(`no schedule named ${name}`)), stop: async () => {} };
+  }
   const boss = bossOn(pool, options);
   boss.on('error', (error) => options.logger.warn({ err: error }, 'job queue error'));
   await boss.start();
@@ -93,9 +99,28 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
   };
 }
 
+/** Removes every sync schedule pg-boss holds, when it was ever set up here. */
+async function unscheduleAll(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'pgboss'`);
+  if (!rows[0].n) return;
+  const boss = bossOn(pool, { work: false });
+  await boss.start();
+  try {
+    for (const held of await boss.getSchedules()) if (held.name.startsWith(QUEUE_PREFIX)) await boss.unschedule(held.name);
+  } finally {
+    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+  }
+}
+
 /** The schedules as pg-boss holds them (what fires), for `sync schedule list`. */
-export async function listSchedules(pool: pg.Pool): Promise<{ name: string; source: string | null; cron: string; tz: string | null; query: unknown; configured: boolean }[]> {
+export async function listSchedules(
+  pool: pg.Pool,
+): Promise<{ name: string; source: string | null; cron: string; tz: string | null; query: unknown; configured: boolean; held: boolean }[]> {
   const configured = new Map(loadSchedules().map((schedule) => [schedule.name, schedule]));
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'pgboss'`);
+  if (!rows[0].n) {
+    return [...configured.values()].map((s) => ({ name: s.name, source: s.source, cron: s.cron, tz: s.tz ?? null, query: s.query, configured: true, held: false }));
+  }
   const boss = bossOn(pool, { work: false });
   await boss.start();
   try {
@@ -111,6 +136,7 @@ export async function listSchedules(pool: pg.Pool): Promise<{ name: string; sour
         tz: held?.options?.tz ?? config?.tz ?? null,
         query: config?.query ?? null,
         configured: config !== undefined,
+        held: held !== undefined,
       };
     });
   } finally {

@@ -55,9 +55,9 @@ describe('the queue', () => {
     ]);
     jobs = await startJobs(t.db.pool, { work: true, logger });
     const held = await listSchedules(t.db.pool);
-    expect(held.map((s) => [s.name, s.cron, s.tz, s.configured])).toEqual([
-      ['shops-hourly', '0 * * * *', null, true],
-      ['shops-nightly', '15 3 * * *', 'Europe/Paris', true],
+    expect(held.map((s) => [s.name, s.cron, s.tz, s.configured, s.held])).toEqual([
+      ['shops-hourly', '0 * * * *', null, true, true],
+      ['shops-nightly', '15 3 * * *', 'Europe/Paris', true, true],
     ]);
 
     // A job on the schedule's queue (what its cron sends) is worked here: the run is stored with its trigger.
@@ -79,7 +79,14 @@ describe('the queue', () => {
     // The nightly schedule leaves the configuration: it no longer fires.
     process.env.SYNC_SCHEDULES = schedules([{ name: 'shops-hourly', source: 'shopify', cron: '0 * * * *', query: { domains: [DOMAIN] } }]);
     jobs = await startJobs(t.db.pool, { work: false, logger });
-    expect((await listSchedules(t.db.pool)).map((s) => s.name)).toEqual(['shops-hourly']);
+    expect((await listSchedules(t.db.pool)).map((s) => [s.name, s.held])).toEqual([['shops-hourly', true]]);
+    await jobs.stop();
+
+    // No schedule left: nothing is worked, and the last one stops firing too.
+    delete process.env.SYNC_SCHEDULES;
+    jobs = await startJobs(t.db.pool, { work: true, logger });
+    expect(jobs.schedules).toEqual([]);
+    expect(await listSchedules(t.db.pool)).toEqual([]);
   }, 60_000);
 
   it('/metrics reports each source from its runs: rows by outcome, runs by status, lag, running', async () => {

@@ -471,19 +471,19 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
  * The day's history of the pages fetched whose snapshots of the day are new or changed, keyed by day (a re-run of the
  * day overwrites it): each gets its day in advertiser_metric_days. Its impressions are the day's reach gains of its
  * ads, as the routes sum them over windows: reach minus the ad's previous snapshot (all of it for an ad first seen
- * since the day before, nothing for an older ad seen for the first time), never below 0. Likes and followers are not
- * in the API: the page's stored figures (0 for a page the import created). The day's snapshots are found by their key
- * from the pages' ads (the date's own index would read the whole day of every page).
+ * since the day before, nothing for an older ad seen for the first time), never below 0: the ad's `reachDelta1d`, which
+ * is that gain, computed when the ad was written today. Likes and followers are not in the API: the page's stored
+ * figures (0 for a page the import created). The day's snapshots are found by their key from the pages' ads (the
+ * date's own index would read the whole day of every page).
  */
 async function writePageHistory(client: pg.PoolClient, fetched: string[], day: string): Promise<void> {
   if (!fetched.length) return;
   await client.query(
     `WITH g AS (
-       SELECT a."advertiserId" AS id, sum(greatest(r."reach" - coalesce(
-                (SELECT p."reach" FROM "ad_reach_days" p WHERE p."adId" = a."id" AND p."date" < r."date" ORDER BY p."date" DESC LIMIT 1),
-                CASE WHEN a."firstSeenAt" >= (r."date" - 1)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE r."reach" END), 0))::int8 AS n
-       FROM "ads" a CROSS JOIN LATERAL (SELECT d."reach", d."date" FROM "ad_reach_days" d WHERE d."adId" = a."id" AND d."date" = $2::date) r
-       WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1)
+       SELECT a."advertiserId" AS id, sum(greatest(a."reachDelta1d", 0))::int8 AS n
+       FROM "ads" a
+       WHERE a."advertiserId" = ANY($1::text[]) AND EXISTS (SELECT 1 FROM "ad_reach_days" d WHERE d."adId" = a."id" AND d."date" = $2::date)
+       GROUP BY 1)
      INSERT INTO "advertiser_metric_days" AS m ("advertiserId", "date", "facebookLikes", "instagramFollowers", "totalImpressions")
      SELECT v."id", $2::date, v."facebookLikes", v."instagramFollowers", g.n FROM g JOIN "advertisers" v ON v."id" = g.id
      ON CONFLICT ("advertiserId", "date") DO UPDATE

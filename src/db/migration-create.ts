@@ -23,8 +23,9 @@ if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
   process.exit(0);
 }
 await mkdir(migrationsDir, { recursive: true });
-const count = (await readdir(migrationsDir)).filter((entry) => /^\d{4}_/.test(entry)).length;
-const dir = path.join(migrationsDir, `${String(count + 1).padStart(4, '0')}_${name}`);
+// The next number after the highest (not the count: a number may have been skipped, as 0015 was).
+const last = Math.max(0, ...(await readdir(migrationsDir)).filter((entry) => /^\d{4}_/.test(entry)).map((entry) => Number(entry.slice(0, 4))));
+const dir = path.join(migrationsDir, `${String(last + 1).padStart(4, '0')}_${name}`);
 await mkdir(dir);
 await writeFile(path.join(dir, 'migration.sql'), sql);
 await writeFile(snapshotPath, to);

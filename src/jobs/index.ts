@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { syncSource, type SyncRunRow } from '../sources/index.js';
+import { defaultLeaseMs, syncSource, type SyncRunRow } from '../sources/index.js';
 import { loadSchedules, type Schedule } from './schedules.js';
 
 // The job queue: pg-boss on the database the server already has (the embedded PGlite through its loopback server,
@@ -73,7 +73,11 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
           if (result.status === 'failed') throw new Error(result.error ?? 'the run failed');
           return { runId: result.id, status: result.status };
         } catch (error) {
-          if ((error as { extensions?: { code?: string } }).extensions?.code === 'conflict') throw new Error(`source busy: ${(error as Error).message}`);
+          // The source is busy with another run: this one waits its turn (not a failure, so no retry is used up).
+          if ((error as { extensions?: { code?: string } }).extensions?.code === 'conflict') {
+            await boss.send(queue, job.data, { startAfter: Math.ceil(defaultLeaseMs() / 1000) });
+            return { deferred: (error as Error).message };
+          }
           throw error;
         }
       });

@@ -3,6 +3,7 @@ import { apiError } from '../errors.js';
 import { metaAdsConnector } from './meta-ads/connector.js';
 import { shopifyConnector } from './shopify/connector.js';
 import { runSync, type SyncOptions, type SyncRunRow } from './sync.js';
+export { defaultLeaseMs } from './sync.js';
 import { tiktokAdsConnector } from './tiktok-ads/connector.js';
 import type { Connector } from './types.js';
 

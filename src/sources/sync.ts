@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { importBatches, type BatchResult } from '../data/import/run.js';
 import { apiError } from '../errors.js';
@@ -42,6 +42,7 @@ export type SyncOptions = {
   /** How long a run's heartbeat stays good (default SYNC_LEASE_MS or 60 s): an older one was left by a crash. */
   leaseMs?: number;
   onWait?(wait: Wait): void;
+  /** Each page as stored, called inside the page's transaction just before its commit (a progress line; must not throw). */
   onPage?(run: SyncRunRow): void;
   /** Retries and backoff of the HTTP loop (tests make them short). */
   http?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number; maxWaitMs?: number; timeoutMs?: number };
@@ -68,17 +69,28 @@ export function defaultLeaseMs(): number {
 /** How long a stopped run may be resumed: past this its `asOf` no longer stands for the data it would fetch. */
 const RESUME_WITHIN = `interval '1 day'`;
 
+/** The stored run stands for the same UTC day as the moment in parameter `param`. */
+const SAME_DAY = (param: string) => `("asOf" AT TIME ZONE 'UTC')::date = (${param}::timestamptz AT TIME ZONE 'UTC')::date`;
+
+/** A process whose run another one took over (after its lease): it stops without writing. */
+class TakenOver extends Error {}
+
+/** A page whose records could not be written (the database refused the batch). */
+class PageFailed extends Error {}
+
 /** Claims a run: a new one, or the run of the same query a crash left behind (resumed from its cursor). */
-async function claim(pool: pg.Pool, source: string, query: unknown, options: Required<Pick<SyncOptions, 'trigger' | 'leaseMs'>> & { asOf: Date }): Promise<SyncRunRow> {
+async function claim(
+  pool: pg.Pool, source: string, query: unknown, owner: string, options: Required<Pick<SyncOptions, 'trigger' | 'leaseMs'>> & { asOf: Date },
+): Promise<SyncRunRow> {
   const key = queryKey(query);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const { rows: [current] } = await client.query<SyncRunRow & { queryKey: string; fresh: boolean; recent: boolean }>(
       `SELECT ${COLUMNS}, "queryKey", "heartbeatAt" > now() - make_interval(secs => $2::float8 / 1000) AS fresh,
-              "startedAt" > now() - ${RESUME_WITHIN} AS recent
+              "startedAt" > now() - ${RESUME_WITHIN} AND ${SAME_DAY('$3')} AS recent
        FROM "sync_runs" WHERE "source" = $1 AND "status" = 'running' FOR UPDATE`,
-      [source, options.leaseMs],
+      [source, options.leaseMs, options.asOf],
     );
     let run: SyncRunRow | undefined;
     if (current?.fresh) {
@@ -88,19 +100,19 @@ async function claim(pool: pg.Pool, source: string, query: unknown, options: Req
     }
     if (current && current.queryKey === key && current.recent) {
       ({ rows: [run] } = await client.query<SyncRunRow>(
-        `UPDATE "sync_runs" SET "heartbeatAt" = now(), "trigger" = $2 WHERE "id" = $1 RETURNING ${COLUMNS}`,
-        [current.id, options.trigger],
+        `UPDATE "sync_runs" SET "heartbeatAt" = now(), "trigger" = $2, "owner" = $3 WHERE "id" = $1 RETURNING ${COLUMNS}`,
+        [current.id, options.trigger, owner],
       ));
-    } else if (!current && (run = await resumable(client, source, key, options.trigger))) {
+    } else if (!current && (run = await resumable(client, source, key, options.trigger, options.asOf, owner))) {
       // A run of the same query stopped (a signal, a source that gave up) with pages still to fetch: go on from there.
     } else {
       if (current) {
-        const why = current.queryKey === key ? 'left by a stopped process more than a day ago' : 'left by a stopped process; a run of another query started';
+        const why = current.queryKey === key ? 'left by a stopped process on an earlier day' : 'left by a stopped process; a run of another query started';
         await client.query(`UPDATE "sync_runs" SET "status" = 'interrupted', "finishedAt" = now(), "error" = $2 WHERE "id" = $1`, [current.id, why]);
       }
       ({ rows: [run] } = await client.query<SyncRunRow>(
-        `INSERT INTO "sync_runs" ("id", "source", "query", "queryKey", "trigger", "asOf") VALUES (gen_random_uuid(), $1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-        [source, JSON.stringify(query), key, options.trigger, options.asOf],
+        `INSERT INTO "sync_runs" ("id", "source", "query", "queryKey", "trigger", "asOf", "owner") VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        [source, JSON.stringify(query), key, options.trigger, options.asOf, owner],
       ));
     }
     await client.query('COMMIT');
@@ -115,20 +127,23 @@ async function claim(pool: pg.Pool, source: string, query: unknown, options: Req
   }
 }
 
-/** The latest run of this query, when it stopped with pages left within the last day and nothing finished it since. */
-async function resumable(client: pg.PoolClient, source: string, key: string, trigger: string): Promise<SyncRunRow | undefined> {
+/**
+ * The latest run of this query, when it stopped with pages left within the last day, for the same UTC day as the run
+ * asked for (a run resumed the next day would date that day's pages a day early), and nothing finished it since.
+ */
+async function resumable(client: pg.PoolClient, source: string, key: string, trigger: string, asOf: Date, owner: string): Promise<SyncRunRow | undefined> {
   const { rows: [run] } = await client.query<SyncRunRow>(
-    `UPDATE "sync_runs" SET "status" = 'running', "heartbeatAt" = now(), "finishedAt" = NULL, "error" = NULL, "trigger" = $3
+    `UPDATE "sync_runs" SET "status" = 'running', "heartbeatAt" = now(), "finishedAt" = NULL, "error" = NULL, "trigger" = $3, "owner" = $5
      WHERE "id" = (SELECT "id" FROM "sync_runs" WHERE "source" = $1 AND "queryKey" = $2 ORDER BY "startedAt" DESC LIMIT 1)
-       AND "status" IN ('interrupted', 'failed') AND "cursor" IS NOT NULL AND "startedAt" > now() - ${RESUME_WITHIN}
+       AND "status" IN ('interrupted', 'failed') AND "cursor" IS NOT NULL AND "startedAt" > now() - ${RESUME_WITHIN} AND ${SAME_DAY('$4')}
      RETURNING ${COLUMNS}`,
-    [source, key, trigger],
+    [source, key, trigger, asOf, owner],
   );
   return run;
 }
 
 /** Adds one page's figures to the run, with the cursor of the page after it (inside the page's transaction). */
-async function recordPage(client: pg.PoolClient, runId: string, result: BatchResult, page: Page, skips: Map<string, number>): Promise<SyncRunRow> {
+async function recordPage(client: pg.PoolClient, runId: string, owner: string, result: BatchResult, page: Page, skips: Map<string, number>): Promise<SyncRunRow> {
   const unchanged = Math.max(0, result.read - result.inserted - result.updated - result.skipped) + (page.unchanged ?? 0);
   for (const error of result.errors) {
     const reason = error.position === null ? error.reason : error.reason.replace(/"[^"]*"|\d+/g, '…');
@@ -141,21 +156,24 @@ async function recordPage(client: pg.PoolClient, runId: string, result: BatchRes
        "skips" = $8, "errors" = CASE WHEN jsonb_array_length("errors") >= $9 THEN "errors"
                                      ELSE "errors" || (SELECT coalesce(jsonb_agg(e), '[]') FROM (SELECT e FROM jsonb_array_elements($10::jsonb) e LIMIT $9 - jsonb_array_length("errors")) x) END,
        "heartbeatAt" = now()
-     WHERE "id" = $1 RETURNING ${COLUMNS}`,
-    [runId, JSON.stringify(page.next), result.read, result.inserted, result.updated, unchanged, result.skipped, JSON.stringify(Object.fromEntries(skips)), MAX_ERRORS, JSON.stringify(errors)],
+     WHERE "id" = $1 AND "owner" = $11 AND "status" = 'running' RETURNING ${COLUMNS}`,
+    [runId, JSON.stringify(page.next), result.read, result.inserted, result.updated, unchanged, result.skipped, JSON.stringify(Object.fromEntries(skips)), MAX_ERRORS, JSON.stringify(errors), owner],
   );
+  // Thrown inside the page's transaction: the page is rolled back with it.
+  if (!run) throw new TakenOver('the run was taken over by another process (its heartbeat was older than the lease)');
   return run;
 }
 
 /** Ends a run; `keepCursor` false leaves nothing to resume (it succeeded, or resuming would repeat a refused request). */
 async function finish(
-  pool: pg.Pool, runId: string, status: SyncRunRow['status'], error: string | null, skips: Map<string, number>, waits: { count: number; ms: number }, keepCursor: boolean,
-): Promise<SyncRunRow> {
+  pool: pg.Pool, runId: string, owner: string, status: SyncRunRow['status'], error: string | null, skips: Map<string, number>, waits: { count: number; ms: number },
+  keepCursor: boolean,
+): Promise<SyncRunRow | undefined> {
   const { rows: [run] } = await pool.query<SyncRunRow>(
     `UPDATE "sync_runs" SET "status" = $2, "error" = $3, "finishedAt" = now(), "heartbeatAt" = now(), "skips" = $4,
        "waits" = "waits" + $5, "waitedMs" = "waitedMs" + $6, "cursor" = CASE WHEN $7 THEN "cursor" END
-     WHERE "id" = $1 RETURNING ${COLUMNS}`,
-    [runId, status, error, JSON.stringify(Object.fromEntries(skips)), waits.count, Math.round(waits.ms), keepCursor],
+     WHERE "id" = $1 AND "owner" = $8 AND "status" = 'running' RETURNING ${COLUMNS}`,
+    [runId, status, error, JSON.stringify(Object.fromEntries(skips)), waits.count, Math.round(waits.ms), keepCursor, owner],
   );
   return run;
 }
@@ -163,15 +181,26 @@ async function finish(
 /** Runs `connector` for `rawQuery` to the end (or to a stop); returns the run as stored. */
 export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuery: unknown, options: SyncOptions = {}): Promise<SyncRunRow> {
   const query = connector.parse(rawQuery);
+  const trigger = options.trigger ?? 'cli';
+  const asOf = options.asOf ?? new Date();
   try {
     connector.ready();
   } catch (error) {
-    // A credential missing or a setting malformed: the run cannot start.
-    if (error instanceof Error) throw apiError('validation_error', error.message);
-    throw error;
+    // A credential missing or a setting malformed: the run cannot start. A scheduled one leaves a failed run, so that
+    // `sync status` and the freshness show why nothing came in.
+    const message = error instanceof Error ? error.message : String(error);
+    if (trigger.startsWith('schedule:')) {
+      await pool.query(
+        `INSERT INTO "sync_runs" ("id", "source", "query", "queryKey", "trigger", "asOf", "status", "finishedAt", "error")
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'failed', now(), $6)`,
+        [connector.name, JSON.stringify(query), queryKey(query), trigger, asOf, message],
+      );
+    }
+    throw apiError('validation_error', message);
   }
   const leaseMs = options.leaseMs ?? defaultLeaseMs();
-  const claimed = await claim(pool, connector.name, query, { trigger: options.trigger ?? 'cli', leaseMs, asOf: options.asOf ?? new Date() });
+  const owner = randomUUID();
+  const claimed = await claim(pool, connector.name, query, owner, { trigger, leaseMs, asOf });
   const skips = new Map<string, number>(Object.entries(claimed.skips ?? {}));
   const waits = { count: 0, ms: 0 };
   const controller = new AbortController();
@@ -179,11 +208,15 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
   options.signal?.addEventListener('abort', stop, { once: true });
   if (options.signal?.aborted) stop(); // aborted before the claim: no 'abort' event is coming
   const heartbeat = setInterval(() => {
-    void pool.query(`UPDATE "sync_runs" SET "heartbeatAt" = now() WHERE "id" = $1 AND "status" = 'running'`, [claimed.id]).catch(() => {});
+    void pool
+      .query(`UPDATE "sync_runs" SET "heartbeatAt" = now() WHERE "id" = $1 AND "owner" = $2 AND "status" = 'running'`, [claimed.id, owner])
+      .then((result) => result.rowCount === 0 && controller.abort(new TakenOver('the run was taken over by another process')))
+      .catch(() => {});
   }, Math.max(500, Math.floor(leaseMs / 3)));
   heartbeat.unref();
 
   const http = new SourceHttp({
+    ...connector.http,
     ...options.http,
     secrets: () => connector.secrets(),
     signal: controller.signal,
@@ -212,26 +245,42 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
       async function* one() {
         yield current.batch;
       }
-      await importBatches(pool, current.format, one(), {
-        growth,
-        asOf: claimed.asOf,
-        onBatch: async (client, result) => {
-          if (!result.failed) await current.keep?.(client);
-          const row = await recordPage(client, claimed.id, result, current, skips);
-          options.onPage?.(row);
-        },
-      });
+      // A page the database refused (a deadlock, a connection lost) is tried once more; then the run fails with its
+      // cursor still on that page, so nothing fetched is lost.
+      let stored: SyncRunRow | undefined;
+      for (let attempt = 1; !stored; attempt++) {
+        try {
+          await importBatches(pool, current.format, one(), {
+            growth,
+            asOf: claimed.asOf,
+            onBatch: async (client, result) => {
+              if (result.failed) throw new PageFailed(`${result.origin} could not be written: ${result.errors.at(-1)?.reason ?? 'unknown'}`);
+              await current.keep?.(client);
+              stored = await recordPage(client, claimed.id, owner, result, current, skips);
+              options.onPage?.(stored);
+            },
+          });
+        } catch (error) {
+          if (!(error instanceof PageFailed) || attempt >= 2) throw error;
+        }
+      }
     }
-    return await finish(pool, claimed.id, 'succeeded', null, skips, waits, false);
+    const done = await finish(pool, claimed.id, owner, 'succeeded', null, skips, waits, false);
+    if (!done) throw new TakenOver('the run was taken over by another process');
+    return done;
   } catch (error) {
+    if (error instanceof TakenOver || controller.signal.reason instanceof TakenOver) {
+      throw apiError('conflict', `This ${connector.name} run (${claimed.id}) was taken over by another process after its heartbeat lapsed; it stopped without writing more.`);
+    }
     const stopped = controller.signal.aborted;
     const message = error instanceof Error ? http.redact(error.message) : http.redact(String(error));
     // A request the source refused as wrong (an expired search id, say) would be refused again from the same cursor.
     const refused = !stopped && error instanceof SourceError && error.kind === 'request';
-    const run = await finish(pool, claimed.id, stopped ? 'interrupted' : 'failed', stopped ? `stopped: ${message}` : message, skips, waits, !refused);
-    if (stopped) return run;
-    if (error instanceof SourceError) return run;
-    throw error;
+    const run = await finish(pool, claimed.id, owner, stopped ? 'interrupted' : 'failed', stopped ? `stopped: ${message}` : message, skips, waits, !refused);
+    if (!run) throw apiError('conflict', `This ${connector.name} run (${claimed.id}) was taken over by another process; it stopped without writing more.`);
+    if (stopped || error instanceof SourceError || error instanceof PageFailed) return run;
+    // Anything else is a fault of this server: reported with any secret cut out.
+    throw error instanceof Error ? Object.assign(new Error(message), { stack: http.redact(error.stack ?? message) }) : new Error(message);
   } finally {
     clearInterval(heartbeat);
     options.signal?.removeEventListener('abort', stop);

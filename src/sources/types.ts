@@ -32,6 +32,8 @@ export type Connector<Q> = {
   parse(query: unknown): Q;
   /** Credentials and settings this connector needs, checked before a run starts (throws a `SourceError` of kind `auth`). */
   ready(): void;
+  /** Limits of the request loop for this source (a store that throttles for hours is left for later, not waited on). */
+  http?: { maxWaits?: number; maxWaitMs?: number };
   /** The values never to show in a message. */
   secrets(): string[];
   /** The pages from `cursor` (null: the start) to the end. */

@@ -191,7 +191,7 @@ describe('sync: stopped and stale runs', () => {
     expect(fresh.id).not.toBe(old.id);
     expect(fresh).toMatchObject({ status: 'succeeded', pages: 2 });
     expect(meta.archiveRequests()[asked].query.get('after')).toBeNull();
-    expect(await runRow(old.id)).toMatchObject({ status: 'interrupted', error: 'left by a stopped process more than a day ago' });
+    expect(await runRow(old.id)).toMatchObject({ status: 'interrupted', error: 'left by a stopped process on an earlier day' });
   });
 
   it('does not resume a run the source refused as a wrong request: the next run starts over', async () => {
@@ -251,5 +251,99 @@ describe('sync: bad input', () => {
 
     expect([meta.requests.length, tiktok.requests.length, shopify.requests.length]).toEqual([0, 0, 0]);
     expect(await runCount()).toBe(before);
+  });
+});
+
+describe('sync: ownership, days and failed pages', () => {
+  it('a runner whose run was taken over writes nothing more: it stops with a conflict, the new owner finishes', async () => {
+    await fakeMeta(60, 60, 5000);
+    const query = { countries: ['FR'], search: 'our', limit: 10 };
+    let first: SyncRunRow | undefined;
+    let second: Promise<SyncRunRow> | undefined;
+    const stalled = sync(query, {
+      leaseMs: 60_000,
+      onPage: (row) => {
+        first = row;
+        // After its 2nd page the runner looks dead to the others (its heartbeat is backdated) and is taken over.
+        if (row.pages === 2 && !second) {
+          second = (async () => {
+            await sleep(20);
+            await t.db.pool.query(`UPDATE "sync_runs" SET "heartbeatAt" = now() - interval '5 minutes' WHERE "id" = $1`, [row.id]);
+            return sync(query, { leaseMs: 60_000, trigger: 'takeover' });
+          })();
+        }
+      },
+    });
+    await expect(stalled).rejects.toMatchObject({ extensions: { code: 'conflict' }, message: /was taken over by another process/ });
+    const taken = await second!;
+    expect(taken).toMatchObject({ id: first!.id, status: 'succeeded', trigger: 'takeover', fetched: 60, inserted: 60 });
+    const { rows: [ads] } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "ads" WHERE "id" = ANY($1::text[])`, [
+      Array.from({ length: 60 }, (_, i) => `facebook_${metaAd(5000 + i).id}`),
+    ]);
+    expect(ads.n).toBe(60);
+  });
+
+  it('a stopped run is resumed only for the same day: a run for the next day starts over', async () => {
+    const meta = await fakeMeta(30, 0, 5100);
+    const query = { countries: ['FR'], search: 'our', limit: 10 };
+    const day = new Date('2026-11-20T06:00:00Z');
+    const controller = new AbortController();
+    const stopped = await sync(query, { asOf: day, signal: controller.signal, onPage: () => controller.abort() });
+    expect(stopped).toMatchObject({ status: 'interrupted', pages: 1 });
+    const asked = meta.archiveRequests().length;
+    const nextDay = await sync(query, { asOf: new Date('2026-11-21T06:00:00Z') });
+    expect(nextDay.id).not.toBe(stopped.id);
+    expect(nextDay).toMatchObject({ status: 'succeeded', pages: 3, fetched: 30 });
+    expect(meta.archiveRequests()[asked].query.get('after')).toBeNull();
+    expect(await runRow(stopped.id)).toMatchObject({ status: 'interrupted' });
+  });
+
+  it('a page the database refuses is tried once more; refused again, the run fails with its cursor on that page', async () => {
+    await fakeMeta(30, 0, 5200);
+    const query = { countries: ['DE'], search: 'our', limit: 10 };
+    // The second page's demography write fails: once (a sequence counts the attempts across rollbacks), then always.
+    const page2 = Array.from({ length: 10 }, (_, i) => `facebook_${metaAd(5210 + i).id}`);
+    await t.db.pool.query(`CREATE SEQUENCE IF NOT EXISTS "test_fail_attempts"`);
+    await t.db.pool.query(`CREATE TABLE IF NOT EXISTS "test_fail_mode" (always boolean NOT NULL)`);
+    await t.db.pool.query(`INSERT INTO "test_fail_mode" VALUES (false)`);
+    await t.db.pool.query(
+      `CREATE OR REPLACE FUNCTION "test_fail_page"() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW."adId" = ANY('{${page2.join(',')}}'::text[]) AND ((SELECT always FROM "test_fail_mode" LIMIT 1) OR nextval('test_fail_attempts') = 1) THEN
+           RAISE EXCEPTION 'injected failure';
+         END IF;
+         RETURN NEW;
+       END $$`,
+    );
+    await t.db.pool.query(`CREATE TRIGGER "test_fail_page" BEFORE INSERT ON "ad_demography" FOR EACH ROW EXECUTE FUNCTION "test_fail_page"()`);
+    try {
+      const retried = await sync(query);
+      expect(runFigures(retried)).toEqual({ status: 'succeeded', pages: 3, fetched: 30, inserted: 30, updated: 0, unchanged: 0, skipped: 0 });
+
+      await t.db.pool.query(`DELETE FROM "ad_demography" WHERE "adId" = ANY($1::text[])`, [page2]);
+      await t.db.pool.query(`DELETE FROM "ads" WHERE "id" = ANY($1::text[])`, [page2]);
+      await t.db.pool.query(`UPDATE "test_fail_mode" SET always = true`);
+      const failed = await sync(query, { asOf: new Date(Date.now() + 1000) });
+      expect(failed).toMatchObject({ status: 'failed', pages: 1, error: expect.stringMatching(/could not be written: .*injected failure/) });
+      expect(failed.cursor).toEqual({ leg: 0, after: expect.any(String) });
+      const { rows: [gone] } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "ads" WHERE "id" = ANY($1::text[])`, [page2]);
+      expect(gone.n).toBe(0);
+
+      // The database accepts it again: the next run resumes at that page.
+      await t.db.pool.query(`UPDATE "test_fail_mode" SET always = false`);
+      const resumed = await sync(query, { asOf: new Date(Date.now() + 2000) });
+      expect(resumed).toMatchObject({ id: failed.id, status: 'succeeded', pages: 3 });
+      const { rows: [back] } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "ads" WHERE "id" = ANY($1::text[])`, [page2]);
+      expect(back.n).toBe(10);
+    } finally {
+      await t.db.pool.query(`DROP TRIGGER IF EXISTS "test_fail_page" ON "ad_demography"`);
+    }
+  });
+
+  it('a scheduled run that cannot start (no credential) leaves a failed run saying why', async () => {
+    env({ META_ACCESS_TOKEN: undefined });
+    await expect(sync({ countries: ['FR'], search: 'x' }, { trigger: 'schedule:nightly' })).rejects.toMatchObject({ extensions: { code: 'validation_error' } });
+    const { rows: [run] } = await t.db.pool.query<SyncRunRow>(`SELECT * FROM "sync_runs" WHERE "trigger" = 'schedule:nightly'`);
+    expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/META_ACCESS_TOKEN is not set/), pages: 0 });
   });
 });

@@ -262,8 +262,9 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   for (const ad of ads) if (renamedPages.has(ad.pageId)) changed(ad.id);
 
   const running = (ad: MetaAd) => ad.stoppedAt === null || ad.stoppedAt.getTime() > context.asOf.getTime();
+  const lastSeenOf = (ad: MetaAd) => (running(ad) ? new Date(Math.max(day.getTime(), ad.firstSeenAt.getTime())) : ad.stoppedAt!);
   const content = [
-    'collationId', 'status', 'createdAt', 'firstSeenAt', 'lastSeenAt', 'title', 'body', 'ctaDescription', 'ctaLinkDescription',
+    'collationId', 'status', 'createdAt', 'firstSeenAt', 'title', 'body', 'ctaDescription', 'ctaLinkDescription',
     'landingPageDomain', 'reach', 'targetedCountries', 'mainCountry', 'gender', 'ageMin', 'ageMax', 'isEuAd', 'isLowReach',
     'languages', 'publisherPlatforms', 'beneficiary', 'payer', 'advertiserId',
   ];
@@ -292,7 +293,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
     },
     ads.map((ad) => {
       const active = running(ad);
-      const lastSeenAt = active ? new Date(Math.max(day.getTime(), ad.firstSeenAt.getTime())) : ad.stoppedAt!;
+      const lastSeenAt = lastSeenOf(ad);
       return [
         ad.id, ad.collationId, active ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenAt, ad.title, ad.body, ad.ctaDescription,
         ad.ctaLinkDescription, ad.landingPageDomain, ad.reach, ad.targetedCountries, ad.mainCountry, ad.gender, ad.ageMin, ad.ageMax,
@@ -302,6 +303,13 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
     }),
   );
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
+  // The day an ad was last seen moves with every daily run while it runs: kept up to date without counting as a change
+  // of the ad (nothing derives from it), so an unchanged running ad is `unchanged` on the next day too.
+  await client.query(
+    `UPDATE "ads" a SET "lastSeenAt" = u.seen FROM unnest($1::text[], $2::timestamptz[]) AS u(id, seen)
+     WHERE a."id" = u.id AND a."lastSeenAt" IS DISTINCT FROM u.seen`,
+    [ads.map((ad) => ad.id), ads.map((ad) => lastSeenOf(ad).toISOString())],
+  );
   // The ads whose content or gains changed: what the groups, ranks and page figures derive from.
   const reworked = new Set(written.map((row) => row.id));
 
@@ -336,19 +344,18 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
 
   // Reach gains from the stored snapshots, for the ads stored before (a new ad's were written with it).
   const stored = ids.filter((id) => outcomes.get(id) !== 'inserted');
-  const delta = (days: number) => {
-    const date = new Date(day.getTime() - days * DAY_MS).toISOString().slice(0, 10);
-    return `a."reach" - coalesce(
-      (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" <= '${date}'::date ORDER BY r."date" DESC LIMIT 1),
-      CASE WHEN a."firstSeenAt" >= '${date}T00:00:00Z'::timestamptz THEN 0 ELSE a."reach" END)`;
-  };
+  // The period's first day is parameter `param` ($2, $3, $4 for 1, 7 and 30 days).
+  const delta = (param: string) => `a."reach" - coalesce(
+      (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" <= ${param}::date ORDER BY r."date" DESC LIMIT 1),
+      CASE WHEN a."firstSeenAt" >= (${param}::date)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE a."reach" END)`;
+  const periodStart = (days: number) => new Date(day.getTime() - days * DAY_MS).toISOString().slice(0, 10);
   if (stored.length) {
     const deltas = await client.query<{ id: string }>(
-      `WITH d AS (SELECT a."id", ${delta(1)} AS d1, ${delta(7)} AS d7, ${delta(30)} AS d30 FROM "ads" a WHERE a."id" = ANY($1::text[]))
+      `WITH d AS (SELECT a."id", ${delta('$2')} AS d1, ${delta('$3')} AS d7, ${delta('$4')} AS d30 FROM "ads" a WHERE a."id" = ANY($1::text[]))
        UPDATE "ads" a SET "reachDelta1d" = d.d1, "reachDelta7d" = d.d7, "reachDelta30d" = d.d30 FROM d
        WHERE a."id" = d."id" AND (a."reachDelta1d", a."reachDelta7d", a."reachDelta30d") IS DISTINCT FROM (d.d1, d.d7, d.d30)
        RETURNING a."id"`,
-      [stored],
+      [stored, periodStart(1), periodStart(7), periodStart(30)],
     );
     for (const row of deltas.rows) {
       changed(row.id);

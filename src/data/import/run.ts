@@ -160,7 +160,7 @@ export async function importBatches<R>(
       growth.analyzeAt ??= Math.max(1000, 0.25 * (await estimatedRows(pool, format.analyze[0])));
       if (growth.inserted >= growth.analyzeAt) {
         growth.analyzeAt = 2 * growth.inserted;
-        for (const table of format.analyze) await pool.query(`ANALYZE "${table}"`);
+        for (const table of format.analyze) await pool.query(`ANALYZE "${table.replaceAll('"', '""')}"`);
       }
     }
     summary.read += result.read;

@@ -107,6 +107,8 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
   ready() {
     sourceConfig(); // a malformed SHOPIFY_STORE_URL or SHOPIFY_DELAY_MS stops the run before it starts
   },
+  // One store throttling is waited on a few times, briefly: the other stores are not held up behind it for hours.
+  http: { maxWaits: 3, maxWaitMs: 120_000 },
   secrets: () => [],
   async *pages(query, cursor, io: SourceIO): AsyncIterable<Page> {
     const { storeUrl, delayMs } = sourceConfig().shopify;

@@ -4,8 +4,8 @@ import { DAY_MS } from '../shared/time.js';
 
 // The system domain's public face and the home of its SQL: the freshness of the market (GET /v1/system/freshness).
 // With collection running, the dates come from the runs: the global ones from the Meta Ad Library runs (the reach
-// history the specification means), one entry per source in `sources`. A server that never ran a source (the demo
-// market, file imports only) reports the reach-history snapshot dates stored. GET /v1 and GET /health read no table.
+// history the specification means) once one has succeeded, one entry per source in `sources`. Before that (the demo
+// market, file imports only, failed runs) the global dates are the reach-history snapshot dates stored. GET /v1 and GET /health read no table.
 
 const lagDays = (today: number, date: Date | null) => (date ? Math.round((today - date.getTime()) / DAY_MS) : null);
 
@@ -22,7 +22,8 @@ export async function systemFreshness(context: Context) {
     lastRunStatus: status.lastRun?.status ?? null,
     running: status.running,
   }));
-  const meta = sources.find((source) => source.source === 'meta-ads');
+  // Until a Meta run has succeeded, the stored snapshots (imports, the demo market) say more than a failed run.
+  const meta = sources.find((source) => source.source === 'meta-ads' && source.latestReadyDate !== null);
   let ready: Date | null;
   let scheduled: Date | null;
   if (meta) {

@@ -347,3 +347,31 @@ describe('sync: ownership, days and failed pages', () => {
     expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/META_ACCESS_TOKEN is not set/), pages: 0 });
   });
 });
+
+describe('sync: the next day', () => {
+  it('an ad unchanged since the day before counts as unchanged: its snapshot and last-seen day move, nothing else', async () => {
+    await fakeMeta(20, 0, 5300);
+    const query = { countries: ['IT'], search: 'our', limit: 10 };
+    const ids = Array.from({ length: 20 }, (_, i) => `facebook_${metaAd(5300 + i).id}`);
+    const adsSum = async () =>
+      (await t.db.pool.query<{ sum: string }>(
+        `SELECT md5(string_agg((to_jsonb(a) - 'lastSeenAt')::text, '|' ORDER BY a."id")) AS sum FROM "ads" a WHERE a."id" = ANY($1::text[])`,
+        [ids],
+      )).rows[0].sum;
+    const first = await sync(query, { asOf: new Date('2030-01-10T06:00:00Z') });
+    expect(first).toMatchObject({ status: 'succeeded', inserted: 20 });
+    const before = await adsSum();
+    const next = await sync(query, { asOf: new Date('2030-01-11T06:00:00Z') });
+    expect(runFigures(next)).toEqual({ status: 'succeeded', pages: 2, fetched: 20, inserted: 0, updated: 0, unchanged: 20, skipped: 0 });
+    expect(await adsSum()).toBe(before);
+    const { rows } = await t.db.pool.query<{ days: number; seen: Date; status: string }>(
+      `SELECT (SELECT count(*)::int FROM "ad_reach_days" r WHERE r."adId" = a."id") AS days, a."lastSeenAt" AS seen, a."status"::text AS status
+       FROM "ads" a WHERE a."id" = ANY($1::text[])`,
+      [ids],
+    );
+    expect(rows.every((row) => row.days === 2)).toBe(true);
+    const active = rows.filter((row) => row.status === 'active');
+    expect(active.length).toBeGreaterThan(0);
+    for (const row of active) expect(row.seen.toISOString()).toBe('2030-01-11T00:00:00.000Z');
+  });
+});

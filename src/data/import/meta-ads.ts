@@ -305,11 +305,14 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
   // The day an ad was last seen moves with every daily run while it runs: kept up to date without counting as a change
   // of the ad (nothing derives from it), so an unchanged running ad is `unchanged` on the next day too.
-  await client.query(
-    `UPDATE "ads" a SET "lastSeenAt" = u.seen FROM unnest($1::text[], $2::timestamptz[]) AS u(id, seen)
-     WHERE a."id" = u.id AND a."lastSeenAt" IS DISTINCT FROM u.seen`,
-    [ads.map((ad) => ad.id), ads.map((ad) => lastSeenOf(ad).toISOString())],
-  );
+  const seenBefore = ads.filter((ad) => outcomes.get(ad.id) !== 'inserted');
+  if (seenBefore.length) {
+    await client.query(
+      `UPDATE "ads" a SET "lastSeenAt" = u.seen FROM unnest($1::text[], $2::timestamptz[]) AS u(id, seen)
+       WHERE a."id" = u.id AND a."lastSeenAt" IS DISTINCT FROM u.seen`,
+      [seenBefore.map((ad) => ad.id), seenBefore.map((ad) => lastSeenOf(ad).toISOString())],
+    );
+  }
   // The ads whose content or gains changed: what the groups, ranks and page figures derive from.
   const reworked = new Set(written.map((row) => row.id));
 
@@ -454,11 +457,8 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
     [ids, dayText, context.asOf.toISOString()],
   );
   const historyPages = new Set(dirtyPages);
-  for (const row of snapshots.rows) {
-    if (!row.inserted) continue;
-    changed(row.adId);
-    historyPages.add(row.advertiserId);
-  }
+  // A new day's snapshot is history, not a change of the ad: an ad that only got its snapshot counts as unchanged.
+  for (const row of snapshots.rows) if (row.inserted) historyPages.add(row.advertiserId);
   // The day's rank of the pages' other ads, where a recomputed rank moved it (found by their key, not by the day).
   if (reranked.length) {
     await client.query(

@@ -12,7 +12,7 @@ export type ImportError = { file: string; position: number | null; reason: strin
 
 /**
  * `read`: records found. `inserted`: records that created their main row (ad, TikTok item). `updated`: records
- * that already existed and changed at least one of their rows. `skipped`: records not applied (bad records,
+ * that already existed and changed at least one of their rows (a new day's history snapshot alone is not a change). `skipped`: records not applied (bad records,
  * duplicates within a batch, every record of a batch that failed). A record counted in none of these was
  * already stored exactly as the batch has it.
  */

@@ -20,6 +20,13 @@ export type Jobs = {
 };
 
 const QUEUE_PREFIX = 'sync-';
+const SCHEMA = 'pgboss';
+
+/** Whether pg-boss was ever set up on this database (its schema exists). */
+async function queueInstalled(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = $1`, [SCHEMA]);
+  return rows[0].n > 0;
+}
 const RETRIES = 4;
 const RETRY_DELAY_SECONDS = 60;
 
@@ -29,7 +36,7 @@ type JobData = { schedule: string };
 export function bossOn(pool: pg.Pool, options: { work: boolean }): PgBoss {
   return new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
-    schema: 'pgboss',
+    schema: SCHEMA,
     supervise: options.work,
     schedule: options.work,
     migrate: true,
@@ -105,8 +112,7 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
 
 /** Removes every sync schedule pg-boss holds, when it was ever set up here. */
 async function unscheduleAll(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'pgboss'`);
-  if (!rows[0].n) return;
+  if (!(await queueInstalled(pool))) return;
   const boss = bossOn(pool, { work: false });
   await boss.start();
   try {
@@ -121,8 +127,7 @@ export async function listSchedules(
   pool: pg.Pool,
 ): Promise<{ name: string; source: string | null; cron: string; tz: string | null; query: unknown; configured: boolean; held: boolean }[]> {
   const configured = new Map(loadSchedules().map((schedule) => [schedule.name, schedule]));
-  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'pgboss'`);
-  if (!rows[0].n) {
+  if (!(await queueInstalled(pool))) {
     return [...configured.values()].map((s) => ({ name: s.name, source: s.source, cron: s.cron, tz: s.tz ?? null, query: s.query, configured: true, held: false }));
   }
   const boss = bossOn(pool, { work: false });

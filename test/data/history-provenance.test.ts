@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importData, type ImportFormat, type ImportSummary } from '../../src/data/import/index.js';
 import { parseJson } from '../../src/data/import/json.js';
+import { checksums } from '../support/checksums.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 
 // Issue #35: every import builds history and every row says where it came from. The fixtures (test/fixtures) are
@@ -89,15 +90,6 @@ async function importDay(day: number, asOf: Date): Promise<Record<string, Import
   return out;
 }
 
-/** One digest per table of every row's text, so any changed value shows. */
-async function checksums(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const table of CHECKED) {
-    const [row] = await sql<{ sum: string | null; n: number }>(`SELECT md5(string_agg(r::text, '|' ORDER BY r::text)) AS sum, count(*)::int AS n FROM "${table}" r`);
-    out[table] = `${row.n}:${row.sum}`;
-  }
-  return out;
-}
 
 const fetchTimes = async () =>
   sql<{ adId: string; date: string; fetchedAt: Date }>(
@@ -260,14 +252,14 @@ describe('the same day again', () => {
   let times: Awaited<ReturnType<typeof fetchTimes>>;
   let again: Record<string, ImportSummary>;
   beforeAll(async () => {
-    before = await checksums();
+    before = await checksums(t.db.pool, CHECKED);
     times = await fetchTimes();
     again = await importDay(2, at(2, 18));
   });
 
   it('changes no ads, products, TikTok items or Google ads row', async () => {
     for (const summary of Object.values(again)) expect(summary).toMatchObject({ inserted: 0, updated: 0 });
-    expect(await checksums()).toEqual(before);
+    expect(await checksums(t.db.pool, CHECKED)).toEqual(before);
   });
 
   it("moves the day's fetch times and overwrites its snapshots, never a second row for the day", async () => {

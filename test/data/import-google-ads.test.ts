@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { googleAds } from '../../src/data/import/google-ads.js';
 import { importData, type ImportSummary } from '../../src/data/import/index.js';
 import type { Batch } from '../../src/data/import/run.js';
+import { checksums } from '../support/checksums.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { createCliHarness } from '../support/cli.js';
 
@@ -49,17 +50,7 @@ const rows = (res: HttpResult) => {
 const adById = async (id: string) => rows(await query({ limit: 100 })).find((ad) => ad.id === id);
 const positions = (summary: ImportSummary) => summary.errors.map((e) => [path.basename(e.file), e.position]);
 
-/** One digest per table of every row's text, so any changed value shows. */
-async function checksums(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const table of ['google_advertisers', 'google_ads']) {
-    const { rows: [row] } = await t.db.pool.query<{ sum: string | null; n: number }>(
-      `SELECT md5(string_agg(r::text, '|' ORDER BY r::text)) AS sum, count(*)::int AS n FROM "${table}" r`,
-    );
-    out[table] = `${row.n}:${row.sum}`;
-  }
-  return out;
-}
+const GOOGLE_TABLES = ['google_advertisers', 'google_ads'];
 
 describe('import google-ads', () => {
   let jsonl: ImportSummary;
@@ -173,10 +164,10 @@ describe('import google-ads', () => {
   });
 
   it('changes nothing when the same files are imported again', async () => {
-    const before = await checksums();
+    const before = await checksums(t.db.pool, GOOGLE_TABLES);
     expect(await run(JSONL)).toEqual({ ...jsonl, inserted: 0, updated: 0 });
     expect(await run(CSV)).toEqual({ ...csv, inserted: 0, updated: 0 });
-    expect(await checksums()).toEqual(before);
+    expect(await checksums(t.db.pool, GOOGLE_TABLES)).toEqual(before);
   });
 
   it('updates the changed ads and recomputes the live ads of the advertisers they leave and join', async () => {

@@ -28,19 +28,7 @@ export function sourceEnv(): (vars: Record<string, string | undefined>) => void 
   };
 }
 
-/** A digest of every row's text (`where` narrows it), so any changed value shows. */
-export async function checksum(pool: pg.Pool, table: string, where = 'true'): Promise<string> {
-  const { rows } = await pool.query<{ sum: string | null; n: number }>(
-    `SELECT md5(string_agg(r::text, '|' ORDER BY r::text)) AS sum, count(*)::int AS n FROM "${table}" r WHERE ${where}`,
-  );
-  return `${rows[0].n}:${rows[0].sum}`;
-}
-
-export async function checksums(pool: pg.Pool, tables: readonly string[]): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const table of tables) out[table] = await checksum(pool, table);
-  return out;
-}
+export { checksum, checksums } from '../support/checksums.js';
 
 /** The run as stored, every column (the query key included). */
 export async function storedRun(pool: pg.Pool, id: string): Promise<Record<string, unknown>> {

@@ -152,7 +152,7 @@ const commands: Record<string, Command> = {
       process.once('SIGTERM', interrupt);
       const progress = syncProgress(source);
       try {
-        return summarize(await syncSource(pool, source, query, { asOf, signal: controller.signal, onPage: progress.page, onWait: progress.wait }));
+        return summarize(await syncSource(pool, source, query, { asOf, signal: controller.signal, onPage: progress.page, onProgress: progress.progress, onWait: progress.wait }));
       } finally {
         progress.finish();
         process.off('SIGINT', interrupt);
@@ -222,24 +222,44 @@ function summarize(run: SyncRunRow) {
   return { ...rest, resumable: run.status !== 'succeeded' && cursor !== null };
 }
 
-/** Progress on stderr: one line rewritten in place on a terminal, a line per 10 pages otherwise. */
+/** `[#####.....] 52%`: how far along, in ten steps. */
+function progressBar(done: number, total: number): string {
+  const ratio = total > 0 ? Math.min(1, Math.max(0, done / total)) : 1;
+  const filled = Math.floor(ratio * 10);
+  return `[${'#'.repeat(filled)}${'.'.repeat(10 - filled)}] ${Math.floor(ratio * 100)}%`;
+}
+
+/**
+ * Progress on stderr: one line rewritten in place on a terminal (at each page and each step of the connector's
+ * progress), a line per 10 pages otherwise; a bar and a percentage once the connector has told how far it is.
+ */
 function syncProgress(source: string) {
   const tty = process.stderr.isTTY === true;
   const started = Date.now();
   let shown = false;
-  const line = (run: SyncRunRow) => {
+  let last: SyncRunRow | undefined;
+  let along: { done: number; total: number } | undefined;
+  const line = () => {
     const seconds = (Date.now() - started) / 1000;
-    const rate = seconds > 0 ? Math.round(run.fetched / seconds) : 0;
-    return `${source}: page ${run.pages} · ${run.fetched} fetched (${rate}/s) · ${run.inserted} new · ${run.updated} changed · ${run.unchanged} unchanged · ${run.skipped} skipped`;
+    const fetched = last?.fetched ?? 0;
+    const rate = seconds > 0 ? Math.round(fetched / seconds) : 0;
+    const bar = along ? `${progressBar(along.done, along.total)} · ` : '';
+    return `${source}: ${bar}page ${last?.pages ?? 0} · ${fetched} fetched (${rate}/s) · ${last?.inserted ?? 0} new · ${last?.updated ?? 0} changed · ` +
+      `${last?.unchanged ?? 0} unchanged · ${last?.skipped ?? 0} skipped`;
+  };
+  const redraw = () => {
+    process.stderr.write(`\r\x1b[2K${line()}`);
+    shown = true;
   };
   return {
     page(run: SyncRunRow) {
-      if (tty) {
-        process.stderr.write(`\r\x1b[2K${line(run)}`);
-        shown = true;
-      } else if (run.pages % 10 === 1) {
-        process.stderr.write(`${line(run)}\n`);
-      }
+      last = run;
+      if (tty) redraw();
+      else if (run.pages % 10 === 1) process.stderr.write(`${line()}\n`);
+    },
+    progress(done: number, total: number | null) {
+      along = total === null ? undefined : { done, total };
+      if (tty) redraw();
     },
     wait(wait: { reason: string; ms: number }) {
       process.stderr.write(`${tty && shown ? '\n' : ''}${source}: waiting ${(wait.ms / 1000).toFixed(1)} s (${wait.reason})\n`);

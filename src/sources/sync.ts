@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { importBatches, type BatchResult } from '../data/import/run.js';
 import { apiError } from '../errors.js';
 import { SourceError, SourceHttp, type Wait } from './http.js';
-import type { Connector, Json, Page } from './types.js';
+import type { Connector, Json, Page, SourceIO } from './types.js';
 
 // A run of one connector: claimed in `sync_runs` (at most one running run per source, across instances), its
 // pages applied one transaction each with the cursor of the next page written in the same transaction, so a run
@@ -44,6 +44,8 @@ export type SyncOptions = {
   onWait?(wait: Wait): void;
   /** Each page as stored, called inside the page's transaction just before its commit (a progress line; must not throw). */
   onPage?(run: SyncRunRow): void;
+  /** The connector's progress (see `SourceIO.progress`), for a bar; must not throw. */
+  onProgress?(done: number, total: number | null): void;
   /** Retries and backoff of the HTTP loop (tests make them short). */
   http?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number; maxWaitMs?: number; timeoutMs?: number };
 };
@@ -226,12 +228,13 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
       options.onWait?.(wait);
     },
   });
-  const io = {
+  const io: SourceIO = {
     http,
     pool,
     asOf: claimed.asOf,
     signal: controller.signal,
-    skip: (reason: string) => skips.set(reason, (skips.get(reason) ?? 0) + 1),
+    skip: (reason) => skips.set(reason, (skips.get(reason) ?? 0) + 1),
+    progress: (done, total) => options.onProgress?.(done, total),
   };
   try {
     let page: Page | undefined;

@@ -22,8 +22,11 @@ export type SourceIO = {
   signal: AbortSignal;
   /** A record or a whole store left out, with why (counted per reason in the run). */
   skip(reason: string, detail?: string): void;
-  /** Progress for a bar: how far along, when the connector can tell. */
-  progress?(done: number, total: number | null): void;
+  /**
+   * How far along the run is, in the connector's own unit (stores, query chunks, countries), reported as each one is
+   * done: after its last page was stored, or when it was left out. `total` null: the connector cannot tell.
+   */
+  progress(done: number, total: number | null): void;
 };
 
 export type Connector<Q> = {

@@ -40,6 +40,18 @@ export const runFigures = (run: SyncRunRow) => ({
   status: run.status, pages: run.pages, fetched: run.fetched, inserted: run.inserted, updated: run.updated, unchanged: run.unchanged, skipped: run.skipped,
 });
 
+/** The pages stored and the progress reported by a run, in the order they came: `page 3`, `1/3`. */
+export function progressLog(): { events: string[]; options: Pick<SyncOptions, 'onPage' | 'onProgress'> } {
+  const events: string[] = [];
+  return {
+    events,
+    options: {
+      onPage: (run) => events.push(`page ${run.pages}`),
+      onProgress: (done, total) => events.push(`${done}/${total ?? '?'}`),
+    },
+  };
+}
+
 /** Everything written to the console and to stdout/stderr while `work` runs. */
 export async function captureOutput<T>(work: () => Promise<T>): Promise<{ result: T | undefined; error: unknown; output: string }> {
   const chunks: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { syncSource, type SyncRunRow } from '../../src/sources/index.js';
 import { metaAd, metaPageOf, startFakeMeta, type FakeMeta, type FakeMetaOptions } from './fakes/meta.js';
-import { captureOutput, checksum, checksums, FAST, runFigures, sourceEnv, storedRun } from './helpers.js';
+import { captureOutput, checksum, checksums, FAST, progressLog, runFigures, sourceEnv, storedRun } from './helpers.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 
 // The meta-ads connector against the loopback Ad Library fake: paging, page-id batches, throttles and usage headers,
@@ -54,8 +54,11 @@ describe('meta-ads: paging and the stored ads', () => {
 
   it('follows paging.cursors.after to the last page and stores every ad, the stopped ones too', async () => {
     await fake({ ads: ads(0, 45) });
-    first = await sync(query, { asOf: AS_OF });
+    const log = progressLog();
+    first = await sync(query, { asOf: AS_OF, ...log.options });
     expect(runFigures(first)).toEqual({ status: 'succeeded', pages: 5, fetched: 45, inserted: 45, updated: 0, unchanged: 0, skipped: 0 });
+    // One search term is one call: done at its last page.
+    expect(log.events).toEqual(['page 1', 'page 2', 'page 3', 'page 4', 'page 5', '1/1']);
     expect(first.cursor).toBeNull();
     expect(first.error).toBeNull();
 
@@ -122,8 +125,11 @@ describe('meta-ads: page ids', () => {
     const records = pages.flatMap((p) => [metaAd(p * 20), metaAd(p * 20 + 1)]);
     await fake({ ads: records });
     const pageIds = pages.map((p) => metaPageOf(p * 20).pageId);
-    const run = await sync({ countries: ['FR'], pageIds: [...pageIds, pageIds[3]], limit: 15 });
+    const log = progressLog();
+    const run = await sync({ countries: ['FR'], pageIds: [...pageIds, pageIds[3]], limit: 15 }, log.options);
     expect(runFigures(run)).toMatchObject({ status: 'succeeded', fetched: 50, inserted: 50 });
+    // Progress in calls of 10 page ids, each done once its last page is stored.
+    expect(log.events).toEqual(['page 1', 'page 2', '1/3', 'page 3', 'page 4', '2/3', 'page 5', '3/3']);
 
     const asked = meta!.archiveRequests().map((request) => ({ ids: JSON.parse(request.query.get('search_page_ids')!) as string[], after: request.query.get('after') }));
     expect(asked.map((a) => a.ids.length)).toEqual([10, 10, 10, 10, 5]); // 20 ads a call of 10 pages: 15, then 5 after

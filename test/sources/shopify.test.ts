@@ -3,7 +3,7 @@ import { shopIdOf } from '../../src/data/import/shopify-products.js';
 import { syncSource } from '../../src/sources/index.js';
 import { startServer, type FakeServer } from './fakes/server.js';
 import { shopifyProduct, startFakeShopify, type FakeShopify, type FakeShopifyOptions } from './fakes/shopify.js';
-import { checksums, FAST, runFigures, sourceEnv } from './helpers.js';
+import { checksums, FAST, progressLog, runFigures, sourceEnv } from './helpers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The shopify connector against the loopback storefront fake: several stores paged 250 at a time to the empty page,
@@ -61,8 +61,11 @@ describe('shopify: several stores, paged, one request at a time', () => {
   beforeEach(() => env({ SHOPIFY_STORE_URL: shopify.storeUrlTemplate, SHOPIFY_DELAY_MS: String(DELAY_MS) }));
 
   it('pages each store 250 at a time to its empty page, one request in flight, SHOPIFY_DELAY_MS apart', async () => {
-    const run = await sync({ domains: ['https://www.Alpha.example.com/', 'beta.example.com', 'gamma.example.com', 'beta.example.com'] });
+    const log = progressLog();
+    const run = await sync({ domains: ['https://www.Alpha.example.com/', 'beta.example.com', 'gamma.example.com', 'beta.example.com'] }, log.options);
     expect(runFigures(run)).toEqual({ status: 'succeeded', pages: 7, fetched: 850, inserted: 850, updated: 0, unchanged: 0, skipped: 0 });
+    // A store is done once its last page (the empty one) is stored: alpha's 4 pages, beta's 2, gamma's 1.
+    expect(log.events).toEqual(['page 1', 'page 2', 'page 3', 'page 4', '1/3', 'page 5', 'page 6', '2/3', 'page 7', '3/3']);
     expect(pagesAsked(shopify, 'alpha.example.com')).toEqual([1, 2, 3, 4]);
     expect(pagesAsked(shopify, 'beta.example.com')).toEqual([1, 2]);
     expect(pagesAsked(shopify, 'gamma.example.com')).toEqual([1]);
@@ -135,8 +138,11 @@ describe('shopify: stores that refuse or fail', () => {
       expect(shopify.requestsFor(domain)).toHaveLength(1);
     }
 
-    const second = await sync({ domains });
+    const log = progressLog();
+    const second = await sync({ domains }, log.options);
     expect(second.status).toBe('succeeded');
+    // The stores left out count as done: the open store's two pages (its products, then the empty one) come after them.
+    expect(log.events).toEqual(['1/4', '2/4', '3/4', 'page 1', 'page 2', '4/4']);
     expect(second.skips).toEqual({
       'store left out until its retry time (blocked)': 1, 'store left out until its retry time (gone)': 1, 'store left out until its retry time (closed)': 1,
     });

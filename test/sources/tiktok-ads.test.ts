@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { syncSource } from '../../src/sources/index.js';
 import { startFakeTikTok, tiktokAd, type FakeTikTok, type FakeTikTokOptions } from './fakes/tiktok.js';
-import { captureOutput, checksums, FAST, runFigures, sourceEnv } from './helpers.js';
+import { captureOutput, checksums, FAST, progressLog, runFigures, sourceEnv } from './helpers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The tiktok-ads connector against the loopback Commercial Content API fake: the client token (fetched once, renewed
@@ -112,8 +112,10 @@ describe('tiktok-ads: paging and the token', () => {
 describe('tiktok-ads: countries and advertisers', () => {
   it('runs one leg per country, each paged from its own start', async () => {
     await fake({ ads: ads(400, 460) });
-    const run = await sync({ ...base, countries: ['FR', 'DE', 'IT'] });
+    const log = progressLog();
+    const run = await sync({ ...base, countries: ['FR', 'DE', 'IT'] }, log.options);
     expect(runFigures(run)).toEqual({ status: 'succeeded', pages: 6, fetched: 180, inserted: 60, updated: 0, unchanged: 120, skipped: 0 });
+    expect(log.events).toEqual(['page 1', 'page 2', '1/3', 'page 3', 'page 4', '2/3', 'page 5', 'page 6', '3/3']);
     expect(bodies().map((body) => [body.filters.country_code, body.search_id === undefined])).toEqual([
       ['FR', true], ['FR', false], ['DE', true], ['DE', false], ['IT', true], ['IT', false],
     ]);

@@ -171,6 +171,8 @@ export const metaAdsConnector: Connector<MetaQuery> = {
       n++;
       const next: Cursor | null = page.hasNext ? { leg: at.leg, after: page.after } : at.leg + 1 < all.length ? { leg: at.leg + 1, after: null } : null;
       yield { format: metaAds as Page['format'], batch: { origin: `ads_archive call ${at.leg + 1}/${all.length}, page ${n}`, records: page.data }, next };
+      // Resumed only once the page is stored: a call whose last page that was is done.
+      if (next?.leg !== at.leg) io.progress(at.leg + 1, all.length);
       if (!next) return;
       at = next;
     }

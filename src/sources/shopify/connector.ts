@@ -117,13 +117,13 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
     let lastRequest = 0;
     for (const [index, domain] of stores.entries()) {
       if (start && domain < start.domain) continue;
-      io.progress?.(index, stores.length);
       const { rows: [state] } = await io.pool.query<{ retryAt: Date | null; state: string; validators: Validators }>(
         `SELECT "retryAt", "state", "validators" FROM "shop_fetch_states" WHERE "domain" = $1`,
         [domain],
       );
       if (!query.force && state?.retryAt && state.retryAt.getTime() > Date.now()) {
         io.skip(`store left out until its retry time (${state.state})`);
+        io.progress(index + 1, stores.length);
         continue;
       }
       const validators: Validators = { ...(state?.validators ?? {}) };
@@ -196,6 +196,9 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
         };
         if (ended) break;
       }
+      // The store is done (its last page stored, or it refused or failed): the generator resumes here only after the
+      // run has stored the page yielded last.
+      io.progress(index + 1, stores.length);
     }
   },
 };

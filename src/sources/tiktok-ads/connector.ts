@@ -182,6 +182,8 @@ export const tiktokAdsConnector: Connector<TikTokQuery> = {
       n++;
       const next: Cursor | null = page.hasMore && page.searchId ? { leg: at.leg, searchId: page.searchId } : at.leg + 1 < query.countries.length ? { leg: at.leg + 1, searchId: null } : null;
       yield { format: tiktokAds as Page['format'], batch: { origin: `ad query ${query.countries[at.leg]}, page ${n}`, records: page.ads }, next };
+      // Resumed only once the page is stored: a country whose last page that was is done.
+      if (next?.leg !== at.leg) io.progress(at.leg + 1, query.countries.length);
       if (!next) return;
       at = next;
     }

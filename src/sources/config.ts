@@ -17,12 +17,16 @@ const schema = z.object({
   SHOPIFY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Stores the operator lists, synced with the tracked ones. */
   SHOPIFY_DOMAINS: z.string().default(''),
+  /** How many days a finished run stays in `sync_runs`; 0 keeps every run. */
+  SYNC_RUNS_KEEP_DAYS: z.coerce.number({ message: 'must be a whole number of days' }).int('must be a whole number of days').min(0, 'must be 0 (keep every run) or more').max(36_500).default(90),
 });
 
 export type SourceConfig = {
   meta: { url: string; version: string; token: string | undefined };
   tiktok: { url: string; clientKey: string | undefined; clientSecret: string | undefined };
   shopify: { storeUrl: string; delayMs: number; domains: string[] };
+  /** Days a finished run is kept (0: forever). */
+  runsKeepDays: number;
 };
 
 export function sourceConfig(env: NodeJS.ProcessEnv = process.env): SourceConfig {
@@ -39,5 +43,6 @@ export function sourceConfig(env: NodeJS.ProcessEnv = process.env): SourceConfig
       delayMs: e.SHOPIFY_DELAY_MS,
       domains: e.SHOPIFY_DOMAINS.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean),
     },
+    runsKeepDays: e.SYNC_RUNS_KEEP_DAYS,
   };
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { importBatches, type BatchResult } from '../data/import/run.js';
 import { apiError } from '../errors.js';
+import { sourceConfig } from './config.js';
 import { SourceError, SourceHttp, type Wait } from './http.js';
 import type { Connector, Json, Page, SourceIO } from './types.js';
 
@@ -180,13 +181,34 @@ async function finish(
   return run;
 }
 
+/**
+ * Deletes the finished runs of `source` started more than `keepDays` days ago (0: none), at the start of each of its
+ * runs: one statement on the (source, startedAt) index. Never a running run, nor the latest succeeded run (the one
+ * with the latest `asOf`, and the one that finished last: the freshness reads both), so a source whose runs have
+ * failed for longer still shows when it last succeeded. A run that can still be resumed started within the day.
+ */
+export async function pruneRuns(pool: pg.Pool, source: string, keepDays: number): Promise<number> {
+  if (keepDays <= 0) return 0;
+  const { rowCount } = await pool.query(
+    `DELETE FROM "sync_runs" r
+     WHERE r."source" = $1 AND r."startedAt" < now() - make_interval(days => $2) AND r."status" <> 'running'
+       AND NOT (r."status" = 'succeeded' AND (
+             r."asOf" >= (SELECT max(s."asOf") FROM "sync_runs" s WHERE s."source" = $1 AND s."status" = 'succeeded')
+          OR r."finishedAt" >= (SELECT max(s."finishedAt") FROM "sync_runs" s WHERE s."source" = $1 AND s."status" = 'succeeded')))`,
+    [source, keepDays],
+  );
+  return rowCount ?? 0;
+}
+
 /** Runs `connector` for `rawQuery` to the end (or to a stop); returns the run as stored. */
 export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuery: unknown, options: SyncOptions = {}): Promise<SyncRunRow> {
   const query = connector.parse(rawQuery);
   const trigger = options.trigger ?? 'cli';
   const asOf = options.asOf ?? new Date();
+  let keepDays: number;
   try {
     connector.ready();
+    keepDays = sourceConfig().runsKeepDays;
   } catch (error) {
     // A credential missing or a setting malformed: the run cannot start. A scheduled one leaves a failed run, so that
     // `sync status` and the freshness show why nothing came in.
@@ -200,6 +222,7 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
     }
     throw apiError('validation_error', message);
   }
+  await pruneRuns(pool, connector.name, keepDays);
   const leaseMs = options.leaseMs ?? defaultLeaseMs();
   const owner = randomUUID();
   const claimed = await claim(pool, connector.name, query, owner, { trigger, leaseMs, asOf });

@@ -10,7 +10,7 @@ export const FAST: NonNullable<SyncOptions['http']> = { retries: 3, baseDelayMs:
 
 const SOURCE_ENV = [
   'META_GRAPH_URL', 'META_API_VERSION', 'META_ACCESS_TOKEN', 'TIKTOK_API_URL', 'TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET',
-  'SHOPIFY_STORE_URL', 'SHOPIFY_DELAY_MS', 'SHOPIFY_DOMAINS', 'SYNC_LEASE_MS',
+  'SHOPIFY_STORE_URL', 'SHOPIFY_DELAY_MS', 'SHOPIFY_DOMAINS', 'SYNC_LEASE_MS', 'SYNC_RUNS_KEEP_DAYS',
 ];
 
 /** Sets source settings for the current test; every one of them is put back after it. */

@@ -33,6 +33,8 @@ import {
 //                                  1/7/30 days older (0 before the ad started; no change when no older snapshot is known)
 //   each page fetched            → its day in advertiser_metric_days (the day's reach gains of its ads as impressions)
 //   provenance                   → ads.fetchedFrom 'meta-ads' and firstFetchedAt (the database clock), on insert only
+//   the record's fingerprint     → ads.sourceHash: an ad whose record (and status) is the one stored writes its snapshot
+//                                  and, when its gains move with the day, its gains and figures; nothing else
 // ad_snapshot_url is not stored: the public Ad Library link is derived from the id, and the API's snapshot URL
 // carries the caller's access token.
 
@@ -64,7 +66,28 @@ export type MetaAd = {
   collationId: string;
   /** Null when the file does not carry the breakdown (the stored one is then kept). */
   demography: Demography[] | null;
+  /** The fingerprint of what the mapping reads of the record (see `MAPPED`). */
+  hash: string;
 };
+
+/**
+ * The record's fields the mapping reads, in a fixed order, and the mapping's version (raised when the mapping changes,
+ * so that every stored ad is written again): the fingerprint of an ad. `ad_snapshot_url` is left out on purpose: it
+ * carries the caller's access token, which changes without the ad changing.
+ */
+const MAPPED = [
+  'id', 'page_id', 'page_name', 'ad_creation_time', 'ad_delivery_start_time', 'ad_delivery_stop_time', 'ad_creative_bodies',
+  'ad_creative_link_titles', 'ad_creative_link_descriptions', 'ad_creative_link_captions', 'eu_total_reach',
+  'age_country_gender_reach_breakdown', 'target_locations', 'target_gender', 'target_ages', 'languages', 'publisher_platforms',
+  'beneficiary_payers',
+] as const;
+const MAPPING_VERSION = 1;
+
+function fingerprintOf(raw: Record<string, unknown>): string {
+  const values: unknown[] = [MAPPING_VERSION];
+  for (const field of MAPPED) values.push(raw[field] ?? null);
+  return createHash('sha1').update(JSON.stringify(values)).digest('base64url');
+}
 
 function hostOf(caption: string | null): string | null {
   if (!caption) return null;
@@ -213,6 +236,7 @@ export function parseMetaAd(raw: unknown, context: ImportContext): MetaAd {
     ...payers(raw.beneficiary_payers),
     collationId: `col_${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`,
     demography,
+    hash: fingerprintOf(raw),
   };
 }
 
@@ -222,11 +246,36 @@ const SOURCE = 'meta-ads';
 
 /**
  * The reach gain over `days` of an ad stored for the first time: it has no older snapshot, so all its reach when it
- * started within the period, else none (what the deltas below compute for it from the snapshots).
+ * started within the period, else none (what the gains of a stored ad compute from its snapshots).
  */
 function newAdGain(ad: MetaAd, day: Date, days: number): bigint {
   return ad.firstSeenAt.getTime() >= day.getTime() - days * DAY_MS ? ad.reach : 0n;
 }
+
+/** A stored ad as the batch finds it, with its reach gains recomputed from the batch's reach. */
+type StoredAd = {
+  id: string;
+  collationId: string;
+  advertiserId: string;
+  sourceHash: string | null;
+  /** The gains with the batch's reach (text: int8). */
+  d1: string; d7: string; d30: string;
+  /** The gains stored. */
+  o1: string; o7: string; o30: string;
+};
+
+/** An ad's duplicate-group figures and its position and current rank in its page, as recomputed. */
+type Figures = {
+  id: string; advertiserId: string; n: number; total: string; lead: boolean; position: number | null; rank: number | null;
+  mine: boolean; reranked: boolean; regrouped: boolean;
+};
+
+const CONTENT = [
+  'collationId', 'status', 'createdAt', 'firstSeenAt', 'title', 'body', 'ctaDescription', 'ctaLinkDescription',
+  'landingPageDomain', 'reach', 'targetedCountries', 'mainCountry', 'gender', 'ageMin', 'ageMax', 'isEuAd', 'isLowReach',
+  'languages', 'publisherPlatforms', 'beneficiary', 'payer', 'advertiserId',
+  'reachDelta1d', 'reachDelta7d', 'reachDelta30d', 'duplicates', 'aggregatedReach', 'isGroupLead', 'positionInPage', 'currentRank',
+];
 
 async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: ImportContext): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
@@ -237,12 +286,10 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   const ours = new Set(ids);
   const day = context.day;
   const dayText = day.toISOString().slice(0, 10);
-
-  // What the ads were before: a moved ad leaves its old group and page to recompute.
-  const before = await client.query<{ id: string; collationId: string; advertiserId: string }>(
-    `SELECT "id", "collationId", "advertiserId" FROM "ads" WHERE "id" = ANY($1::text[])`,
-    [ids],
-  );
+  const running = (ad: MetaAd) => ad.stoppedAt === null || ad.stoppedAt.getTime() > context.asOf.getTime();
+  const lastSeenOf = (ad: MetaAd) => (running(ad) ? new Date(Math.max(day.getTime(), ad.firstSeenAt.getTime())) : ad.stoppedAt!);
+  // The record's fingerprint with what the mapping derives from the run's time (a stop time that has passed).
+  const fingerprint = (ad: MetaAd) => `${ad.hash}${running(ad) ? 'a' : 'i'}`;
 
   // Pages: one row per page, the last name in the file wins.
   const pages = new Map<string, string | null>();
@@ -261,13 +308,93 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   const renamedPages = new Set(renamed.filter((row) => !row.inserted).map((row) => row.id));
   for (const ad of ads) if (renamedPages.has(ad.pageId)) changed(ad.id);
 
-  const running = (ad: MetaAd) => ad.stoppedAt === null || ad.stoppedAt.getTime() > context.asOf.getTime();
-  const lastSeenOf = (ad: MetaAd) => (running(ad) ? new Date(Math.max(day.getTime(), ad.firstSeenAt.getTime())) : ad.stoppedAt!);
-  const content = [
-    'collationId', 'status', 'createdAt', 'firstSeenAt', 'title', 'body', 'ctaDescription', 'ctaLinkDescription',
-    'landingPageDomain', 'reach', 'targetedCountries', 'mainCountry', 'gender', 'ageMin', 'ageMax', 'isEuAd', 'isLowReach',
-    'languages', 'publisherPlatforms', 'beneficiary', 'payer', 'advertiserId',
-  ];
+  // The ads stored before, and their reach gains with the batch's reach: reach minus the latest snapshot at least
+  // 1/7/30 days older (0 before the ad started; no change when no older snapshot is known). The period's first day is
+  // parameter $4, $5, $6 for 1, 7 and 30 days.
+  const periodStart = (days: number) => new Date(day.getTime() - days * DAY_MS).toISOString().slice(0, 10);
+  const gain = (param: string) => `(u.reach - coalesce(
+      (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = u.id AND r."date" <= ${param}::date ORDER BY r."date" DESC LIMIT 1),
+      CASE WHEN u.first >= (${param}::date)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE u.reach END))::text`;
+  const storedRows = await client.query<StoredAd>(
+    `SELECT a."id", a."collationId", a."advertiserId", a."sourceHash", ${gain('$4')} AS d1, ${gain('$5')} AS d7, ${gain('$6')} AS d30,
+            a."reachDelta1d"::text AS o1, a."reachDelta7d"::text AS o7, a."reachDelta30d"::text AS o30
+     FROM unnest($1::text[], $2::int8[], $3::timestamptz[]) AS u(id, reach, first) JOIN "ads" a ON a."id" = u.id`,
+    [ids, ads.map((ad) => ad.reach.toString()), ads.map((ad) => ad.firstSeenAt.toISOString()), periodStart(1), periodStart(7), periodStart(30)],
+  );
+  const stored = new Map(storedRows.rows.map((row) => [row.id, row]));
+
+  // What changes: new ads, ads whose record (or its status) differs from the one stored, ads whose gains moved. An ad
+  // whose record is the one stored and whose gains hold costs its snapshot alone.
+  type Write = { ad: MetaAd; gains: [bigint, bigint, bigint]; recordChanged: boolean };
+  const writes: Write[] = [];
+  for (const ad of ads) {
+    const before = stored.get(ad.id);
+    if (!before) {
+      writes.push({ ad, gains: [newAdGain(ad, day, 1), newAdGain(ad, day, 7), newAdGain(ad, day, 30)], recordChanged: true });
+      continue;
+    }
+    const recordChanged = before.sourceHash !== fingerprint(ad);
+    const gainsMoved = before.d1 !== before.o1 || before.d7 !== before.o7 || before.d30 !== before.o30;
+    if (recordChanged || gainsMoved) writes.push({ ad, gains: [BigInt(before.d1), BigInt(before.d7), BigInt(before.d30)], recordChanged });
+  }
+
+  // The figures derived from the ads written: their duplicate groups (size, reach, lead: media first, then the most
+  // reach) and their pages' positions (newest first) and current ranks (active ads by 7-day gain), with the groups and
+  // pages a moved ad leaves. Computed before the write, over the stored ads with the batch's values in place, so the
+  // ads are written once with their figures; the other ads whose figures move are updated after.
+  const dirtyPages = new Set<string>();
+  const dirtyGroups = new Set<string>();
+  for (const { ad } of writes) {
+    dirtyPages.add(ad.pageId);
+    dirtyGroups.add(ad.collationId);
+    const old = stored.get(ad.id);
+    if (old) {
+      dirtyPages.add(old.advertiserId);
+      dirtyGroups.add(old.collationId);
+    }
+  }
+  const figures = new Map<string, Figures>();
+  if (writes.length) {
+    const old = `"duplicates" AS od, "aggregatedReach" AS ot, "isGroupLead" AS ol, "positionInPage" AS op, "currentRank" AS orank`;
+    const { rows } = await client.query<Figures>(
+      `WITH w AS (
+         SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::int8[], $9::int8[])
+           AS u("id", "advertiserId", "collationId", "firstSeenAt", "status", "reach", "reachDelta7d")),
+       pool AS (
+         SELECT a."id", a."advertiserId", a."collationId", a."firstSeenAt", a."status"::text AS "status", a."reach", a."reachDelta7d",
+                a."mediaUrl" IS NOT NULL AS media, ${old}, false AS mine
+         FROM "ads" a
+         WHERE (a."advertiserId" = ANY($1::text[]) OR a."collationId" = ANY($2::text[])) AND NOT EXISTS (SELECT 1 FROM w WHERE w."id" = a."id")
+         UNION ALL
+         SELECT w.*, coalesce(a."mediaUrl" IS NOT NULL, false), a.${old.replaceAll(', "', ', a."')}, true
+         FROM w LEFT JOIN "ads" a ON a."id" = w."id"),
+       g AS (
+         SELECT "id", count(*) OVER w AS n, sum("reach") OVER w AS total,
+                row_number() OVER (w ORDER BY media DESC, "reach" DESC, "id" COLLATE "C") = 1 AS lead
+         FROM pool WHERE "collationId" = ANY($2::text[]) WINDOW w AS (PARTITION BY "collationId")),
+       p AS (
+         SELECT "id", row_number() OVER (PARTITION BY "advertiserId" ORDER BY "firstSeenAt" DESC, "id" COLLATE "C")::int AS position,
+                CASE WHEN "status" = 'active' THEN row_number() OVER (
+                  PARTITION BY "advertiserId", "status" = 'active' ORDER BY "reachDelta7d" DESC, "reach" DESC, "id" COLLATE "C")::int END AS rank
+         FROM pool WHERE "advertiserId" = ANY($1::text[])),
+       x AS (
+         SELECT o."id", o."advertiserId", o.mine, o.od, o.ot, o.ol, o.op, o.orank,
+                coalesce(g.n::int, o.od) AS n, coalesce(g.total::int8, o.ot) AS total, CASE WHEN g."id" IS NULL THEN o.ol ELSE g.lead END AS lead,
+                CASE WHEN p."id" IS NULL THEN o.op ELSE p.position END AS position, CASE WHEN p."id" IS NULL THEN o.orank ELSE p.rank END AS rank
+         FROM pool o LEFT JOIN g ON g."id" = o."id" LEFT JOIN p ON p."id" = o."id")
+       SELECT "id", "advertiserId", n, total::text AS total, lead, position, rank, mine,
+              orank IS DISTINCT FROM rank AS reranked, (od, ot, ol) IS DISTINCT FROM (n, total, lead) AS regrouped
+       FROM x WHERE mine OR (od, ot, ol, op, orank) IS DISTINCT FROM (n, total, lead, position, rank)`,
+      [
+        [...dirtyPages], [...dirtyGroups], writes.map((w) => w.ad.id), writes.map((w) => w.ad.pageId), writes.map((w) => w.ad.collationId),
+        writes.map((w) => w.ad.firstSeenAt.toISOString()), writes.map((w) => (running(w.ad) ? 'active' : 'inactive')),
+        writes.map((w) => w.ad.reach.toString()), writes.map((w) => w.gains[1].toString()),
+      ],
+    );
+    for (const row of rows) figures.set(row.id, row);
+  }
+
+  // The ads, with their gains and figures: a stored ad is rewritten only when one of its values differs.
   const written = await upsert<{ id: string; inserted: boolean }>(
     client,
     {
@@ -281,31 +408,42 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
         { name: 'ageMin', type: 'int4' }, { name: 'ageMax', type: 'int4' }, { name: 'isEuAd', type: 'bool' }, { name: 'isLowReach', type: 'bool' },
         { name: 'languages', type: 'text[]' }, { name: 'publisherPlatforms', type: 'text[]' }, { name: 'beneficiary', type: 'text' },
         { name: 'payer', type: 'text' }, { name: 'advertiserId', type: 'text' },
-        // Insert-only: a new ad is its own group until the groups are recomputed below; where it came from.
-        { name: 'platform', type: 'text' }, { name: 'mediaType', type: '"AdMediaType"' }, { name: 'aggregatedReach', type: 'int8' },
-        { name: 'fetchedFrom', type: 'text' },
         { name: 'reachDelta1d', type: 'int8' }, { name: 'reachDelta7d', type: 'int8' }, { name: 'reachDelta30d', type: 'int8' },
+        { name: 'duplicates', type: 'int4' }, { name: 'aggregatedReach', type: 'int8' }, { name: 'isGroupLead', type: 'bool' },
+        { name: 'positionInPage', type: 'int4' }, { name: 'currentRank', type: 'int4' },
+        // Written with a change only: the fingerprint of the record. Insert-only: the platform, the media type, the source.
+        { name: 'sourceHash', type: 'text' }, { name: 'platform', type: 'text' }, { name: 'mediaType', type: '"AdMediaType"' },
+        { name: 'fetchedFrom', type: 'text' },
       ],
       key: ['id'],
-      update: content,
+      update: CONTENT,
+      alsoOnChange: ['"sourceHash" = excluded."sourceHash"'],
       insertOnly: { firstFetchedAt: 'now()' },
       returning: 'id, (xmax = 0) AS inserted',
     },
-    ads.map((ad) => {
-      const active = running(ad);
-      const lastSeenAt = lastSeenOf(ad);
+    writes.map(({ ad, gains }) => {
+      const f = figures.get(ad.id)!;
       return [
-        ad.id, ad.collationId, active ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenAt, ad.title, ad.body, ad.ctaDescription,
+        ad.id, ad.collationId, running(ad) ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenOf(ad), ad.title, ad.body, ad.ctaDescription,
         ad.ctaLinkDescription, ad.landingPageDomain, ad.reach, ad.targetedCountries, ad.mainCountry, ad.gender, ad.ageMin, ad.ageMax,
-        ad.isEuAd, ad.reach < 1000n, ad.languages, ad.publisherPlatforms, ad.beneficiary, ad.payer, ad.pageId,
-        'facebook', 'unknown', ad.reach, SOURCE, ...[1, 7, 30].map((days) => newAdGain(ad, day, days)),
+        ad.isEuAd, ad.reach < 1000n, ad.languages, ad.publisherPlatforms, ad.beneficiary, ad.payer, ad.pageId, ...gains,
+        f.n, f.total, f.lead, f.position, f.rank, fingerprint(ad), 'facebook', 'unknown', SOURCE,
       ];
     }),
   );
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
+  // A record that differs where the mapping reads nothing of it (its order, a field not mapped) writes its fingerprint
+  // alone, without counting as a change, so the next run skips it.
+  const rehashed = writes.filter((w) => w.recordChanged && !outcomes.has(w.ad.id) && stored.has(w.ad.id));
+  if (rehashed.length) {
+    await client.query(
+      `UPDATE "ads" a SET "sourceHash" = u.h FROM unnest($1::text[], $2::text[]) AS u(id, h) WHERE a."id" = u.id AND a."sourceHash" IS DISTINCT FROM u.h`,
+      [rehashed.map((w) => w.ad.id), rehashed.map((w) => fingerprint(w.ad))],
+    );
+  }
   // The day an ad was last seen moves with every daily run while it runs: kept up to date without counting as a change
   // of the ad (nothing derives from it), so an unchanged running ad is `unchanged` on the next day too.
-  const seenBefore = ads.filter((ad) => outcomes.get(ad.id) !== 'inserted');
+  const seenBefore = ads.filter((ad) => stored.has(ad.id));
   if (seenBefore.length) {
     await client.query(
       `UPDATE "ads" a SET "lastSeenAt" = u.seen FROM unnest($1::text[], $2::timestamptz[]) AS u(id, seen)
@@ -313,21 +451,42 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
       [seenBefore.map((ad) => ad.id), seenBefore.map((ad) => lastSeenOf(ad).toISOString())],
     );
   }
-  // The ads whose content or gains changed: what the groups, ranks and page figures derive from.
-  const reworked = new Set(written.map((row) => row.id));
 
-  // Demography: the file's breakdown replaces the stored one (ads whose record has no breakdown keep theirs).
-  const withBreakdown = ads.filter((ad) => ad.demography !== null);
+  // The other ads of those groups and pages whose figures moved.
+  const others = [...figures.values()].filter((row) => !row.mine);
+  if (others.length) {
+    await client.query(
+      `UPDATE "ads" a SET "duplicates" = u.n, "aggregatedReach" = u.total, "isGroupLead" = u.lead, "positionInPage" = u.position, "currentRank" = u.rank
+       FROM unnest($1::text[], $2::int[], $3::int8[], $4::bool[], $5::int[], $6::int[]) AS u(id, n, total, lead, position, rank)
+       WHERE a."id" = u.id`,
+      [others.map((r) => r.id), others.map((r) => r.n), others.map((r) => r.total), others.map((r) => r.lead), others.map((r) => r.position), others.map((r) => r.rank)],
+    );
+  }
+  const regroupedPages = new Set<string>();
+  const reranked: string[] = [];
+  for (const row of figures.values()) {
+    if (!row.mine && ours.has(row.id)) changed(row.id);
+    else if (!row.mine && row.reranked) reranked.push(row.id);
+    if (row.regrouped) regroupedPages.add(row.advertiserId);
+  }
+
+  // Demography: the record's breakdown replaces the stored one (ads whose record has no breakdown keep theirs; an ad
+  // whose record is the one stored has the breakdown stored).
+  const withBreakdown = writes.filter((w) => w.recordChanged && w.ad.demography !== null).map((w) => w.ad);
   if (withBreakdown.length) {
     const cells = withBreakdown.flatMap((ad) => ad.demography!.map((cell) => [ad.id, cell.country, cell.ageRange, cell.gender, cell.reach]));
     const column = (i: number) => cells.map((cell) => (typeof cell[i] === 'bigint' ? cell[i].toString() : cell[i]));
-    const removed = await client.query<{ adId: string }>(
-      `DELETE FROM "ad_demography" d WHERE d."adId" = ANY($1::text[])
-         AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(a, c, r, g)
-                         WHERE u.a = d."adId" AND u.c = d."country" AND u.r = d."ageRange" AND u.g = d."gender")
-       RETURNING d."adId"`,
-      [withBreakdown.map((ad) => ad.id), column(0), column(1), column(2), column(3)],
-    );
+    // Only stored ads can have cells the record no longer has.
+    const replaced = withBreakdown.filter((ad) => stored.has(ad.id)).map((ad) => ad.id);
+    const removed = replaced.length
+      ? await client.query<{ adId: string }>(
+          `DELETE FROM "ad_demography" d WHERE d."adId" = ANY($1::text[])
+             AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(a, c, r, g)
+                             WHERE u.a = d."adId" AND u.c = d."country" AND u.r = d."ageRange" AND u.g = d."gender")
+           RETURNING d."adId"`,
+          [replaced, column(0), column(1), column(2), column(3)],
+        )
+      : { rows: [] };
     const upserted = await upsert<{ adId: string }>(
       client,
       {
@@ -345,106 +504,22 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
     for (const row of [...removed.rows, ...upserted]) changed(row.adId);
   }
 
-  // Reach gains from the stored snapshots, for the ads stored before (a new ad's were written with it).
-  const stored = ids.filter((id) => outcomes.get(id) !== 'inserted');
-  // The period's first day is parameter `param` ($2, $3, $4 for 1, 7 and 30 days).
-  const delta = (param: string) => `a."reach" - coalesce(
-      (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" <= ${param}::date ORDER BY r."date" DESC LIMIT 1),
-      CASE WHEN a."firstSeenAt" >= (${param}::date)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE a."reach" END)`;
-  const periodStart = (days: number) => new Date(day.getTime() - days * DAY_MS).toISOString().slice(0, 10);
-  if (stored.length) {
-    const deltas = await client.query<{ id: string }>(
-      `WITH d AS (SELECT a."id", ${delta('$2')} AS d1, ${delta('$3')} AS d7, ${delta('$4')} AS d30 FROM "ads" a WHERE a."id" = ANY($1::text[]))
-       UPDATE "ads" a SET "reachDelta1d" = d.d1, "reachDelta7d" = d.d7, "reachDelta30d" = d.d30 FROM d
-       WHERE a."id" = d."id" AND (a."reachDelta1d", a."reachDelta7d", a."reachDelta30d") IS DISTINCT FROM (d.d1, d.d7, d.d30)
-       RETURNING a."id"`,
-      [stored, periodStart(1), periodStart(7), periodStart(30)],
+  if (dirtyPages.size) {
+    await client.query(
+      `WITH f AS (
+         SELECT "advertiserId" AS id, count(*) FILTER (WHERE "status" = 'active') AS live, sum("reach") AS total, sum("reachDelta30d") AS r30
+         FROM "ads" WHERE "advertiserId" = ANY($1::text[]) GROUP BY 1),
+       c AS (
+         SELECT a."advertiserId" AS id, count(DISTINCT code) AS n
+         FROM "ads" a CROSS JOIN LATERAL unnest(a."targetedCountries") AS code WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1),
+       s AS (
+         SELECT v."id", coalesce(f.live, 0)::int AS live, coalesce(f.total, 0)::int8 AS total, coalesce(f.r30, 0)::int8 AS r30,
+                coalesce(c.n, 0)::int AS countries
+         FROM "advertisers" v LEFT JOIN f ON f.id = v."id" LEFT JOIN c ON c.id = v."id" WHERE v."id" = ANY($1::text[]))
+       UPDATE "advertisers" v SET "liveAdsCount" = s.live, "totalReach" = s.total, "reach30d" = s.r30, "countriesCount" = s.countries FROM s
+       WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
+      [[...dirtyPages]],
     );
-    for (const row of deltas.rows) {
-      changed(row.id);
-      reworked.add(row.id);
-    }
-  }
-
-  // What the figures derive from changed only for the ads written above (content or gains) and the pages and groups
-  // they left: only those groups and pages are recomputed, so a page of unchanged ads costs its snapshots alone.
-  const beforeById = new Map(before.rows.map((row) => [row.id, row]));
-  const dirty = ads.filter((ad) => reworked.has(ad.id));
-  const dirtyPages = new Set<string>();
-  const dirtyGroups = new Set<string>();
-  for (const ad of dirty) {
-    dirtyPages.add(ad.pageId);
-    dirtyGroups.add(ad.collationId);
-    const old = beforeById.get(ad.id);
-    if (old) {
-      dirtyPages.add(old.advertiserId);
-      dirtyGroups.add(old.collationId);
-    }
-  }
-  const regroupedPages = new Set<string>();
-  const reranked: string[] = [];
-  if (dirtyGroups.size || dirtyPages.size) {
-    // Duplicate groups (size, reach, lead: media first, then the most reach) and the pages' positions (newest first)
-    // and current ranks (active ads by 7-day gain), in one pass over the ads they change.
-    type Figures = { id: string; advertiserId: string; n: number; total: string; lead: boolean; position: number | null; rank: number | null; reranked: boolean; regrouped: boolean };
-    // Computed first, then written by key: an UPDATE joined to the windows would hash the whole ads table.
-    const old = `"advertiserId", "duplicates" AS od, "aggregatedReach" AS ot, "isGroupLead" AS ol, "positionInPage" AS op, "currentRank" AS orank`;
-    const { rows } = await client.query<Figures>(
-      `WITH g AS (
-         SELECT "id", ${old}, count(*) OVER w AS n, sum("reach") OVER w AS total,
-                row_number() OVER (w ORDER BY ("mediaUrl" IS NOT NULL) DESC, "reach" DESC, "id" COLLATE "C") = 1 AS lead
-         FROM "ads" WHERE "collationId" = ANY($1::text[]) WINDOW w AS (PARTITION BY "collationId")),
-       p AS (
-         SELECT "id", ${old},
-                row_number() OVER (PARTITION BY "advertiserId" ORDER BY "firstSeenAt" DESC, "id" COLLATE "C")::int AS position,
-                CASE WHEN "status" = 'active' THEN row_number() OVER (
-                  PARTITION BY "advertiserId", "status" = 'active' ORDER BY "reachDelta7d" DESC, "reach" DESC, "id" COLLATE "C")::int END AS rank
-         FROM "ads" WHERE "advertiserId" = ANY($2::text[])),
-       x AS (
-         SELECT coalesce(g."id", p."id") AS id, coalesce(g."advertiserId", p."advertiserId") AS "advertiserId",
-                coalesce(g.od, p.od) AS od, coalesce(g.ot, p.ot) AS ot, coalesce(g.ol, p.ol) AS ol,
-                coalesce(g.op, p.op) AS op, coalesce(g.orank, p.orank) AS orank,
-                CASE WHEN g."id" IS NULL THEN p.od ELSE g.n::int END AS n,
-                CASE WHEN g."id" IS NULL THEN p.ot ELSE g.total::int8 END AS total,
-                CASE WHEN g."id" IS NULL THEN p.ol ELSE g.lead END AS lead,
-                CASE WHEN p."id" IS NULL THEN g.op ELSE p.position END AS position,
-                CASE WHEN p."id" IS NULL THEN g.orank ELSE p.rank END AS rank
-         FROM g FULL JOIN p ON p."id" = g."id")
-       SELECT "id", "advertiserId", n, total::text AS total, lead, position, rank,
-              orank IS DISTINCT FROM rank AS reranked, (od, ot, ol) IS DISTINCT FROM (n, total, lead) AS regrouped
-       FROM x WHERE (od, ot, ol, op, orank) IS DISTINCT FROM (n, total, lead, position, rank)`,
-      [[...dirtyGroups], [...dirtyPages]],
-    );
-    if (rows.length) {
-      await client.query(
-        `UPDATE "ads" a SET "duplicates" = u.n, "aggregatedReach" = u.total, "isGroupLead" = u.lead, "positionInPage" = u.position, "currentRank" = u.rank
-         FROM unnest($1::text[], $2::int[], $3::int8[], $4::bool[], $5::int[], $6::int[]) AS u(id, n, total, lead, position, rank)
-         WHERE a."id" = u.id`,
-        [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => r.total), rows.map((r) => r.lead), rows.map((r) => r.position), rows.map((r) => r.rank)],
-      );
-    }
-    for (const row of rows) {
-      if (ours.has(row.id)) changed(row.id);
-      else if (row.reranked) reranked.push(row.id);
-      if (row.regrouped) regroupedPages.add(row.advertiserId);
-    }
-    if (dirtyPages.size) {
-      await client.query(
-        `WITH f AS (
-           SELECT "advertiserId" AS id, count(*) FILTER (WHERE "status" = 'active') AS live, sum("reach") AS total, sum("reachDelta30d") AS r30
-           FROM "ads" WHERE "advertiserId" = ANY($1::text[]) GROUP BY 1),
-         c AS (
-           SELECT a."advertiserId" AS id, count(DISTINCT code) AS n
-           FROM "ads" a CROSS JOIN LATERAL unnest(a."targetedCountries") AS code WHERE a."advertiserId" = ANY($1::text[]) GROUP BY 1),
-         s AS (
-           SELECT v."id", coalesce(f.live, 0)::int AS live, coalesce(f.total, 0)::int8 AS total, coalesce(f.r30, 0)::int8 AS r30,
-                  coalesce(c.n, 0)::int AS countries
-           FROM "advertisers" v LEFT JOIN f ON f.id = v."id" LEFT JOIN c ON c.id = v."id" WHERE v."id" = ANY($1::text[]))
-         UPDATE "advertisers" v SET "liveAdsCount" = s.live, "totalReach" = s.total, "reach30d" = s.r30, "countriesCount" = s.countries FROM s
-         WHERE v."id" = s."id" AND (v."liveAdsCount", v."totalReach", v."reach30d", v."countriesCount") IS DISTINCT FROM (s.live, s.total, s.r30, s.countries)`,
-        [[...dirtyPages]],
-      );
-    }
   }
 
   // The day's snapshots with the ads' reach and rank of the day; the fetch time moves on every run (a snapshot write only).

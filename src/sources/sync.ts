@@ -12,6 +12,35 @@ import type { Connector, Json, Page, SourceIO } from './types.js';
 // than the lease) is taken over by the next run of the same query; one of another query, or one started more than
 // a day ago (its `asOf` would date today's data), is marked interrupted instead.
 
+/**
+ * The pages of `source`, each next one fetched while the one before is written (one page ahead: fetching and parsing
+ * overlap the database's work). A page fetched ahead is only held: its cursor is stored when it is itself written, so
+ * a run that stops loses no page and skips none. Its failure surfaces when the page is reached, after the page before
+ * it is stored. `fetched.count`: the pages the source has produced so far.
+ */
+function readAhead<T>(source: AsyncIterable<T>, fetched: { count: number }): AsyncIterator<T> & { return(): Promise<IteratorResult<T>> } {
+  const pages = source[Symbol.asyncIterator]();
+  let ahead: Promise<IteratorResult<T>> | null = null;
+  const fetch = () => {
+    const next = pages.next();
+    next.then((result) => {
+      if (!result.done) fetched.count++;
+    }, () => {}); // a failure is awaited (and thrown) when the page is reached
+    return next;
+  };
+  return {
+    async next() {
+      const current = await (ahead ?? fetch());
+      ahead = current.done ? null : fetch();
+      return current;
+    },
+    async return() {
+      ahead = null;
+      return (await pages.return?.()) ?? { done: true, value: undefined };
+    },
+  };
+}
+
 export type SyncRunRow = {
   id: string;
   source: string;
@@ -251,22 +280,37 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
       options.onWait?.(wait);
     },
   });
+  // Pages the connector has produced so far, and its progress reports with the number of pages produced before each.
+  const fetched = { count: 0 };
+  const progress: { after: number; done: number; total: number | null }[] = [];
   const io: SourceIO = {
     http,
     pool,
     asOf: claimed.asOf,
     signal: controller.signal,
     skip: (reason) => skips.set(reason, (skips.get(reason) ?? 0) + 1),
-    progress: (done, total) => options.onProgress?.(done, total),
+    // Reported as the connector goes, which is a page ahead of the pages stored (see readAhead): held until the page
+    // before it is stored, so that a bar never runs ahead of the data.
+    progress: (done, total) => progress.push({ after: fetched.count, done, total }),
   };
   try {
     let page: Page | undefined;
     const growth = { inserted: 0, analyzeAt: null };
-    const pages = connector.pages(query, claimed.cursor, io)[Symbol.asyncIterator]();
+    const pages = readAhead(connector.pages(query, claimed.cursor, io), fetched);
+    let storedPages = 0;
+    const report = () => {
+      while (progress.length && progress[0].after <= storedPages) {
+        const { done, total } = progress.shift()!;
+        options.onProgress?.(done, total);
+      }
+    };
     for (;;) {
       const next = await pages.next();
       if (next.done) break;
+      // A page fetched ahead is not written once the run is told to stop.
+      if (controller.signal.aborted) throw controller.signal.reason;
       page = next.value;
+      report();
       const current = page;
       async function* one() {
         yield current.batch;
@@ -290,7 +334,11 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
           if (!(error instanceof PageFailed) || attempt >= 2) throw error;
         }
       }
+      storedPages++;
+      report();
     }
+    storedPages = Infinity;
+    report();
     const done = await finish(pool, claimed.id, owner, 'succeeded', null, skips, waits, false);
     if (!done) throw new TakenOver('the run was taken over by another process');
     return done;
@@ -310,6 +358,8 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
   } finally {
     clearInterval(heartbeat);
     options.signal?.removeEventListener('abort', stop);
+    // A page fetched ahead of a run that ended on an error is not waited for (it may be waiting out a throttle).
+    if (!controller.signal.aborted) controller.abort(new Error('the run has ended'));
   }
 }
 

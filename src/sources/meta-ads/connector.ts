@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { metaAds } from '../../data/import/meta-ads.js';
-import { apiError } from '../../errors.js';
 import { sourceConfig } from '../config.js';
 import { SourceError, type Answer, type Verdict } from '../http.js';
-import type { Connector, Json, Page, SourceIO } from '../types.js';
+import { cursorOf, isRealDay, queryOf } from '../query.js';
+import type { Connector, Page, SourceIO } from '../types.js';
 
 // Meta Ad Library API: `GET {META_GRAPH_URL}/{version}/ads_archive` with the access token, the reached countries,
 // search terms or up to 10 page ids per call, the active status and delivery-date bounds, the fields the importer
@@ -26,7 +26,7 @@ const PAGE_IDS_PER_CALL = 10;
 const ymd = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'deliveredFrom and deliveredTo must be dates like 2026-11-01')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'deliveredFrom and deliveredTo must be real days');
+  .refine(isRealDay, 'deliveredFrom and deliveredTo must be real days');
 
 const querySchema = z
   .object({
@@ -44,7 +44,9 @@ const querySchema = z
 
 export type MetaQuery = z.infer<typeof querySchema>;
 
-type Cursor = { leg: number; after: string | null };
+/** Where a run is: the call (a search, or a group of 10 page ids) and Meta's cursor within it. */
+const cursorSchema = z.object({ leg: z.number(), after: z.string().nullable() });
+type Cursor = z.infer<typeof cursorSchema>;
 
 const THROTTLE_CODES = new Set([4, 17, 32, 613]);
 const isThrottle = (code: number) => THROTTLE_CODES.has(code) || (code >= 80000 && code <= 80014);
@@ -121,16 +123,9 @@ function legs(query: MetaQuery): { search?: string; pageIds?: string[] }[] {
   return [{ search: query.search }];
 }
 
-const isCursor = (value: Json | null): value is Cursor =>
-  !!value && typeof value === 'object' && !Array.isArray(value) && typeof value.leg === 'number' && (value.after === null || typeof value.after === 'string');
-
 export const metaAdsConnector: Connector<MetaQuery> = {
   name: 'meta-ads',
-  parse(query) {
-    const parsed = querySchema.safeParse(query);
-    if (!parsed.success) throw apiError('validation_error', `meta-ads: ${parsed.error.issues[0].message}`);
-    return parsed.data;
-  },
+  parse: (query) => queryOf('meta-ads', querySchema, query),
   ready() {
     if (!sourceConfig().meta.token) throw new SourceError('auth', 'META_ACCESS_TOKEN is not set: the Ad Library API needs an access token');
   },
@@ -138,7 +133,7 @@ export const metaAdsConnector: Connector<MetaQuery> = {
   async *pages(query, cursor, io: SourceIO): AsyncIterable<Page> {
     const config = sourceConfig().meta;
     const all = legs(query);
-    let at: Cursor = isCursor(cursor) ? cursor : { leg: 0, after: null };
+    let at: Cursor = cursorOf(cursorSchema, cursor) ?? { leg: 0, after: null };
     let pause = 0;
     let n = 0;
     while (at.leg < all.length) {
@@ -170,7 +165,7 @@ export const metaAdsConnector: Connector<MetaQuery> = {
       );
       n++;
       const next: Cursor | null = page.hasNext ? { leg: at.leg, after: page.after } : at.leg + 1 < all.length ? { leg: at.leg + 1, after: null } : null;
-      yield { format: metaAds as Page['format'], batch: { origin: `ads_archive call ${at.leg + 1}/${all.length}, page ${n}`, records: page.data }, next };
+      yield { format: metaAds, batch: { origin: `ads_archive call ${at.leg + 1}/${all.length}, page ${n}`, records: page.data }, next };
       // Resumed only once the page is stored: a call whose last page that was is done.
       if (next?.leg !== at.leg) io.progress(at.leg + 1, all.length);
       if (!next) return;

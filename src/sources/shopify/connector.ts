@@ -5,7 +5,8 @@ import { apiError } from '../../errors.js';
 import { acrossWorkspaces } from '../../db/workspace-check.js';
 import { sourceConfig } from '../config.js';
 import { SourceError, sleep, type Answer, type Verdict } from '../http.js';
-import type { Connector, Json, Page, SourceIO } from '../types.js';
+import { cursorOf, queryOf } from '../query.js';
+import type { Connector, Page, SourceIO } from '../types.js';
 
 // Shopify storefronts: `GET {SHOPIFY_STORE_URL with the domain}/products.json?limit=250&page=N` from page 1 until a
 // page comes back empty, for the shops named or else every shop a workspace tracks (a brandtracker's shops, while a
@@ -30,12 +31,11 @@ const querySchema = z
   .strict();
 
 export type ShopifyQuery = { domains?: string[]; force: boolean };
-type Cursor = { domain: string; page: number };
+/** Where a run is: the store and its next page. */
+const cursorSchema = z.object({ domain: z.string(), page: z.number() });
+type Cursor = z.infer<typeof cursorSchema>;
 /** Per page: its validators, whether it was the empty page after the last, and how many products it held. */
 type Validators = Record<string, { etag?: string; lastModified?: string; empty?: boolean; count?: number }>;
-
-const isCursor = (value: Json | null): value is Cursor =>
-  !!value && typeof value === 'object' && !Array.isArray(value) && typeof value.domain === 'string' && typeof value.page === 'number';
 
 const TRACKED = `${acrossWorkspaces('the shops any workspace tracks, for the Shopify connector')}
   SELECT DISTINCT s."domain" FROM "shops" s
@@ -95,14 +95,13 @@ async function markRefused(pool: pg.Pool, domain: string, status: number | null,
 export const shopifyConnector: Connector<ShopifyQuery> = {
   name: 'shopify',
   parse(query) {
-    const parsed = querySchema.safeParse(query ?? {});
-    if (!parsed.success) throw apiError('validation_error', `shopify: ${parsed.error.issues[0].message}`);
-    const domains = parsed.data.domains?.map((value) => {
+    const parsed = queryOf('shopify', querySchema, query ?? {});
+    const domains = parsed.domains?.map((value) => {
       const domain = shopDomain(value);
       if (!domain) throw apiError('validation_error', `shopify: ${JSON.stringify(value)} is not a shop domain (like example.com)`);
       return domain;
     });
-    return { domains, force: parsed.data.force };
+    return { domains, force: parsed.force };
   },
   ready() {
     sourceConfig(); // a malformed SHOPIFY_STORE_URL or SHOPIFY_DELAY_MS stops the run before it starts
@@ -113,7 +112,7 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
   async *pages(query, cursor, io: SourceIO): AsyncIterable<Page> {
     const { storeUrl, delayMs } = sourceConfig().shopify;
     const stores = await storesOf(io.pool, query);
-    const start = isCursor(cursor) ? cursor : null;
+    const start = cursorOf(cursorSchema, cursor);
     let lastRequest = 0;
     for (const [index, domain] of stores.entries()) {
       if (start && domain < start.domain) continue;
@@ -127,7 +126,7 @@ export const shopifyConnector: Connector<ShopifyQuery> = {
         continue;
       }
       const validators: Validators = { ...(state?.validators ?? {}) };
-      const format = shopifyProducts(domain) as Page['format'];
+      const format = shopifyProducts(domain);
       let changed = false;
       for (let page = start && domain === start.domain ? start.page : 1; ; page++) {
         if (page > MAX_PAGES) {

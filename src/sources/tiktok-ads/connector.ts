@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { tiktokAds } from '../../data/import/tiktok-ads.js';
-import { apiError } from '../../errors.js';
 import { sourceConfig } from '../config.js';
 import { SourceError, type Answer, type SourceHttp, type Verdict } from '../http.js';
-import type { Connector, Json, Page, SourceIO } from '../types.js';
+import { cursorOf, isRealDay, queryOf } from '../query.js';
+import type { Connector, Page, SourceIO } from '../types.js';
 
 // TikTok Commercial Content API: a client-credentials token from `POST {TIKTOK_API_URL}/v2/oauth/token/` (renewed a
 // minute before it expires, and once more when the API calls it invalid), then `POST /v2/research/adlib/ad/query/`
@@ -17,17 +17,13 @@ export const TIKTOK_FIELDS = [
   'advertiser.business_id', 'advertiser.business_name', 'advertiser.paid_for_by',
 ];
 
-const isDay = (value: string) => {
-  const iso = `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
-  return !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso);
-};
 /** The library starts on 2022-10-01: the API refuses an earlier date. */
 const FIRST_DAY = '20221001';
 const ymd = z
   .string()
   .regex(/^\d{4}-?\d{2}-?\d{2}$/, 'from and to must be dates like 2026-11-01')
   .transform((value) => value.replaceAll('-', ''))
-  .refine(isDay, 'from and to must be real days')
+  .refine((value) => isRealDay(`${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`), 'from and to must be real days')
   .refine((value) => value >= FIRST_DAY, 'from and to must be 2022-10-01 or later (the library starts then)');
 
 const querySchema = z
@@ -44,10 +40,9 @@ const querySchema = z
   .refine((q) => !q.from || !q.to || q.from <= q.to, 'from is after to');
 
 export type TikTokQuery = z.infer<typeof querySchema>;
-type Cursor = { leg: number; searchId: string | null };
-
-const isCursor = (value: Json | null): value is Cursor =>
-  !!value && typeof value === 'object' && !Array.isArray(value) && typeof value.leg === 'number' && (value.searchId === null || typeof value.searchId === 'string');
+/** Where a run is: the country (its index in the query) and the API's search id within it. */
+const cursorSchema = z.object({ leg: z.number(), searchId: z.string().nullable() });
+type Cursor = z.infer<typeof cursorSchema>;
 
 /**
  * The token of a client, renewed before it expires: a minute before, or a tenth of its life for a short one, its life
@@ -133,11 +128,7 @@ function queryBody(body: Record<string, unknown>, advertiserIds: string[] | unde
 
 export const tiktokAdsConnector: Connector<TikTokQuery> = {
   name: 'tiktok-ads',
-  parse(query) {
-    const parsed = querySchema.safeParse(query);
-    if (!parsed.success) throw apiError('validation_error', `tiktok-ads: ${parsed.error.issues[0].message}`);
-    return parsed.data;
-  },
+  parse: (query) => queryOf('tiktok-ads', querySchema, query),
   ready() {
     const { clientKey, clientSecret } = sourceConfig().tiktok;
     if (!clientKey || !clientSecret) throw new SourceError('auth', 'TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET are not set: the Commercial Content API needs a client');
@@ -148,7 +139,7 @@ export const tiktokAdsConnector: Connector<TikTokQuery> = {
     const token = new ClientToken(io.http);
     const to = query.to ?? day(io.asOf);
     const from = query.from ?? day(new Date(io.asOf.getTime() - 30 * 86_400_000));
-    let at: Cursor = isCursor(cursor) ? cursor : { leg: 0, searchId: null };
+    let at: Cursor = cursorOf(cursorSchema, cursor) ?? { leg: 0, searchId: null };
     let n = 0;
     while (at.leg < query.countries.length) {
       const body: Record<string, unknown> = {
@@ -181,7 +172,7 @@ export const tiktokAdsConnector: Connector<TikTokQuery> = {
       }
       n++;
       const next: Cursor | null = page.hasMore && page.searchId ? { leg: at.leg, searchId: page.searchId } : at.leg + 1 < query.countries.length ? { leg: at.leg + 1, searchId: null } : null;
-      yield { format: tiktokAds as Page['format'], batch: { origin: `ad query ${query.countries[at.leg]}, page ${n}`, records: page.ads }, next };
+      yield { format: tiktokAds, batch: { origin: `ad query ${query.countries[at.leg]}, page ${n}`, records: page.ads }, next };
       // Resumed only once the page is stored: a country whose last page that was is done.
       if (next?.leg !== at.leg) io.progress(at.leg + 1, query.countries.length);
       if (!next) return;

@@ -4,6 +4,7 @@ import { loadSchedules } from '../../src/jobs/schedules.js';
 import { Metrics } from '../../src/observability/metrics.js';
 import { sourceStatuses } from '../../src/sources/index.js';
 import { shopifyProduct, startFakeShopify, type FakeShopify } from '../sources/fakes/shopify.js';
+import { fakeServers } from '../sources/helpers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The job queue on the test database (PGlite through its loopback server, and PostgreSQL): schedules from the
@@ -16,16 +17,16 @@ const saved = { ...process.env };
 const logger = { info: () => {}, warn: () => {} };
 const schedules = (list: object[]) => JSON.stringify({ schedules: list });
 const DOMAIN = 'queue-store.example';
+const fakes = fakeServers();
 
 beforeAll(async () => {
   t = await createTestApp();
-  fake = await startFakeShopify({ stores: { [DOMAIN]: { products: Array.from({ length: 3 }, (_, i) => shopifyProduct(i)), etag: true } } });
+  fake = await fakes.track(startFakeShopify({ stores: { [DOMAIN]: { products: Array.from({ length: 3 }, (_, i) => shopifyProduct(i)), etag: true } } }));
   process.env.SHOPIFY_STORE_URL = fake.storeUrlTemplate;
   process.env.SHOPIFY_DELAY_MS = '0';
 });
 afterAll(async () => {
   process.env = saved;
-  await fake?.close();
   await t?.close();
 });
 

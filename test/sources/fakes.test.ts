@@ -1,25 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/data/import/json.js';
 import { parseMetaAd } from '../../src/data/import/meta-ads.js';
 import { parseShopifyProduct, shopifyProducts } from '../../src/data/import/shopify-products.js';
 import { parseTikTokAd, tiktokAds } from '../../src/data/import/tiktok-ads.js';
 import { metaAd, startFakeMeta } from './fakes/meta.js';
 import { shopifyProduct, startFakeShopify } from './fakes/shopify.js';
+import { startServer } from './fakes/server.js';
 import { startFakeTikTok, tiktokAd } from './fakes/tiktok.js';
+import { fakeServers } from './helpers.js';
 
 // The source fakes (test/sources/fakes) against plain fetch: paging to the end, the scripted faults, conditional
 // requests, token expiry; and their records read by the importers' own parsers. No database.
 
 const asOf = new Date();
 const context = { asOf, day: new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate())) };
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-const track = <T extends { close(): Promise<void> }>(fake: T): T => {
-  closers.push(() => fake.close());
-  return fake;
-};
+const { track } = fakeServers();
 
 type GraphPage = { data: Record<string, unknown>[]; paging?: { cursors: { before: string; after: string }; next?: string } };
 type GraphError = { error: { code: number; error_subcode?: number; type: string; fbtrace_id: string } };
@@ -29,7 +24,7 @@ describe('fake Meta ads_archive', () => {
     new URLSearchParams({ access_token: 'good', ad_reached_countries: "['FR']", search_terms: "'our'", ...extra });
 
   it('pages to the end with opaque cursors, the fields asked, usage headers, records the importer reads', async () => {
-    const meta = track(await startFakeMeta({ token: 'good', ads: Array.from({ length: 53 }, (_, i) => metaAd(i)) }));
+    const meta = await track(startFakeMeta({ token: 'good', ads: Array.from({ length: 53 }, (_, i) => metaAd(i)) }));
     const fields = 'id,page_id,page_name,ad_creation_time,ad_delivery_start_time,ad_delivery_stop_time,ad_creative_bodies,ad_creative_link_titles,ad_creative_link_captions,eu_total_reach,age_country_gender_reach_breakdown,target_locations,target_gender,target_ages,languages,publisher_platforms,beneficiary_payers,ad_snapshot_url';
     const params = new URLSearchParams({ access_token: 'good', ad_reached_countries: '["FR"]', search_page_ids: '[100200300400500,100200300400513,100200300400526]', ad_active_status: 'ALL', limit: '20', fields });
     let next: string | undefined = `${meta.url}/v21.0/ads_archive?${params}`;
@@ -59,7 +54,7 @@ describe('fake Meta ads_archive', () => {
   });
 
   it('filters and projects like the API; validates parameters and the token', async () => {
-    const meta = track(await startFakeMeta({ token: 'good', ads: { count: 400, make: (i) => metaAd(i) } }));
+    const meta = await track(startFakeMeta({ token: 'good', ads: { count: 400, make: (i) => metaAd(i) } }));
     const get = async (params: URLSearchParams) => {
       const response = await fetch(`${meta.url}/v19.0/ads_archive?${params}`);
       return { status: response.status, body: (await response.json()) as GraphPage & GraphError };
@@ -90,7 +85,7 @@ describe('fake Meta ads_archive', () => {
   });
 
   it('answers the scripted faults: 500 then success, a cut body, a throttle with usage, an expired token', async () => {
-    const meta = track(await startFakeMeta({
+    const meta = await track(startFakeMeta({
       token: 'good',
       ads: { count: 30, make: (i) => metaAd(i) },
       faults: [
@@ -124,7 +119,7 @@ describe('fake Meta ads_archive', () => {
   });
 
   it('serves 100,000 generated ads page by page', async () => {
-    const meta = track(await startFakeMeta({ token: 'good', ads: { count: 100_000, make: (i) => metaAd(i) } }));
+    const meta = await track(startFakeMeta({ token: 'good', ads: { count: 100_000, make: (i) => metaAd(i) } }));
     let next: string | undefined = `${meta.url}/v21.0/ads_archive?${query({ ad_active_status: 'ALL', limit: '1000', fields: 'id' })}`;
     const ids = new Set<unknown>();
     while (next) {
@@ -154,7 +149,7 @@ describe('fake TikTok Commercial Content API', () => {
     });
 
   it('issues client tokens and pages with search_id; ids are number literals the importer reads exactly', async () => {
-    const tiktok = track(await startFakeTikTok({ ads, faults: [{ at: 2, fault: 'rate_limit_exceeded' }] }));
+    const tiktok = await track(startFakeTikTok({ ads, faults: [{ at: 2, fault: 'rate_limit_exceeded' }] }));
     const refused = await token(tiktok.url, 'wrong');
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: 'invalid_client', error_description: expect.any(String), log_id: expect.any(String) });
@@ -194,7 +189,7 @@ describe('fake TikTok Commercial Content API', () => {
   });
 
   it('rejects a token after its expiry with access_token_invalid', async () => {
-    const tiktok = track(await startFakeTikTok({ ads, tokenTtlSeconds: 0.3 }));
+    const tiktok = await track(startFakeTikTok({ ads, tokenTtlSeconds: 0.3 }));
     const granted = (await (await token(tiktok.url, 'fake-client-secret')).json()) as { access_token: string; expires_in: number };
     expect(granted.expires_in).toBe(0.3);
     expect((await queryAds(tiktok.url, granted.access_token, {})).status).toBe(200);
@@ -207,7 +202,7 @@ describe('fake TikTok Commercial Content API', () => {
 
 describe('fake Shopify storefronts', () => {
   it('pages products.json to an empty page, answers 304 while unchanged, and 200 with a new ETag after a change', async () => {
-    const shopify = track(await startFakeShopify({ stores: { 'lumen.example.com': { products: { count: 600, make: (i) => shopifyProduct(i) }, etag: true, lastModified: true } } }));
+    const shopify = await track(startFakeShopify({ stores: { 'lumen.example.com': { products: { count: 600, make: (i) => shopifyProduct(i) }, etag: true, lastModified: true } } }));
     const base = shopify.storeUrlTemplate.replace('{domain}', 'lumen.example.com');
     const sizes: number[] = [];
     for (let page = 1; page <= 4; page++) {
@@ -233,7 +228,7 @@ describe('fake Shopify storefronts', () => {
   });
 
   it('answers a store status, scripted faults, and tracks requests in flight per store', async () => {
-    const shopify = track(await startFakeShopify({
+    const shopify = await track(startFakeShopify({
       latencyMs: 60,
       stores: {
         'blocked.example.com': { products: [], status: 430 },
@@ -258,5 +253,20 @@ describe('fake Shopify storefronts', () => {
     const [a, b] = shopify.requestsFor('calm.example.com');
     expect(b.at - a.at).toBeGreaterThanOrEqual(50);
     expect((await fetch(`${shopify.url}/unknown.example.com/products.json`)).status).toBe(404);
+  });
+});
+
+describe('the fakes of a test', () => {
+  let left = '';
+  it.fails('a test that fails after starting a fake (failing on purpose)', async () => {
+    const server = await track(startServer(() => ({ status: 200, body: 'up' })));
+    left = server.url;
+    expect(await (await fetch(left)).text()).toBe('up');
+    throw new Error('this test fails on purpose');
+  });
+
+  it('leaves no fake listening: the server of the failed test refuses connections', async () => {
+    expect(left).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await expect(fetch(left)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
   });
 });

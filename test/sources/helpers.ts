@@ -1,9 +1,10 @@
 import type pg from 'pg';
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import type { SyncOptions, SyncRunRow } from '../../src/sources/sync.js';
 
-// What the connector tests share: short backoffs, the source settings set per test (and put back after it), table
-// digests, the stored run, and the console output of a run (to show a secret never reaches it).
+// What the connector tests share: short backoffs, the loopback fakes closed however a test ends, the source settings
+// set per test (and put back after it), table digests, the stored run, and the console output of a run (to show a
+// secret never reaches it).
 
 /** Retries and waits short enough for a test; a throttle's asked wait is cut at `maxWaitMs`. */
 export const FAST: NonNullable<SyncOptions['http']> = { retries: 3, baseDelayMs: 5, maxDelayMs: 20, maxWaitMs: 200, timeoutMs: 10_000 };
@@ -12,6 +13,39 @@ const SOURCE_ENV = [
   'META_GRAPH_URL', 'META_API_VERSION', 'META_ACCESS_TOKEN', 'TIKTOK_API_URL', 'TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET',
   'SHOPIFY_STORE_URL', 'SHOPIFY_DELAY_MS', 'SHOPIFY_DOMAINS', 'SYNC_LEASE_MS', 'SYNC_RUNS_KEEP_DAYS',
 ];
+
+type Closable = { close(): Promise<void> };
+
+async function closeAll(servers: Closable[]): Promise<void> {
+  const results = await Promise.allSettled(servers.splice(0).map((server) => server.close()));
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * The loopback fakes of a test file, each closed whether its test passed or not: one `track`ed inside a test is
+ * closed after that test, one tracked in a `beforeAll` after the file's tests. Call once per file, at its top.
+ */
+export function fakeServers(): { track<T extends Closable>(started: T | Promise<T>): Promise<T> } {
+  const perTest: Closable[] = [];
+  const perFile: Closable[] = [];
+  let inTest = false;
+  beforeEach(() => {
+    inTest = true;
+  });
+  afterEach(async () => {
+    inTest = false;
+    await closeAll(perTest);
+  });
+  afterAll(() => closeAll(perFile));
+  return {
+    async track(started) {
+      const server = await started;
+      (inTest ? perTest : perFile).push(server);
+      return server;
+    },
+  };
+}
 
 /** Sets source settings for the current test; every one of them is put back after it. */
 export function sourceEnv(): (vars: Record<string, string | undefined>) => void {

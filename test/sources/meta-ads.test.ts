@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncSource, type SyncRunRow } from '../../src/sources/index.js';
 import { metaAd, metaPageOf, startFakeMeta, type FakeMeta, type FakeMetaOptions } from './fakes/meta.js';
-import { captureOutput, checksum, checksums, FAST, progressLog, runFigures, sourceEnv, storedRun } from './helpers.js';
+import { captureOutput, checksum, checksums, fakeServers, FAST, progressLog, runFigures, sourceEnv, storedRun } from './helpers.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 
 // The meta-ads connector against the loopback Ad Library fake: paging, page-id batches, throttles and usage headers,
@@ -20,17 +20,15 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const env = sourceEnv();
+const fakes = fakeServers();
+/** The fake of the current test. */
 let meta: FakeMeta | undefined;
-afterEach(async () => {
-  await meta?.close();
-  meta = undefined;
-});
 
 const ads = (from: number, to: number, overrides: (i: number) => Record<string, unknown> = () => ({})) =>
   Array.from({ length: to - from }, (_, k) => metaAd(from + k, overrides(from + k)));
 
 async function fake(options: Omit<FakeMetaOptions, 'token'> & { token?: string }): Promise<FakeMeta> {
-  meta = await startFakeMeta({ token: TOKEN, ...options });
+  meta = await fakes.track(startFakeMeta({ token: TOKEN, ...options }));
   env({ META_GRAPH_URL: meta.url, META_ACCESS_TOKEN: TOKEN });
   return meta;
 }

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncSource, type SyncRunRow } from '../../src/sources/index.js';
 import { metaAd, startFakeMeta, type FakeMeta } from './fakes/meta.js';
-import { FAST, sourceEnv } from './helpers.js';
+import { fakeServers, FAST, sourceEnv } from './helpers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // sync_runs retention: at the start of a run, the finished runs of its source started more than SYNC_RUNS_KEEP_DAYS
@@ -17,15 +17,11 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const env = sourceEnv();
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const fakes = fakeServers();
 
 /** A Meta fake that knows another token than the one set: every run fails at its first request. */
 async function refusingMeta(vars: Record<string, string | undefined> = {}): Promise<FakeMeta> {
-  const meta = await startFakeMeta({ token: `${TOKEN}-other`, ads: [metaAd(1)] });
-  servers.push(meta);
+  const meta = await fakes.track(startFakeMeta({ token: `${TOKEN}-other`, ads: [metaAd(1)] }));
   env({ META_GRAPH_URL: meta.url, META_ACCESS_TOKEN: TOKEN, ...vars });
   return meta;
 }

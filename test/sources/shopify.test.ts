@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shopIdOf } from '../../src/data/import/shopify-products.js';
 import { syncSource } from '../../src/sources/index.js';
 import { startServer, type FakeServer } from './fakes/server.js';
 import { shopifyProduct, startFakeShopify, type FakeShopify, type FakeShopifyOptions } from './fakes/shopify.js';
-import { checksums, FAST, progressLog, runFigures, sourceEnv } from './helpers.js';
+import { checksums, fakeServers, FAST, progressLog, runFigures, sourceEnv } from './helpers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The shopify connector against the loopback storefront fake: several stores paged 250 at a time to the empty page,
@@ -23,17 +23,13 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const env = sourceEnv();
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const fakes = fakeServers();
 
 const products = (from: number, count: number, overrides: (i: number) => Record<string, unknown> = () => ({})) =>
   ({ count, make: (i: number) => shopifyProduct(from + i, overrides(from + i)) });
 
 async function fake(options: FakeShopifyOptions, delayMs = 0): Promise<FakeShopify> {
-  const shopify = await startFakeShopify(options);
-  servers.push(shopify);
+  const shopify = await fakes.track(startFakeShopify(options));
   env({ SHOPIFY_STORE_URL: shopify.storeUrlTemplate, SHOPIFY_DELAY_MS: String(delayMs) });
   return shopify;
 }
@@ -48,16 +44,15 @@ describe('shopify: several stores, paged, one request at a time', () => {
   let shopify: FakeShopify;
 
   beforeAll(async () => {
-    shopify = await startFakeShopify({
+    shopify = await fakes.track(startFakeShopify({
       latencyMs: 15,
       stores: {
         'alpha.example.com': { products: products(0, 600), etag: true, lastModified: true },
         'beta.example.com': { products: products(1000, 250), etag: true },
         'gamma.example.com': { products: [], lastModified: true },
       },
-    });
+    }));
   });
-  afterAll(() => shopify?.close());
   beforeEach(() => env({ SHOPIFY_STORE_URL: shopify.storeUrlTemplate, SHOPIFY_DELAY_MS: String(DELAY_MS) }));
 
   it('pages each store 250 at a time to its empty page, one request in flight, SHOPIFY_DELAY_MS apart', async () => {
@@ -173,12 +168,11 @@ describe('shopify: stores that refuse or fail', () => {
   });
 
   it('ends a store that answers JSON without a product list, reporting it, and goes on', async () => {
-    const other: FakeServer = await startServer((request) =>
+    const other: FakeServer = await fakes.track(startServer((request) =>
       request.path.startsWith('/odd.example.com/')
         ? { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'this site answers every path' }) }
         : { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ products: request.query.get('page') === '1' ? [shopifyProduct(2200)] : [] }) },
-    );
-    servers.push(other);
+    ));
     env({ SHOPIFY_STORE_URL: `${other.url}/{domain}`, SHOPIFY_DELAY_MS: '0' });
     const run = await sync({ domains: ['odd.example.com', 'plain.example.com'] });
     expect(runFigures(run)).toMatchObject({ status: 'succeeded', inserted: 1 });

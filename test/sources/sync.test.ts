@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncSource, type SyncRunRow } from '../../src/sources/index.js';
 import { metaAd, startFakeMeta, type FakeMeta } from './fakes/meta.js';
 import { startFakeShopify } from './fakes/shopify.js';
 import { startFakeTikTok, tiktokAd } from './fakes/tiktok.js';
-import { FAST, runFigures, sourceEnv } from './helpers.js';
+import { fakeServers, FAST, runFigures, sourceEnv } from './helpers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The sync runner (src/sources/sync.ts) through the meta-ads connector: a run killed for real (a child process
@@ -29,14 +29,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const env = sourceEnv();
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const fakes = fakeServers();
 
 async function fakeMeta(count: number, latencyMs = 0, from = 0): Promise<FakeMeta> {
-  const meta = await startFakeMeta({ token: TOKEN, ads: { count, make: (i) => metaAd(from + i) }, latencyMs });
-  servers.push(meta);
+  const meta = await fakes.track(startFakeMeta({ token: TOKEN, ads: { count, make: (i) => metaAd(from + i) }, latencyMs }));
   env({ META_GRAPH_URL: meta.url, META_ACCESS_TOKEN: TOKEN });
   return meta;
 }
@@ -142,11 +138,13 @@ describe('sync: stopped and stale runs', () => {
     const stopped = await sync(query, { signal: controller.signal, onPage: (run) => run.pages === 2 && controller.abort(new Error('operator stop')) });
     expect(stopped).toMatchObject({ status: 'interrupted', pages: 2, inserted: 20, error: 'stopped: operator stop' });
     expect(stopped.cursor).toEqual({ leg: 0, after: expect.any(String) });
-    expect(meta.archiveRequests()).toHaveLength(2);
+    // The two pages stored, and at most the one fetched ahead while the second was written (not written).
+    const asked = meta.archiveRequests().length;
+    expect(asked === 2 || asked === 3).toBe(true);
 
     const resumed = await sync(query);
     expect(resumed).toMatchObject({ id: stopped.id, status: 'succeeded', pages: 4, inserted: 40, error: null });
-    expect(meta.archiveRequests()[2].query.get('after')).toBe((stopped.cursor as { after: string }).after);
+    expect(meta.archiveRequests()[asked].query.get('after')).toBe((stopped.cursor as { after: string }).after);
   });
 
   it('refuses to start beside a running run with a fresh heartbeat; takes over a stale one from its cursor', async () => {
@@ -195,8 +193,7 @@ describe('sync: stopped and stale runs', () => {
   });
 
   it('does not resume a run the source refused as a wrong request: the next run starts over', async () => {
-    const tiktok = await startFakeTikTok({ ads: Array.from({ length: 30 }, (_, i) => tiktokAd(4000 + i)), faults: [{ at: 2, fault: 'invalid_params' }] });
-    servers.push(tiktok);
+    const tiktok = await fakes.track(startFakeTikTok({ ads: Array.from({ length: 30 }, (_, i) => tiktokAd(4000 + i)), faults: [{ at: 2, fault: 'invalid_params' }] }));
     env({ TIKTOK_API_URL: tiktok.url, TIKTOK_CLIENT_KEY: tiktok.clientKey, TIKTOK_CLIENT_SECRET: tiktok.clientSecret });
     const q = { countries: ['FR'], search: 'SAS', from: '2024-01-01', to: '2026-11-01', maxCount: 20 };
     const failed = await syncSource(t.db.pool, 'tiktok-ads', q, { http: FAST });
@@ -211,9 +208,8 @@ describe('sync: stopped and stale runs', () => {
 describe('sync: bad input', () => {
   it('refuses a bad query or a malformed setting with a validation_error before any request', async () => {
     const meta = await fakeMeta(5);
-    const tiktok = await startFakeTikTok({ ads: [] });
-    const shopify = await startFakeShopify({ stores: {} });
-    servers.push(tiktok, shopify);
+    const tiktok = await fakes.track(startFakeTikTok({ ads: [] }));
+    const shopify = await fakes.track(startFakeShopify({ stores: {} }));
     const settings = {
       META_GRAPH_URL: meta.url, META_ACCESS_TOKEN: TOKEN, TIKTOK_API_URL: tiktok.url, TIKTOK_CLIENT_KEY: 'key1', TIKTOK_CLIENT_SECRET: 'secret1',
       SHOPIFY_STORE_URL: shopify.storeUrlTemplate,

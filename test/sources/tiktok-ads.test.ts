@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncSource } from '../../src/sources/index.js';
 import { startFakeTikTok, tiktokAd, type FakeTikTok, type FakeTikTokOptions } from './fakes/tiktok.js';
-import { captureOutput, checksums, FAST, progressLog, runFigures, sourceEnv } from './helpers.js';
+import { captureOutput, checksums, fakeServers, FAST, progressLog, runFigures, sourceEnv } from './helpers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The tiktok-ads connector against the loopback Commercial Content API fake: the client token (fetched once, renewed
@@ -20,11 +20,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const env = sourceEnv();
+const fakes = fakeServers();
+/** The fake of the current test. */
 let tiktok: FakeTikTok | undefined;
-afterEach(async () => {
-  await tiktok?.close();
-  tiktok = undefined;
-});
 
 const ads = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => tiktokAd(from + k));
 type QueryBody = { filters: { country_code: string; ad_published_date_range: { min: string; max: string }; advertiser_business_ids?: unknown[] }; search_term?: string; max_count: number; search_id?: string };
@@ -32,7 +30,7 @@ const bodies = () => tiktok!.queryRequests().map((request) => JSON.parse(request
 const bearers = () => tiktok!.queryRequests().map((request) => String(request.headers.authorization));
 
 async function fake(options: Omit<FakeTikTokOptions, 'clientKey' | 'clientSecret'>): Promise<FakeTikTok> {
-  tiktok = await startFakeTikTok({ clientKey: CLIENT, clientSecret: SECRET, ...options });
+  tiktok = await fakes.track(startFakeTikTok({ clientKey: CLIENT, clientSecret: SECRET, ...options }));
   env({ TIKTOK_API_URL: tiktok.url, TIKTOK_CLIENT_KEY: CLIENT, TIKTOK_CLIENT_SECRET: SECRET });
   return tiktok;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { importBatches, type BatchResult } from '../data/import/run.js';
+import { importBatches, importContext, readBatch, type BatchResult } from '../data/import/run.js';
 import { apiError } from '../errors.js';
 import { sourceConfig } from './config.js';
 import { SourceError, SourceHttp, type Wait } from './http.js';
@@ -18,14 +18,22 @@ import type { Connector, Json, Page, SourceIO } from './types.js';
  * a run that stops loses no page and skips none. Its failure surfaces when the page is reached, after the page before
  * it is stored. `fetched.count`: the pages the source has produced so far.
  */
-function readAhead<T>(source: AsyncIterable<T>, fetched: { count: number }): AsyncIterator<T> & { return(): Promise<IteratorResult<T>> } {
+function readAhead<T>(
+  source: AsyncIterable<T>,
+  fetched: { count: number },
+  prepare: (item: T) => void,
+): AsyncIterator<T> & { return(): Promise<IteratorResult<T>> } {
   const pages = source[Symbol.asyncIterator]();
   let ahead: Promise<IteratorResult<T>> | null = null;
   const fetch = () => {
-    const next = pages.next();
-    next.then((result) => {
-      if (!result.done) fetched.count++;
-    }, () => {}); // a failure is awaited (and thrown) when the page is reached
+    const next = pages.next().then((result) => {
+      if (!result.done) {
+        fetched.count++;
+        prepare(result.value);
+      }
+      return result;
+    });
+    next.catch(() => {}); // a failure is awaited (and thrown) when the page is reached
     return next;
   };
   return {
@@ -296,7 +304,11 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
   try {
     let page: Page | undefined;
     const growth = { inserted: 0, analyzeAt: null };
-    const pages = readAhead(connector.pages(query, claimed.cursor, io), fetched);
+    // Each page's records are read as soon as it arrives, while the page before is written.
+    const context = importContext(claimed.asOf);
+    const pages = readAhead(connector.pages(query, claimed.cursor, io), fetched, (page) => {
+      page.batch.read = readBatch(page.format, page.batch, context);
+    });
     let storedPages = 0;
     const report = () => {
       while (progress.length && progress[0].after <= storedPages) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { refreshAdGroups } from '../ad-groups.js';
 import type { Format, ImportContext, Outcome } from './run.js';
-import { upsert } from './sql.js';
+import { upsert, type UpsertSpec } from './sql.js';
 import {
   BadRecord, countryCode, EU_UK, idOf, isHostName, isObject, optionalCount, optionalDateTime, optionalString, stringList,
 } from './values.js';
@@ -313,7 +313,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   // parameter $4, $5, $6 for 1, 7 and 30 days.
   const periodStart = (days: number) => new Date(day.getTime() - days * DAY_MS).toISOString().slice(0, 10);
   const gain = (param: string) => `(u.reach - coalesce(
-      (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = u.id AND r."date" <= ${param}::date ORDER BY r."date" DESC LIMIT 1),
+      (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = u.id AND r."date" <= ${param}::date ORDER BY r."adId" DESC, r."date" DESC LIMIT 1),
       CASE WHEN u.first >= (${param}::date)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE u.reach END))::text`;
   const storedRows = await client.query<StoredAd>(
     `SELECT a."id", a."collationId", a."advertiserId", a."sourceHash", ${gain('$4')} AS d1, ${gain('$5')} AS d7, ${gain('$6')} AS d30,
@@ -394,43 +394,45 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
     for (const row of rows) figures.set(row.id, row);
   }
 
-  // The ads, with their gains and figures: a stored ad is rewritten only when one of its values differs.
-  const written = await upsert<{ id: string; inserted: boolean }>(
-    client,
-    {
-      table: 'ads',
-      columns: [
-        { name: 'id', type: 'text' }, { name: 'collationId', type: 'text' }, { name: 'status', type: '"AdStatus"' },
-        { name: 'createdAt', type: 'timestamptz' }, { name: 'firstSeenAt', type: 'timestamptz' }, { name: 'lastSeenAt', type: 'timestamptz' },
-        { name: 'title', type: 'text' }, { name: 'body', type: 'text' }, { name: 'ctaDescription', type: 'text' },
-        { name: 'ctaLinkDescription', type: 'text' }, { name: 'landingPageDomain', type: 'text' }, { name: 'reach', type: 'int8' },
-        { name: 'targetedCountries', type: 'text[]' }, { name: 'mainCountry', type: 'text' }, { name: 'gender', type: 'text' },
-        { name: 'ageMin', type: 'int4' }, { name: 'ageMax', type: 'int4' }, { name: 'isEuAd', type: 'bool' }, { name: 'isLowReach', type: 'bool' },
-        { name: 'languages', type: 'text[]' }, { name: 'publisherPlatforms', type: 'text[]' }, { name: 'beneficiary', type: 'text' },
-        { name: 'payer', type: 'text' }, { name: 'advertiserId', type: 'text' },
-        { name: 'reachDelta1d', type: 'int8' }, { name: 'reachDelta7d', type: 'int8' }, { name: 'reachDelta30d', type: 'int8' },
-        { name: 'duplicates', type: 'int4' }, { name: 'aggregatedReach', type: 'int8' }, { name: 'isGroupLead', type: 'bool' },
-        { name: 'positionInPage', type: 'int4' }, { name: 'currentRank', type: 'int4' },
-        // Written with a change only: the fingerprint of the record. Insert-only: the platform, the media type, the source.
-        { name: 'sourceHash', type: 'text' }, { name: 'platform', type: 'text' }, { name: 'mediaType', type: '"AdMediaType"' },
-        { name: 'fetchedFrom', type: 'text' },
-      ],
-      key: ['id'],
-      update: CONTENT,
-      alsoOnChange: ['"sourceHash" = excluded."sourceHash"'],
-      insertOnly: { firstFetchedAt: 'now()' },
-      returning: 'id, (xmax = 0) AS inserted',
-    },
-    writes.map(({ ad, gains }) => {
-      const f = figures.get(ad.id)!;
-      return [
-        ad.id, ad.collationId, running(ad) ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenOf(ad), ad.title, ad.body, ad.ctaDescription,
-        ad.ctaLinkDescription, ad.landingPageDomain, ad.reach, ad.targetedCountries, ad.mainCountry, ad.gender, ad.ageMin, ad.ageMax,
-        ad.isEuAd, ad.reach < 1000n, ad.languages, ad.publisherPlatforms, ad.beneficiary, ad.payer, ad.pageId, ...gains,
-        f.n, f.total, f.lead, f.position, f.rank, fingerprint(ad), 'facebook', 'unknown', SOURCE,
-      ];
-    }),
-  );
+  // The ads, with their gains and figures: a new ad inserted, a stored ad rewritten only when one of its values differs.
+  const adSpec: UpsertSpec = {
+    table: 'ads',
+    columns: [
+      { name: 'id', type: 'text' }, { name: 'collationId', type: 'text' }, { name: 'status', type: '"AdStatus"' },
+      { name: 'createdAt', type: 'timestamptz' }, { name: 'firstSeenAt', type: 'timestamptz' }, { name: 'lastSeenAt', type: 'timestamptz' },
+      { name: 'title', type: 'text' }, { name: 'body', type: 'text' }, { name: 'ctaDescription', type: 'text' },
+      { name: 'ctaLinkDescription', type: 'text' }, { name: 'landingPageDomain', type: 'text' }, { name: 'reach', type: 'int8' },
+      { name: 'targetedCountries', type: 'text[]' }, { name: 'mainCountry', type: 'text' }, { name: 'gender', type: 'text' },
+      { name: 'ageMin', type: 'int4' }, { name: 'ageMax', type: 'int4' }, { name: 'isEuAd', type: 'bool' }, { name: 'isLowReach', type: 'bool' },
+      { name: 'languages', type: 'text[]' }, { name: 'publisherPlatforms', type: 'text[]' }, { name: 'beneficiary', type: 'text' },
+      { name: 'payer', type: 'text' }, { name: 'advertiserId', type: 'text' },
+      { name: 'reachDelta1d', type: 'int8' }, { name: 'reachDelta7d', type: 'int8' }, { name: 'reachDelta30d', type: 'int8' },
+      { name: 'duplicates', type: 'int4' }, { name: 'aggregatedReach', type: 'int8' }, { name: 'isGroupLead', type: 'bool' },
+      { name: 'positionInPage', type: 'int4' }, { name: 'currentRank', type: 'int4' },
+      // Written with a change only: the fingerprint of the record. Insert-only: the platform, the media type, the source.
+      { name: 'sourceHash', type: 'text' }, { name: 'platform', type: 'text' }, { name: 'mediaType', type: '"AdMediaType"' },
+      { name: 'fetchedFrom', type: 'text' },
+    ],
+    key: ['id'],
+    update: CONTENT,
+    alsoOnChange: ['"sourceHash" = excluded."sourceHash"'],
+    insertOnly: { firstFetchedAt: 'now()' },
+    returning: 'id, (xmax = 0) AS inserted',
+  };
+  const adRow = ({ ad, gains }: Write) => {
+    const f = figures.get(ad.id)!;
+    return [
+      ad.id, ad.collationId, running(ad) ? 'active' : 'inactive', ad.createdAt, ad.firstSeenAt, lastSeenOf(ad), ad.title, ad.body, ad.ctaDescription,
+      ad.ctaLinkDescription, ad.landingPageDomain, ad.reach, ad.targetedCountries, ad.mainCountry, ad.gender, ad.ageMin, ad.ageMax,
+      ad.isEuAd, ad.reach < 1000n, ad.languages, ad.publisherPlatforms, ad.beneficiary, ad.payer, ad.pageId, ...gains,
+      f.n, f.total, f.lead, f.position, f.rank, fingerprint(ad), 'facebook', 'unknown', SOURCE,
+    ];
+  };
+  const isNew = (w: Write) => !stored.has(w.ad.id);
+  const written = [
+    ...(await upsert<{ id: string; inserted: boolean }>(client, { ...adSpec, allNew: true }, writes.filter(isNew).map(adRow))),
+    ...(await upsert<{ id: string; inserted: boolean }>(client, adSpec, writes.filter((w) => !isNew(w)).map(adRow))),
+  ];
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
   // A record that differs where the mapping reads nothing of it (its order, a field not mapped) writes its fingerprint
   // alone, without counting as a change, so the next run skips it.
@@ -487,20 +489,21 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
           [replaced, column(0), column(1), column(2), column(3)],
         )
       : { rows: [] };
-    const upserted = await upsert<{ adId: string }>(
-      client,
-      {
-        table: 'ad_demography',
-        columns: [
-          { name: 'adId', type: 'text' }, { name: 'country', type: 'text' }, { name: 'ageRange', type: 'text' },
-          { name: 'gender', type: 'text' }, { name: 'reach', type: 'int8' },
-        ],
-        key: ['adId', 'country', 'ageRange', 'gender'],
-        update: ['reach'],
-        returning: '"adId"',
-      },
-      cells,
-    );
+    const cellSpec: UpsertSpec = {
+      table: 'ad_demography',
+      columns: [
+        { name: 'adId', type: 'text' }, { name: 'country', type: 'text' }, { name: 'ageRange', type: 'text' },
+        { name: 'gender', type: 'text' }, { name: 'reach', type: 'int8' },
+      ],
+      key: ['adId', 'country', 'ageRange', 'gender'],
+      update: ['reach'],
+      returning: '"adId"',
+    };
+    const ofStored = (cell: unknown[]) => stored.has(cell[0] as string);
+    const upserted = [
+      ...(await upsert<{ adId: string }>(client, { ...cellSpec, allNew: true }, cells.filter((cell) => !ofStored(cell)))),
+      ...(await upsert<{ adId: string }>(client, cellSpec, cells.filter(ofStored))),
+    ];
     for (const row of [...removed.rows, ...upserted]) changed(row.adId);
   }
 

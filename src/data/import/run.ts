@@ -35,7 +35,12 @@ export type Batch = {
   records: unknown[] | string;
   /** The position of the first record within its origin (a large file comes in several batches). */
   offset?: number;
+  /** The records already read (`readBatch`), by a caller that reads the next batch while the one before is written. */
+  read?: ReadBatch<unknown> | string;
 };
+
+/** A batch's records read and checked: the good ones in order, the bad ones and the duplicates reported. */
+export type ReadBatch<R> = { read: number; skipped: number; errors: ImportError[]; good: R[] };
 
 export type Format<R> = {
   /** The record list of a parsed JSON document, or why it has none. */
@@ -146,9 +151,7 @@ export async function importBatches<R>(
   batches: AsyncIterable<Batch>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const asOf = options.asOf ?? new Date();
-  const day = new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate()));
-  const context: ImportContext = { asOf, day };
+  const context = importContext(options.asOf ?? new Date());
   const summary: ImportSummary = { read: 0, inserted: 0, updated: 0, skipped: 0, errors: [] };
 
   const growth = options.growth ?? { inserted: 0, analyzeAt: null };
@@ -172,6 +175,40 @@ export async function importBatches<R>(
   return summary;
 }
 
+/** The context of an import standing for `asOf`. */
+export function importContext(asOf: Date): ImportContext {
+  return { asOf, day: new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate())) };
+}
+
+/** Reads and checks a batch's records: a bad one is reported and left out, a later duplicate replaces an earlier one. */
+export function readBatch<R>(format: Format<R>, batch: Batch, context: ImportContext): ReadBatch<R> | string {
+  const { origin, records } = batch;
+  if (typeof records === 'string') return records;
+  const out: ReadBatch<R> = { read: records.length, skipped: 0, errors: [], good: [] };
+  const offset = batch.offset ?? 0;
+  const byKey = new Map<string, { position: number; record: R }>();
+  records.forEach((raw, index) => {
+    const position = offset + index;
+    try {
+      const record = format.parse(raw, context);
+      const key = format.key(record);
+      const earlier = byKey.get(key);
+      if (earlier) {
+        out.errors.push({ file: origin, position: earlier.position, reason: `duplicate of the record at position ${position}, which replaces it` });
+        out.skipped++;
+        byKey.delete(key);
+      }
+      byKey.set(key, { position, record });
+    } catch (error) {
+      if (!(error instanceof BadRecord)) throw error;
+      out.errors.push({ file: origin, position, reason: error.message });
+      out.skipped++;
+    }
+  });
+  out.good = [...byKey.values()].sort((a, b) => a.position - b.position).map((entry) => entry.record);
+  return out;
+}
+
 async function importBatch<R>(
   pool: pg.Pool,
   format: Format<R>,
@@ -181,37 +218,19 @@ async function importBatch<R>(
 ): Promise<BatchResult> {
   const { origin } = batch;
   const result: BatchResult = { origin, read: 0, inserted: 0, updated: 0, skipped: 0, errors: [], failed: false };
-  const records = batch.records;
-  if (typeof records === 'string') {
-    result.errors.push({ file: origin, position: null, reason: records });
+  // Every record read first: a bad one is reported and left out, the rest go to the database together.
+  const read = (batch.read as ReadBatch<R> | string | undefined) ?? readBatch(format, batch, context);
+  if (typeof read === 'string') {
+    result.errors.push({ file: origin, position: null, reason: read });
   } else {
-    result.read = records.length;
-    const offset = batch.offset ?? 0;
-    // Read every record first: a bad one is reported and left out, the rest go to the database together.
-    const byKey = new Map<string, { position: number; record: R }>();
-    records.forEach((raw, index) => {
-      const position = offset + index;
-      try {
-        const record = format.parse(raw, context);
-        const key = format.key(record);
-        const earlier = byKey.get(key);
-        if (earlier) {
-          result.errors.push({ file: origin, position: earlier.position, reason: `duplicate of the record at position ${position}, which replaces it` });
-          result.skipped++;
-          byKey.delete(key);
-        }
-        byKey.set(key, { position, record });
-      } catch (error) {
-        if (!(error instanceof BadRecord)) throw error;
-        result.errors.push({ file: origin, position, reason: error.message });
-        result.skipped++;
-      }
-    });
-    const good = [...byKey.values()].sort((a, b) => a.position - b.position);
+    result.read = read.read;
+    result.skipped = read.skipped;
+    result.errors.push(...read.errors);
+    const good = read.good;
     if (good.length > 0) {
       try {
         await inTransaction(pool, async (client) => {
-          const outcomes = await format.apply(client, good.map((entry) => entry.record), context);
+          const outcomes = await format.apply(client, good, context);
           for (const outcome of outcomes.values()) result[outcome]++;
           await onBatch?.(client, result);
         });

@@ -32,6 +32,11 @@ export type UpsertSpec = {
   /** Columns written on insert only, as SQL expressions that take no value (`"firstFetchedAt"` → `now()`). */
   insertOnly?: Record<string, string>;
   returning: string;
+  /**
+   * The rows are known to be new (the batch looked their keys up under the import lock and found none): a plain
+   * INSERT, without the cost of a conflict check per row. A key stored after all fails the batch.
+   */
+  allNew?: boolean;
 };
 
 /** Inserts `rows` or updates the rows that differ; returns the rows inserted or changed (`RETURNING`). */
@@ -55,6 +60,7 @@ export async function upsert<R extends pg.QueryResultRow>(client: pg.PoolClient,
     : 'DO NOTHING';
   const text =
     `INSERT INTO ${quote(table)} AS t (${targets}) SELECT ${select} FROM unnest(${unnest}) AS u(${names}) ` +
-    `ON CONFLICT (${spec.key.map(quote).join(', ')}) ${conflict} RETURNING ${spec.returning}`;
+    (spec.allNew ? '' : `ON CONFLICT (${spec.key.map(quote).join(', ')}) ${conflict} `) +
+    `RETURNING ${spec.returning}`;
   return (await client.query<R>(text, params)).rows;
 }

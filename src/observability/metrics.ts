@@ -84,7 +84,7 @@ export class Metrics {
           for (const f of await figures()) fill(this, f);
         },
       });
-    gauge('mi_sync_rows', 'Records of every sync run so far, by source and outcome (fetched, inserted, updated, unchanged, skipped).', ['source', 'outcome'], (g, f) => {
+    gauge('mi_sync_rows', 'Records of the sync runs kept (SYNC_RUNS_KEEP_DAYS), by source and outcome (fetched, inserted, updated, unchanged, skipped).', ['source', 'outcome'], (g, f) => {
       for (const [outcome, n] of Object.entries(f.rows)) g.set({ source: f.source, outcome }, n);
     });
     gauge('mi_sync_runs', 'Sync runs by source and status (failed runs are the errors).', ['source', 'status'], (g, f) => {
@@ -94,7 +94,7 @@ export class Metrics {
       if (f.lastSucceededAt) g.set({ source: f.source }, (Date.now() - f.lastSucceededAt.getTime()) / 1000);
     });
     gauge('mi_sync_running', '1 while a run of the source is running.', ['source'], (g, f) => g.set({ source: f.source }, f.running ? 1 : 0));
-    gauge('mi_sync_waits', 'Waits (throttles, backoffs) of every run so far, by source.', ['source'], (g, f) => g.set({ source: f.source }, f.waits));
+    gauge('mi_sync_waits', 'Waits (throttles, backoffs) of the sync runs kept, by source.', ['source'], (g, f) => g.set({ source: f.source }, f.waits));
   }
 
   observe(outcome: RequestOutcome): void {

@@ -15,6 +15,7 @@ import { Metrics } from './observability/metrics.js';
 import { createReadiness } from './observability/readiness.js';
 import { sweepIdempotencyKeys } from './plugins/use-idempotency.js';
 import { createApp } from './server.js';
+import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
 import { sourceStatuses } from './sources/index.js';
 
@@ -94,8 +95,10 @@ if (demoKey) {
   console.log(`\n  ${demoKey}\n\n  curl -H "Authorization: Bearer ${demoKey}" "${base}/v1/ads?search=summer&limit=3"\n`);
 }
 
-// The job queue's workers (the sync schedules) run in this process unless WORKERS=off (`npm run worker` runs them alone).
+// The job queue's workers (the sync schedules) and the events' dispatcher run in this process unless WORKERS=off
+// (`npm run worker` runs them alone).
 const jobs = config.workers ? await startJobs(db.pool, { work: true, logger }) : null;
+const events = config.workers ? startEvents(db.pool, { logger }) : null;
 
 let stopping = false;
 /**
@@ -119,6 +122,7 @@ async function stop(signal: string) {
   clearInterval(sweep);
   // A sync in flight stops at its page boundary and is marked interrupted: the next run resumes it.
   await jobs?.stop();
+  await events?.stop();
   // Closing the pools and the database is bounded too: a connection that never ends must not keep the process alive.
   const stuck = setTimeout(() => {
     logger.error('the pools or the database did not close within 5 s: exiting anyway');

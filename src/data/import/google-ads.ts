@@ -3,6 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import readline from 'node:readline';
 import { parse as parseCsv } from 'csv-parse';
 import type pg from 'pg';
+import { recordEvents } from '../events.js';
 import { parseJson } from './json.js';
 import type { Batch, Format, ImportContext, Outcome } from './run.js';
 import { upsert } from './sql.js';
@@ -331,6 +332,13 @@ async function applyGoogleAds(client: pg.PoolClient, ads: GoogleAdRecord[]): Pro
   );
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
   for (const ad of ads) if (renamedAdvertisers.has(ad.advertiserId) && !outcomes.has(ad.id)) outcomes.set(ad.id, 'updated');
+  const created = new Set(written.filter((row) => row.inserted).map((row) => row.id));
+  await recordEvents(client, 'google-ads', ads.filter((ad) => created.has(ad.id)).map((ad) => ({
+    type: 'ad.created',
+    dedupeKey: `ad.created:${ad.id}`,
+    adId: ad.id,
+    data: { before: null, after: { platform: 'google', googleAdvertiserId: ad.advertiserId, status: ad.status, network: ad.network, reach: ad.reach, firstSeenAt: ad.firstSeenAt.toISOString() } },
+  })));
 
   // Live ads per advertiser, written only where a count differs (a repeated import writes nothing).
   const touched = [...new Set([...names.keys(), ...before.rows.map((row) => row.advertiserId)])];

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { refreshAdGroups } from '../ad-groups.js';
+import { EVENT_THRESHOLDS, recordEvents, type NewEvent } from '../events.js';
 import type { Format, ImportContext, Outcome } from './run.js';
 import { upsert, type UpsertSpec } from './sql.js';
 import {
@@ -258,6 +259,8 @@ type StoredAd = {
   collationId: string;
   advertiserId: string;
   sourceHash: string | null;
+  /** What the events compare: the stored status, landing page, copy and reach (text: int8). */
+  status: string; landingPageDomain: string | null; title: string | null; body: string | null; reach: string;
   /** The gains with the batch's reach (text: int8). */
   d1: string; d7: string; d30: string;
   /** The gains stored. */
@@ -316,7 +319,8 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
       (SELECT r."reach" FROM "ad_reach_days" r WHERE r."adId" = u.id AND r."date" <= ${param}::date ORDER BY r."adId" DESC, r."date" DESC LIMIT 1),
       CASE WHEN u.first >= (${param}::date)::timestamp AT TIME ZONE 'UTC' THEN 0 ELSE u.reach END))::text`;
   const storedRows = await client.query<StoredAd>(
-    `SELECT a."id", a."collationId", a."advertiserId", a."sourceHash", ${gain('$4')} AS d1, ${gain('$5')} AS d7, ${gain('$6')} AS d30,
+    `SELECT a."id", a."collationId", a."advertiserId", a."sourceHash", a."status"::text AS status, a."landingPageDomain", a."title", a."body",
+            a."reach"::text AS reach, ${gain('$4')} AS d1, ${gain('$5')} AS d7, ${gain('$6')} AS d30,
             a."reachDelta1d"::text AS o1, a."reachDelta7d"::text AS o7, a."reachDelta30d"::text AS o30
      FROM unnest($1::text[], $2::int8[], $3::timestamptz[]) AS u(id, reach, first) JOIN "ads" a ON a."id" = u.id`,
     [ids, ads.map((ad) => ad.reach.toString()), ads.map((ad) => ad.firstSeenAt.toISOString()), periodStart(1), periodStart(7), periodStart(30)],
@@ -549,7 +553,74 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   // A duplicate group may span pages: a page whose ads changed lead is regrouped too.
   const regroup = [...new Set([...dirtyPages, ...regroupedPages])];
   if (regroup.length) await refreshAdGroups(client, regroup);
+  await recordEvents(client, 'meta-ads', await changesOf(client, ads, writes, stored, outcomes, running, lastSeenOf, dayText));
   return outcomes;
+}
+
+/**
+ * The events of a batch (see src/data/events.ts): ads created, stopped, pointed elsewhere, rewritten, or whose reach
+ * jumped, and pages that started many ads on the day. Keyed so that a re-run of the day finds the same changes again
+ * without recording them twice.
+ */
+async function changesOf(
+  client: pg.PoolClient,
+  ads: MetaAd[],
+  writes: { ad: MetaAd; gains: [bigint, bigint, bigint]; recordChanged: boolean }[],
+  stored: Map<string, StoredAd>,
+  outcomes: Map<string, Outcome>,
+  running: (ad: MetaAd) => boolean,
+  lastSeenOf: (ad: MetaAd) => Date,
+  day: string,
+): Promise<NewEvent[]> {
+  const events: NewEvent[] = [];
+  const subject = (ad: MetaAd) => ({ adId: ad.id, advertiserId: ad.pageId });
+  for (const { ad, gains, recordChanged } of writes) {
+    const before = stored.get(ad.id);
+    if (!before) {
+      if (outcomes.get(ad.id) !== 'inserted') continue;
+      const after = { platform: 'facebook', title: ad.title, status: running(ad) ? 'active' : 'inactive', reach: ad.reach, firstSeenAt: ad.firstSeenAt.toISOString() };
+      events.push({ type: 'ad.created', dedupeKey: `ad.created:${ad.id}`, ...subject(ad), data: { before: null, after } });
+      continue;
+    }
+    if (recordChanged) {
+      if (before.status === 'active' && !running(ad)) {
+        const last = lastSeenOf(ad).toISOString();
+        events.push({ type: 'ad.stopped', dedupeKey: `ad.stopped:${ad.id}:${last.slice(0, 10)}`, ...subject(ad),
+          data: { before: { status: 'active' }, after: { status: 'inactive', lastSeenAt: last } } });
+      }
+      if (before.landingPageDomain !== ad.landingPageDomain) {
+        events.push({ type: 'ad.landing_page_changed', dedupeKey: `ad.landing_page_changed:${ad.id}:${day}:${ad.landingPageDomain ?? ''}`, ...subject(ad),
+          data: { before: { landingPageDomain: before.landingPageDomain }, after: { landingPageDomain: ad.landingPageDomain } } });
+      }
+      if (before.title !== ad.title || before.body !== ad.body) {
+        const copy = createHash('sha1').update(JSON.stringify([ad.title, ad.body])).digest('base64url').slice(0, 12);
+        events.push({ type: 'ad.copy_changed', dedupeKey: `ad.copy_changed:${ad.id}:${day}:${copy}`, ...subject(ad),
+          data: { before: { title: before.title, body: before.body }, after: { title: ad.title, body: ad.body } } });
+      }
+    }
+    // The day's gain: at least the threshold, and at least half the reach the ad had before it.
+    const gain = gains[0];
+    const previous = ad.reach - gain;
+    if (gain >= BigInt(EVENT_THRESHOLDS.reachJump) && gain * 2n >= previous) {
+      events.push({ type: 'ad.reach_jumped', dedupeKey: `ad.reach_jumped:${ad.id}:${day}`, ...subject(ad),
+        data: { before: { reach: BigInt(before.reach) }, after: { reach: ad.reach, gain } } });
+    }
+  }
+  // Pages that got new ads: a burst when the ads started on the day reach the threshold.
+  const grown = [...new Set(ads.filter((ad) => outcomes.get(ad.id) === 'inserted').map((ad) => ad.pageId))];
+  if (grown.length) {
+    const { rows } = await client.query<{ id: string; n: number }>(
+      `SELECT "advertiserId" AS id, count(*)::int AS n FROM "ads"
+       WHERE "advertiserId" = ANY($1::text[]) AND "firstSeenAt" >= ($2::date)::timestamp AT TIME ZONE 'UTC'
+         AND "firstSeenAt" < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+       GROUP BY 1 HAVING count(*) >= $3`,
+      [grown, day, EVENT_THRESHOLDS.burstAds],
+    );
+    for (const row of rows) {
+      events.push({ type: 'advertiser.burst', dedupeKey: `advertiser.burst:${row.id}:${day}`, advertiserId: row.id, data: { before: null, after: { day, newAds: row.n } } });
+    }
+  }
+  return events;
 }
 
 /**

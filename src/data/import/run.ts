@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { eventsCommitted } from '../events.js';
 import { parseJson } from './json.js';
 import { BadRecord } from './values.js';
 
@@ -234,6 +235,8 @@ async function importBatch<R>(
           for (const outcome of outcomes.values()) result[outcome]++;
           await onBatch?.(client, result);
         });
+        // The batch may have recorded events (src/data/events.ts): the dispatcher of this process looks at once.
+        eventsCommitted();
         return result;
       } catch (error) {
         result.inserted = result.updated = 0;

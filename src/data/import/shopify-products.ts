@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { recordEvents, type NewEvent } from '../events.js';
 import { refreshFacetUsage } from '../facet-usage.js';
 import { toUsd } from '../usd-rates.js';
 import type { Format, ImportContext, Outcome } from './run.js';
@@ -316,6 +317,12 @@ async function applyShopifyProducts(
     if (!outcomes.has(key)) outcomes.set(key, 'updated');
   };
   const currency = shop.currency ?? 'USD';
+  // What the events compare: the stored price and whether any variant was available.
+  const before = await client.query<{ id: string; price: string | null; available: boolean | null }>(
+    `SELECT p."id", p."price"::text AS price, (SELECT bool_or(v."available") FROM "product_variants" v WHERE v."productId" = p."id") AS available
+     FROM "products" p WHERE p."id" = ANY($1::text[])`,
+    [products.map(productId)],
+  );
 
   const written = await upsert<{ id: string; inserted: boolean }>(
     client,
@@ -399,7 +406,50 @@ async function applyShopifyProducts(
     [shop.id],
   );
   if (shop.inserted || written.some((row) => row.inserted)) await refreshFacetUsage(client);
+  await recordEvents(client, 'shopify', productChanges(shop.id, products.map((product) => ({ id: productId(product), product })), before.rows, written, currency, context));
   return outcomes;
+}
+
+/**
+ * The events of a page of products (see src/data/events.ts): products created, repriced, sold out or back in stock.
+ * Keyed by the day and the new value, so that a re-run of the day records nothing twice.
+ */
+function productChanges(
+  shopId: string,
+  products: { id: string; product: ShopifyProduct }[],
+  stored: { id: string; price: string | null; available: boolean | null }[],
+  written: { id: string; inserted: boolean }[],
+  currency: string,
+  context: ImportContext,
+): NewEvent[] {
+  const day = context.day.toISOString().slice(0, 10);
+  const before = new Map(stored.map((row) => [row.id, row]));
+  const created = new Set(written.filter((row) => row.inserted).map((row) => row.id));
+  const events: NewEvent[] = [];
+  for (const { id, product } of products) {
+    const subject = { productId: id, shopId };
+    const price = decimal(product.variants[0].price);
+    const available = product.variants.some((variant) => variant.available);
+    if (created.has(id)) {
+      events.push({ type: 'product.created', dedupeKey: `product.created:${id}`, ...subject,
+        data: { before: null, after: { title: product.title, price: Number(price), currency, available } } });
+      continue;
+    }
+    const old = before.get(id);
+    if (!old) continue;
+    if (old.price !== null && Number(old.price) !== Number(price)) {
+      events.push({ type: 'product.price_changed', dedupeKey: `product.price_changed:${id}:${day}:${price}`, ...subject,
+        data: { before: { price: Number(old.price), currency }, after: { price: Number(price), currency } } });
+    }
+    if (old.available === true && !available) {
+      events.push({ type: 'product.out_of_stock', dedupeKey: `product.out_of_stock:${id}:${day}`, ...subject,
+        data: { before: { available: true }, after: { available: false } } });
+    } else if (old.available === false && available) {
+      events.push({ type: 'product.back_in_stock', dedupeKey: `product.back_in_stock:${id}:${day}`, ...subject,
+        data: { before: { available: false }, after: { available: true } } });
+    }
+  }
+  return events;
 }
 
 /** The format for one shop's pages: `domain` as `shopDomain` gives it. */

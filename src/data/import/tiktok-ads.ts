@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { recordEvents } from '../events.js';
 import type { Format, ImportContext, Outcome } from './run.js';
 import { upsert } from './sql.js';
 import {
@@ -212,6 +213,13 @@ async function applyTikTokAds(client: pg.PoolClient, ads: TikTokAd[], context: I
     }),
   );
   for (const row of written) outcomes.set(row.id, row.inserted ? 'inserted' : 'updated');
+  const created = new Set(written.filter((row) => row.inserted).map((row) => row.id));
+  await recordEvents(client, 'tiktok-ads', ads.filter((ad) => created.has(ad.id)).map((ad) => ({
+    type: 'ad.created',
+    dedupeKey: `ad.created:${ad.id}`,
+    adId: ad.id,
+    data: { before: null, after: { platform: 'tiktok', profileId: ad.profile.id, title: ad.description, status: ad.status, views: ad.views, firstSeenAt: ad.publishedAt.toISOString() } },
+  })));
 
   // Ranks by views within each touched profile, then the profile figures.
   const touched = [...new Set([...profiles.keys(), ...before.rows.map((row) => row.profileId)])];

@@ -136,3 +136,25 @@ ALTER TABLE "saved_search_matches" ADD CONSTRAINT "saved_search_matches_savedSea
 
 -- The dispatcher's queue: the events not yet handed out, in the order they were written.
 CREATE INDEX "market_events_undispatched_idx" ON "market_events" ("id") WHERE "seq" IS NULL;
+
+-- What a workspace follows, the one definition the feed, the webhooks and the live subscriptions share: the pages
+-- and shops of its active brandtrackers (with the brandtracker, for the feed's filter), and the ads, shops, products
+-- and pages saved on its workspace boards and favorites (personal ones are left out: a workspace's feed would show
+-- what one member saved for themself). An event concerns a workspace when one of its subjects is one of these, or
+-- when it is the workspace's own (its `workspaceId`).
+CREATE VIEW "workspace_interests" AS
+  SELECT l."workspaceId", 'advertiser'::text AS "kind", b."facebookPageId" AS "key", l."brandtrackerId"
+  FROM "brandtracker_links" l JOIN "brandtrackers" b ON b."id" = l."brandtrackerId"
+  WHERE l."isActive" AND b."facebookPageId" IS NOT NULL
+  UNION ALL
+  SELECT l."workspaceId", 'shop', b."websiteId"::text, l."brandtrackerId"
+  FROM "brandtracker_links" l JOIN "brandtrackers" b ON b."id" = l."brandtrackerId"
+  WHERE l."isActive" AND b."websiteId" IS NOT NULL
+  UNION ALL
+  SELECT l."workspaceId", 'shop', w."shopId"::text, l."brandtrackerId"
+  FROM "brandtracker_links" l JOIN "brandtracker_websites" w ON w."brandtrackerId" = l."brandtrackerId"
+  WHERE l."isActive"
+  UNION ALL
+  SELECT i."workspaceId", i."itemType"::text, coalesce(i."adId", i."shopId"::text, i."productId", i."advertiserId"), NULL::uuid
+  FROM "board_items" i
+  WHERE i."scope" = 'workspace' AND i."itemType" IN ('ad', 'shop', 'product', 'advertiser');

@@ -81,31 +81,16 @@ CREATE TABLE "saved_search_matches" (
 );
 
 -- CreateIndex
-CREATE UNIQUE INDEX "market_events_seq_key" ON "market_events"("seq");
-
--- CreateIndex
 CREATE UNIQUE INDEX "market_events_dedupeKey_key" ON "market_events"("dedupeKey");
 
--- CreateIndex
-CREATE INDEX "market_events_advertiserId_seq_idx" ON "market_events"("advertiserId", "seq");
-
--- CreateIndex
-CREATE INDEX "market_events_adId_seq_idx" ON "market_events"("adId", "seq");
-
--- CreateIndex
-CREATE INDEX "market_events_shopId_seq_idx" ON "market_events"("shopId", "seq");
-
--- CreateIndex
-CREATE INDEX "market_events_productId_seq_idx" ON "market_events"("productId", "seq");
-
--- CreateIndex
-CREATE INDEX "market_events_workspaceId_seq_idx" ON "market_events"("workspaceId", "seq");
-
--- CreateIndex
-CREATE INDEX "market_events_type_seq_idx" ON "market_events"("type", "seq");
-
--- CreateIndex
-CREATE INDEX "market_events_occurredAt_idx" ON "market_events"("occurredAt");
+-- The feed's order, once the dispatcher has given it, and its lookups by what a workspace follows: partial, so that an
+-- event costs its writer only the indexes of the subjects it has.
+CREATE UNIQUE INDEX "market_events_seq_key" ON "market_events"("seq") WHERE "seq" IS NOT NULL;
+CREATE INDEX "market_events_advertiserId_seq_idx" ON "market_events"("advertiserId", "seq") WHERE "advertiserId" IS NOT NULL;
+CREATE INDEX "market_events_adId_seq_idx" ON "market_events"("adId", "seq") WHERE "adId" IS NOT NULL;
+CREATE INDEX "market_events_shopId_seq_idx" ON "market_events"("shopId", "seq") WHERE "shopId" IS NOT NULL;
+CREATE INDEX "market_events_productId_seq_idx" ON "market_events"("productId", "seq") WHERE "productId" IS NOT NULL;
+CREATE INDEX "market_events_workspaceId_seq_idx" ON "market_events"("workspaceId", "seq") WHERE "workspaceId" IS NOT NULL;
 
 -- CreateIndex
 CREATE INDEX "webhooks_workspaceId_createdAt_idx" ON "webhooks"("workspaceId", "createdAt");

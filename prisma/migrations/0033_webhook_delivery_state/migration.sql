@@ -6,6 +6,7 @@ ADD COLUMN     "lastSuccessAt" TIMESTAMPTZ(3);
 -- AlterTable
 ALTER TABLE "webhook_deliveries" ADD COLUMN     "queuedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
 
--- The deliveries still to make (waiting or in flight), by when they are due: the delivery jobs' sweep finds the
--- endpoints whose head is due without reading the delivered and failed ones.
-CREATE INDEX "webhook_deliveries_open_nextAttemptAt_idx" ON "webhook_deliveries" ("nextAttemptAt") WHERE "status" IN ('pending', 'sending');
+-- The deliveries still to make (waiting or in flight) of each endpoint, in order: an endpoint's head (the next one
+-- due), its claim of the next deliveries and the delivery jobs' sweep of due heads read them without the delivered
+-- and failed ones.
+CREATE INDEX "webhook_deliveries_open_idx" ON "webhook_deliveries" ("webhookId", "id") WHERE "status" IN ('pending', 'sending');

@@ -201,4 +201,7 @@ export const routes: RestRoute[] = [
   { method: 'PATCH', path: '/favorites/emails/folders/:folderId', field: 'Mutation.favoriteEmailFolderUpdate', envelope: 'single', argsIn: { scope: 'query-string' }, nullArgs: ['parentId'], tags: ['Favorites'] },
   { method: 'DELETE', path: '/favorites/emails/folders/:folderId', field: 'Mutation.favoriteEmailFolderDelete', envelope: 'single', argsIn: { mode: 'body', targetFolderId: 'body' }, tags: ['Favorites'] },
   { method: 'PATCH', path: '/favorites/emails/folders/:folderId/visibility', field: 'Mutation.favoriteEmailFolderVisibility', envelope: 'single', argsIn: { scope: 'query-string' }, tags: ['Favorites'] },
+
+  // The feed of market changes (issue #36); its live stream, GET /v1/events/stream, is served by rest/event-stream.ts.
+  { method: 'GET', path: '/events', field: 'Query.events', envelope: 'spread', tags: ['Events'] },
 ];

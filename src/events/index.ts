@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { startDispatcher, type Dispatcher, type DispatcherLogger, type EventConsumer } from './dispatch.js';
+import { liveConsumer } from './live.js';
 
 // The readers of the market's events, run by the dispatcher (see dispatch.ts) wherever workers run: inside
 // `npm start` unless WORKERS=off, and in `npm run worker`.
@@ -8,7 +9,7 @@ export type EventsOptions = { logger: DispatcherLogger; intervalMs?: number };
 
 /** The consumers of every dispatched event, in the order they see each batch. */
 export function eventConsumers(): EventConsumer[] {
-  return [];
+  return [liveConsumer()];
 }
 
 export function startEvents(pool: pg.Pool, options: EventsOptions): Dispatcher {

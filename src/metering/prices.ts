@@ -160,6 +160,9 @@ export const PRICES: Record<FieldName, Price> = {
   'Mutation.favoriteEmailFolderUpdate': free,
   'Mutation.favoriteEmailFolderDelete': free,
   'Mutation.favoriteEmailFolderVisibility': free,
+  // The feed: one credit per returned event, the rate of every metered list (TikTok, Google Ads, products, the
+  // workspace analytics); an empty page is free. The live streams charge the same per delivered event.
+  'Query.events': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
 };
 
 /** The credits a call holds before it runs: its maximum. */

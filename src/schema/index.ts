@@ -16,6 +16,7 @@ import './brandtrackers/index.js';
 import './brandtracker-analytics/index.js';
 import './boards/index.js';
 import './favorites/index.js';
+import './events/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

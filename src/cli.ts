@@ -6,6 +6,7 @@ import { connect, type Db } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { seedMarket } from './data/market.js';
+import { demoTick } from './data/demo-tick.js';
 import { importData, IMPORT_FORMATS } from './data/import/index.js';
 import { shopDomain } from './data/import/shopify-products.js';
 import { apiError, isErrorCode } from './errors.js';
@@ -113,6 +114,16 @@ const commands: Record<string, Command> = {
         })
         .finally(() => progress.finish());
       return { scale, seed: seed ?? 42, ...result };
+    },
+  },
+  'demo tick': {
+    usage: 'demo tick [--as-of YYYY-MM-DD] [--seed N]   (advances the demo market by one day; the same day again changes nothing)',
+    options: { 'as-of': text, seed: text },
+    async run({ pool }, o) {
+      const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date like 2025-06-01' }), o['as-of']);
+      return demoTick(pool, { asOf, seed: opt(count('seed'), o.seed) }).catch((error: Error) => {
+        throw /already advanced/.test(error.message) ? apiError('conflict', error.message) : error;
+      });
     },
   },
   import: {

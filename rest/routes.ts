@@ -204,4 +204,15 @@ export const routes: RestRoute[] = [
 
   // The feed of market changes (issue #36); its live stream, GET /v1/events/stream, is served by rest/event-stream.ts.
   { method: 'GET', path: '/events', field: 'Query.events', envelope: 'spread', tags: ['Events'] },
+
+  // Webhooks (issue #36): a workspace's endpoints, signed deliveries of its events, their log and replays.
+  { method: 'GET', path: '/webhooks', field: 'Query.webhooks', envelope: 'spread', tags: ['Webhooks'] },
+  { method: 'POST', path: '/webhooks', field: 'Mutation.webhookCreate', envelope: 'single', status: 201, tags: ['Webhooks'] },
+  { method: 'GET', path: '/webhooks/:webhookId', field: 'Query.webhook', envelope: 'single', tags: ['Webhooks'] },
+  { method: 'PATCH', path: '/webhooks/:webhookId', field: 'Mutation.webhookUpdate', envelope: 'single', nullArgs: ['filter', 'description'], tags: ['Webhooks'] },
+  { method: 'DELETE', path: '/webhooks/:webhookId', field: 'Mutation.webhookDelete', envelope: 'single', tags: ['Webhooks'] },
+  { method: 'POST', path: '/webhooks/:webhookId/rotate-secret', field: 'Mutation.webhookSecretRotate', envelope: 'single', tags: ['Webhooks'] },
+  { method: 'POST', path: '/webhooks/:webhookId/test', field: 'Mutation.webhookTest', envelope: 'single', tags: ['Webhooks'] },
+  { method: 'GET', path: '/webhooks/:webhookId/deliveries', field: 'Query.webhookDeliveries', envelope: 'spread', tags: ['Webhooks'] },
+  { method: 'POST', path: '/webhooks/:webhookId/deliveries/:deliveryId/replay', field: 'Mutation.webhookDeliveryReplay', envelope: 'single', tags: ['Webhooks'] },
 ];

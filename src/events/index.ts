@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { startDispatcher, type Dispatcher, type DispatcherLogger, type EventConsumer } from './dispatch.js';
 import { liveConsumer } from './live.js';
+import { webhooksConsumer } from './webhooks.js';
 
 // The readers of the market's events, run by the dispatcher (see dispatch.ts) wherever workers run: inside
 // `npm start` unless WORKERS=off, and in `npm run worker`.
@@ -9,7 +10,7 @@ export type EventsOptions = { logger: DispatcherLogger; intervalMs?: number };
 
 /** The consumers of every dispatched event, in the order they see each batch. */
 export function eventConsumers(): EventConsumer[] {
-  return [liveConsumer()];
+  return [liveConsumer(), webhooksConsumer()];
 }
 
 export function startEvents(pool: pg.Pool, options: EventsOptions): Dispatcher {

@@ -163,6 +163,16 @@ export const PRICES: Record<FieldName, Price> = {
   // The feed: one credit per returned event, the rate of every metered list (TikTok, Google Ads, products, the
   // workspace analytics); an empty page is free. The live streams charge the same per delivered event.
   'Query.events': { kind: 'perRow', limitArg: 'limit', defaultLimit: 25, rowsAt: 'data' },
+  // Webhooks: free to manage (issue #36), their log and replays included; the deliveries themselves cost nothing.
+  'Query.webhooks': free,
+  'Mutation.webhookCreate': free,
+  'Query.webhook': free,
+  'Mutation.webhookUpdate': free,
+  'Mutation.webhookDelete': free,
+  'Mutation.webhookSecretRotate': free,
+  'Mutation.webhookTest': free,
+  'Query.webhookDeliveries': free,
+  'Mutation.webhookDeliveryReplay': free,
 };
 
 /** The credits a call holds before it runs: its maximum. */

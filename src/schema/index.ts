@@ -17,6 +17,7 @@ import './brandtracker-analytics/index.js';
 import './boards/index.js';
 import './favorites/index.js';
 import './events/index.js';
+import './webhooks/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,122 @@
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress } from './fetch-image.js';
+
+// Outbound HTTP to a workspace's webhook endpoint, under the SSRF guard of image search (isPrivateAddress,
+// src/net/fetch-image.ts): the URL is checked when a webhook is created or changed, and every connection of a delivery
+// resolves the host again and refuses it when any address is private, loopback or link-local (DNS can change after
+// the check): the connection goes to the address that was checked. https only; WEBHOOK_ALLOW_PRIVATE=true allows
+// private addresses and plain http, for tests and private networks. Redirects are not followed (a 3xx is a failure,
+// as Standard Webhooks says), and an answer's body is read and dropped.
+
+export class WebhookTargetRefused extends Error {}
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+const allowPrivate = () => process.env.WEBHOOK_ALLOW_PRIVATE === 'true';
+
+/** The URL's form: absolute, https (http only with WEBHOOK_ALLOW_PRIVATE), no credentials, no literal private address. */
+export function checkWebhookUrlForm(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new WebhookTargetRefused('url must be an absolute https URL');
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate())) {
+    throw new WebhookTargetRefused(allowPrivate() ? 'url must use https or http' : 'url must use https (http needs WEBHOOK_ALLOW_PRIVATE=true)');
+  }
+  if (url.username || url.password) throw new WebhookTargetRefused('url must not carry credentials');
+  if (url.hash) throw new WebhookTargetRefused('url must not have a #fragment');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && isPrivateAddress(host) && !allowPrivate()) throw new WebhookTargetRefused(`url must point to a public address (${host} is not)`);
+  return url;
+}
+
+async function publicAddresses(hostname: string): Promise<{ address: string; family: number }[]> {
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = await lookup(hostname, { all: true, verbatim: true });
+  } catch {
+    throw new WebhookTargetRefused(`url: ${hostname} could not be resolved`);
+  }
+  if (!addresses.length) throw new WebhookTargetRefused(`url: ${hostname} does not resolve`);
+  const refused = addresses.find((a) => isPrivateAddress(a.address));
+  if (refused && !allowPrivate()) throw new WebhookTargetRefused(`url must point to a public address (${hostname} resolves to ${refused.address})`);
+  return addresses;
+}
+
+/** The URL's form and where its host resolves now (a webhook's creation and changes). */
+export async function checkWebhookUrl(raw: string): Promise<URL> {
+  const url = checkWebhookUrlForm(raw);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!isIP(host)) await publicAddresses(host);
+  return url;
+}
+
+/** Resolves a host for a connection and refuses it when any of its addresses is not public; connects to the first. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  publicAddresses(hostname)
+    .then((addresses) => {
+      if (options.all) callback(null, addresses);
+      else callback(null, addresses[0].address, addresses[0].family);
+    })
+    .catch((error: Error) => callback(error, '', 0));
+};
+
+// Connections are kept alive between the deliveries of an endpoint: a burst of events costs one connection, not one
+// per event. A kept connection goes to the address checked when it was opened.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 4, timeout: 30_000 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 4, timeout: 30_000 }),
+};
+
+/** What an attempt got: the HTTP status (null when none came), the time it took, and why it failed (null for a 2xx). */
+export type PostOutcome = { status: number | null; latencyMs: number; error: string | null };
+
+/** POSTs `body` to `url` (checked again: form and, on connection, every address); never throws. */
+export function postWebhook(raw: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let url: URL;
+  try {
+    url = checkWebhookUrlForm(raw);
+  } catch (error) {
+    return Promise.resolve({ status: null, latencyMs: 0, error: (error as Error).message });
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (outcome: PostOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        lookup: guardedLookup,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        response.on('data', () => {});
+        response.on('end', () => done({ status, latencyMs: elapsed(), error: status >= 200 && status < 300 ? null : `HTTP ${status}` }));
+        response.on('error', (error) => done({ status, latencyMs: elapsed(), error: `the answer broke off (${error.message})` }));
+      },
+    );
+    const timer = setTimeout(() => {
+      request.destroy();
+      done({ status: null, latencyMs: elapsed(), error: `no answer within ${timeoutMs} ms` });
+    }, timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      done({ status: null, latencyMs: elapsed(), error: error instanceof WebhookTargetRefused ? error.message : `could not be reached (${error.code ?? error.message})` });
+    });
+    request.end(body);
+  });
+}

@@ -1,11 +1,13 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { useEventStream } from '../rest/event-stream.js';
 import { useRestApi } from '../rest/plugin.js';
 import { useMedia } from './plugins/use-media.js';
 import { routes } from '../rest/routes.js';
 import type { Authenticator } from './auth/authenticate.js';
 import { createContext, type AppServices, type Context } from './context.js';
 import { isDatabaseUnavailable } from './db/failures.js';
+import { reportLiveHubErrors } from './events/live.js';
 import { apiError, isErrorCode, serviceUnavailable } from './errors.js';
 import { creditHeaders } from './metering/credit-headers.js';
 import { recordAnswers } from './observability/access.js';
@@ -122,6 +124,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
   // The pools are a workspace table: read with the plain client, for the caller's own workspace only.
   const credits = creditHeaders(given.prisma, services.noHold?.balances, services.metering ?? true);
   const corsOrigins = options.corsOrigins ?? '*';
+  reportLiveHubErrors((err) => logger.warn({ err }, 'live events: the pub/sub (REDIS_URL) or the check of dispatched batches failed; open streams catch up from the database once it answers'));
   // The MCP tools call the app itself (src/mcp/): the same routes, keys, limits and prices as any client.
   const app: App = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -153,6 +156,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
       useMedia({ rateLimiter: services.rateLimiter }),
       useIdempotency({ pool: services.pool }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, rateLimiter: services.rateLimiter, logger }),
+      useEventStream({ schema, authenticate, rateLimiter: services.rateLimiter, logger }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),
       useRequestBodyLimit(),
       useInputGuard(),

@@ -3,7 +3,7 @@ import { createPubSub, type PubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { publicEvent, type PublicEvent } from '../data/events.js';
-import { concernsOf, eventsAfter, passes, type Concern, type EventFilter, type SequencedEvent } from '../schema/events/service.js';
+import { concernsOf, dispatchedThrough, eventsAfter, passes, type Concern, type EventFilter, type SequencedEvent } from '../schema/events/service.js';
 import type { EventConsumer } from './dispatch.js';
 
 // Live subscriptions (GraphQL `subscription { events }` and GET /v1/events/stream): the dispatched events, pushed to
@@ -47,8 +47,8 @@ export type LiveHub = {
   readonly shared: boolean;
   /** Whether a stream listens on this instance. */
   listening(): boolean;
-  /** Joins for one workspace's batches: resolved once published batches reach it. */
-  join(workspaceId: string): Promise<Membership>;
+  /** Joins for one workspace's batches: resolved once published batches reach it. `db` is where it checks them. */
+  join(workspaceId: string, db: Db): Promise<Membership>;
   publish(batch: LiveBatch): void;
   close(): Promise<void>;
 };
@@ -59,20 +59,33 @@ const MAX_QUEUED_EVENTS = 10_000;
 
 type Topics = Record<string, [LiveBatch]>;
 
-export type LiveHubOptions = { redisUrl?: string; channel?: string; onError?: (error: Error) => void };
+type Db = Pick<pg.Pool, 'query'>;
+
+export type LiveHubOptions = {
+  redisUrl?: string;
+  channel?: string;
+  /** How often, while streams listen, the hub checks that every dispatched batch reached it (default 2 s). */
+  checkMs?: number;
+  onError?: (error: Error) => void;
+};
 
 export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
   const channel = options.channel ?? CHANNEL;
-  const report = (error: Error) => options.onError?.(error);
+  let closing = false;
+  const report = (error: Error) => {
+    if (!closing) options.onError?.(error);
+  };
   let redis: { publish: Redis; subscribe: Redis } | null = null;
   let pubsub: PubSub<Topics>;
   if (options.redisUrl) {
-    const connect = () => {
-      const client = new Redis(options.redisUrl!, { maxRetriesPerRequest: 1 });
+    // No ready check on the subscriber: a SUBSCRIBE sent while it connects puts it in subscriber mode, where the
+    // check's INFO is refused.
+    const connect = (subscriber: boolean) => {
+      const client = new Redis(options.redisUrl!, { maxRetriesPerRequest: 1, enableReadyCheck: !subscriber });
       client.on('error', report);
       return client;
     };
-    redis = { publish: connect(), subscribe: connect() };
+    redis = { publish: connect(false), subscribe: connect(true) };
     const eventTarget = createRedisEventTarget({ publishClient: quiet(redis.publish, report), subscribeClient: quiet(redis.subscribe, report) });
     pubsub = createPubSub<Topics>({ eventTarget });
     // Batches published while the connection was down are lost to this instance: every stream reads the stored
@@ -94,7 +107,41 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
   let started: Promise<void> | null = null;
   let stop: (() => void) | null = null;
 
+  // The check of arrivals: a batch that never comes (published to nobody, as when the dispatcher runs in another
+  // process without REDIS_URL, or lost by Redis with no batch after it to show the gap) would leave the streams
+  // waiting. While streams listen, the hub reads the last dispatched seq every `checkMs`; when it stays ahead of the
+  // batches received for a whole period (more than a publish in flight), every stream reads the stored events.
+  let db: Db | null = null;
+  /** The last seq known to have reached this hub (or been read, when it resynced). */
+  let seen: bigint | null = null;
+  /** A last dispatched seq past `seen`, found on the check before. */
+  let ahead: bigint | null = null;
+  let checking = false;
+  let timer: NodeJS.Timeout | null = null;
+  const check = async () => {
+    if (checking || !db || !listeners) return;
+    checking = true;
+    try {
+      const last = BigInt(await dispatchedThrough(db));
+      if (seen === null || last <= seen) {
+        if (seen === null) seen = last;
+        ahead = null;
+      } else if (ahead !== null && seen < ahead) {
+        seen = last;
+        ahead = null;
+        resyncAll();
+      } else ahead = last;
+    } catch (error) {
+      report(error as Error);
+    } finally {
+      checking = false;
+    }
+  };
+  const checkMs = options.checkMs ?? 2_000;
+
   const deliver = (batch: LiveBatch) => {
+    const to = BigInt(batch.to);
+    if (seen === null || to > seen) seen = to;
     const byWorkspace = new Map<string, WorkspaceBatch['events']>();
     for (const { concerns, ...event } of batch.events) {
       for (const concern of concerns) {
@@ -110,8 +157,9 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
   };
 
   /** One subscription of the process to the channel, for as long as the hub lives. */
-  const start = () =>
+  const start = (given: Db) =>
     (started ??= (async () => {
+      db = given;
       const batches = pubsub.subscribe(channel);
       stop = () => void batches.return();
       void (async () => {
@@ -120,6 +168,9 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
       // The Redis event target subscribes without waiting for Redis to confirm: a batch published before the
       // confirmation would pass this instance by. Confirmed here (the same SUBSCRIBE again) before any stream reads.
       if (redis) await redis.subscribe.subscribe(channel);
+      // Every batch after this one must reach the hub (the check above).
+      const last = BigInt(await dispatchedThrough(given));
+      if (seen === null || last > seen) seen = last;
     })().catch((error: unknown) => {
       started = null;
       stop?.();
@@ -128,8 +179,8 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
   return {
     shared: redis !== null,
     listening: () => listeners > 0,
-    async join(workspaceId) {
-      await start();
+    async join(workspaceId, given) {
+      await start(given);
       const queue: (WorkspaceBatch | typeof RESYNC)[] = [];
       let queued = 0;
       let left = false;
@@ -154,7 +205,8 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
       let set = members.get(workspaceId);
       if (!set) members.set(workspaceId, (set = new Set()));
       set.add(listener);
-      listeners++;
+      if (listeners++ === 0) timer = setInterval(() => void check(), checkMs).unref();
+      const own = set;
       return {
         async next() {
           for (;;) {
@@ -171,9 +223,12 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
         leave() {
           if (left) return;
           left = true;
-          set.delete(listener);
-          if (!set.size) members.delete(workspaceId);
-          listeners--;
+          own.delete(listener);
+          if (!own.size && members.get(workspaceId) === own) members.delete(workspaceId);
+          if (--listeners === 0 && timer) {
+            clearInterval(timer);
+            ahead = null;
+          }
           wake?.();
         },
       };
@@ -182,6 +237,8 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
       pubsub.publish(channel, batch);
     },
     async close() {
+      closing = true;
+      if (timer) clearInterval(timer);
       stop?.();
       if (redis) await Promise.all([redis.publish.quit(), redis.subscribe.quit()]).catch(() => undefined);
     },
@@ -207,9 +264,32 @@ function quiet(client: Redis, report: (error: Error) => void): Redis {
 
 let processHub: LiveHub | null = null;
 
-/** This process's hub: through Redis when REDIS_URL is set, in process otherwise. */
+let reportProcessHub: (error: Error) => void = () => undefined;
+
+/** Where this process's hub reports Redis and check failures (the server's logger), at most once per 30 s. */
+export function reportLiveHubErrors(report: (error: Error) => void): void {
+  let reportedAt = -Infinity;
+  reportProcessHub = (error) => {
+    if (performance.now() - reportedAt < 30_000) return;
+    reportedAt = performance.now();
+    report(error);
+  };
+}
+
+/** This process's hub: through Redis when REDIS_URL is set, in process otherwise; checks every EVENTS_LIVE_CHECK_MS. */
 export function liveHub(): LiveHub {
-  return (processHub ??= createLiveHub({ redisUrl: process.env.REDIS_URL || undefined }));
+  return (processHub ??= createLiveHub({
+    redisUrl: process.env.REDIS_URL || undefined,
+    checkMs: positiveMs(process.env.EVENTS_LIVE_CHECK_MS, 2_000, 'EVENTS_LIVE_CHECK_MS'),
+    onError: (error) => reportProcessHub(error),
+  }));
+}
+
+function positiveMs(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 10) throw new Error(`${name} must be a whole number of milliseconds (at least 10), got ${JSON.stringify(value)}`);
+  return n;
 }
 
 /** Replaces this process's hub (tests of several instances); the one before is returned, not closed. */
@@ -245,7 +325,7 @@ export function liveConsumer(hub: () => LiveHub = liveHub): EventConsumer {
 const READ_CHUNK = 100;
 
 export type LiveStreamOptions = {
-  db: Pick<pg.Pool, 'query'>;
+  db: Db;
   workspaceId: string;
   filter: EventFilter;
   /** The membership, joined before `after` was read. */

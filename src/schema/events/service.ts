@@ -186,6 +186,12 @@ export async function eventsAfter(db: Db, workspaceId: string, filter: EventFilt
   return { events: found.events.map((row) => ({ seq: row.seq, event: publicEvent(toEvent(row)) })), watermark: found.watermark };
 }
 
+/** The last `seq` the dispatcher has given ('0' before the first). */
+export async function dispatchedThrough(db: Db): Promise<string> {
+  const [row] = await rawRows<{ seq: string }>(db, sql`SELECT coalesce(max(e."seq"), 0)::text AS "seq" FROM "market_events" e WHERE e."seq" IS NOT NULL`);
+  return row.seq;
+}
+
 /** Whom one dispatched event concerns: each workspace, with the brandtrackers of it that follow the event's subjects. */
 export type Concern = { workspaceId: string; brandtrackerIds: string[] };
 

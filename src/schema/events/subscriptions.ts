@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { liveHub, openLiveStream } from '../../events/live.js';
+import { liveHub, openLiveStream, type Membership } from '../../events/live.js';
 import { apiError } from '../../errors.js';
 import { chargeAll } from '../../metering/ledger.js';
 import { priceOf } from '../../metering/prices.js';
@@ -57,7 +57,13 @@ async function openStream(context: Context, args: EventFilter & { after?: string
     const balance = await context.meter.balance();
     if (balance.totalRemaining < PER_EVENT) throw apiError('insufficient_credits', 'Live events cost one credit each and the workspace has none left. Read GET /v1/usage.', { details: { required: PER_EVENT } });
   }
-  const membership = await liveHub().join(workspace.id);
+  let membership: Membership;
+  try {
+    membership = await liveHub().join(workspace.id, context.pool);
+  } catch {
+    // The hub could not subscribe (Redis unreachable; reported by the hub).
+    throw apiError('service_unavailable', 'Live events are unavailable for a moment. Retry after the Retry-After header; resume with the last cursor received.', { headers: { 'Retry-After': '5' } });
+  }
   try {
     const position = args.after ? readPosition(args.after) : null;
     const { after } = await streamStart(context.pool, workspace.id, args, position, 'after');

@@ -17,6 +17,8 @@ import { drawDesign, encodeJpeg } from '../../src/data/images/draw.js';
 import { imageScenario } from '../products/image-scenario.js';
 import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_RESULT, ROW_BRANDTRACKER } from '../brandtrackers/shapes.js';
 import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
+import { recordEvents } from '../../src/data/events.js';
+import { dispatchOnce } from '../../src/events/index.js';
 
 // The specification's envelopes on every route of rest/routes.ts: status, X-Request-Id, exact key sets.
 
@@ -55,6 +57,9 @@ beforeAll(async () => {
   await t.db.prisma.brandtrackerFolder.createMany({ data: [900, 901, 902, 903, 904].map((id) => ({ id, workspaceId: ws.workspaceId, name: `Folder ${id}`, rank: id - 899 })) });
   await t.db.prisma.brandtrackerLink.createMany({ data: BT.map((brandtrackerId, i) => ({ workspaceId: ws.workspaceId, brandtrackerId, folderId: i === 0 ? 900 : null })) });
   await setupSavingCases(t, key);
+  // Two events of the tracked page 1, dispatched: the feed's page.
+  await recordEvents(t.db.pool, 'meta-ads', [1, 2].map((n) => ({ type: 'ad.created', dedupeKey: `envelopes:${n}`, advertiserId: '1000000000000001', adId: `facebook_${n}`, data: { before: null, after: { status: 'active' } } })));
+  await dispatchOnce(t.db.pool, []);
 });
 afterAll(() => t?.close());
 
@@ -799,6 +804,18 @@ const cases: Record<string, Case> = {
     path: '/workspace/media-mix',
     check: (res) => {
       pageList({ brandtracker: ROW_BRANDTRACKER, mediaMix: { formatCount: { image: 1, video: 1, dco: 1, other: 1 } }, metrics: { activeAds: 1 } })(res);
+      meteredRows(res);
+    },
+  },
+  'GET /events': {
+    path: '/events?limit=1',
+    check: (res) => {
+      const { body } = res;
+      expect(Object.keys(body)).toEqual(['requestId', 'data', 'pagination']);
+      expect(Object.keys(body.data[0])).toEqual(['id', 'type', 'occurredAt', 'source', 'advertiserId', 'adId', 'shopId', 'productId', 'savedSearchId', 'webhookId', 'data']);
+      expect(body.data[0]).toMatchObject({ id: expect.stringMatching(/^evt_\d+$/), type: 'ad.created', occurredAt: expect.stringMatching(ISO), adId: 'facebook_2', data: { before: null, after: { status: 'active' } } });
+      expect(body.pagination).toEqual({ limit: 1, total: 2, totalRelation: 'gte', nextCursor: expect.any(String) });
+      expect(keyPaths(body.pagination)).toEqual(keyPaths(CURSOR_PAGINATION));
       meteredRows(res);
     },
   },

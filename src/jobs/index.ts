@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import { defaultLeaseMs, syncSource, type SyncRunRow } from '../sources/index.js';
+import { onDeliveriesQueued, webhooksExist } from '../schema/webhooks/service.js';
 import { loadSchedules, type Schedule } from './schedules.js';
+import { startWebhookDeliveries, type WebhookDeliveries, type WebhookDeliveryOptions } from './webhooks.js';
 
 // The job queue: pg-boss on the database the server already has (the embedded PGlite through its loopback server,
 // or PostgreSQL), in its own schema `pgboss`, through the server's pool. Each schedule is a queue of its own
@@ -43,27 +45,75 @@ export function bossOn(pool: pg.Pool, options: { work: boolean }): PgBoss {
   });
 }
 
-/** Starts the queue, brings its schedules in line with the configuration, and (when `work`) works them. */
-export async function startJobs(pool: pg.Pool, options: { work: boolean; logger: JobsLogger }): Promise<Jobs> {
+/** Starts the queue, brings its schedules in line with the configuration, and (when `work`) works them and the webhook deliveries. */
+export async function startJobs(pool: pg.Pool, options: { work: boolean; logger: JobsLogger; webhooks?: Omit<WebhookDeliveryOptions, 'logger'> }): Promise<Jobs> {
   const schedules = loadSchedules();
-  if (schedules.length === 0) {
-    // Nothing to work: the queue is not started (no schema, no timers), and schedules left from an earlier
-    // configuration stop firing.
-    await unscheduleAll(pool);
-    return { schedules, runNow: (name) => Promise.reject(new Error(`no schedule named ${name}`)), stop: async () => {} };
-  }
-  const boss = bossOn(pool, options);
-  boss.on('error', (error) => options.logger.warn({ err: error }, 'job queue error'));
-  await boss.start();
+  // The queue runs when there is something to work: schedules, or (where workers run) webhooks. With neither, it is
+  // not started (no schema, no timers: `npm start` pays one look at the webhooks table); the first delivery of a
+  // webhook made later starts it then.
+  const withWebhooks = options.work && (await webhooksExist(pool));
   const controller = new AbortController();
+  let boss: PgBoss | null = null;
+  let starting: Promise<PgBoss> | null = null;
+  const startBoss = () =>
+    (starting ??= (async () => {
+      const started = bossOn(pool, options);
+      started.on('error', (error) => options.logger.warn({ err: error }, 'job queue error'));
+      await started.start();
+      boss = started;
+      return started;
+    })());
+  let deliveries: Promise<WebhookDeliveries> | null = null;
+  let stopped = false;
+  const startDeliveries = () =>
+    (deliveries ??= startBoss().then((started) => startWebhookDeliveries(pool, started, { ...options.webhooks, logger: options.logger })));
+  const stopListening = options.work
+    ? onDeliveriesQueued((webhookIds) => {
+        if (deliveries || stopped) return;
+        // The first deliveries since this process started without any webhook: start the delivery jobs for them.
+        void startDeliveries()
+          .then((started) => started.wake(webhookIds))
+          .catch((error: unknown) => options.logger.warn({ err: error }, 'the webhook delivery jobs could not start; the next start of the workers takes them up'));
+      })
+    : () => {};
+
+  if (schedules.length === 0 && !withWebhooks) {
+    // Nothing to work: the queue is not started, and schedules left from an earlier configuration stop firing.
+    await unscheduleAll(pool);
+  } else {
+    await startBoss();
+    await startSchedules(pool, boss!, schedules, controller.signal, options);
+    if (withWebhooks) await startDeliveries();
+  }
   const byName = new Map(schedules.map((schedule) => [schedule.name, schedule]));
 
-  const run = async (schedule: Schedule): Promise<SyncRunRow> => {
-    const result = await syncSource(pool, schedule.source, schedule.query, { trigger: `schedule:${schedule.name}`, signal: controller.signal });
-    options.logger.info(`sync ${schedule.name}: ${result.status}, ${result.pages} pages, ${result.fetched} fetched, ${result.inserted} inserted, ${result.updated} updated`);
-    return result;
+  return {
+    schedules,
+    runNow: (name) => {
+      const schedule = byName.get(name);
+      if (!schedule) return Promise.reject(new Error(`no schedule named ${name}`));
+      return runSchedule(pool, schedule, controller.signal, options.logger);
+    },
+    async stop() {
+      stopped = true;
+      stopListening();
+      controller.abort(new Error('the server is stopping'));
+      if (deliveries) await (await deliveries.catch(() => null))?.stop();
+      if (starting) await starting.catch(() => null);
+      await (boss as PgBoss | null)?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {});
+    },
   };
+}
 
+async function runSchedule(pool: pg.Pool, schedule: Schedule, signal: AbortSignal, logger: JobsLogger): Promise<SyncRunRow> {
+  const result = await syncSource(pool, schedule.source, schedule.query, { trigger: `schedule:${schedule.name}`, signal });
+  logger.info(`sync ${schedule.name}: ${result.status}, ${result.pages} pages, ${result.fetched} fetched, ${result.inserted} inserted, ${result.updated} updated`);
+  return result;
+}
+
+/** Each schedule's queue and cron (worked here when `work`); schedules gone from the configuration stop firing. */
+async function startSchedules(pool: pg.Pool, boss: PgBoss, schedules: Schedule[], signal: AbortSignal, options: { work: boolean; logger: JobsLogger }): Promise<void> {
+  const byName = new Map(schedules.map((schedule) => [schedule.name, schedule]));
   for (const schedule of schedules) {
     const queue = QUEUE_PREFIX + schedule.name;
     if (!(await boss.getQueue(queue))) {
@@ -75,7 +125,7 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
         const current = byName.get(job.data.schedule);
         if (!current) return { skipped: 'the schedule is no longer configured' };
         try {
-          const result = await run(current);
+          const result = await runSchedule(pool, current, signal, options.logger);
           // A run the source stopped (retries used up, a refused credential) fails the job: pg-boss retries it later.
           if (result.status === 'failed') throw new Error(result.error ?? 'the run failed');
           return { runId: result.id, status: result.status };
@@ -95,19 +145,6 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
     if (stale.name.startsWith(QUEUE_PREFIX) && !byName.has(stale.name.slice(QUEUE_PREFIX.length))) await boss.unschedule(stale.name);
   }
   if (schedules.length) options.logger.info(`sync schedules: ${schedules.map((s) => `${s.name} (${s.source}, ${s.cron})`).join('; ')}${options.work ? '' : ' (not worked here: WORKERS=off)'}`);
-
-  return {
-    schedules,
-    runNow: (name) => {
-      const schedule = byName.get(name);
-      if (!schedule) return Promise.reject(new Error(`no schedule named ${name}`));
-      return run(schedule);
-    },
-    async stop() {
-      controller.abort(new Error('the server is stopping'));
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {});
-    },
-  };
 }
 
 /** Removes every sync schedule pg-boss holds, when it was ever set up here. */

@@ -19,8 +19,11 @@ export type Receiver = {
   close(): Promise<void>;
 };
 
-/** A receiver answering the n-th request (from 1) with `status(n, receipt)`. */
-export async function startReceiver(status: (n: number, receipt: Omit<Receipt, 'answered'>) => number = () => 200): Promise<Receiver> {
+/** A receiver answering the n-th request (from 1) with `status(n, receipt)`, after `delayMs`. */
+export async function startReceiver(
+  status: (n: number, receipt: Omit<Receipt, 'answered'>) => number = () => 200,
+  options: { delayMs?: number } = {},
+): Promise<Receiver> {
   const receipts: Receipt[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -29,7 +32,9 @@ export async function startReceiver(status: (n: number, receipt: Omit<Receipt, '
       const receipt = { n: receipts.length + 1, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
       const answered = status(receipt.n, receipt);
       receipts.push({ ...receipt, answered });
-      response.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'no');
+      const answer = () => response.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'no');
+      if (options.delayMs) setTimeout(answer, options.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,7 +74,7 @@ export async function workspaceEvents(pool: pg.Pool, workspaceId: string, count:
     'events',
     Array.from({ length: count }, (_, i) => ({ type: 'search.matched' as const, dedupeKey: `test:${tag}:${i}`, workspaceId, data: { before: null, after: { rowId: `row-${i}`, path: '/v1/ads' } } })),
   );
-  const { rows } = await pool.query<{ id: string }>(`SELECT 'evt_' || "id" AS "id" FROM "market_events" WHERE "dedupeKey" LIKE $1 ORDER BY "id"`, [`test:${tag}:%`]);
+  const { rows } = await pool.query<{ id: string }>(`SELECT 'evt_' || e."id" AS "id" FROM "market_events" e WHERE e."dedupeKey" LIKE $1 ORDER BY e."id"`, [`test:${tag}:%`]);
   return rows.map((row) => row.id);
 }
 

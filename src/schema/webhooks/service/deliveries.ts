@@ -175,8 +175,9 @@ export type Recorded = {
 /**
  * Records the attempts of a claim (in order; only the last may have failed) and the endpoint's record of success,
  * in one transaction; the claimed deliveries not sent yet (`rest`) keep their lease to be sent next (when `keep` and
- * the endpoint still takes them), or go back to waiting. An endpoint that has failed for `disableAfterMs` without a success, with at least `disableFailures`
- * failed attempts in a row, is disabled, and a `webhook.disabled` event for its workspace is recorded with it.
+ * the endpoint still takes them), or go back to waiting. An endpoint failing for good (at least `disableFailures` failed
+ * attempts in a row, and a delivery given up or no success for `disableAfterMs`) is disabled, and a `webhook.disabled`
+ * event for its workspace is recorded with the change.
  */
 export async function recordAttempts(
   pool: pg.Pool,
@@ -215,8 +216,10 @@ export async function recordAttempts(
         since ??= attempt.at;
       }
     }
+    // Failing for good: a delivery given up (it failed for its whole retry window), or no success for disableAfterMs;
+    // either way with at least disableFailures failed attempts in a row.
     const disable = Boolean(
-      hook.enabled && failed && since && failures >= settings.disableFailures && failed.at.getTime() - since.getTime() >= settings.disableAfterMs,
+      hook.enabled && failed && since && failures >= settings.disableFailures && (failure?.gaveUp || now().getTime() - since.getTime() >= settings.disableAfterMs),
     );
     const reason = disable
       ? `no successful delivery since ${since!.toISOString()}: ${failures} failed attempts in a row (the last: ${failed!.error})`
@@ -235,7 +238,6 @@ export async function recordAttempts(
     // Each claimed delivery's new state, fenced by the attempt count of the claim. The rest keep their lease while
     // the endpoint takes them (nothing failed, or the failed one was given up); else they wait for the retried head.
     const keep = enabled && options.keep && !(failure && !failure.gaveUp);
-    const waitUntil = failure?.retryAt ?? now();
     const rows = [
       ...attempts.map((a) => ({
         id: a.delivery.id,
@@ -256,7 +258,8 @@ export async function recordAttempts(
         undo: keep ? 0 : 1,
         sent: false,
         at: null,
-        next: keep ? new Date(now().getTime() + options.leaseMs) : waitUntil,
+        // Waiting again: due at once, but behind the head (a claim stops at the first delivery not due).
+        next: keep ? new Date(now().getTime() + options.leaseMs) : now(),
         response: null,
         latency: null,
         error: null,

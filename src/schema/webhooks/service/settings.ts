@@ -10,7 +10,7 @@ export type WebhookSettings = {
   retryMaxDelayMs: number;
   /** WEBHOOK_RETRY_WINDOW_MS: how long a delivery is retried from when it was queued before it is `failed` (24 h). */
   retryWindowMs: number;
-  /** WEBHOOK_DISABLE_AFTER_MS: how long an endpoint fails without a success before it is disabled (24 h)… */
+  /** WEBHOOK_DISABLE_AFTER_MS: how long an endpoint fails without a success before it is disabled (24 h; also when a delivery is given up)… */
   disableAfterMs: number;
   /** WEBHOOK_DISABLE_FAILURES: …with at least this many failed attempts in a row (10). */
   disableFailures: number;

@@ -8,6 +8,7 @@ import { recordEvents } from '../../src/data/events.js';
 import { importData } from '../../src/data/import/index.js';
 import { dispatchOnce, eventConsumers } from '../../src/events/index.js';
 import { metaAd, metaPageOf, type MetaAdRecord } from '../sources/fakes/meta.js';
+import { connect, parse, type TextResult } from '../mcp/client.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { recordStatements } from '../support/statements.js';
 
@@ -246,5 +247,44 @@ describe('GraphQL and price', () => {
     } finally {
       recorder.restore();
     }
+  });
+});
+
+describe('whats_new (MCP)', () => {
+  async function whatsNew(apiKey: string, args: Record<string, unknown>) {
+    const client = await connect(t, apiKey);
+    try {
+      return (await client.callTool({ name: 'whats_new', arguments: args })) as TextResult;
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('answers the feed oldest first, compact, charged per event, and `next` continues exactly after it', async () => {
+    const key = await t.newKey();
+    await setCredits(t.db.prisma, { workspace: key.slug, recurringLimit: 1000, recurringUsed: 0, topup: 0 });
+    expect((await t.rest('POST', '/brandtrackers', { key: key.apiKey, body: { facebookPageId: PAGE_A } })).status).toBeLessThan(300);
+    const feed = (await t.rest('GET', '/events?order=asc&limit=100', { key: key.apiKey })).body.data as Event[];
+    const first = await whatsNew(key.apiKey, { since: '2020-01-01T00:00:00Z', limit: 4 });
+    expect(first.isError).toBeFalsy();
+    const answer = parse(first);
+    expect(answer.events.map((e: Event) => e.id)).toEqual(feed.slice(0, 4).map((e) => e.id));
+    expect(answer.events[0]).toEqual({ id: feed[0].id, type: 'ad.created', occurredAt: expect.any(String), advertiserId: PAGE_A, adId: feed[0].adId, before: null, after: expect.objectContaining({ platform: 'facebook' }) });
+    expect(answer.more).toBe(true);
+    expect(first._meta).toMatchObject({ 'x-usage-cost': 4 });
+    const rest = parse(await whatsNew(key.apiKey, { ...answer.next.arguments, limit: 100 }));
+    expect(rest.events.map((e: Event) => e.id)).toEqual(feed.slice(4).map((e) => e.id));
+    expect(rest.more).toBe(false);
+    const typed = parse(await whatsNew(key.apiKey, { since: feed[0].id, types: ['ad.created'] }));
+    const created = feed.slice(1).filter((e) => e.type === 'ad.created');
+    expect(typed.events.map((e: Event) => e.id)).toEqual(created.map((e) => e.id));
+    const charges = await t.db.prisma.usageRecord.findMany({ where: { workspaceId: key.workspaceId, field: 'Query.events' }, orderBy: { id: 'asc' } });
+    expect(charges.map((c) => c.cost)).toEqual([feed.length, 4, feed.length - 4, created.length]);
+  });
+
+  it('refuses an unknown type before any call', async () => {
+    const result = await whatsNew(a.apiKey, { types: ['ad.exploded'] });
+    expect(result.isError).toBe(true);
+    expect(parse(result).error.details.validationErrors[0].field).toBe('types');
   });
 });

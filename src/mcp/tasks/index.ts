@@ -5,6 +5,7 @@ import type { Prices } from './cost.js';
 import { dailyRadar } from './daily-radar.js';
 import { taskTool, type TaskDefinition, type TaskTool } from './frame.js';
 import { findSimilarShops } from './similar-shops.js';
+import { whatsNew } from './whats-new.js';
 
 export type { TaskContext, TaskTool } from './frame.js';
 
@@ -22,6 +23,6 @@ const checkCredits: TaskDefinition<Record<string, never>> = {
 /** The task tools of this route table; `prices` is the price table (a test passes another). */
 export function taskTools(routes: readonly RestRoute[], prices: Prices = priceOf): TaskTool[] {
   const fields = new Set<string>(routes.map((route) => route.field));
-  const tools = [taskTool(checkCredits, routes, prices), taskTool(briefCompetitor, routes, prices), taskTool(findSimilarShops, routes, prices), taskTool(dailyRadar, routes, prices)];
+  const tools = [taskTool(checkCredits, routes, prices), taskTool(briefCompetitor, routes, prices), taskTool(findSimilarShops, routes, prices), taskTool(dailyRadar, routes, prices), taskTool(whatsNew, routes, prices)];
   return tools.filter((tool) => tool.uses.every((field) => fields.has(field)));
 }

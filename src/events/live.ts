@@ -266,8 +266,12 @@ let processHub: LiveHub | null = null;
 
 let reportProcessHub: (error: Error) => void = () => undefined;
 
-/** Where this process's hub reports Redis and check failures (the server's logger), at most once per 30 s. */
+/**
+ * Where this process's hub reports Redis and check failures (the server's logger), at most once per 30 s. Called when
+ * the server is made, it checks EVENTS_LIVE_CHECK_MS then (a bad value stops the start, not a stream).
+ */
 export function reportLiveHubErrors(report: (error: Error) => void): void {
+  liveCheckMs();
   let reportedAt = -Infinity;
   reportProcessHub = (error) => {
     if (performance.now() - reportedAt < 30_000) return;
@@ -280,15 +284,17 @@ export function reportLiveHubErrors(report: (error: Error) => void): void {
 export function liveHub(): LiveHub {
   return (processHub ??= createLiveHub({
     redisUrl: process.env.REDIS_URL || undefined,
-    checkMs: positiveMs(process.env.EVENTS_LIVE_CHECK_MS, 2_000, 'EVENTS_LIVE_CHECK_MS'),
+    checkMs: liveCheckMs(),
     onError: (error) => reportProcessHub(error),
   }));
 }
 
-function positiveMs(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
+/** EVENTS_LIVE_CHECK_MS (default 2,000). */
+function liveCheckMs(): number {
+  const value = process.env.EVENTS_LIVE_CHECK_MS;
+  if (value === undefined || value === '') return 2_000;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 10) throw new Error(`${name} must be a whole number of milliseconds (at least 10), got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 10) throw new Error(`EVENTS_LIVE_CHECK_MS must be a whole number of milliseconds (at least 10), got ${JSON.stringify(value)}`);
   return n;
 }
 

@@ -17,6 +17,7 @@ import { drawDesign, encodeJpeg } from '../../src/data/images/draw.js';
 import { imageScenario } from '../products/image-scenario.js';
 import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_RESULT, ROW_BRANDTRACKER } from '../brandtrackers/shapes.js';
 import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
+import { setupWebhookCases, webhookCases } from '../webhooks/envelope-cases.js';
 import { recordEvents } from '../../src/data/events.js';
 import { dispatchOnce } from '../../src/events/index.js';
 
@@ -57,6 +58,8 @@ beforeAll(async () => {
   await t.db.prisma.brandtrackerFolder.createMany({ data: [900, 901, 902, 903, 904].map((id) => ({ id, workspaceId: ws.workspaceId, name: `Folder ${id}`, rank: id - 899 })) });
   await t.db.prisma.brandtrackerLink.createMany({ data: BT.map((brandtrackerId, i) => ({ workspaceId: ws.workspaceId, brandtrackerId, folderId: i === 0 ? 900 : null })) });
   await setupSavingCases(t, key);
+  // A webhook's delivery of an event of the workspace, before the feed's events (the feed shows the newest first).
+  await setupWebhookCases(t, key, ws.workspaceId);
   // Two events of the tracked page 1, dispatched: the feed's page.
   await recordEvents(t.db.pool, 'meta-ads', [1, 2].map((n) => ({ type: 'ad.created', dedupeKey: `envelopes:${n}`, advertiserId: '1000000000000001', adId: `facebook_${n}`, data: { before: null, after: { status: 'active' } } })));
   await dispatchOnce(t.db.pool, []);
@@ -820,6 +823,7 @@ const cases: Record<string, Case> = {
     },
   },
   ...savingCases(),
+  ...webhookCases(),
 };
 
 /** GET /v1/facets/*: values, offset pagination and meta, each list with its own item shape. */

@@ -207,7 +207,7 @@ describe('rotation and replay', () => {
     await settled(apiKey, hook.id);
     const [delivery] = (await deliveries(apiKey, hook.id)).data;
     expect(delivery).toMatchObject({ eventId: id, status: 'delivered', attempts: 1 });
-    const replay = await t.graphql(`mutation($w: String!, $d: String!) { webhookDeliveryReplay(webhookId: $w, deliveryId: $d) { id status } }`, { w: hook.id, d: delivery.id }, apiKey);
+    const replay = await t.graphql(`mutation($w: String!, $d: ID!) { webhookDeliveryReplay(webhookId: $w, deliveryId: $d) { id status } }`, { w: hook.id, d: delivery.id }, apiKey);
     expect(replay.body.data.webhookDeliveryReplay).toEqual({ id: delivery.id, status: 'pending' });
     await sink.waitFor((r) => r.length >= 2);
     expect(idsOf(sink.receipts)).toEqual([id, id]);

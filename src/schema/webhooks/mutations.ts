@@ -85,8 +85,8 @@ builder.mutationFields((t) => ({
       'webhook-id and a new retry window. The webhook must be enabled (409 otherwise), and no attempt of the delivery in flight (409).',
     args: {
       webhookId: t.arg.string({ required: true, validate: webhookId }),
-      deliveryId: t.arg.string({ required: true, validate: deliveryId }),
+      deliveryId: t.arg.id({ required: true, description: 'A delivery of the log (digits).', validate: deliveryId }),
     },
-    resolve: (_root, args, context) => webhookDeliveryReplay(context, args.webhookId, args.deliveryId),
+    resolve: (_root, args, context) => webhookDeliveryReplay(context, args.webhookId, String(args.deliveryId)),
   }),
 }));

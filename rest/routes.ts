@@ -215,4 +215,11 @@ export const routes: RestRoute[] = [
   { method: 'POST', path: '/webhooks/:webhookId/test', field: 'Mutation.webhookTest', envelope: 'single', tags: ['Webhooks'] },
   { method: 'GET', path: '/webhooks/:webhookId/deliveries', field: 'Query.webhookDeliveries', envelope: 'spread', tags: ['Webhooks'] },
   { method: 'POST', path: '/webhooks/:webhookId/deliveries/:deliveryId/replay', field: 'Mutation.webhookDeliveryReplay', envelope: 'single', tags: ['Webhooks'] },
+
+  // Saved searches (issue #36): a market list route and its arguments, whose newly matching rows become events.
+  { method: 'GET', path: '/saved-searches', field: 'Query.savedSearches', envelope: 'spread', tags: ['Saved searches'] },
+  { method: 'POST', path: '/saved-searches', field: 'Mutation.savedSearchCreate', envelope: 'single', status: 201, tags: ['Saved searches'] },
+  { method: 'GET', path: '/saved-searches/:savedSearchId', field: 'Query.savedSearch', envelope: 'single', tags: ['Saved searches'] },
+  { method: 'PATCH', path: '/saved-searches/:savedSearchId', field: 'Mutation.savedSearchUpdate', envelope: 'single', tags: ['Saved searches'] },
+  { method: 'DELETE', path: '/saved-searches/:savedSearchId', field: 'Mutation.savedSearchDelete', envelope: 'single', tags: ['Saved searches'] },
 ];

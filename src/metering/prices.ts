@@ -173,6 +173,13 @@ export const PRICES: Record<FieldName, Price> = {
   'Mutation.webhookTest': free,
   'Query.webhookDeliveries': free,
   'Mutation.webhookDeliveryReplay': free,
+  // Saved searches: free to manage (issue #36); the runs of their lists (the baseline, the evaluations after each write
+  // of market data) are the server's own work and charge nothing.
+  'Query.savedSearches': free,
+  'Mutation.savedSearchCreate': free,
+  'Query.savedSearch': free,
+  'Mutation.savedSearchUpdate': free,
+  'Mutation.savedSearchDelete': free,
 };
 
 /** The credits a call holds before it runs: its maximum. */

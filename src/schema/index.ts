@@ -18,6 +18,7 @@ import './boards/index.js';
 import './favorites/index.js';
 import './events/index.js';
 import './webhooks/index.js';
+import './saved-searches/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,4 +1,5 @@
 import type { FieldMap, ObjectFieldBuilder, ObjectRef } from '@pothos/core';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -19,6 +20,8 @@ import type { KeywordModeValue } from './enums.js';
 // A text search's page costs a bounded amount whatever the number of matches (`search`): the total is counted up to
 // `searchBounds.totalCap` and is a lower bound beyond (`meta.totalRelation: gte`), and relevance ranks a bounded set
 // of candidates. The GraphQL side of a list is here too: its arguments (pageArgs, offsetArgs, cursorArgs) and its object type (listRef).
+// A route run under a row restriction (withRowRestriction, withEveryRow: saved searches) answers every match among
+// given ids, or every match up to a bound, instead of a page: the route's own filters decide, nothing else changes.
 
 const sql = Prisma.sql;
 
@@ -272,6 +275,59 @@ export function offsetListRef<T>(name: string, item: Item<T>, description: strin
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Row restrictions: a list's matches among given rows, or all of them (saved searches, src/schema/saved-searches/)
+
+/**
+ * `ids`: the list answers every match among these rows (ids as the list shows them), in one statement, whatever the
+ * page asked for. `upTo`: the list answers every match, or throws TooManyRows when there are more than `upTo` (it reads
+ * one more to know). The pagination then describes the rows answered, in no particular order.
+ */
+export type RowRestriction = { ids: readonly string[] } | { upTo: number };
+
+// Carried by the async context of the call that set it, and of nothing else: a request running at the same time (or
+// after it) never sees it.
+const restriction = new AsyncLocalStorage<RowRestriction>();
+
+/** Runs `run` with its lists narrowed to the matches among `ids` (each list's own filters decide which). */
+export function withRowRestriction<T>(ids: readonly string[], run: () => Promise<T>): Promise<T> {
+  return restriction.run({ ids }, run);
+}
+
+/** Runs `run` with its lists answering every match in one statement each; more than `upTo` throws TooManyRows. */
+export function withEveryRow<T>(upTo: number, run: () => Promise<T>): Promise<T> {
+  return restriction.run({ upTo }, run);
+}
+
+/** A list engine that cannot honour a restriction refuses to run under one (a wrong answer would pass for a right one). */
+function refuseRestriction(engine: string): void {
+  if (restriction.getStore()) throw new Error(`${engine} cannot run under a row restriction: only findPage and findIds lists can`);
+}
+
+/** `SELECT <id as text> … WHERE <the list's conditions> [AND id among the restriction's]`, bounded when it says so. */
+function restrictedStatement(id: Prisma.Sql, from: Prisma.Sql, where: Prisma.Sql | null, restricted: RowRestriction): Prisma.Sql {
+  // The list's id keeps its own type inside (uuid, bigint, text), so the restriction's ids are read as that type and
+  // its index finds them; the list's own conditions stay as written, whatever their operators.
+  const among = 'ids' in restricted ? sql`WHERE r.id = ANY(${restricted.ids})` : Prisma.empty;
+  const bound = 'upTo' in restricted ? sql`LIMIT ${restricted.upTo + 1}` : Prisma.empty;
+  const inner = where ? sql`SELECT ${id} AS id ${from} WHERE ${where}` : sql`SELECT ${id} AS id ${from}`;
+  // No order: a bound stops at its first rows instead of sorting every match.
+  return sql`SELECT r.id::text AS id FROM (${inner}) r ${among} ${bound}`;
+}
+
+/** Thrown by a list run under `withEveryRow(upTo)` that matches more than `upTo` rows, before any row is loaded. */
+export class TooManyRows extends Error {
+  constructor(readonly upTo: number) {
+    super(`the list matches more than ${upTo} rows`);
+  }
+}
+
+async function restrictedIds(db: SqlSource, statement: Prisma.Sql, restricted: RowRestriction): Promise<IdPage> {
+  const ids = (await rawRows<{ id: string }>(db, statement)).map((row) => row.id);
+  if ('upTo' in restricted && ids.length > restricted.upTo) throw new TooManyRows(restricted.upTo);
+  return { ids, total: ids.length, totalRelation: 'eq' };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // findPage: the one entry
 
 /** Rows loaded in the page's own statement: `inline(ids)`, an expression of JSON text, read back by `parse`. */
@@ -368,6 +424,12 @@ export async function findPage<Row>(
     if ('$queryRaw' in db) throw new Error('findPage: a cursor page runs on a pool');
     const digest = queryDigest(query.digestOf);
     const after = cursorPosition(query);
+    const restricted = restriction.getStore();
+    if (restricted) {
+      const where = query.where.length ? Prisma.join(query.where, ' AND ') : null;
+      const found = await restrictedIds(db, restrictedStatement(query.id, query.from, where, restricted), restricted);
+      return { data: await inOrder(found.ids, null), pagination: { limit: query.page.limit, total: found.total, totalRelation: 'eq', nextCursor: null } };
+    }
     const found = await findKeysetPage(db, { ...query, limit: query.page.limit, after }, rows.inline ?? undefined);
     const pagination = { limit: query.page.limit, total: found.total, totalRelation: found.totalRelation, nextCursor: found.next ? encodeCursor(digest, found.next) : null };
     return { data: await inOrder(found.ids, found.rows), pagination };
@@ -380,6 +442,8 @@ export async function findPage<Row>(
 export async function findIds<Row = never>(db: SqlSource, query: ListQuery, page: OffsetRequest, inline?: InlineRows<Row>): Promise<IdPage & { rows?: Row[] }> {
   const { id, from, search } = query;
   const { limit, offset } = page;
+  const restricted = restriction.getStore();
+  if (restricted) return restrictedIds(db, restrictedStatement(id, from, null, restricted), restricted);
   if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, leading: search.leading, limit, offset }, inline);
   // Visiting every match anyway, the text rank (if any) orders all of them.
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
@@ -410,6 +474,7 @@ export async function findIds<Row = never>(db: SqlSource, query: ListQuery, page
 export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.Sql; from: Prisma.Sql; order: readonly OrderKey[]; page: PageRequest }): Promise<PageOf<Row>>;
 export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.Sql; from: Prisma.Sql; order: readonly OrderKey[]; page: OffsetRequest }): Promise<OffsetPageOf<Row>>;
 export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.Sql; from: Prisma.Sql; order: readonly OrderKey[]; page: PageRequest | OffsetRequest }): Promise<PageOf<Row> | OffsetPageOf<Row>> {
+  refuseRestriction('findRowsPage');
   const { select, from, order, page } = query;
   const [rows, [{ total }]] = await Promise.all([
     rawRows<Row>(db, sql`SELECT ${select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`),
@@ -427,6 +492,7 @@ export type ModelPageQuery<Row> = { rows: (skip: number, take: number) => Promis
 export async function findModelPage<Row>(page: PageRequest, query: ModelPageQuery<Row>): Promise<PageOf<Row>>;
 export async function findModelPage<Row>(page: OffsetRequest, query: ModelPageQuery<Row>): Promise<OffsetPageOf<Row>>;
 export async function findModelPage<Row>(page: PageRequest | OffsetRequest, query: ModelPageQuery<Row>): Promise<PageOf<Row> | OffsetPageOf<Row>> {
+  refuseRestriction('findModelPage');
   const [rows, total] = await Promise.all([query.rows(offsetOf(page), page.limit), query.count()]);
   return pageOf(rows, page, { total });
 }
@@ -479,6 +545,7 @@ export async function findComputedPage<Row, Summary extends Record<string, unkno
   db: SqlSource,
   query: ComputedListQuery<Summary> & { page: PageRequest | OffsetRequest },
 ): Promise<(PageOf<Row> | OffsetPageOf<Row>) & WithSummary<Summary>> {
+  refuseRestriction('findComputedPage');
   const { rows, order, page, after = {} } = query;
   const summary = Object.entries<Prisma.Sql>(query.summary ?? {});
   const summaryName = (index: number) => Prisma.raw(`"__listSummary${index}"`);

@@ -1,0 +1,200 @@
+import { getNamedType, getNullableType, GraphQLError, isObjectType, parse, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { argumentsFromHttp } from '../../../rest/plugin.js';
+import { routes, type RestRoute } from '../../../rest/routes.js';
+import type { Principal } from '../../auth/principal.js';
+import { createContext, type AppServices } from '../../context.js';
+import { isErrorCode, validationError, type ArgumentViolation } from '../../errors.js';
+import { compositeId } from '../tiktok/figures.js';
+import { TooManyRows, withEveryRow, withRowRestriction } from '../shared/list.js';
+
+// The market lists a saved search may name, and how one is run: through the route's own GraphQL field and resolver,
+// as the search's workspace, uncharged, under a row restriction (src/schema/shared/list.ts) that makes the list answer
+// every match among some rows (the rows a write of market data changed) or every match up to a bound (the baseline).
+// The route's arguments are read from the saved params exactly as REST reads a request's (rest/plugin.ts), so a bad
+// parameter is the route's own validation error.
+
+/** Which rows a list holds: the changes that can make a row enter or leave it come from the events of that family. */
+export type Family = 'meta-ads' | 'tiktok' | 'google-ads' | 'advertisers' | 'shops' | 'products' | 'emails';
+
+/**
+ * The market lists are the route table's Query routes without a path parameter whose rows are one of these types.
+ * `idField` is the row's field holding the id the list engine filters on; `publicId` turns that id into the one the
+ * route shows (TikTok items are filtered on TikTok's id and shown as `tiktok_<id>`).
+ */
+const FAMILIES: Record<string, { family: Family; idField: string; publicId: (id: string) => string }> = {
+  PublicAd: { family: 'meta-ads', idField: 'id', publicId: (id) => id },
+  TikTokLibraryItem: { family: 'tiktok', idField: 'tiktokId', publicId: compositeId },
+  GoogleAd: { family: 'google-ads', idField: 'id', publicId: (id) => id },
+  AdvertiserSummary: { family: 'advertisers', idField: 'id', publicId: (id) => id },
+  ShopSummary: { family: 'shops', idField: 'id', publicId: (id) => id },
+  Product: { family: 'products', idField: 'id', publicId: (id) => id },
+  EmailSummary: { family: 'emails', idField: 'id', publicId: (id) => id },
+};
+
+/** Arguments that page a list: a saved search holds a list's filters and sort, never a page of it. */
+const PAGING = new Set(['page', 'limit', 'offset', 'cursor']);
+
+export type MarketList = {
+  /** `GET /v1/ads`: how a saved search names it. */
+  name: string;
+  method: 'GET' | 'POST';
+  /** The public path, `/v1/ads`. */
+  path: string;
+  route: RestRoute;
+  field: GraphQLField<unknown, unknown>;
+  family: Family;
+  /** The row field holding the id the list engine filters on. */
+  idField: string;
+  publicId: (id: string) => string;
+  run: CompiledQuery;
+};
+
+const publicPath = (route: RestRoute) => `/v1${route.path}`;
+export const listName = (method: string, path: string) => `${method} ${path}`;
+
+let lists: Promise<Map<string, MarketList>> | undefined;
+
+/** The market lists by name (`GET /v1/ads`), read once from the route table and the schema. */
+export function marketLists(): Promise<Map<string, MarketList>> {
+  // The schema imports this domain: it is read once built, on first use.
+  lists ??= import('../index.js').then(({ schema }) => listsOf(schema));
+  return lists;
+}
+
+function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
+  const found = new Map<string, MarketList>();
+  const query = schema.getQueryType()!.getFields();
+  for (const route of routes) {
+    if (!route.field.startsWith('Query.') || route.path.includes(':') || (route.method !== 'GET' && route.method !== 'POST')) continue;
+    const field = query[route.field.slice('Query.'.length)];
+    const page = field ? getNamedType(field.type) : undefined;
+    const data = page && isObjectType(page) ? page.getFields().data : undefined;
+    const row = data ? getNamedType(data.type) : undefined;
+    const family = row ? FAMILIES[row.name] : undefined;
+    if (!field || !family || !('pagination' in (page as { getFields(): object }).getFields())) continue;
+    // Every argument is a variable; one that has a default may be left out (then the default applies).
+    const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.defaultValue !== undefined ? getNullableType(arg.type) : arg.type)}`);
+    const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`);
+    const document = parse(`query SavedSearchRun(${variables.join(', ')}) { ${field.name}(${passed.join(', ')}) { data { ${family.idField} } } }`);
+    const run = compileQuery(schema, document, 'SavedSearchRun');
+    if (!isCompiledQuery(run)) throw new Error(`saved searches: ${route.field} cannot be compiled: ${JSON.stringify(run.errors)}`);
+    const name = listName(route.method, publicPath(route));
+    found.set(name, { name, method: route.method, path: publicPath(route), route, field, family: family.family, idField: family.idField, publicId: family.publicId, run });
+  }
+  return found;
+}
+
+/** The market list a saved search names, or the validation error naming the lists it may name. */
+export async function marketList(method: string, path: string): Promise<MarketList> {
+  const all = await marketLists();
+  const list = all.get(listName(method, path));
+  if (list) return list;
+  throw validationError([{ argument: 'path', expected: [`method and path must name a market list: ${[...all.keys()].join(', ')}`] }]);
+}
+
+/** What running a list as a saved search may meet, beside its rows. */
+export type RunFailure =
+  /** The route refused the arguments or the caller (its own error: validation_error, forbidden, …). */
+  | { kind: 'refused'; error: GraphQLError }
+  /** More rows than the bound of a baseline. */
+  | { kind: 'too-many'; upTo: number };
+
+export class ListRunFailed extends Error {
+  constructor(readonly failure: RunFailure) {
+    super(failure.kind === 'refused' ? failure.error.message : `more than ${failure.upTo} rows`);
+  }
+}
+
+/** Violations of the saved params named `params.<argument>`, as the route would name the argument. */
+const inParams = (violations: ArgumentViolation[]) => violations.map((v) => ({ ...v, argument: v.argument ? `params.${v.argument}` : 'params' }));
+
+/**
+ * The route's arguments from a saved search's params, read as REST reads a request (a GET list's from a query string,
+ * a POST list's from a JSON body); refused as the route would refuse them, with the parameter at fault named
+ * `params.<name>`. A parameter the route does not have, or one that pages it, is refused too: a saved search that
+ * quietly ignored a misspelt filter would report the whole market.
+ */
+export function listArguments(list: MarketList, params: Record<string, unknown>): Record<string, unknown> {
+  const known = new Set(list.field.args.map((arg) => arg.name));
+  const violations: ArgumentViolation[] = [];
+  for (const name of Object.keys(params)) {
+    if (!known.has(name)) violations.push({ argument: name, expected: [`${name} is not a parameter of ${list.name}`] });
+    else if (PAGING.has(name)) violations.push({ argument: name, expected: [`${name} pages the list: a saved search holds its filters and sort, not a page`] });
+  }
+  if (violations.length) throw validationError(inParams(violations));
+  const query = new URLSearchParams();
+  let body: Record<string, unknown> | null = null;
+  if (list.method === 'GET') {
+    for (const [name, value] of Object.entries(params)) {
+      if (value === undefined || value === null) continue;
+      for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    }
+  } else {
+    body = params;
+  }
+  const read = argumentsFromHttp(list.route, list.field.args, { pathParams: {}, query, body });
+  if (read.violations.length) throw validationError(inParams(read.violations.map((v) => ({ argument: v.argument, expected: v.expected }))));
+  return read.values;
+}
+
+/** The services a run reads through (the request's, or the dispatch transaction's connection: src/events/saved-searches.ts). */
+export type RunServices = Pick<AppServices, 'prisma' | 'pool' | 'ledger' | 'authenticate' | 'rateLimiter' | 'publicBaseUrl' | 'startedAt'>;
+
+/** Who a saved search runs as: its workspace itself (no delegated user), as a full-access key of the workspace would. */
+export function runPrincipal(workspace: Principal['workspace']): Principal {
+  return {
+    credential: { id: `saved-search:${workspace.id}`, name: 'saved search', description: null, accessLevel: 'full_access', expiresAt: null, createdAt: workspace.createdAt, lastUsedAt: null },
+    workspace,
+    delegatedUser: null,
+  };
+}
+
+const NOT_IDEMPOTENT = () => ({ replayed: false as const, record: async <T>(_tx: unknown, value: T) => value });
+
+/**
+ * The ids (as the route shows them) of the list's rows among `among` (ids the list engine filters on), or of all its
+ * rows up to `upTo` (more: ListRunFailed too-many). Uncharged: the run's meter is off.
+ */
+export async function runList(
+  list: MarketList,
+  values: Record<string, unknown>,
+  services: RunServices,
+  principal: Principal,
+  rows: { among: readonly string[] } | { upTo: number },
+): Promise<string[]> {
+  const context = createContext({ ...services, metering: false }, {
+    requestId: `saved-search-${principal.workspace.id}`,
+    authorization: null,
+    responseHeaders: new Map(),
+    principal: Promise.resolve(principal),
+    idempotentWrite: NOT_IDEMPOTENT,
+  });
+  const execute = async () => (await list.run.query(undefined, context, values)) as ExecutionResult<Record<string, { data: Record<string, unknown>[] } | null>>;
+  const result = 'among' in rows ? await withRowRestriction(rows.among, execute) : await withEveryRow(rows.upTo, execute);
+  if (result.errors?.length) throw failureOf(result.errors);
+  const page = result.data?.[list.field.name];
+  if (!page) throw new Error(`saved searches: ${list.name} answered no page`);
+  return page.data.map((row) => list.publicId(String(row[list.idField])));
+}
+
+function failureOf(errors: readonly GraphQLError[]): Error {
+  for (const error of errors) {
+    const original = error.originalError ?? error;
+    if (original instanceof TooManyRows) return new ListRunFailed({ kind: 'too-many', upTo: original.upTo });
+    if (isErrorCode(error.extensions?.code)) return new ListRunFailed({ kind: 'refused', error });
+    if (original instanceof GraphQLError && isErrorCode(original.extensions?.code)) return new ListRunFailed({ kind: 'refused', error: original });
+  }
+  // A value the REST reading let through but GraphQL's coercion refused: still the saved params' fault.
+  const variable = errors.map((e) => /^Variable "\$(\w+)" (?:got invalid value|of required type)/.exec(e.message)).find(Boolean);
+  if (variable) return new ListRunFailed({ kind: 'refused', error: validationError([{ argument: `params.${variable[1]}`, expected: [errors[0].message.replace(/^Variable "\$\w+" /, `${variable[1]}: `)] }]) });
+  const first = errors[0];
+  return first.originalError ?? first;
+}
+
+/** A route's refusal as the saved search's: its violations named `params.<argument>`. */
+export function asParamsError(error: GraphQLError): GraphQLError {
+  const details = error.extensions?.details as { validationErrors?: { field: string; expected: string[] }[] } | undefined;
+  if (error.extensions?.code !== 'validation_error' || !details?.validationErrors) return error;
+  return validationError(details.validationErrors.map((v) => ({ argument: v.field.startsWith('params') ? v.field : `params.${v.field}`, expected: v.expected })));
+}

@@ -116,12 +116,17 @@ describe('what the feed shows', () => {
     expect((await t.rest('POST', `/boards/${board.body.data.id}/items`, { key: b.apiKey, body: { type: 'ad', targetId: adId(saved) } })).status).toBeLessThan(300);
     await recordEvents(t.db.pool, 'events', [
       { type: 'webhook.disabled', dedupeKey: `test:webhook.disabled:${b.workspaceId}`, workspaceId: b.workspaceId, data: { before: null, after: { reason: 'test' } } },
+      // A's own event naming the ad B saved: still A's alone.
+      { type: 'search.matched', dedupeKey: `test:search.matched:${a.workspaceId}`, workspaceId: a.workspaceId, adId: adId(saved), data: { before: null, after: { rowId: adId(saved), path: '/v1/ads' } } },
     ]);
     await dispatchAll();
     const res = await t.rest('GET', '/events', { key: b.apiKey });
     expect(res.body.data.map((e: Event) => [e.type, e.adId])).toEqual([['webhook.disabled', null], ['ad.created', adId(saved)]]);
+    const byAd = await t.rest('GET', `/events?adId=${adId(saved)}`, { key: b.apiKey });
+    expect(byAd.body.data.map((e: Event) => e.type)).toEqual(['ad.created']);
     const ofA = await readAll(a.apiKey, 'order=desc', 100);
     expect(ofA.some((e) => e.type === 'webhook.disabled')).toBe(false);
+    expect(ofA.filter((e) => e.type === 'search.matched').map((e) => e.adId)).toEqual([adId(saved)]);
   });
 });
 

@@ -9,8 +9,9 @@ import { eventCursor, type Position } from './cursor.js';
 
 // The events domain's SQL: the feed (GET /v1/events, Query.events), the reads of a live stream (its replay and its
 // catch-up), and who each dispatched event concerns (the live consumer's one question per batch, src/events/live.ts).
-// An event concerns a workspace when one of its subjects is one of the workspace's interests (the view
-// `workspace_interests`, migration 0032) or when it is the workspace's own (`workspaceId`).
+// A market event concerns a workspace when one of its subjects is one of the workspace's interests (the view
+// `workspace_interests`, migration 0032); an event of one workspace (`workspaceId` set: a saved search matched, a
+// webhook disabled) concerns that workspace alone, whatever subjects it names: what it says is that workspace's.
 //
 // How a page is found without reading every event: the workspace's interests are few (its brands' pages and shops,
 // what its boards saved), and each kind of subject has an index on (subject, seq). For each interest, one index scan
@@ -81,14 +82,14 @@ function hitsOf(workspaceId: string, filter: EventFilter, position: Prisma.Sql |
     return sql`${interests},
     hits AS (
       SELECT e."seq" FROM "market_events" e
-      WHERE ${eventConditions(filter, bound)} AND (${own}EXISTS (SELECT 1 FROM interests i WHERE ${concerns}))
+      WHERE ${eventConditions(filter, bound)} AND (${own}(e."workspaceId" IS NULL AND EXISTS (SELECT 1 FROM interests i WHERE ${concerns})))
       ORDER BY e."seq" ${order} LIMIT ${take})`;
   }
   const branches = SUBJECTS.map(
     (subject) => sql`SELECT x."seq" FROM interests i CROSS JOIN LATERAL (
         SELECT e."seq" FROM "market_events" e
         WHERE e.${Prisma.raw(subject.column)} = ${subject.filter === 'shopId' ? sql`i."key"::uuid` : sql`i."key"`} AND e.${Prisma.raw(subject.column)} IS NOT NULL
-          AND ${eventConditions(filter, bound)}
+          AND e."workspaceId" IS NULL AND ${eventConditions(filter, bound)}
         ORDER BY e."seq" ${order} LIMIT ${take}) x
       WHERE i."kind" = ${subject.kind}`,
   );
@@ -204,7 +205,8 @@ export async function concernsOf(db: Db, events: readonly EventRow[]): Promise<M
   if (!events.length) return concerns;
   const column = (pick: (event: EventRow) => string | null) => events.map(pick);
   const joins = SUBJECTS.map(
-    (subject) => sql`SELECT b."seq", w."workspaceId", w."brandtrackerId" FROM b JOIN "workspace_interests" w ON w."kind" = ${subject.kind} AND w."key" = b.${Prisma.raw(subject.column)}`,
+    (subject) => sql`SELECT b."seq", w."workspaceId", w."brandtrackerId" FROM b JOIN "workspace_interests" w ON w."kind" = ${subject.kind} AND w."key" = b.${Prisma.raw(subject.column)}
+      WHERE b."workspaceId" IS NULL`,
   );
   const rows = await rawRows<{ seq: string; workspaceId: string; brandtrackerIds: string[] }>(db, sql`
     WITH b AS (

@@ -7,7 +7,8 @@ import { prismaStatementName } from '../db/statements.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { MemoryRateLimitStore, RateLimiter } from '../metering/rate-limit.js';
 import { listArguments, listName, ListRunFailed, marketLists, runList, runPrincipal, type Family, type MarketList, type RunServices } from '../schema/saved-searches/lists.js';
-import { applyMatches, heldRows, lockedParams, pairKey, searchesOf, type SearchRow, type StoredSearch } from '../schema/saved-searches/service.js';
+import { candidatesOf, keyIndex, requirementsOf, type Requirement, type Requirements, type TextRequirement } from '../schema/saved-searches/prefilter.js';
+import { applyMatches, heldRows, lockedParams, queryLexemes, rowKeys, searchesOf, type SearchRow, type StoredSearch } from '../schema/saved-searches/service.js';
 import { refuseWorkspaceTables } from '../schema/shared/workspace.js';
 import type { EventConsumer } from './dispatch.js';
 
@@ -78,25 +79,50 @@ function onDispatchConnection(): RunServices {
 
 let services: RunServices | undefined;
 
-/** A saved search's arguments read once per distinct params (they never change for a given text); null: refused now. */
-const argumentsCache = new Map<string, Record<string, unknown> | null>();
+/** What a distinct saved search is, read once per list and params (the same text always reads the same). */
+type Prepared = {
+  /** The route's arguments; null when this version of the route refuses them (the search waits for a change). */
+  values: Record<string, unknown> | null;
+  /** The prefilter's requirements, once its text queries are read (requirementsOf, queryLexemes). */
+  requirements: Requirement[] | null;
+  pending: Requirements;
+};
 
-function argumentsOf(list: MarketList, params: string): Record<string, unknown> | null {
+const prepared = new Map<string, Prepared>();
+
+function prepare(list: MarketList, params: string): Prepared {
   const key = `${list.name} ${params}`;
-  if (argumentsCache.has(key)) return argumentsCache.get(key)!;
-  let values: Record<string, unknown> | null;
+  let found = prepared.get(key);
+  if (found) return found;
+  let values: Record<string, unknown> | null = null;
   try {
     values = listArguments(list, JSON.parse(params) as Record<string, unknown>);
   } catch {
-    values = null; // accepted when saved, refused by this version of the route: the search waits for a change
+    // accepted when saved, refused by this version of the route
   }
-  if (argumentsCache.size >= 50_000) argumentsCache.clear();
-  argumentsCache.set(key, values);
-  return values;
+  found = { values, requirements: null, pending: values ? requirementsOf(list, values) : [] };
+  if (prepared.size >= 50_000) prepared.clear();
+  prepared.set(key, found);
+  return found;
+}
+
+/** Reads the text queries of the groups' requirements, all in a few statements. */
+async function readRequirements(client: pg.PoolClient, groups: Group[]): Promise<void> {
+  const waiting = groups.map((group) => group.prepared).filter((p) => p.requirements === null);
+  const texts = waiting.flatMap((p) => p.pending.filter((r): r is TextRequirement => !Array.isArray(r)));
+  const read = await queryLexemes(client, texts.map((r) => r.text));
+  const byText = new Map(texts.map((r, i) => [r, read[i]]));
+  for (const p of waiting) {
+    p.requirements = p.pending.flatMap((r): Requirement[] => {
+      if (Array.isArray(r)) return [r];
+      const { lexemes, needsOne } = byText.get(r)!;
+      return needsOne ? [lexemes.map((lexeme) => `${r.prefix}${lexeme}`)] : [];
+    });
+  }
 }
 
 /** Searches run as one: the same list and params (and, where the list reads the caller, the same workspace). */
-type Group = { list: MarketList; values: Record<string, unknown>; params: string; searches: StoredSearch[] };
+type Group = { list: MarketList; prepared: Prepared & { values: Record<string, unknown> }; searches: StoredSearch[] };
 
 /** Arguments whose answer depends on who asks: a search using them is run for its own workspace. */
 const CALLER_ARGUMENTS = ['hideSavedAds'];
@@ -106,12 +132,13 @@ function groupsOf(lists: Map<string, MarketList>, searches: StoredSearch[]): Gro
   for (const search of searches) {
     const list = lists.get(listName(search.method, search.path));
     if (!list) continue;
-    const values = argumentsOf(list, search.params);
+    const found = prepare(list, search.params);
+    const values = found.values;
     if (!values) continue;
     const own = CALLER_ARGUMENTS.some((name) => values[name] != null && values[name] !== false);
     const key = `${list.name} ${search.params}${own ? ` ${search.workspace.id}` : ''}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { list, values, params: search.params, searches: [] }));
+    if (!group) groups.set(key, (group = { list, prepared: found as Group['prepared'], searches: [] }));
     group.searches.push(search);
   }
   return [...groups.values()];
@@ -123,7 +150,7 @@ function groupsOf(lists: Map<string, MarketList>, searches: StoredSearch[]): Gro
  * is left as it is (null) until a change makes it run again.
  */
 async function evaluate(group: Group, among: string[]): Promise<Map<StoredSearch, Set<string> | null>> {
-  const run = (search: StoredSearch) => runList(group.list, group.values, services!, runPrincipal(search.workspace), { among });
+  const run = (search: StoredSearch) => runList(group.list, group.prepared.values, services!, runPrincipal(search.workspace), { among });
   const out = new Map<StoredSearch, Set<string> | null>();
   try {
     const rows = new Set(await run(group.searches[0]));
@@ -143,6 +170,35 @@ async function evaluate(group: Group, among: string[]): Promise<Map<StoredSearch
   return out;
 }
 
+type Move = SearchRow & { search: StoredSearch; eventId: string };
+
+/** The rows of one family's changes that entered or left its searches. */
+async function movesOf(client: pg.PoolClient, changed: Map<string, string>, groups: Group[], moves: { entered: Move[]; left: Move[] }): Promise<void> {
+  const { list } = groups[0];
+  const ids = [...changed.keys()];
+  const rowIdOf = new Map(ids.map((id) => [list.publicId(id), id]));
+  const [held, keys] = await Promise.all([heldRows(client, [...rowIdOf.keys()]), rowKeys(client, list.family, ids)]);
+  // Rows without keys (gone) match nothing: only their leaving is looked at.
+  const profiled = keys ? ids.filter((id) => keys.has(id)) : ids;
+  const rows = keys ? profiled.map((id) => keys.get(id)!) : [];
+  const byKey = keyIndex(rows);
+  if (keys) await readRequirements(client, groups);
+  for (const group of groups) {
+    const among = keys ? candidatesOf(group.prepared.requirements!, rows, byKey).map((i) => profiled[i]) : ids;
+    const holding = group.searches.filter((search) => held.has(search.id));
+    if (!among.length && !holding.length) continue;
+    const results: Map<StoredSearch, Set<string> | null> = among.length ? await evaluate(group, among) : new Map(group.searches.map((search) => [search, new Set<string>()]));
+    for (const search of group.searches) {
+      const matched = results.get(search);
+      if (!matched) continue;
+      const had = held.get(search.id) ?? new Set<string>();
+      const eventOf = (rowId: string) => changed.get(rowIdOf.get(rowId)!)!;
+      for (const rowId of matched) if (!had.has(rowId)) moves.entered.push({ searchId: search.id, rowId, search, eventId: eventOf(rowId) });
+      for (const rowId of had) if (!matched.has(rowId)) moves.left.push({ searchId: search.id, rowId, search, eventId: eventOf(rowId) });
+    }
+  }
+}
+
 async function consume(client: pg.PoolClient, events: EventRow[]): Promise<void> {
   const changes = changesOf(events);
   if (!changes.size) return;
@@ -151,33 +207,18 @@ async function consume(client: pg.PoolClient, events: EventRow[]): Promise<void>
   const searches = await searchesOf(client, names);
   if (!searches.length) return;
   services ??= onDispatchConnection();
-  const entered: (SearchRow & { search: StoredSearch; eventId: string })[] = [];
-  const left: (SearchRow & { search: StoredSearch; eventId: string })[] = [];
+  const byFamily = new Map<Family, Group[]>();
+  for (const group of groupsOf(lists, searches)) byFamily.set(group.list.family, [...(byFamily.get(group.list.family) ?? []), group]);
+  const moves = { entered: [] as Move[], left: [] as Move[] };
   await connection.run(client, async () => {
-    for (const group of groupsOf(lists, searches)) {
-      const changed = changes.get(group.list.family)!;
-      const among = [...changed.keys()];
-      const results = await evaluate(group, among);
-      const candidates = among.map((id) => ({ id, rowId: group.list.publicId(id), eventId: changed.get(id)! }));
-      const pairs = group.searches.flatMap((search) => (results.get(search) ? candidates.map((c) => ({ searchId: search.id, rowId: c.rowId })) : []));
-      const held = await heldRows(client, pairs);
-      for (const search of group.searches) {
-        const matched = results.get(search);
-        if (!matched) continue;
-        for (const candidate of candidates) {
-          const pair = { searchId: search.id, rowId: candidate.rowId };
-          const isHeld = held.has(pairKey(pair));
-          if (matched.has(candidate.rowId) && !isHeld) entered.push({ ...pair, search, eventId: candidate.eventId });
-          else if (!matched.has(candidate.rowId) && isHeld) left.push({ ...pair, search, eventId: candidate.eventId });
-        }
-      }
-    }
+    for (const [family, groups] of byFamily) await movesOf(client, changes.get(family)!, groups, moves);
   });
+  const { entered, left } = moves;
   if (!entered.length && !left.length) return;
   // A search changed or deleted since it was read keeps what its change made of it.
   const evaluated = new Map(searches.map((search) => [search.id, search.params]));
-  const current = await lockedParams(client, [...new Set([...entered, ...left].map((pair) => pair.searchId))]);
-  const unchanged = (pair: SearchRow) => current.get(pair.searchId) === evaluated.get(pair.searchId);
+  const current = await lockedParams(client, [...new Set([...entered, ...left].map((move) => move.searchId))]);
+  const unchanged = (move: Move) => current.get(move.searchId) === evaluated.get(move.searchId);
   const keptEntered = entered.filter(unchanged);
   const keptLeft = left.filter(unchanged);
   const about = (search: StoredSearch, rowId: string) => ({ rowId, method: search.method, path: search.path, name: search.name });

@@ -4,9 +4,10 @@ import { recordEvents, type NewEvent } from '../../data/events.js';
 import { notFound, validationError } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { writeAudited } from '../shared/audit.js';
-import { findRowsPage, type PageRequest } from '../shared/list.js';
+import { findRowsPage, tsQuery, type PageRequest, type TextSearch } from '../shared/list.js';
 import { inWorkspace } from '../shared/workspace.js';
-import { asParamsError, listArguments, ListRunFailed, marketList, runList, runPrincipal, type RunServices } from './lists.js';
+import { asParamsError, listArguments, ListRunFailed, marketList, runList, runPrincipal, type Family, type RunServices } from './lists.js';
+import { adKeys, lexemesOf, type AdProfile } from './prefilter.js';
 
 // A workspace's saved searches (create, list, read, change, delete) and the statements of their consumer
 // (src/events/saved-searches.ts): the searches of the lists a batch of events changed, the rows they held among the
@@ -204,17 +205,62 @@ export async function searchesOf(client: Queryable, lists: string[]): Promise<St
 /** A saved search and one of its rows (as the list shows it). */
 export type SearchRow = { searchId: string; rowId: string };
 
-export const pairKey = (pair: SearchRow) => `${pair.searchId} ${pair.rowId}`;
-
-/** Which of these (search, row) pairs the searches hold now. */
-export async function heldRows(client: Queryable, pairs: SearchRow[]): Promise<Set<string>> {
-  if (!pairs.length) return new Set();
+/** The rows among `rowIds` (as the lists show them) that each search holds now, by search (migration 0034's index). */
+export async function heldRows(client: Queryable, rowIds: string[]): Promise<Map<string, Set<string>>> {
+  const held = new Map<string, Set<string>>();
+  if (!rowIds.length) return held;
   const { rows } = await client.query<SearchRow>(
-    `SELECT m."savedSearchId" AS "searchId", m."rowId" FROM unnest($1::uuid[], $2::text[]) AS p(s, r)
-     JOIN "saved_search_matches" m ON m."savedSearchId" = p.s AND m."rowId" = p.r`,
-    [pairs.map((p) => p.searchId), pairs.map((p) => p.rowId)],
+    `SELECT m."savedSearchId" AS "searchId", m."rowId" FROM "saved_search_matches" m WHERE m."rowId" = ANY($1::text[])`,
+    [rowIds],
   );
-  return new Set(rows.map(pairKey));
+  for (const { searchId, rowId } of rows) {
+    const set = held.get(searchId);
+    if (set) set.add(rowId);
+    else held.set(searchId, new Set([rowId]));
+  }
+  return held;
+}
+
+/**
+ * The prefilter's keys of changed rows (prefilter.ts), by the id the list engine filters on; a row that is gone has
+ * none (it matches nothing). Null for a family whose rows have no keys.
+ */
+export async function rowKeys(client: Queryable, family: Family, ids: string[]): Promise<Map<string, Set<string>> | null> {
+  if (family === 'meta-ads') {
+    const { rows } = await client.query<AdProfile>(
+      `SELECT a."id", a."isGroupLead" AS "lead", a."status"::text AS "status", a."mediaType"::text AS "mediaType", a."advertiserId",
+              tsvector_to_array(a."searchText") AS "copy", tsvector_to_array(v."searchName") AS "brand",
+              a."targetedCountries", a."mainCountry", a."landingPageDomain"
+       FROM "ads" a LEFT JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE a."id" = ANY($1::text[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, adKeys(row)]));
+  }
+  if (family === 'advertisers') {
+    const { rows } = await client.query<{ id: string; brand: string[] | null }>(
+      `SELECT v."id", tsvector_to_array(v."searchName") AS "brand" FROM "advertisers" v WHERE v."id" = ANY($1::text[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, new Set((row.brand ?? []).map((lexeme) => `b:${lexeme}`))]));
+  }
+  return null;
+}
+
+/**
+ * The lexemes of each text search's tsquery (the lists' own, shared/list.ts tsQuery), and whether a document needs
+ * one of them to match (false when the query matches a document without any: `-word` alone).
+ */
+export async function queryLexemes(client: Queryable, searches: TextSearch[]): Promise<{ lexemes: string[]; needsOne: boolean }[]> {
+  const out: { lexemes: string[]; needsOne: boolean }[] = [];
+  // In statements of 500 queries: a query's terms are parameters, and a statement takes at most 65,535 of them.
+  for (let start = 0; start < searches.length; start += 500) {
+    const part = searches.slice(start, start + 500);
+    const values = Prisma.join(part.map((search, i) => sql`(${i}::int, (${tsQuery(search)})::text, NOT (''::tsvector @@ ${tsQuery(search)}))`));
+    const statement = sql`SELECT v.i, v.q, v.needs FROM (VALUES ${values}) AS v(i, q, needs) ORDER BY v.i`;
+    const { rows } = await client.query<{ q: string; needs: boolean }>(statement.text, statement.values);
+    out.push(...rows.map((row) => ({ lexemes: lexemesOf(row.q), needsOne: row.needs })));
+  }
+  return out;
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
+import { recordEvents } from '../../src/data/events.js';
 import { importData } from '../../src/data/import/index.js';
 import { dispatchOnce, eventConsumers } from '../../src/events/index.js';
 import { createLiveHub, liveConsumer, liveHub, setLiveHub, type LiveHub } from '../../src/events/live.js';
@@ -172,6 +173,14 @@ describe('GET /v1/events/stream', () => {
       await importDay([23]);
       await dispatchAll();
       expect(JSON.parse((await ofB.message()).data!)).toMatchObject({ adId: adId(records[23]) });
+      // An event of workspace A naming page B's ad is A's alone: B's next event is the next stop of its page.
+      await recordEvents(t.db.pool, 'events', [
+        { type: 'search.matched', dedupeKey: `live:search.matched:${a.workspaceId}`, workspaceId: a.workspaceId, advertiserId: PAGE_B, adId: adId(records[24]), data: { before: null, after: { rowId: adId(records[24]) } } },
+      ]);
+      await importDay([24]);
+      await dispatchAll();
+      expect(JSON.parse((await ofA.message()).data!)).toMatchObject({ type: 'search.matched', adId: adId(records[24]) });
+      expect(JSON.parse((await ofB.message()).data!)).toMatchObject({ type: 'ad.stopped', adId: adId(records[24]) });
     } finally {
       await ofA.close();
       await ofB.close();

@@ -204,14 +204,15 @@ export async function concernsOf(db: Db, events: readonly EventRow[]): Promise<M
   const concerns = new Map<string, Concern[]>();
   if (!events.length) return concerns;
   const column = (pick: (event: EventRow) => string | null) => events.map(pick);
+  // An event of one workspace is that workspace's alone: its subjects are not looked up.
+  const subject = (pick: (event: EventRow) => string | null) => events.map((event) => (event.workspaceId ? null : pick(event)));
   const joins = SUBJECTS.map(
-    (subject) => sql`SELECT b."seq", w."workspaceId", w."brandtrackerId" FROM b JOIN "workspace_interests" w ON w."kind" = ${subject.kind} AND w."key" = b.${Prisma.raw(subject.column)}
-      WHERE b."workspaceId" IS NULL`,
+    (subject) => sql`SELECT b."seq", w."workspaceId", w."brandtrackerId" FROM b JOIN "workspace_interests" w ON w."kind" = ${subject.kind} AND w."key" = b.${Prisma.raw(subject.column)}`,
   );
   const rows = await rawRows<{ seq: string; workspaceId: string; brandtrackerIds: string[] }>(db, sql`
     WITH b AS (
-      SELECT * FROM unnest(${column((e) => e.seq)}::bigint[], ${column((e) => e.advertiserId)}::text[], ${column((e) => e.shopId)}::text[],
-                           ${column((e) => e.adId)}::text[], ${column((e) => e.productId)}::text[], ${column((e) => e.workspaceId)}::uuid[])
+      SELECT * FROM unnest(${column((e) => e.seq)}::bigint[], ${subject((e) => e.advertiserId)}::text[], ${subject((e) => e.shopId)}::text[],
+                           ${subject((e) => e.adId)}::text[], ${subject((e) => e.productId)}::text[], ${column((e) => e.workspaceId)}::uuid[])
         AS b("seq", "advertiserId", "shopId", "adId", "productId", "workspaceId")),
     hits AS (
       ${Prisma.join(joins, ' UNION ALL ')}

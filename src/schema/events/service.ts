@@ -231,7 +231,7 @@ export async function concernsOf(db: Db, events: readonly EventRow[]): Promise<M
 /** Whether a live event passes a stream's filter (the same rules as eventConditions, on the event in memory). */
 export function passes(filter: EventFilter, event: PublicEvent, concern: Concern): boolean {
   if (filter.types?.length && !filter.types.includes(event.type)) return false;
-  if (filter.brandtrackerId && !concern.brandtrackerIds.includes(filter.brandtrackerId)) return false;
+  if (filter.brandtrackerId && !concern.brandtrackerIds.includes(filter.brandtrackerId.toLowerCase())) return false;
   if (filter.advertiserId != null && event.advertiserId !== filter.advertiserId) return false;
   if (filter.shopId != null && event.shopId?.toLowerCase() !== filter.shopId.toLowerCase()) return false;
   if (filter.adId != null && event.adId !== filter.adId) return false;

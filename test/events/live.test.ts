@@ -197,6 +197,17 @@ describe('GET /v1/events/stream', () => {
     } finally {
       await events.close();
     }
+    // A brandtracker's live events (its id in capitals is the same id).
+    const tracked = (await t.rest('GET', '/brandtrackers', { key: a.apiKey })).body.data[0].id as string;
+    const ofBrand = sse(await stream(a.apiKey, `?brandtrackerId=${tracked.toUpperCase()}`));
+    try {
+      expect((await ofBrand.frame()).comment).toBe('connected');
+      await importDay([10, 25]);
+      await dispatchAll();
+      expect(JSON.parse((await ofBrand.message()).data!)).toMatchObject({ type: 'ad.stopped', adId: adId(records[10]) });
+    } finally {
+      await ofBrand.close();
+    }
   });
 
   it('is refused before it starts with the REST envelope: no key, a bad filter, another workspace\'s brandtracker', async () => {

@@ -41,7 +41,7 @@ export type { Logger };
 
 /** Response headers a browser script may read (CORS): the request id, the metering and the rate-limit headers. */
 const EXPOSED_HEADERS = ['X-Request-Id', 'X-Usage-Cost', 'X-Credits-Used', 'X-Credits-Remaining', 'X-Credits-Source', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'];
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id', 'X-Dry-Run', 'Idempotency-Key'];
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id', 'X-Dry-Run', 'Idempotency-Key', 'Last-Event-ID'];
 
 /**
  * Keeps deliberate errors (those with a specification code); a database that cannot be reached becomes

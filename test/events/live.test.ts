@@ -227,6 +227,14 @@ describe('GET /v1/events/stream', () => {
     expect(await noListeners()).toBe(true);
   });
 
+  it('lets a browser send Last-Event-ID from another origin (CORS)', async () => {
+    const preflight = await t.app.fetch('http://api.test/v1/events/stream', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, last-event-id' },
+    });
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Last-Event-ID/i);
+  });
+
   it('delivers what a lost batch held: the stream reads the stored events when a batch does not follow the one before', async () => {
     const events = sse(await stream(a.apiKey));
     try {

@@ -96,8 +96,8 @@ export async function startWebhookDeliveries(pool: pg.Pool, boss: PgBoss, option
     timers.set(webhookId, { at: at.getTime(), timer });
   };
 
-  /** Sends a claim's deliveries in order; false when the endpoint is done for now. */
-  const sendClaim = async (claim: Claim): Promise<boolean> => {
+  /** Sends a claim's deliveries in order until the turn ends at `turnEnd`; false when the endpoint is done for now. */
+  const sendClaim = async (claim: Claim, turnEnd: number): Promise<boolean> => {
     const rest = [...claim.deliveries];
     let sent: AttemptResult[] = [];
     let recordedAt = Date.now();
@@ -105,29 +105,32 @@ export async function startWebhookDeliveries(pool: pg.Pool, boss: PgBoss, option
       const delivery = rest.shift()!;
       const outcome = await sendEvent(claim.endpoint, delivery.event, settings.timeoutMs);
       sent.push({ delivery, at: outcome.at, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error });
-      if (outcome.error === null && rest.length && !stopping && Date.now() - recordedAt < FLUSH_MS) continue;
-      const recorded = await recordAttempts(pool, claim.endpoint, sent, rest, { keep: !stopping, leaseMs, settings });
+      const turnOver = Date.now() > turnEnd;
+      if (outcome.error === null && rest.length && !stopping && !turnOver && Date.now() - recordedAt < FLUSH_MS) continue;
+      // At the end of the turn the rest go back to waiting: the next job takes them.
+      const recorded = await recordAttempts(pool, claim.endpoint, sent, rest, { keep: !stopping && !turnOver, leaseMs, settings });
       sent = [];
       recordedAt = Date.now();
       if (recorded.disabled) logger.warn({ webhookId: claim.endpoint.id }, 'webhook disabled after failing for too long (webhook.disabled recorded)');
       if (recorded.failure?.retryAt) await lookAgain(claim.endpoint.id, recorded.failure.retryAt);
       if (!recorded.enabled || stopping || (recorded.failure && !recorded.failure.gaveUp)) return false;
+      if (turnOver) return true;
     }
     return true;
   };
 
   /** One job: the endpoint's due deliveries, until none is due or its turn is over. */
   const serve = async (webhookId: string) => {
-    const started = Date.now();
+    const turnEnd = Date.now() + TURN_MS;
     while (!stopping) {
-      if (Date.now() - started > TURN_MS) return wake([webhookId]);
+      if (Date.now() > turnEnd) return wake([webhookId]);
       const claim = await claimDeliveries(pool, webhookId, { limit: CLAIM_SIZE, leaseMs });
       if (!claim) return;
       if (!claim.deliveries.length) {
         if (claim.lookAgainAt) await lookAgain(webhookId, claim.lookAgainAt);
         return;
       }
-      if (!(await sendClaim(claim))) return;
+      if (!(await sendClaim(claim, turnEnd))) return;
     }
   };
 

@@ -67,11 +67,15 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 // Connections are kept alive between the deliveries of an endpoint: a burst of events costs one connection, not one
-// per event. A kept connection goes to the address checked when it was opened.
+// per event. A kept connection goes to the address checked when it was opened. An idle one is closed after 4 s, before
+// the usual keep-alive timeout of servers (5 s): reusing a connection the endpoint is closing would fail an attempt.
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 4, timeout: 30_000 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 4, timeout: 30_000 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 4, timeout: 4_000 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 4, timeout: 4_000 }),
 };
+
+/** An answer's body is read and dropped; past this much it is cut off (the status is what counts). */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** What an attempt got: the HTTP status (null when none came), the time it took, and why it failed (null for a 2xx). */
 export type PostOutcome = { status: number | null; latencyMs: number; error: string | null };
@@ -105,8 +109,15 @@ export function postWebhook(raw: string, headers: Record<string, string>, body: 
       },
       (response) => {
         const status = response.statusCode ?? 0;
-        response.on('data', () => {});
-        response.on('end', () => done({ status, latencyMs: elapsed(), error: status >= 200 && status < 300 ? null : `HTTP ${status}` }));
+        const outcome = () => ({ status, latencyMs: elapsed(), error: status >= 200 && status < 300 ? null : `HTTP ${status}` });
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read <= MAX_ANSWER_BYTES) return;
+          done(outcome());
+          response.destroy();
+        });
+        response.on('end', () => done(outcome()));
         response.on('error', (error) => done({ status, latencyMs: elapsed(), error: `the answer broke off (${error.message})` }));
       },
     );

@@ -44,6 +44,9 @@ const VARIABLES: Record<keyof WebhookSettings, string> = {
   concurrency: 'WEBHOOK_CONCURRENCY',
 };
 
+/** Durations where 0 means "none": no overlap, retried or disabled at the first failure. */
+const MAY_BE_ZERO = new Set<keyof WebhookSettings>(['secretOverlapMs', 'retryWindowMs', 'disableAfterMs']);
+
 /** The settings from `env`, with `overrides` on top (tests shorten the schedule); a malformed value throws, naming it. */
 export function webhookSettings(overrides: Partial<WebhookSettings> = {}, env: NodeJS.ProcessEnv = process.env): WebhookSettings {
   const settings = { ...DEFAULTS };
@@ -51,9 +54,8 @@ export function webhookSettings(overrides: Partial<WebhookSettings> = {}, env: N
     const value = env[VARIABLES[key]];
     if (value === undefined || value === '') continue;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < (key === 'secretOverlapMs' || key === 'retryWindowMs' || key === 'disableAfterMs' ? 0 : 1)) {
-      throw new Error(`${VARIABLES[key]} must be a whole number${key === 'secretOverlapMs' ? '' : ' of at least 1'}, got ${JSON.stringify(value)}`);
-    }
+    const least = MAY_BE_ZERO.has(key) ? 0 : 1;
+    if (!Number.isSafeInteger(n) || n < least) throw new Error(`${VARIABLES[key]} must be a whole number of at least ${least}, got ${JSON.stringify(value)}`);
     settings[key] = n;
   }
   return { ...settings, ...overrides };

@@ -3,7 +3,8 @@ import { createPubSub, type PubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { publicEvent, type PublicEvent } from '../data/events.js';
-import { concernsOf, dispatchedThrough, eventsAfter, passes, type Concern, type EventFilter, type SequencedEvent } from '../schema/events/service.js';
+import { dispatchedThrough, eventsAfter, passes, type Concern, type EventFilter, type SequencedEvent } from '../schema/events/service.js';
+import { concernsOfBatch } from './concerns.js';
 import type { EventConsumer } from './dispatch.js';
 
 // Live subscriptions (GraphQL `subscription { events }` and GET /v1/events/stream): the dispatched events, pushed to
@@ -317,7 +318,7 @@ export function liveConsumer(hub: () => LiveHub = liveHub): EventConsumer {
       const live = hub();
       const from = rows[0].seq!;
       const to = rows[rows.length - 1].seq!;
-      const concerns = live.shared || live.listening() ? await concernsOf(client, rows) : new Map<string, Concern[]>();
+      const concerns = live.shared || live.listening() ? await concernsOfBatch(client, rows) : new Map<string, Concern[]>();
       const events = rows.flatMap((row) => {
         const concern = concerns.get(row.seq!);
         return concern ? [{ seq: row.seq!, event: publicEvent(row), concerns: concern }] : [];

@@ -274,7 +274,7 @@ describe('an endpoint that keeps failing', () => {
     const watcher = await receiver();
     const hook = await createWebhook(apiKey, { url: broken.url, eventTypes: ['search.matched'] });
     const watch = await createWebhook(apiKey, { url: watcher.url, eventTypes: ['webhook.disabled'] });
-    await start({ retryBaseMs: 5, retryMaxDelayMs: 20, retryWindowMs: 300, disableAfterMs: 60_000, disableFailures: 3, timeoutMs: 5_000 });
+    await start({ retryBaseMs: 5, retryMaxDelayMs: 20, retryWindowMs: 2_000, disableAfterMs: 60_000, disableFailures: 3, timeoutMs: 5_000 });
     try {
       await workspaceEvents(t.db.pool, workspaceId, 1);
       await dispatchAll();

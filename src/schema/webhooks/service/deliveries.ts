@@ -22,41 +22,38 @@ import { findWebhook, lockWebhook, refuseDisabled } from './webhooks.js';
 // an endpoint's deliveries at once, and a worker that dies mid-send leaves deliveries that fall due again when the
 // lease ends (at least once). A recording is fenced by the attempt count it claimed: a late worker writes nothing.
 
+/** An event and a workspace it concerns (through `brandtrackerId`, when it does through a brandtracker; `own`: the workspace's own event). */
+export type ConcernedEvent = { eventId: string; workspaceId: string; brandtrackerId: string | null; own: boolean };
+
 /** Deliveries of a dispatched batch: one statement for the whole batch; returns the endpoints that got some. */
-export async function createDeliveries(client: Queryable, eventIds: string[]): Promise<string[]> {
-  if (!eventIds.length) return [];
-  // An event concerns a workspace when one of its subjects is one of the workspace's interests, or it is the
-  // workspace's own (src/events/README.md); an endpoint takes it when it names the type (or '*') and its filter, if
-  // any, names the event's advertiser, shop, or a brandtracker through which it concerns the workspace. The
-  // workspace's own events pass any filter. Without an enabled endpoint anywhere, nothing past `hooks` runs.
+export async function createDeliveries(client: Queryable, concerned: ConcernedEvent[]): Promise<string[]> {
+  if (!concerned.length) return [];
+  // Whom an event concerns is decided once per batch for every consumer (src/events/concerns.ts); an endpoint takes
+  // it when it names the type (or '*') and its filter, if any, names the event's advertiser, shop, or a brandtracker
+  // through which it concerns the workspace. The workspace's own events pass any filter. Without an enabled endpoint
+  // anywhere, nothing past `hooks` runs.
+  const column = <K extends keyof ConcernedEvent>(key: K) => concerned.map((row) => row[key]);
   const { rows } = await client.query<{ webhookId: string }>(
     `${acrossWorkspaces('the dispatcher hands each event to the webhooks of every workspace it concerns')}
      WITH hooks AS MATERIALIZED (
        SELECT w."id", w."workspaceId", w."eventTypes", w."filter" FROM "webhooks" w WHERE w."enabled"
      ),
-     ev AS MATERIALIZED (
-       SELECT e."id", e."seq", e."type", e."workspaceId", e."advertiserId", e."adId", e."shopId"::text AS "shopId", e."productId"
-       FROM "market_events" e WHERE e."id" = ANY($1::bigint[]) AND EXISTS (SELECT 1 FROM hooks)
-     ),
-     concerned AS (
-       SELECT ev."id", ev."workspaceId" AS "ws", NULL::uuid AS "brandtrackerId", true AS "own" FROM ev WHERE ev."workspaceId" IS NOT NULL
-       UNION ALL SELECT ev."id", i."workspaceId", i."brandtrackerId", false FROM ev JOIN "workspace_interests" i ON i."kind" = 'advertiser' AND i."key" = ev."advertiserId"
-       UNION ALL SELECT ev."id", i."workspaceId", i."brandtrackerId", false FROM ev JOIN "workspace_interests" i ON i."kind" = 'shop' AND i."key" = ev."shopId"
-       UNION ALL SELECT ev."id", i."workspaceId", i."brandtrackerId", false FROM ev JOIN "workspace_interests" i ON i."kind" = 'ad' AND i."key" = ev."adId"
-       UNION ALL SELECT ev."id", i."workspaceId", i."brandtrackerId", false FROM ev JOIN "workspace_interests" i ON i."kind" = 'product' AND i."key" = ev."productId"
+     concerned AS MATERIALIZED (
+       SELECT c.* FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::bool[]) AS c("eventId", "ws", "brandtrackerId", "own")
+       WHERE EXISTS (SELECT 1 FROM hooks)
      ),
      matched AS (
        SELECT DISTINCT h."id" AS "webhookId", ev."id" AS "eventId", ev."seq"
-       FROM concerned c JOIN ev ON ev."id" = c."id" JOIN hooks h ON h."workspaceId" = c."ws"
+       FROM concerned c JOIN "market_events" ev ON ev."id" = c."eventId" JOIN hooks h ON h."workspaceId" = c."ws"
        WHERE (ev."type" = ANY(h."eventTypes") OR '*' = ANY(h."eventTypes"))
-         AND (c."own" OR h."filter" IS NULL OR (h."filter" -> 'advertiserIds') ? ev."advertiserId" OR (h."filter" -> 'shopIds') ? ev."shopId"
+         AND (c."own" OR h."filter" IS NULL OR (h."filter" -> 'advertiserIds') ? ev."advertiserId" OR (h."filter" -> 'shopIds') ? ev."shopId"::text
               OR (h."filter" -> 'brandtrackerIds') ? c."brandtrackerId"::text)
      )
      INSERT INTO "webhook_deliveries" ("webhookId", "eventId")
      SELECT m."webhookId", m."eventId" FROM matched m ORDER BY m."seq", m."webhookId"
      ON CONFLICT ("webhookId", "eventId") DO NOTHING
      RETURNING "webhookId"`,
-    [eventIds],
+    [column('eventId'), column('workspaceId'), column('brandtrackerId'), column('own')],
   );
   return [...new Set(rows.map((row) => row.webhookId))];
 }

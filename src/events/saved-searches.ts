@@ -1,14 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { EventRow, NewEvent } from '../data/events.js';
 import { OMITTED } from '../db/client.js';
 import { prismaStatementName } from '../db/statements.js';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { MemoryRateLimitStore, RateLimiter } from '../metering/rate-limit.js';
 import { listArguments, listName, ListRunFailed, marketLists, runList, runPrincipal, type Family, type MarketList, type RunServices } from '../schema/saved-searches/lists.js';
-import { candidatesOf, keyIndex, requirementsOf, type Requirement, type Requirements, type TextRequirement } from '../schema/saved-searches/prefilter.js';
-import { applyMatches, heldRows, lockedParams, queryLexemes, rowKeys, searchesOf, type SearchRow, type StoredSearch } from '../schema/saved-searches/service.js';
+import { candidatesOf, isTextRequirement, keyIndex, requirementsOf, type Requirement, type Requirements } from '../schema/saved-searches/prefilter.js';
+import { allSearches, applyMatches, heldRows, lockedParams, queryLexemes, rowFacts, searchesVersion, type SearchRow, type StoredSearch } from '../schema/saved-searches/service.js';
 import { refuseWorkspaceTables } from '../schema/shared/workspace.js';
 import type { EventConsumer } from './dispatch.js';
 
@@ -50,19 +51,27 @@ export function changesOf(events: EventRow[]): Changes {
   return changes;
 }
 
+/**
+ * Runs `query` on the dispatch transaction's connection once the statements sent before it are answered: a connection
+ * takes one statement at a time, and the runs in flight (and Prisma's statements within one) send theirs at once.
+ */
+function onDispatch<T>(query: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const current = connection.getStore();
+  if (!current) return Promise.reject(new Error('saved searches: a list ran outside the dispatch transaction'));
+  const turn = (queues.get(current) ?? Promise.resolve()).then(() => query(current.client));
+  queues.set(current, turn.catch(() => undefined));
+  return turn;
+}
+
 // The lists run on the dispatch transaction's own connection: its snapshot, and no second connection (the embedded
 // database serves one transaction at a time, so a second connection would wait for this one forever). A pool whose
 // every statement goes to the connection of the batch being consumed, with a Prisma client over it, made once.
-const connection = new AsyncLocalStorage<pg.PoolClient>();
+const connection = new AsyncLocalStorage<{ client: pg.PoolClient }>();
+const queues = new WeakMap<{ client: pg.PoolClient }, Promise<unknown>>();
 
 function onDispatchConnection(): RunServices {
   const pool = new pg.Pool({ max: 1 });
-  const client = () => {
-    const current = connection.getStore();
-    if (!current) throw new Error('saved searches: a list ran outside the dispatch transaction');
-    return current;
-  };
-  pool.query = ((...args: Parameters<pg.PoolClient['query']>) => client().query(...args)) as typeof pool.query;
+  pool.query = ((...args: Parameters<pg.PoolClient['query']>) => onDispatch((client) => client.query(...args) as unknown as Promise<unknown>)) as typeof pool.query;
   pool.connect = (async () => {
     throw new Error('saved searches: a list run takes no connection of its own (it runs in the dispatch transaction)');
   }) as typeof pool.connect;
@@ -79,6 +88,25 @@ function onDispatchConnection(): RunServices {
 
 let services: RunServices | undefined;
 
+/**
+ * A restricted list's statement, on the dispatch connection, as plain SQL (Prisma's raw queries cost a third of a run)
+ * and prepared: its conditions differ from one search to another but its shape seldom does, and planning it (the ads
+ * table's many indexes) cost four times running it. Its generic plan reads the restriction's few rows by their key,
+ * whatever the values. At most MAX_SHAPES texts are prepared (per connection, for as long as it lives); others run
+ * unnamed.
+ */
+const MAX_SHAPES = 200;
+const shapes = new Map<string, string>();
+
+function shapeName(text: string): string | undefined {
+  let name = shapes.get(text);
+  if (name === undefined && shapes.size < MAX_SHAPES) shapes.set(text, (name = `ss_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+  return name;
+}
+
+const onConnection = async (_db: unknown, statement: Prisma.Sql) =>
+  (await onDispatch((client) => client.query<{ id: string }>({ name: shapeName(statement.text), text: statement.text, values: statement.values }))).rows;
+
 /** What a distinct saved search is, read once per list and params (the same text always reads the same). */
 type Prepared = {
   /** The route's arguments; null when this version of the route refuses them (the search waits for a change). */
@@ -88,37 +116,14 @@ type Prepared = {
   pending: Requirements;
 };
 
-const prepared = new Map<string, Prepared>();
-
 function prepare(list: MarketList, params: string): Prepared {
-  const key = `${list.name} ${params}`;
-  let found = prepared.get(key);
-  if (found) return found;
   let values: Record<string, unknown> | null = null;
   try {
     values = listArguments(list, JSON.parse(params) as Record<string, unknown>);
   } catch {
     // accepted when saved, refused by this version of the route
   }
-  found = { values, requirements: null, pending: values ? requirementsOf(list, values) : [] };
-  if (prepared.size >= 50_000) prepared.clear();
-  prepared.set(key, found);
-  return found;
-}
-
-/** Reads the text queries of the groups' requirements, all in a few statements. */
-async function readRequirements(client: pg.PoolClient, groups: Group[]): Promise<void> {
-  const waiting = groups.map((group) => group.prepared).filter((p) => p.requirements === null);
-  const texts = waiting.flatMap((p) => p.pending.filter((r): r is TextRequirement => !Array.isArray(r)));
-  const read = await queryLexemes(client, texts.map((r) => r.text));
-  const byText = new Map(texts.map((r, i) => [r, read[i]]));
-  for (const p of waiting) {
-    p.requirements = p.pending.flatMap((r): Requirement[] => {
-      if (Array.isArray(r)) return [r];
-      const { lexemes, needsOne } = byText.get(r)!;
-      return needsOne ? [lexemes.map((lexeme) => `${r.prefix}${lexeme}`)] : [];
-    });
-  }
+  return { values, requirements: null, pending: values ? requirementsOf(list, values) : [] };
 }
 
 /** Searches run as one: the same list and params (and, where the list reads the caller, the same workspace). */
@@ -127,21 +132,59 @@ type Group = { list: MarketList; prepared: Prepared & { values: Record<string, u
 /** Arguments whose answer depends on who asks: a search using them is run for its own workspace. */
 const CALLER_ARGUMENTS = ['hideSavedAds'];
 
-function groupsOf(lists: Map<string, MarketList>, searches: StoredSearch[]): Group[] {
+/** The saved searches of a database as groups by family, and the version of the searches they were made from. */
+type Catalogue = { version: string; searches: Map<string, StoredSearch>; groups: Map<Family, Group[]> };
+
+function catalogueOf(version: string, lists: Map<string, MarketList>, searches: StoredSearch[], before?: Catalogue): Catalogue {
+  // What was read of a distinct search before (its arguments, its requirements) is kept.
+  const known = new Map<string, Prepared>();
+  for (const groups of before?.groups.values() ?? []) for (const group of groups) known.set(`${group.list.name} ${group.searches[0].params}`, group.prepared);
   const groups = new Map<string, Group>();
   for (const search of searches) {
     const list = lists.get(listName(search.method, search.path));
     if (!list) continue;
-    const found = prepare(list, search.params);
+    const text = `${list.name} ${search.params}`;
+    let found = known.get(text);
+    if (!found) known.set(text, (found = prepare(list, search.params)));
     const values = found.values;
     if (!values) continue;
     const own = CALLER_ARGUMENTS.some((name) => values[name] != null && values[name] !== false);
-    const key = `${list.name} ${search.params}${own ? ` ${search.workspace.id}` : ''}`;
+    const key = own ? `${text} ${search.workspace.id}` : text;
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { list, prepared: found as Group['prepared'], searches: [] }));
     group.searches.push(search);
   }
-  return [...groups.values()];
+  const byFamily = new Map<Family, Group[]>();
+  for (const group of groups.values()) byFamily.set(group.list.family, [...(byFamily.get(group.list.family) ?? []), group]);
+  return { version, searches: new Map(searches.map((search) => [search.id, search])), groups: byFamily };
+}
+
+// The catalogue of each database this process dispatches for, read again only when its searches changed.
+const catalogues = new Map<string, Catalogue>();
+
+async function catalogue(client: pg.PoolClient, lists: Map<string, MarketList>): Promise<Catalogue> {
+  const where = `${client.host}:${client.port}/${client.database}`;
+  const version = await searchesVersion(client);
+  const before = catalogues.get(where);
+  if (before?.version === version) return before;
+  const made = catalogueOf(version, lists, await allSearches(client), before);
+  catalogues.set(where, made);
+  return made;
+}
+
+/** Reads the text queries of the groups' requirements not read yet, all in a few statements. */
+async function readRequirements(client: pg.PoolClient, groups: Group[]): Promise<void> {
+  const waiting = [...new Set(groups.map((group) => group.prepared).filter((p) => p.requirements === null))];
+  const texts = waiting.flatMap((p) => p.pending.filter(isTextRequirement));
+  const read = await queryLexemes(client, texts.map((r) => r.text));
+  const byText = new Map(texts.map((r, i) => [r, read[i]]));
+  for (const p of waiting) {
+    p.requirements = p.pending.flatMap((r): Requirement[] => {
+      if (!isTextRequirement(r)) return [r];
+      const { lexemes, needsOne } = byText.get(r)!;
+      return needsOne ? [lexemes.map((lexeme) => `${r.prefix}${lexeme}`)] : [];
+    });
+  }
 }
 
 /**
@@ -150,7 +193,7 @@ function groupsOf(lists: Map<string, MarketList>, searches: StoredSearch[]): Gro
  * is left as it is (null) until a change makes it run again.
  */
 async function evaluate(group: Group, among: string[]): Promise<Map<StoredSearch, Set<string> | null>> {
-  const run = (search: StoredSearch) => runList(group.list, group.prepared.values, services!, runPrincipal(search.workspace), { among });
+  const run = (search: StoredSearch) => runList(group.list, group.prepared.values, services!, runPrincipal(search.workspace), { among, statement: onConnection });
   const out = new Map<StoredSearch, Set<string> | null>();
   try {
     const rows = new Set(await run(group.searches[0]));
@@ -173,52 +216,56 @@ async function evaluate(group: Group, among: string[]): Promise<Map<StoredSearch
 type Move = SearchRow & { search: StoredSearch; eventId: string };
 
 /** The rows of one family's changes that entered or left its searches. */
-async function movesOf(client: pg.PoolClient, changed: Map<string, string>, groups: Group[], moves: { entered: Move[]; left: Move[] }): Promise<void> {
-  const { list } = groups[0];
+async function movesOf(client: pg.PoolClient, family: Family, changed: Map<string, string>, groups: Group[], moves: { entered: Move[]; left: Move[] }): Promise<void> {
+  const { publicId } = groups[0].list;
   const ids = [...changed.keys()];
-  const rowIdOf = new Map(ids.map((id) => [list.publicId(id), id]));
-  const [held, keys] = await Promise.all([heldRows(client, [...rowIdOf.keys()]), rowKeys(client, list.family, ids)]);
-  // Rows without keys (gone) match nothing: only their leaving is looked at.
-  const profiled = keys ? ids.filter((id) => keys.has(id)) : ids;
-  const rows = keys ? profiled.map((id) => keys.get(id)!) : [];
+  const rowIdOf = new Map(ids.map((id) => [publicId(id), id]));
+  const held = await heldRows(client, [...rowIdOf.keys()]);
+  const facts = await rowFacts(client, family, ids);
+  // Rows the prefilter knows nothing of are gone: they match nothing, only their leaving is looked at.
+  const known = facts ? ids.filter((id) => facts.has(id)) : ids;
+  const rows = facts ? known.map((id) => facts.get(id)!) : [];
   const byKey = keyIndex(rows);
-  if (keys) await readRequirements(client, groups);
-  for (const group of groups) {
-    const among = keys ? candidatesOf(group.prepared.requirements!, rows, byKey).map((i) => profiled[i]) : ids;
-    const holding = group.searches.filter((search) => held.has(search.id));
-    if (!among.length && !holding.length) continue;
-    const results: Map<StoredSearch, Set<string> | null> = among.length ? await evaluate(group, among) : new Map(group.searches.map((search) => [search, new Set<string>()]));
-    for (const search of group.searches) {
-      const matched = results.get(search);
+  if (facts) await readRequirements(client, groups);
+  // Every group at once: while one run's statement is on the connection, the others get theirs ready. Each settles
+  // before the batch goes on.
+  const settled = await Promise.allSettled(groups.map(async (group) => {
+    const among = facts ? candidatesOf(group.prepared.requirements!, rows, byKey).map((i) => known[i]) : ids;
+    if (!among.length && !group.searches.some((search) => held.has(search.id))) return null;
+    return among.length ? await evaluate(group, among) : new Map(group.searches.map((search) => [search, new Set<string>()]));
+  }));
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  const eventOf = (rowId: string) => changed.get(rowIdOf.get(rowId)!)!;
+  groups.forEach((group, i) => {
+    const results = (settled[i] as PromiseFulfilledResult<Map<StoredSearch, Set<string> | null> | null>).value;
+    for (const search of results ? group.searches : []) {
+      const matched = results!.get(search);
       if (!matched) continue;
       const had = held.get(search.id) ?? new Set<string>();
-      const eventOf = (rowId: string) => changed.get(rowIdOf.get(rowId)!)!;
       for (const rowId of matched) if (!had.has(rowId)) moves.entered.push({ searchId: search.id, rowId, search, eventId: eventOf(rowId) });
       for (const rowId of had) if (!matched.has(rowId)) moves.left.push({ searchId: search.id, rowId, search, eventId: eventOf(rowId) });
     }
-  }
+  });
 }
 
 async function consume(client: pg.PoolClient, events: EventRow[]): Promise<void> {
   const changes = changesOf(events);
   if (!changes.size) return;
   const lists = await marketLists();
-  const names = [...lists.values()].filter((list) => changes.has(list.family)).map((list) => list.name);
-  const searches = await searchesOf(client, names);
-  if (!searches.length) return;
+  const { groups } = await catalogue(client, lists);
+  const families = [...changes.keys()].filter((family) => groups.has(family));
+  if (!families.length) return;
   services ??= onDispatchConnection();
-  const byFamily = new Map<Family, Group[]>();
-  for (const group of groupsOf(lists, searches)) byFamily.set(group.list.family, [...(byFamily.get(group.list.family) ?? []), group]);
   const moves = { entered: [] as Move[], left: [] as Move[] };
-  await connection.run(client, async () => {
-    for (const [family, groups] of byFamily) await movesOf(client, changes.get(family)!, groups, moves);
+  await connection.run({ client }, async () => {
+    for (const family of families) await movesOf(client, family, changes.get(family)!, groups.get(family)!, moves);
   });
   const { entered, left } = moves;
   if (!entered.length && !left.length) return;
   // A search changed or deleted since it was read keeps what its change made of it.
-  const evaluated = new Map(searches.map((search) => [search.id, search.params]));
   const current = await lockedParams(client, [...new Set([...entered, ...left].map((move) => move.searchId))]);
-  const unchanged = (move: Move) => current.get(move.searchId) === evaluated.get(move.searchId);
+  const unchanged = (move: Move) => current.get(move.searchId) === move.search.params;
   const keptEntered = entered.filter(unchanged);
   const keptLeft = left.filter(unchanged);
   const about = (search: StoredSearch, rowId: string) => ({ rowId, method: search.method, path: search.path, name: search.name });

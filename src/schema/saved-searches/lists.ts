@@ -6,7 +6,7 @@ import type { Principal } from '../../auth/principal.js';
 import { createContext, type AppServices } from '../../context.js';
 import { isErrorCode, validationError, type ArgumentViolation } from '../../errors.js';
 import { compositeId } from '../tiktok/figures.js';
-import { TooManyRows, withEveryRow, withRowRestriction } from '../shared/list.js';
+import { TooManyRows, withRowRestriction, type RowRestriction } from '../shared/list.js';
 
 // The market lists a saved search may name, and how one is run: through the route's own GraphQL field and resolver,
 // as the search's workspace, uncharged, under a row restriction (src/schema/shared/list.ts) that makes the list answer
@@ -19,17 +19,18 @@ export type Family = 'meta-ads' | 'tiktok' | 'google-ads' | 'advertisers' | 'sho
 
 /**
  * The market lists are the route table's Query routes without a path parameter whose rows are one of these types.
- * `idField` is the row's field holding the id the list engine filters on; `publicId` turns that id into the one the
- * route shows (TikTok items are filtered on TikTok's id and shown as `tiktok_<id>`).
+ * `publicId` turns the id the list engine filters on into the one the route shows (TikTok items are filtered on
+ * TikTok's id and shown as `tiktok_<id>`).
  */
-const FAMILIES: Record<string, { family: Family; idField: string; publicId: (id: string) => string }> = {
-  PublicAd: { family: 'meta-ads', idField: 'id', publicId: (id) => id },
-  TikTokLibraryItem: { family: 'tiktok', idField: 'tiktokId', publicId: compositeId },
-  GoogleAd: { family: 'google-ads', idField: 'id', publicId: (id) => id },
-  AdvertiserSummary: { family: 'advertisers', idField: 'id', publicId: (id) => id },
-  ShopSummary: { family: 'shops', idField: 'id', publicId: (id) => id },
-  Product: { family: 'products', idField: 'id', publicId: (id) => id },
-  EmailSummary: { family: 'emails', idField: 'id', publicId: (id) => id },
+const same = (id: string) => id;
+const FAMILIES: Record<string, { family: Family; publicId: (id: string) => string }> = {
+  PublicAd: { family: 'meta-ads', publicId: same },
+  TikTokLibraryItem: { family: 'tiktok', publicId: compositeId },
+  GoogleAd: { family: 'google-ads', publicId: same },
+  AdvertiserSummary: { family: 'advertisers', publicId: same },
+  ShopSummary: { family: 'shops', publicId: same },
+  Product: { family: 'products', publicId: same },
+  EmailSummary: { family: 'emails', publicId: same },
 };
 
 /** Arguments that page a list: a saved search holds a list's filters and sort, never a page of it. */
@@ -44,8 +45,6 @@ export type MarketList = {
   route: RestRoute;
   field: GraphQLField<unknown, unknown>;
   family: Family;
-  /** The row field holding the id the list engine filters on. */
-  idField: string;
   publicId: (id: string) => string;
   run: CompiledQuery;
 };
@@ -76,11 +75,12 @@ function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
     // Every argument is a variable; one that has a default may be left out (then the default applies).
     const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.defaultValue !== undefined ? getNullableType(arg.type) : arg.type)}`);
     const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`);
-    const document = parse(`query SavedSearchRun(${variables.join(', ')}) { ${field.name}(${passed.join(', ')}) { data { ${family.idField} } } }`);
+    // The page itself is empty under a restriction (the ids are reported to it): nothing of it is selected.
+    const document = parse(`query SavedSearchRun(${variables.join(', ')}) { ${field.name}(${passed.join(', ')}) { __typename } }`);
     const run = compileQuery(schema, document, 'SavedSearchRun');
     if (!isCompiledQuery(run)) throw new Error(`saved searches: ${route.field} cannot be compiled: ${JSON.stringify(run.errors)}`);
     const name = listName(route.method, publicPath(route));
-    found.set(name, { name, method: route.method, path: publicPath(route), route, field, family: family.family, idField: family.idField, publicId: family.publicId, run });
+    found.set(name, { name, method: route.method, path: publicPath(route), route, field, family: family.family, publicId: family.publicId, run });
   }
   return found;
 }
@@ -153,16 +153,11 @@ export function runPrincipal(workspace: Principal['workspace']): Principal {
 const NOT_IDEMPOTENT = () => ({ replayed: false as const, record: async <T>(_tx: unknown, value: T) => value });
 
 /**
- * The ids (as the route shows them) of the list's rows among `among` (ids the list engine filters on), or of all its
- * rows up to `upTo` (more: ListRunFailed too-many). Uncharged: the run's meter is off.
+ * The ids (as the route shows them) of the list's rows among `rows.among` (ids the list engine filters on), or of all
+ * its rows up to `rows.upTo` (more: ListRunFailed too-many). Uncharged: the run's meter is off. `rows.statement` may run
+ * the list's statement with others (src/events/saved-searches.ts).
  */
-export async function runList(
-  list: MarketList,
-  values: Record<string, unknown>,
-  services: RunServices,
-  principal: Principal,
-  rows: { among: readonly string[] } | { upTo: number },
-): Promise<string[]> {
+export async function runList(list: MarketList, values: Record<string, unknown>, services: RunServices, principal: Principal, rows: RowRestriction): Promise<string[]> {
   const context = createContext({ ...services, metering: false }, {
     requestId: `saved-search-${principal.workspace.id}`,
     authorization: null,
@@ -170,12 +165,16 @@ export async function runList(
     principal: Promise.resolve(principal),
     idempotentWrite: NOT_IDEMPOTENT,
   });
-  const execute = async () => (await list.run.query(undefined, context, values)) as ExecutionResult<Record<string, { data: Record<string, unknown>[] } | null>>;
-  const result = 'among' in rows ? await withRowRestriction(rows.among, execute) : await withEveryRow(rows.upTo, execute);
-  if (result.errors?.length) throw failureOf(result.errors);
-  const page = result.data?.[list.field.name];
-  if (!page) throw new Error(`saved searches: ${list.name} answered no page`);
-  return page.data.map((row) => list.publicId(String(row[list.idField])));
+  let errors: readonly GraphQLError[] | undefined;
+  const found = await withRowRestriction(rows, async () => {
+    errors = ((await list.run.query(undefined, context, values)) as ExecutionResult).errors;
+  }).catch((error: unknown) => {
+    // A route that failed before its list ran (its arguments, its caller) says why in its errors.
+    if (errors?.length) return null;
+    throw error;
+  });
+  if (errors?.length) throw failureOf(errors);
+  return found!.map(list.publicId);
 }
 
 function failureOf(errors: readonly GraphQLError[]): Error {

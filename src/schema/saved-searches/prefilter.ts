@@ -3,19 +3,26 @@ import { termsOf, type TextSearch } from '../shared/list.js';
 import type { Family, MarketList } from './lists.js';
 
 // Which saved searches a changed row could match, without running them: a sound prefilter (it never drops a search a
-// row matches). A row has keys (its copy's words, its page, its countries, …); a search has requirements read from its
-// arguments, each a list of keys of which a matching row must have at least one: the list's own conditions imply them
-// (the ads lists' `isGroupLead`, a status, a text query's words, the tracked pages, the countries). A search is run,
-// restricted to the changed rows that meet all of its requirements, only when there is one. A search whose arguments
-// imply nothing the keys say is run on every changed row of its list. Keys exist for the Meta ads lists and the
+// row matches). A row has facts: keys (its copy's words, its page, its countries, …) and numbers (its reach); a search
+// has requirements read from its arguments, each a list of keys of which a matching row must have at least one, or
+// bounds on a number: the list's own conditions imply them (a status, a text query's words, the tracked pages, the
+// countries, a reach band). A search is run, restricted to the changed rows that meet all of its requirements, only
+// when there is one; a search whose arguments imply none is run on every changed row of its list the prefilter knows
+// (for the ads lists, the duplicate groups' leads: they hold nothing else). Facts exist for the Meta ads lists and the
 // advertisers lists; the other lists are run on every change of their rows.
 //
-// Keys: `lead:true|false`, `status:<ad status>`, `media:<media type>`, `adv:<page id>`, `t:<lexeme of the ad's copy>`,
-// `b:<lexeme of its page's name>`, `tc:<targeted country>`, `mc:<main country>`, `dom:<its landing page's host, or a
-// parent domain of it>`.
+// Keys: `status:<ad status>`, `media:<media type>`, `adv:<page id>`, `t:<lexeme of the ad's copy>`, `b:<lexeme of its
+// page's name>`, `tc:<targeted country>`, `mc:<main country>`, `dom:<its landing page's host, or a parent domain of
+// it>`; numbers: an ad's reach and its gains (minReach, maxReach by reachPeriod).
 
-/** Keys a matching row has at least one of. */
-export type Requirement = string[];
+/** The numbers of a changed row a requirement may bound: an ad's reach, and its gains over a day, 7 and 30 days. */
+export type RowNumber = 'reach' | 'reachDelta1d' | 'reachDelta7d' | 'reachDelta30d';
+
+/** Keys a matching row has at least one of, or a number of it within bounds (inclusive, as the lists' ranges). */
+export type Requirement = string[] | { number: RowNumber; min: number | null; max: number | null };
+
+/** What the prefilter knows of a changed row. */
+export type RowFacts = { keys: Set<string>; numbers: Partial<Record<RowNumber, number>> };
 
 /** A requirement still to read from a text query: the lexemes of its tsquery (src/schema/saved-searches/service.ts, queryLexemes). */
 export type TextRequirement = { text: TextSearch; prefix: 't:' | 'b:' };
@@ -23,7 +30,12 @@ export type TextRequirement = { text: TextSearch; prefix: 't:' | 'b:' };
 /** A search's requirements, some of them text queries to read. */
 export type Requirements = (Requirement | TextRequirement)[];
 
-/** The families whose rows have keys (rowKeys, service.ts). */
+export const isTextRequirement = (requirement: Requirement | TextRequirement): requirement is TextRequirement => 'text' in requirement;
+
+/** The column of each reach period (ads/service/search.ts, REACH_COLUMN). */
+const REACH_NUMBER: Record<string, RowNumber> = { total: 'reach', last24h: 'reachDelta1d', last7d: 'reachDelta7d', last30d: 'reachDelta30d' };
+
+/** The families whose rows have facts (rowFacts, service.ts). */
 export const KEYED_FAMILIES: ReadonlySet<Family> = new Set(['meta-ads', 'advertisers']);
 
 /** The argument's value, or its default (REST leaves defaults to GraphQL). */
@@ -41,8 +53,8 @@ const countryKeys = (prefix: string, codes: unknown) =>
 
 /** What a search over the ads lists (GET /v1/ads, POST /v1/ads/query) requires of a row. */
 function adRequirements(list: MarketList, values: Record<string, unknown>): Requirements {
-  // Every ads list holds group leads only (ads/service/search.ts, conditions).
-  const out: Requirements = [['lead:true']];
+  // Every ads list holds group leads only (ads/service/search.ts, conditions): rowFacts reads nothing of other ads.
+  const out: Requirements = [];
   const status = arg<string>(list, values, 'status');
   if (status && status !== 'all') out.push([`status:${status}`]);
   const media = arg<string>(list, values, 'mediaType');
@@ -62,6 +74,8 @@ function adRequirements(list: MarketList, values: Record<string, unknown>): Requ
   // A domain search: the landing page is on one of the terms' hosts (all of them with keywordMode all: one is needed anyway).
   if (text && type === 'domain') out.push(terms.map((term) => `dom:${hostOf(term)}`));
   if (list.method === 'POST') {
+    const [min, max] = [arg<number>(list, values, 'minReach') ?? null, arg<number>(list, values, 'maxReach') ?? null];
+    if (min !== null || max !== null) out.push({ number: REACH_NUMBER[arg<string>(list, values, 'reachPeriod') ?? 'total'], min, max });
     const pages = arg<string[]>(list, values, 'trackedPages');
     if (pages?.length) out.push(pages.map((page) => `adv:${page}`));
     const market = arg<{ main?: string[] | null; among?: string[] | null }>(list, values, 'market');
@@ -102,10 +116,9 @@ export function lexemesOf(query: string): string[] {
   return [...found];
 }
 
-/** The row keys of a changed ad (rowKeys, service.ts). */
+/** What the prefilter reads of a changed ad (rowFacts, service.ts). */
 export type AdProfile = {
   id: string;
-  lead: boolean;
   status: string;
   mediaType: string;
   advertiserId: string;
@@ -114,10 +127,10 @@ export type AdProfile = {
   targetedCountries: string[] | null;
   mainCountry: string | null;
   landingPageDomain: string | null;
-};
+} & Record<RowNumber, number | null>;
 
-export function adKeys(ad: AdProfile): Set<string> {
-  const keys = new Set([`lead:${ad.lead}`, `status:${ad.status}`, `media:${ad.mediaType}`, `adv:${ad.advertiserId}`]);
+export function adFacts(ad: AdProfile): RowFacts {
+  const keys = new Set([`status:${ad.status}`, `media:${ad.mediaType}`, `adv:${ad.advertiserId}`]);
   for (const lexeme of ad.copy ?? []) keys.add(`t:${lexeme}`);
   for (const lexeme of ad.brand ?? []) keys.add(`b:${lexeme}`);
   for (const country of ad.targetedCountries ?? []) keys.add(`tc:${country}`);
@@ -128,23 +141,33 @@ export function adKeys(ad: AdProfile): Set<string> {
     const dot = host.indexOf('.');
     host = dot < 0 ? null : host.slice(dot + 1);
   }
-  return keys;
+  const numbers: RowFacts['numbers'] = {};
+  for (const name of Object.values(REACH_NUMBER)) if (ad[name] !== null) numbers[name] = ad[name];
+  return { keys, numbers };
 }
 
+const meets = (row: RowFacts, requirement: Requirement) => {
+  if (Array.isArray(requirement)) return requirement.some((key) => row.keys.has(key));
+  const value = row.numbers[requirement.number];
+  return value !== undefined && (requirement.min === null || value >= requirement.min) && (requirement.max === null || value <= requirement.max);
+};
+
 /** The rows (by index) that meet every requirement; every row when there is none. */
-export function candidatesOf(requirements: Requirement[], rows: Set<string>[], byKey: Map<string, number[]>): number[] {
-  if (!requirements.length) return rows.map((_, i) => i);
-  // Start from the requirement with the fewest rows, check the others on each of them.
-  const sized = requirements.map((keys) => ({ keys, rows: keys.reduce((n, key) => n + (byKey.get(key)?.length ?? 0), 0) })).sort((a, b) => a.rows - b.rows);
-  const first = new Set(sized[0].keys.flatMap((key) => byKey.get(key) ?? []));
-  const rest = sized.slice(1).map(({ keys }) => keys);
-  return [...first].filter((i) => rest.every((keys) => keys.some((key) => rows[i].has(key))));
+export function candidatesOf(requirements: Requirement[], rows: RowFacts[], byKey: Map<string, number[]>): number[] {
+  // Start from the key requirement with the fewest rows (or every row), check the others on each of them.
+  const keyed = requirements.filter((r): r is string[] => Array.isArray(r));
+  const smallest = keyed
+    .map((keys) => ({ keys, rows: keys.reduce((n, key) => n + (byKey.get(key)?.length ?? 0), 0) }))
+    .sort((a, b) => a.rows - b.rows)[0];
+  const start = smallest ? [...new Set(smallest.keys.flatMap((key) => byKey.get(key) ?? []))] : rows.map((_, i) => i);
+  const rest = requirements.filter((r) => r !== smallest?.keys);
+  return start.filter((i) => rest.every((requirement) => meets(rows[i], requirement)));
 }
 
 /** Rows by key, for candidatesOf. */
-export function keyIndex(rows: Set<string>[]): Map<string, number[]> {
+export function keyIndex(rows: RowFacts[]): Map<string, number[]> {
   const index = new Map<string, number[]>();
-  rows.forEach((keys, i) => {
+  rows.forEach(({ keys }, i) => {
     for (const key of keys) {
       const list = index.get(key);
       if (list) list.push(i);

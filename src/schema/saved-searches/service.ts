@@ -7,7 +7,7 @@ import { writeAudited } from '../shared/audit.js';
 import { findRowsPage, tsQuery, type PageRequest, type TextSearch } from '../shared/list.js';
 import { inWorkspace } from '../shared/workspace.js';
 import { asParamsError, listArguments, ListRunFailed, marketList, runList, runPrincipal, type Family, type RunServices } from './lists.js';
-import { adKeys, lexemesOf, type AdProfile } from './prefilter.js';
+import { adFacts, lexemesOf, type AdProfile, type RowFacts } from './prefilter.js';
 
 // A workspace's saved searches (create, list, read, change, delete) and the statements of their consumer
 // (src/events/saved-searches.ts): the searches of the lists a batch of events changed, the rows they held among the
@@ -186,20 +186,28 @@ export type StoredSearch = {
   workspace: { id: string; slug: string; name: string; createdAt: Date };
 };
 
-/** Every saved search of the lists named (`GET /v1/ads`, …), with its workspace. */
-export async function searchesOf(client: Queryable, lists: string[]): Promise<StoredSearch[]> {
-  if (!lists.length) return [];
+/** Every saved search, with its workspace. */
+export async function allSearches(client: Queryable): Promise<StoredSearch[]> {
   const { rows } = await client.query<Omit<StoredSearch, 'workspace'> & { workspaceId: string; slug: string; workspaceName: string; workspaceCreatedAt: Date }>(
     `SELECT s."id", s."name", s."method", s."path", s."params"::text AS "params", s."notifyLeft",
             w."id" AS "workspaceId", w."slug", w."name" AS "workspaceName", w."createdAt" AS "workspaceCreatedAt"
-     FROM "saved_searches" s JOIN "workspaces" w ON w."id" = s."workspaceId"
-     WHERE s."method" || ' ' || s."path" = ANY($1::text[])`,
-    [lists],
+     FROM "saved_searches" s JOIN "workspaces" w ON w."id" = s."workspaceId"`,
   );
   return rows.map(({ workspaceId, slug, workspaceName, workspaceCreatedAt, ...search }) => ({
     ...search,
     workspace: { id: workspaceId, slug, name: workspaceName, createdAt: workspaceCreatedAt },
   }));
+}
+
+/**
+ * What the saved searches are now, in a few bytes: it changes when one is made, changed (every change sets its
+ * "updatedAt") or deleted, so the consumer reads them all again only then.
+ */
+export async function searchesVersion(client: Queryable): Promise<string> {
+  const { rows } = await client.query<{ version: string }>(
+    `SELECT count(*) || ':' || coalesce(sum(hashtextextended(s."id"::text || s."updatedAt"::text, 0)), 0) AS "version" FROM "saved_searches" s`,
+  );
+  return rows[0].version;
 }
 
 /** A saved search and one of its rows (as the list shows it). */
@@ -222,26 +230,28 @@ export async function heldRows(client: Queryable, rowIds: string[]): Promise<Map
 }
 
 /**
- * The prefilter's keys of changed rows (prefilter.ts), by the id the list engine filters on; a row that is gone has
- * none (it matches nothing). Null for a family whose rows have no keys.
+ * What the prefilter knows of changed rows (prefilter.ts), by the id the list engine filters on; a row it says nothing
+ * of matches nothing: gone, or an ad that is not its duplicate group's lead (the ads lists hold leads only, ads/service/
+ * search.ts conditions). Null for a family whose rows the prefilter knows nothing of.
  */
-export async function rowKeys(client: Queryable, family: Family, ids: string[]): Promise<Map<string, Set<string>> | null> {
+export async function rowFacts(client: Queryable, family: Family, ids: string[]): Promise<Map<string, RowFacts> | null> {
   if (family === 'meta-ads') {
     const { rows } = await client.query<AdProfile>(
-      `SELECT a."id", a."isGroupLead" AS "lead", a."status"::text AS "status", a."mediaType"::text AS "mediaType", a."advertiserId",
+      `SELECT a."id", a."status"::text AS "status", a."mediaType"::text AS "mediaType", a."advertiserId",
               tsvector_to_array(a."searchText") AS "copy", tsvector_to_array(v."searchName") AS "brand",
-              a."targetedCountries", a."mainCountry", a."landingPageDomain"
-       FROM "ads" a LEFT JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE a."id" = ANY($1::text[])`,
+              a."targetedCountries", a."mainCountry", a."landingPageDomain", a."reach"::float8 AS "reach",
+              a."reachDelta1d"::float8 AS "reachDelta1d", a."reachDelta7d"::float8 AS "reachDelta7d", a."reachDelta30d"::float8 AS "reachDelta30d"
+       FROM "ads" a LEFT JOIN "advertisers" v ON v."id" = a."advertiserId" WHERE a."id" = ANY($1::text[]) AND a."isGroupLead"`,
       [ids],
     );
-    return new Map(rows.map((row) => [row.id, adKeys(row)]));
+    return new Map(rows.map((row) => [row.id, adFacts(row)]));
   }
   if (family === 'advertisers') {
     const { rows } = await client.query<{ id: string; brand: string[] | null }>(
       `SELECT v."id", tsvector_to_array(v."searchName") AS "brand" FROM "advertisers" v WHERE v."id" = ANY($1::text[])`,
       [ids],
     );
-    return new Map(rows.map((row) => [row.id, new Set((row.brand ?? []).map((lexeme) => `b:${lexeme}`))]));
+    return new Map(rows.map((row) => [row.id, { keys: new Set((row.brand ?? []).map((lexeme) => `b:${lexeme}`)), numbers: {} }]));
   }
   return null;
 }

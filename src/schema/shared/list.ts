@@ -20,8 +20,8 @@ import type { KeywordModeValue } from './enums.js';
 // A text search's page costs a bounded amount whatever the number of matches (`search`): the total is counted up to
 // `searchBounds.totalCap` and is a lower bound beyond (`meta.totalRelation: gte`), and relevance ranks a bounded set
 // of candidates. The GraphQL side of a list is here too: its arguments (pageArgs, offsetArgs, cursorArgs) and its object type (listRef).
-// A route run under a row restriction (withRowRestriction, withEveryRow: saved searches) answers every match among
-// given ids, or every match up to a bound, instead of a page: the route's own filters decide, nothing else changes.
+// A route run under a row restriction (withRowRestriction: saved searches) reads the ids of every match among given
+// rows, or of every match up to a bound, instead of a page: the route's own filters decide, nothing else changes.
 
 const sql = Prisma.sql;
 
@@ -278,24 +278,33 @@ export function offsetListRef<T>(name: string, item: Item<T>, description: strin
 // Row restrictions: a list's matches among given rows, or all of them (saved searches, src/schema/saved-searches/)
 
 /**
- * `ids`: the list answers every match among these rows (ids as the list shows them), in one statement, whatever the
- * page asked for. `upTo`: the list answers every match, or throws TooManyRows when there are more than `upTo` (it reads
- * one more to know). The pagination then describes the rows answered, in no particular order.
+ * Runs a route's list for the ids of its matches, not a page: `among` (ids as the list engine filters them) narrows
+ * it to those rows; without it every match is read, and more than `upTo` throws TooManyRows (one more is read to
+ * know). `statement` runs the list's one statement (by default on the list's own source): a caller running many lists
+ * at once may run theirs together.
  */
-export type RowRestriction = { ids: readonly string[] } | { upTo: number };
+export type RowRestriction = {
+  among?: readonly string[];
+  upTo?: number;
+  statement?: (db: SqlSource, statement: Prisma.Sql) => Promise<{ id: string }[]>;
+};
+
+type Restricted = RowRestriction & { found: string[] | null };
 
 // Carried by the async context of the call that set it, and of nothing else: a request running at the same time (or
 // after it) never sees it.
-const restriction = new AsyncLocalStorage<RowRestriction>();
+const restriction = new AsyncLocalStorage<Restricted>();
 
-/** Runs `run` with its lists narrowed to the matches among `ids` (each list's own filters decide which). */
-export function withRowRestriction<T>(ids: readonly string[], run: () => Promise<T>): Promise<T> {
-  return restriction.run({ ids }, run);
-}
-
-/** Runs `run` with its lists answering every match in one statement each; more than `upTo` throws TooManyRows. */
-export function withEveryRow<T>(upTo: number, run: () => Promise<T>): Promise<T> {
-  return restriction.run({ upTo }, run);
+/**
+ * Runs `run` (a route's resolver) with its list restricted: the list engine reads the ids of its matches in one
+ * statement and answers an empty page (nothing is loaded); those ids are returned. The list's own filters (the
+ * route's arguments, as its resolver reads them) decide, and nothing else changes.
+ */
+export async function withRowRestriction(restricted: RowRestriction, run: () => Promise<void>): Promise<string[]> {
+  const state: Restricted = { ...restricted, found: null };
+  await restriction.run(state, run);
+  if (state.found === null) throw new Error('withRowRestriction: the run read no list');
+  return state.found;
 }
 
 /** A list engine that cannot honour a restriction refuses to run under one (a wrong answer would pass for a right one). */
@@ -303,28 +312,30 @@ function refuseRestriction(engine: string): void {
   if (restriction.getStore()) throw new Error(`${engine} cannot run under a row restriction: only findPage and findIds lists can`);
 }
 
-/** `SELECT <id as text> … WHERE <the list's conditions> [AND id among the restriction's]`, bounded when it says so. */
-function restrictedStatement(id: Prisma.Sql, from: Prisma.Sql, where: Prisma.Sql | null, restricted: RowRestriction): Prisma.Sql {
-  // The list's id keeps its own type inside (uuid, bigint, text), so the restriction's ids are read as that type and
-  // its index finds them; the list's own conditions stay as written, whatever their operators.
-  const among = 'ids' in restricted ? sql`WHERE r.id = ANY(${restricted.ids})` : Prisma.empty;
-  const bound = 'upTo' in restricted ? sql`LIMIT ${restricted.upTo + 1}` : Prisma.empty;
-  const inner = where ? sql`SELECT ${id} AS id ${from} WHERE ${where}` : sql`SELECT ${id} AS id ${from}`;
-  // No order: a bound stops at its first rows instead of sorting every match.
-  return sql`SELECT r.id::text AS id FROM (${inner}) r ${among} ${bound}`;
-}
-
-/** Thrown by a list run under `withEveryRow(upTo)` that matches more than `upTo` rows, before any row is loaded. */
+/** Thrown by a list run under a restriction with `upTo` that matches more than `upTo` rows. */
 export class TooManyRows extends Error {
   constructor(readonly upTo: number) {
     super(`the list matches more than ${upTo} rows`);
   }
 }
 
-async function restrictedIds(db: SqlSource, statement: Prisma.Sql, restricted: RowRestriction): Promise<IdPage> {
-  const ids = (await rawRows<{ id: string }>(db, statement)).map((row) => row.id);
-  if ('upTo' in restricted && ids.length > restricted.upTo) throw new TooManyRows(restricted.upTo);
-  return { ids, total: ids.length, totalRelation: 'eq' };
+/**
+ * The ids of a restricted list's matches (`SELECT <id> … WHERE <the list's conditions> [AND id among the restriction's]`),
+ * reported to the restriction; the list answers an empty page with them as its total.
+ */
+async function restrictedIds(db: SqlSource, id: Prisma.Sql, from: Prisma.Sql, where: Prisma.Sql | null, state: Restricted): Promise<IdPage> {
+  // The list's id keeps its own type inside (uuid, bigint, text), so the restriction's ids are read as that type and
+  // its index finds them; the list's own conditions stay as written, whatever their operators. No order: a bound stops
+  // at its first rows instead of sorting every match.
+  const inner = where ? sql`SELECT ${id} AS id ${from} WHERE ${where}` : sql`SELECT ${id} AS id ${from}`;
+  const among = state.among ? sql`WHERE r.id = ANY(${state.among})` : Prisma.empty;
+  const bound = state.upTo !== undefined ? sql`LIMIT ${state.upTo + 1}` : Prisma.empty;
+  const statement = sql`SELECT r.id::text AS id FROM (${inner}) r ${among} ${bound}`;
+  if (state.found !== null) throw new Error('withRowRestriction: a run reads one list');
+  const ids = (await (state.statement ? state.statement(db, statement) : rawRows<{ id: string }>(db, statement))).map((row) => row.id);
+  if (state.upTo !== undefined && ids.length > state.upTo) throw new TooManyRows(state.upTo);
+  state.found = ids;
+  return { ids: [], total: ids.length, totalRelation: 'eq' };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -426,9 +437,8 @@ export async function findPage<Row>(
     const after = cursorPosition(query);
     const restricted = restriction.getStore();
     if (restricted) {
-      const where = query.where.length ? Prisma.join(query.where, ' AND ') : null;
-      const found = await restrictedIds(db, restrictedStatement(query.id, query.from, where, restricted), restricted);
-      return { data: await inOrder(found.ids, null), pagination: { limit: query.page.limit, total: found.total, totalRelation: 'eq', nextCursor: null } };
+      const found = await restrictedIds(db, query.id, query.from, query.where.length ? Prisma.join(query.where, ' AND ') : null, restricted);
+      return { data: [], pagination: { limit: query.page.limit, total: found.total, totalRelation: 'eq', nextCursor: null } };
     }
     const found = await findKeysetPage(db, { ...query, limit: query.page.limit, after }, rows.inline ?? undefined);
     const pagination = { limit: query.page.limit, total: found.total, totalRelation: found.totalRelation, nextCursor: found.next ? encodeCursor(digest, found.next) : null };
@@ -443,7 +453,7 @@ export async function findIds<Row = never>(db: SqlSource, query: ListQuery, page
   const { id, from, search } = query;
   const { limit, offset } = page;
   const restricted = restriction.getStore();
-  if (restricted) return restrictedIds(db, restrictedStatement(id, from, null, restricted), restricted);
+  if (restricted) return restrictedIds(db, id, from, null, restricted);
   if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, leading: search.leading, limit, offset }, inline);
   // Visiting every match anyway, the text rank (if any) orders all of them.
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;

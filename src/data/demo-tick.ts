@@ -167,7 +167,7 @@ type AdProfile = {
   lastDay: number;
   /** From this day on it points to the page's other domain. */
   switchDay: number | null;
-  /** Its number on its day: the first ad of each day takes off the next day (a reach jump). */
+  /** The first ad of its day: it takes off the next day (a reach jump). */
   hit: boolean;
   firstReach: number;
   countries: string[];

@@ -5,6 +5,7 @@ import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './data/demo.js';
+import { startDemoTicks } from './data/demo-ticks.js';
 import { createHttpServer, createMetricsServer } from './http.js';
 import { KnownBalances } from './metering/balances.js';
 import { ChargeBatcher } from './metering/charges.js';
@@ -99,6 +100,8 @@ if (demoKey) {
 // (`npm run worker` runs them alone).
 const jobs = config.workers ? await startJobs(db.pool, { work: true, logger }) : null;
 const events = config.workers ? startEvents(db.pool, { logger }) : null;
+// The demo market lives: a day's tick now and each day after (DEMO_TICK=off keeps it as loaded).
+const demoTicks = config.workers && demoWanted && process.env.DEMO_TICK !== 'off' ? startDemoTicks(db.pool, logger) : null;
 
 let stopping = false;
 /**
@@ -122,6 +125,7 @@ async function stop(signal: string) {
   clearInterval(sweep);
   // A sync in flight stops at its page boundary and is marked interrupted: the next run resumes it.
   await jobs?.stop();
+  await demoTicks?.stop();
   await events?.stop();
   // Closing the pools and the database is bounded too: a connection that never ends must not keep the process alive.
   const stuck = setTimeout(() => {

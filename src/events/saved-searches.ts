@@ -258,9 +258,11 @@ async function consume(client: pg.PoolClient, events: EventRow[]): Promise<void>
   if (!families.length) return;
   services ??= onDispatchConnection();
   const moves = { entered: [] as Move[], left: [] as Move[] };
+  await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
   await connection.run({ client }, async () => {
     for (const family of families) await movesOf(client, family, changes.get(family)!, groups.get(family)!, moves);
   });
+  await client.query(`SET LOCAL plan_cache_mode = DEFAULT`);
   const { entered, left } = moves;
   if (!entered.length && !left.length) return;
   // A search changed or deleted since it was read keeps what its change made of it.

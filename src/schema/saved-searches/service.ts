@@ -5,6 +5,7 @@ import { notFound, validationError } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { writeAudited } from '../shared/audit.js';
 import { findRowsPage, tsQuery, type PageRequest, type TextSearch } from '../shared/list.js';
+import { acrossWorkspaces } from '../../db/workspace-check.js';
 import { inWorkspace } from '../shared/workspace.js';
 import { asParamsError, listArguments, ListRunFailed, marketList, runList, runPrincipal, type Family, type RunServices } from './lists.js';
 import { adFacts, lexemesOf, type AdProfile, type RowFacts } from './prefilter.js';
@@ -171,7 +172,10 @@ export async function savedSearchDelete(context: Context, id: string): Promise<{
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The consumer's statements, on the dispatch transaction's connection.
+// The consumer's statements, on the dispatch transaction's connection. They read every workspace's searches on
+// purpose: a batch of market changes is matched against all of them (src/db/workspace-check.ts).
+
+const EVERY_WORKSPACE = acrossWorkspaces('the saved searches consumer matches market changes against every workspace\'s searches');
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -189,7 +193,7 @@ export type StoredSearch = {
 /** Every saved search, with its workspace. */
 export async function allSearches(client: Queryable): Promise<StoredSearch[]> {
   const { rows } = await client.query<Omit<StoredSearch, 'workspace'> & { workspaceId: string; slug: string; workspaceName: string; workspaceCreatedAt: Date }>(
-    `SELECT s."id", s."name", s."method", s."path", s."params"::text AS "params", s."notifyLeft",
+    `${EVERY_WORKSPACE} SELECT s."id", s."name", s."method", s."path", s."params"::text AS "params", s."notifyLeft",
             w."id" AS "workspaceId", w."slug", w."name" AS "workspaceName", w."createdAt" AS "workspaceCreatedAt"
      FROM "saved_searches" s JOIN "workspaces" w ON w."id" = s."workspaceId"`,
   );
@@ -200,12 +204,12 @@ export async function allSearches(client: Queryable): Promise<StoredSearch[]> {
 }
 
 /**
- * What the saved searches are now, in a few bytes: it changes when one is made, changed (every change sets its
- * "updatedAt") or deleted, so the consumer reads them all again only then.
+ * What the saved searches are now, in a few bytes: their number and the sum of their "updatedAt", which a creation, a
+ * change (it sets "updatedAt" to its time) and a deletion all move; the consumer reads them all again only then.
  */
 export async function searchesVersion(client: Queryable): Promise<string> {
   const { rows } = await client.query<{ version: string }>(
-    `SELECT count(*) || ':' || coalesce(sum(hashtextextended(s."id"::text || s."updatedAt"::text, 0)), 0) AS "version" FROM "saved_searches" s`,
+    `${EVERY_WORKSPACE} SELECT count(*) || ':' || coalesce(sum(extract(epoch FROM s."updatedAt")), 0) AS "version" FROM "saved_searches" s`,
   );
   return rows[0].version;
 }
@@ -281,7 +285,7 @@ export async function queryLexemes(client: Queryable, searches: TextSearch[]): P
 export async function lockedParams(client: Queryable, ids: string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
   const { rows } = await client.query<{ id: string; params: string }>(
-    `SELECT s."id", s."params"::text AS "params" FROM "saved_searches" s WHERE s."id" = ANY($1::uuid[]) ORDER BY s."id" FOR SHARE`,
+    `${EVERY_WORKSPACE} SELECT s."id", s."params"::text AS "params" FROM "saved_searches" s WHERE s."id" = ANY($1::uuid[]) ORDER BY s."id" FOR SHARE`,
     [ids],
   );
   return new Map(rows.map((row) => [row.id, row.params]));

@@ -18,6 +18,7 @@ import { imageScenario } from '../products/image-scenario.js';
 import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_RESULT, ROW_BRANDTRACKER } from '../brandtrackers/shapes.js';
 import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
 import { setupWebhookCases, webhookCases } from '../webhooks/envelope-cases.js';
+import { savedSearchCases, setupSavedSearchCases } from '../saved-searches/envelope-cases.js';
 import { recordEvents } from '../../src/data/events.js';
 import { dispatchOnce } from '../../src/events/index.js';
 
@@ -60,6 +61,7 @@ beforeAll(async () => {
   await setupSavingCases(t, key);
   // A webhook's delivery of an event of the workspace, before the feed's events (the feed shows the newest first).
   await setupWebhookCases(t, key, ws.workspaceId);
+  await setupSavedSearchCases(t, key);
   // Two events of the tracked page 1, dispatched: the feed's page.
   await recordEvents(t.db.pool, 'meta-ads', [1, 2].map((n) => ({ type: 'ad.created', dedupeKey: `envelopes:${n}`, advertiserId: '1000000000000001', adId: `facebook_${n}`, data: { before: null, after: { status: 'active' } } })));
   await dispatchOnce(t.db.pool, []);
@@ -824,6 +826,7 @@ const cases: Record<string, Case> = {
   },
   ...savingCases(),
   ...webhookCases(),
+  ...savedSearchCases(),
 };
 
 /** GET /v1/facets/*: values, offset pagination and meta, each list with its own item shape. */

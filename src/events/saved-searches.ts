@@ -16,10 +16,13 @@ import type { EventConsumer } from './dispatch.js';
 // The saved searches' consumer: in the dispatch transaction, the rows each batch of events changed are run through
 // the saved searches of their lists, restricted to those rows (src/schema/shared/list.ts, withRowRestriction), so a
 // search costs what its matches among a batch's rows cost, not a run over the whole market. Identical searches (the
-// same route and params) are run once for all the workspaces that saved them. A row that newly matches a search
-// enters it (saved_search_matches) with a `search.matched` event of the search's workspace; one that no longer
+// same route and params) are run once for all the workspaces that saved them, and a search runs only on the changed
+// rows that meet what its arguments require (src/schema/saved-searches/prefilter.ts). A row that newly matches a
+// search enters it (saved_search_matches) with a `search.matched` event of the search's workspace; one that no longer
 // matches leaves it, with a `search.left` event when the search asks for it. Those events are dispatched in a later
 // batch like any other (they change no market row, so they wake no search).
+// Everything runs on the dispatch transaction's connection, one statement at a time: the searches (read again only
+// when they changed), what the changed rows are, which searches hold them, the runs, the writes.
 
 /** The rows a batch changed, by family, each with the first event of the batch that changed it. */
 type Changes = Map<Family, Map<string, string>>;
@@ -79,9 +82,10 @@ function onDispatchConnection(): RunServices {
     prisma: refuseWorkspaceTables(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }), omit: OMITTED })),
     pool,
     ledger: pool,
+    // A run is given its principal, is never rate-limited and shows no row (so makes no media URL): these are not used.
     authenticate: () => Promise.reject(new Error('saved searches: a list run is given its principal')),
     rateLimiter: new RateLimiter(new MemoryRateLimitStore(), { read: { capacity: 1, perSecond: 1 }, write: { capacity: 1, perSecond: 1 } }),
-    publicBaseUrl: process.env.PUBLIC_BASE_URL ?? 'http://localhost',
+    publicBaseUrl: 'http://localhost',
     startedAt: new Date(),
   };
 }
@@ -133,7 +137,7 @@ type Group = { list: MarketList; prepared: Prepared & { values: Record<string, u
 const CALLER_ARGUMENTS = ['hideSavedAds'];
 
 /** The saved searches of a database as groups by family, and the version of the searches they were made from. */
-type Catalogue = { version: string; searches: Map<string, StoredSearch>; groups: Map<Family, Group[]> };
+type Catalogue = { version: string; groups: Map<Family, Group[]> };
 
 function catalogueOf(version: string, lists: Map<string, MarketList>, searches: StoredSearch[], before?: Catalogue): Catalogue {
   // What was read of a distinct search before (its arguments, its requirements) is kept.
@@ -156,7 +160,7 @@ function catalogueOf(version: string, lists: Map<string, MarketList>, searches: 
   }
   const byFamily = new Map<Family, Group[]>();
   for (const group of groups.values()) byFamily.set(group.list.family, [...(byFamily.get(group.list.family) ?? []), group]);
-  return { version, searches: new Map(searches.map((search) => [search.id, search])), groups: byFamily };
+  return { version, groups: byFamily };
 }
 
 // The catalogue of each database this process dispatches for, read again only when its searches changed.
@@ -222,7 +226,8 @@ async function movesOf(client: pg.PoolClient, family: Family, changed: Map<strin
   const rowIdOf = new Map(ids.map((id) => [publicId(id), id]));
   const held = await heldRows(client, [...rowIdOf.keys()]);
   const facts = await rowFacts(client, family, ids);
-  // Rows the prefilter knows nothing of are gone: they match nothing, only their leaving is looked at.
+  // Rows the prefilter knows nothing of match nothing (gone, or ads that are not their group's lead): only their leaving
+  // is looked at.
   const known = facts ? ids.filter((id) => facts.has(id)) : ids;
   const rows = facts ? known.map((id) => facts.get(id)!) : [];
   const byKey = keyIndex(rows);
@@ -258,6 +263,8 @@ async function consume(client: pg.PoolClient, events: EventRow[]): Promise<void>
   if (!families.length) return;
   services ??= onDispatchConnection();
   const moves = { entered: [] as Move[], left: [] as Move[] };
+  // The restricted statements (onConnection) on their generic plans from their first run: a restriction to a few
+  // keys makes the key's index the plan whatever the other values, and planning cost more than running.
   await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
   await connection.run({ client }, async () => {
     for (const family of families) await movesOf(client, family, changes.get(family)!, groups.get(family)!, moves);

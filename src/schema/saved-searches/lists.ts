@@ -71,7 +71,7 @@ function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
     const data = page && isObjectType(page) ? page.getFields().data : undefined;
     const row = data ? getNamedType(data.type) : undefined;
     const family = row ? FAMILIES[row.name] : undefined;
-    if (!field || !family || !('pagination' in (page as { getFields(): object }).getFields())) continue;
+    if (!field || !family || !isObjectType(page) || !('pagination' in page.getFields())) continue;
     // Every argument is a variable; one that has a default may be left out (then the default applies).
     const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.defaultValue !== undefined ? getNullableType(arg.type) : arg.type)}`);
     const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`);
@@ -154,8 +154,8 @@ const NOT_IDEMPOTENT = () => ({ replayed: false as const, record: async <T>(_tx:
 
 /**
  * The ids (as the route shows them) of the list's rows among `rows.among` (ids the list engine filters on), or of all
- * its rows up to `rows.upTo` (more: ListRunFailed too-many). Uncharged: the run's meter is off. `rows.statement` may run
- * the list's statement with others (src/events/saved-searches.ts).
+ * its rows up to `rows.upTo` (more: ListRunFailed too-many). Uncharged: the run's meter is off. `rows.statement` runs
+ * the list's one statement where the caller wants it (the consumer: on the dispatch connection).
  */
 export async function runList(list: MarketList, values: Record<string, unknown>, services: RunServices, principal: Principal, rows: RowRestriction): Promise<string[]> {
   const context = createContext({ ...services, metering: false }, {
@@ -168,13 +168,10 @@ export async function runList(list: MarketList, values: Record<string, unknown>,
   let errors: readonly GraphQLError[] | undefined;
   const found = await withRowRestriction(rows, async () => {
     errors = ((await list.run.query(undefined, context, values)) as ExecutionResult).errors;
-  }).catch((error: unknown) => {
-    // A route that failed before its list ran (its arguments, its caller) says why in its errors.
-    if (errors?.length) return null;
-    throw error;
   });
+  // The route's refusal (its arguments, its caller) or its list's failure is in its errors.
   if (errors?.length) throw failureOf(errors);
-  return found!.map(list.publicId);
+  return found.map(list.publicId);
 }
 
 function failureOf(errors: readonly GraphQLError[]): Error {
@@ -185,8 +182,10 @@ function failureOf(errors: readonly GraphQLError[]): Error {
     if (original instanceof GraphQLError && isErrorCode(original.extensions?.code)) return new ListRunFailed({ kind: 'refused', error: original });
   }
   // A value the REST reading let through but GraphQL's coercion refused: still the saved params' fault.
-  const variable = errors.map((e) => /^Variable "\$(\w+)" (?:got invalid value|of required type)/.exec(e.message)).find(Boolean);
-  if (variable) return new ListRunFailed({ kind: 'refused', error: validationError([{ argument: `params.${variable[1]}`, expected: [errors[0].message.replace(/^Variable "\$\w+" /, `${variable[1]}: `)] }]) });
+  for (const error of errors) {
+    const variable = /^Variable "\$(\w+)" (?:got invalid value|of required type)/.exec(error.message)?.[1];
+    if (variable) return new ListRunFailed({ kind: 'refused', error: validationError([{ argument: `params.${variable}`, expected: [error.message.replace(/^Variable "\$\w+" /, `${variable}: `)] }]) });
+  }
   const first = errors[0];
   return first.originalError ?? first;
 }

@@ -297,14 +297,14 @@ const restriction = new AsyncLocalStorage<Restricted>();
 
 /**
  * Runs `run` (a route's resolver) with its list restricted: the list engine reads the ids of its matches in one
- * statement and answers an empty page (nothing is loaded); those ids are returned. The list's own filters (the
- * route's arguments, as its resolver reads them) decide, and nothing else changes.
+ * statement and answers an empty page (nothing is loaded); those ids are returned (none when the resolver answered
+ * without reading its list). The list's own filters (the route's arguments, as its resolver reads them) decide, and
+ * nothing else changes; the engines that cannot be restricted refuse to run.
  */
 export async function withRowRestriction(restricted: RowRestriction, run: () => Promise<void>): Promise<string[]> {
   const state: Restricted = { ...restricted, found: null };
   await restriction.run(state, run);
-  if (state.found === null) throw new Error('withRowRestriction: the run read no list');
-  return state.found;
+  return state.found ?? [];
 }
 
 /** A list engine that cannot honour a restriction refuses to run under one (a wrong answer would pass for a right one). */

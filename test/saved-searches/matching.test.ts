@@ -6,6 +6,7 @@ import { importData } from '../../src/data/import/index.js';
 import { dispatchOnce, eventConsumers } from '../../src/events/index.js';
 import { withRowRestriction } from '../../src/schema/shared/list.js';
 import { metaAd, metaPageOf, type MetaAdRecord } from '../sources/fakes/meta.js';
+import { tiktokAd } from '../sources/fakes/tiktok.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // What saved searches say after writes of market data, on real imports dispatched by the dispatcher's own consumers:
@@ -69,6 +70,10 @@ let newPageA: Saved;
 let newPageB: Saved;
 let leftTold: Saved;
 let leftQuiet: Saved;
+let brandB: Saved;
+let copyMerino: Saved;
+let tiktokProfile: Saved;
+const TIKTOK_PROFILE = String(tiktokAd(0).advertiser.business_id);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -82,6 +87,16 @@ beforeAll(async () => {
   newPageB = await save(b.apiKey, 'Page B, seen from B', { trackedPages: [PAGE_B] });
   leftTold = await save(a.apiKey, 'Page A running', { trackedPages: [PAGE_A], status: 'active' }, true);
   leftQuiet = await save(a.apiKey, 'Page A running, quietly', { trackedPages: [PAGE_A], status: 'active' }, false);
+  // Other lists: advertisers by brand name and by their ads' copy (a search over ads first: a statement through Prisma
+  // on the dispatch connection), and a TikTok profile's library items (shown as tiktok_<id>).
+  const other = async (name: string, method: string, where: string, params: Record<string, unknown>) => {
+    const res = await t.rest('POST', '/saved-searches', { key: a.apiKey, body: { name, method, path: where, params } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data as Saved;
+  };
+  brandB = await other('Laine', 'GET', '/v1/advertisers', { search: [metaPageOf(20).pageName.split(' ')[1]] });
+  copyMerino = await other('Merino sellers', 'POST', '/v1/advertisers/query', { search: ['merino'], searchType: 'adCopy' });
+  tiktokProfile = await other('A TikTok profile', 'GET', '/v1/tiktok/library', { tiktokPageId: TIKTOK_PROFILE });
 });
 afterAll(async () => {
   await t?.close();
@@ -163,6 +178,37 @@ describe('rows that leave a search', () => {
     expect(events.map((e) => e.type)).toEqual(['search.matched', 'search.left', 'search.matched']);
     expect(new Set(events.map((e) => (e.data.after ?? e.data.before)!.rowId))).toEqual(new Set([`facebook_${pageB[8].id}`]));
     expect((await t.rest('GET', `/saved-searches/${res.body.data.id}`, { key: b.apiKey })).body.data.matches).toBe(1);
+  });
+});
+
+describe('the other lists', () => {
+  it('announces an advertiser that enters an advertisers search, by its name or by its ads', async () => {
+    // Page B came with day 2's import; page A had merino ads from day 1 (in the baseline).
+    expect(brandB.matches).toBe(0);
+    expect(copyMerino.matches).toBe(1);
+    const events = await searchEvents(a.workspaceId);
+    for (const search of [brandB, copyMerino]) {
+      const mine = events.filter((e) => e.savedSearchId === search.id);
+      expect(mine.map((e) => [e.type, e.data.after!.rowId])).toEqual([['search.matched', PAGE_B]]);
+      expect(mine[0].data.after).toMatchObject({ method: search === brandB ? 'GET' : 'POST', path: search === brandB ? '/v1/advertisers' : '/v1/advertisers/query' });
+    }
+  });
+
+  it("announces a TikTok profile's new items by the id the library shows", async () => {
+    expect(tiktokProfile.matches).toBe(0);
+    const file = path.join(scratch, 'tiktok.json');
+    await writeFile(file, JSON.stringify({ data: { ads: Array.from({ length: 25 }, (_, i) => tiktokAd(i)) } }));
+    await importData(t.db.pool, 'tiktok-ads', [file], { asOf: DAY_3 });
+    await dispatchAll();
+    const library = await t.rest('GET', `/tiktok/library?tiktokPageId=${TIKTOK_PROFILE}&limit=50`, { key: a.apiKey });
+    expect(library.status, JSON.stringify(library.body)).toBe(200);
+    const shown = (library.body.data as { id: string }[]).map((item) => item.id).sort();
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown[0]).toMatch(/^tiktok_\d+$/);
+    const events = (await searchEvents(a.workspaceId)).filter((e) => e.savedSearchId === tiktokProfile.id);
+    expect(events.map((e) => e.data.after!.rowId).sort()).toEqual(shown);
+    // Only the items of that profile: the next profile's five came with them.
+    expect(shown).toHaveLength(20);
   });
 });
 

@@ -280,8 +280,8 @@ export function offsetListRef<T>(name: string, item: Item<T>, description: strin
 /**
  * Runs a route's list for the ids of its matches, not a page: `among` (ids as the list engine filters them) narrows
  * it to those rows; without it every match is read, and more than `upTo` throws TooManyRows (one more is read to
- * know). `statement` runs the list's one statement (by default on the list's own source): a caller running many lists
- * at once may run theirs together.
+ * know). `statement` runs the list's one statement where the caller wants it (by default on the list's own source;
+ * the saved searches' consumer: prepared, on the dispatch transaction's connection).
  */
 export type RowRestriction = {
   among?: readonly string[];

@@ -96,10 +96,10 @@ let services: RunServices | undefined;
  * A restricted list's statement, on the dispatch connection, as plain SQL (Prisma's raw queries cost a third of a run)
  * and prepared: its conditions differ from one search to another but its shape seldom does, and planning it (the ads
  * table's many indexes) cost four times running it. Its generic plan reads the restriction's few rows by their key,
- * whatever the values. At most MAX_SHAPES texts are prepared (per connection, for as long as it lives); others run
- * unnamed.
+ * whatever the values. At most MAX_SHAPES texts are prepared (a connection keeps what it prepared, with its plan, for
+ * as long as it lives: a bound on the database's memory); others run unnamed.
  */
-const MAX_SHAPES = 200;
+const MAX_SHAPES = 100;
 const shapes = new Map<string, string>();
 
 function shapeName(text: string): string | undefined {

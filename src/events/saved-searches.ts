@@ -7,9 +7,11 @@ import { OMITTED } from '../db/client.js';
 import { prismaStatementName } from '../db/statements.js';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { MemoryRateLimitStore, RateLimiter } from '../metering/rate-limit.js';
-import { listArguments, listName, ListRunFailed, marketLists, runList, runPrincipal, type Family, type MarketList, type RunServices } from '../schema/saved-searches/lists.js';
-import { candidatesOf, isTextRequirement, keyIndex, requirementsOf, type Requirement, type Requirements } from '../schema/saved-searches/prefilter.js';
-import { allSearches, applyMatches, heldRows, lockedParams, queryLexemes, rowFacts, searchesVersion, type SearchRow, type StoredSearch } from '../schema/saved-searches/service.js';
+import {
+  allSearches, applyMatches, candidatesOf, heldRows, isTextRequirement, keyIndex, listArguments, listName, ListRunFailed, lockedParams, marketLists,
+  queryLexemes, requirementsOf, rowFacts, runList, runPrincipal, searchesVersion, type Family, type MarketList, type Requirement, type Requirements,
+  type RunServices, type SearchRow, type StoredSearch,
+} from '../schema/saved-searches/service.js';
 import { refuseWorkspaceTables } from '../schema/shared/workspace.js';
 import type { EventConsumer } from './dispatch.js';
 
@@ -17,7 +19,7 @@ import type { EventConsumer } from './dispatch.js';
 // the saved searches of their lists, restricted to those rows (src/schema/shared/list.ts, withRowRestriction), so a
 // search costs what its matches among a batch's rows cost, not a run over the whole market. Identical searches (the
 // same route and params) are run once for all the workspaces that saved them, and a search runs only on the changed
-// rows that meet what its arguments require (src/schema/saved-searches/prefilter.ts). A row that newly matches a
+// rows that meet what its arguments require (src/schema/saved-searches/service/prefilter.ts). A row that newly matches a
 // search enters it (saved_search_matches) with a `search.matched` event of the search's workspace; one that no longer
 // matches leaves it, with a `search.left` event when the search asks for it. Those events are dispatched in a later
 // batch like any other (they change no market row, so they wake no search).

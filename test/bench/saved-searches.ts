@@ -76,7 +76,7 @@ const recreate = (name: string, template?: string) =>
 
 if (opts.child) {
   const { dispatchOnce, eventConsumers, startEvents } = await import('../../src/events/index.js');
-  const { marketLists } = await import('../../src/schema/saved-searches/lists.js');
+  const { marketLists } = await import('../../src/schema/saved-searches/service.js');
   const db = connect(opts.child, { max: 8 });
   await marketLists(); // the schema, built once per process like any server's
   const undispatched = async () => Number((await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM "market_events" WHERE "seq" IS NULL`)).rows[0].n);

@@ -2,6 +2,9 @@ import type { TikTokItem, TikTokMusic } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { TikTokItemStatusEnum, TikTokItemTypeEnum, TikTokMediaItemTypeEnum, TikTokMediaTypeEnum } from './enums.js';
 import { compositeId, daysRunning } from './figures.js';
+
+/** The TikTok item id the routes show (saved searches hold rows by it). */
+export { compositeId };
 import { NEVER_PINNED, TikTokPageSnapshotRef, TikTokPinRef, TikTokProfile, TikTokShop } from './profile.js';
 import { resolveMediaUrl, resolveMediaUrls } from '../shared/media-url.js';
 

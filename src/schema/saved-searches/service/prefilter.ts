@@ -1,5 +1,5 @@
-import { countryCode, hostOf } from '../shared/codes.js';
-import { termsOf, type TextSearch } from '../shared/list.js';
+import { countryCode, hostOf } from '../../shared/codes.js';
+import { termsOf, type TextSearch } from '../../shared/list.js';
 import type { Family, MarketList } from './lists.js';
 
 // Which saved searches a changed row could match, without running them: a sound prefilter (it never drops a search a

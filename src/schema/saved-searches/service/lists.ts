@@ -1,12 +1,12 @@
 import { getNamedType, getNullableType, GraphQLError, isObjectType, parse, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { argumentsFromHttp } from '../../../rest/plugin.js';
-import { routes, type RestRoute } from '../../../rest/routes.js';
-import type { Principal } from '../../auth/principal.js';
-import { createContext, type AppServices } from '../../context.js';
-import { isErrorCode, validationError, type ArgumentViolation } from '../../errors.js';
-import { compositeId } from '../tiktok/figures.js';
-import { TooManyRows, withRowRestriction, type RowRestriction } from '../shared/list.js';
+import { argumentsFromHttp } from '../../../../rest/plugin.js';
+import { routes, type RestRoute } from '../../../../rest/routes.js';
+import type { Principal } from '../../../auth/principal.js';
+import { createContext, type AppServices } from '../../../context.js';
+import { isErrorCode, validationError, type ArgumentViolation } from '../../../errors.js';
+import { compositeId } from '../../tiktok/types.js';
+import { TooManyRows, withRowRestriction, type RowRestriction } from '../../shared/list.js';
 
 // The market lists a saved search may name, and how one is run: through the route's own GraphQL field and resolver,
 // as the search's workspace, uncharged, under a row restriction (src/schema/shared/list.ts) that makes the list answer
@@ -57,7 +57,7 @@ let lists: Promise<Map<string, MarketList>> | undefined;
 /** The market lists by name (`GET /v1/ads`), read once from the route table and the schema. */
 export function marketLists(): Promise<Map<string, MarketList>> {
   // The schema imports this domain: it is read once built, on first use.
-  lists ??= import('../index.js').then(({ schema }) => listsOf(schema));
+  lists ??= import('../../index.js').then(({ schema }) => listsOf(schema));
   return lists;
 }
 

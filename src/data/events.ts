@@ -20,8 +20,8 @@ export const EVENT_TYPES = {
   'product.back_in_stock': 'A product that had no available variant has one again.',
   'shop.app_installed': 'A shop uses a Shopify app it did not: `after.app` (id and name).',
   'shop.app_removed': 'A shop no longer uses a Shopify app: `before.app` (id and name).',
-  'search.matched': 'A row newly entered a saved search of the workspace: `after.rowId`, `after.path`.',
-  'search.left': 'A row left a saved search that asks for it (`notifyLeft`): `before.rowId`.',
+  'search.matched': 'A row newly entered a saved search of the workspace: `after` has the row id and the search\'s method, path and name.',
+  'search.left': 'A row left a saved search that asks for it (`notifyLeft`): `before` has the row id and the search\'s method, path and name.',
   'webhook.disabled': 'A webhook of the workspace was disabled after failing for too long: `after.reason`.',
 } as const;
 

@@ -18,6 +18,7 @@ export const EVENT_TYPES = {
   'product.price_changed': 'A product\'s price changed: `before.price`, `after.price` (in its currency).',
   'product.out_of_stock': 'No variant of a product is available any more: `before.available` true, `after.available` false.',
   'product.back_in_stock': 'A product that had no available variant has one again.',
+  'brandtracker.rank_changed': 'An ad of a tracked page moved into or out of the page\'s top `EVENTS_TOP_RANK` by current rank (active ads by 7-day reach gain), or into or out of the first place: `brandtrackerId`, `top`, `before.rank`, `after.rank` (null: inactive) and `after.day`.',
   'shop.app_installed': 'A shop uses a Shopify app it did not: `after.app` (id and name).',
   'shop.app_removed': 'A shop no longer uses a Shopify app: `before.app` (id and name).',
   'search.matched': 'A row newly entered a saved search of the workspace: `after` has the row id and the search\'s method, path and name.',
@@ -54,6 +55,8 @@ export const EVENT_THRESHOLDS = {
   reachJump: positiveInt(process.env.EVENTS_REACH_JUMP, 10_000, 'EVENTS_REACH_JUMP'),
   /** `advertiser.burst`: the fewest ads started on one day (EVENTS_BURST_ADS, default 10). */
   burstAds: positiveInt(process.env.EVENTS_BURST_ADS, 10, 'EVENTS_BURST_ADS'),
+  /** `brandtracker.rank_changed`: the size of a page's top (EVENTS_TOP_RANK, default 10). */
+  topRank: positiveInt(process.env.EVENTS_TOP_RANK, 10, 'EVENTS_TOP_RANK'),
 };
 
 function positiveInt(value: string | undefined, fallback: number, name: string): number {

@@ -102,6 +102,40 @@ describe('Meta: the events of an import', () => {
   });
 });
 
+describe('Meta: the rank moves of a tracked page', () => {
+  const page = '777000111';
+  // Twelve running ads of a tracked page, started on day 1 with reach 1,000..12,000: ranked by their 7-day gain (all of
+  // their reach), the 12th ad is first and the 3rd and below are out of the top ten.
+  const ranked = Array.from({ length: 12 }, (_, i) => {
+    const record = metaAd(700 + i, { page_id: page, page_name: 'Tracked Page', ad_delivery_start_time: '2026-11-27', eu_total_reach: (i + 1) * 1000 });
+    delete record.ad_delivery_stop_time;
+    return record;
+  });
+  const moves = async () =>
+    (await events(`"type" = 'brandtracker.rank_changed' AND "advertiserId" = '${page}'`)).map((e) => [e.adId, e.data.before.rank, e.data.after.rank]);
+
+  it('records an ad moving into or out of the top ten or the first place, only for tracked pages', async () => {
+    await importMeta(ranked, DAY_1);
+    expect(await moves()).toEqual([]); // no brandtracker follows the page yet
+    const tracker = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO "brandtrackers" ("id", "facebookPageId", "name") VALUES (gen_random_uuid(), $1, 'Tracked Page') RETURNING "id"`,
+      [page],
+    );
+    // Day 2: the 1st ad (reach 1,000, rank 12) gains 100,000 and takes the first place; the leader drops to 2nd (still
+    // in the top: no event for it beyond leaving the first place), and the 10th (rank 10) drops out of the top.
+    const day2 = ranked.map((record, i) => (i === 0 ? { ...record, eu_total_reach: 101_000 } : record));
+    await importMeta(day2, DAY_2);
+    await importMeta(day2, DAY_2);
+    expect((await moves()).sort()).toEqual([
+      [id(ranked[0]), 12, 1],
+      [id(ranked[11]), 1, 2],
+      [id(ranked[2]), 10, 11],
+    ].sort());
+    const [event] = await events(`"type" = 'brandtracker.rank_changed' AND "adId" = '${id(ranked[0])}'`);
+    expect(event.data).toEqual({ brandtrackerId: tracker.rows[0].id, top: 10, before: { rank: 12 }, after: { rank: 1, day: '2026-11-28' } });
+  });
+});
+
 describe('Shopify: the events of a page of products', () => {
   const fixtures = path.resolve(import.meta.dirname, '../fixtures/shopify-products/pages');
   const domain = 'events-shop.example';

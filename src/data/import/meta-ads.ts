@@ -270,6 +270,8 @@ type StoredAd = {
 /** An ad's duplicate-group figures and its position and current rank in its page, as recomputed. */
 type Figures = {
   id: string; advertiserId: string; n: number; total: string; lead: boolean; position: number | null; rank: number | null;
+  /** The current rank stored before (null for a new or inactive ad). */
+  orank: number | null;
   mine: boolean; reranked: boolean; regrouped: boolean;
 };
 
@@ -386,7 +388,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
                 coalesce(g.n::int, o.od) AS n, coalesce(g.total::int8, o.ot) AS total, CASE WHEN g."id" IS NULL THEN o.ol ELSE g.lead END AS lead,
                 CASE WHEN p."id" IS NULL THEN o.op ELSE p.position END AS position, CASE WHEN p."id" IS NULL THEN o.orank ELSE p.rank END AS rank
          FROM pool o LEFT JOIN g ON g."id" = o."id" LEFT JOIN p ON p."id" = o."id")
-       SELECT "id", "advertiserId", n, total::text AS total, lead, position, rank, mine,
+       SELECT "id", "advertiserId", n, total::text AS total, lead, position, rank, orank, mine,
               orank IS DISTINCT FROM rank AS reranked, (od, ot, ol) IS DISTINCT FROM (n, total, lead) AS regrouped
        FROM x WHERE mine OR (od, ot, ol, op, orank) IS DISTINCT FROM (n, total, lead, position, rank)`,
       [
@@ -553,7 +555,10 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   // A duplicate group may span pages: a page whose ads changed lead is regrouped too.
   const regroup = [...new Set([...dirtyPages, ...regroupedPages])];
   if (regroup.length) await refreshAdGroups(client, regroup);
-  await recordEvents(client, 'meta-ads', await changesOf(client, ads, writes, stored, outcomes, running, lastSeenOf, dayText));
+  await recordEvents(client, 'meta-ads', [
+    ...(await changesOf(client, ads, writes, stored, outcomes, running, lastSeenOf, dayText)),
+    ...(await rankMoves(client, [...figures.values()], dayText)),
+  ]);
   return outcomes;
 }
 
@@ -621,6 +626,40 @@ async function changesOf(
     }
   }
   return events;
+}
+
+/** Where a current rank stands for `brandtracker.rank_changed`: first, in the page's top, or neither (below, inactive). */
+function rankTier(rank: number | null): 'first' | 'top' | null {
+  if (rank === null) return null;
+  if (rank === 1) return 'first';
+  return rank <= EVENT_THRESHOLDS.topRank ? 'top' : null;
+}
+
+/**
+ * `brandtracker.rank_changed`: the ads of tracked pages (a brandtracker follows the page, in any workspace) whose current
+ * rank in their page crossed a line: into or out of the page's top `EVENTS_TOP_RANK`, or into or out of the first place.
+ * A move inside the top (4th to 6th), which every new leader causes for the ads below it, is not an event. `figures`
+ * holds every ad whose rank the batch recomputed, with its stored rank.
+ */
+async function rankMoves(client: pg.PoolClient, figures: Figures[], day: string): Promise<NewEvent[]> {
+  const moved = figures.filter((row) => rankTier(row.orank) !== rankTier(row.rank));
+  if (!moved.length) return [];
+  const { rows } = await client.query<{ id: string; page: string }>(
+    `SELECT "id", "facebookPageId" AS page FROM "brandtrackers" WHERE "facebookPageId" = ANY($1::text[])`,
+    [[...new Set(moved.map((row) => row.advertiserId))]],
+  );
+  const trackerOf = new Map(rows.map((row) => [row.page, row.id]));
+  return moved.flatMap((row) => {
+    const brandtrackerId = trackerOf.get(row.advertiserId);
+    if (!brandtrackerId) return [];
+    return [{
+      type: 'brandtracker.rank_changed' as const,
+      dedupeKey: `brandtracker.rank_changed:${row.id}:${day}:${rankTier(row.rank) ?? 'out'}`,
+      adId: row.id,
+      advertiserId: row.advertiserId,
+      data: { brandtrackerId, top: EVENT_THRESHOLDS.topRank, before: { rank: row.orank }, after: { rank: row.rank, day } },
+    }];
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { routes } from '../rest/routes.js';
 import type { Authenticator } from './auth/authenticate.js';
 import { createContext, type AppServices, type Context } from './context.js';
 import { isDatabaseUnavailable } from './db/failures.js';
-import { reportLiveHubErrors } from './events/live.js';
+import { reportLiveHubErrors } from './schema/events/service.js';
 import { apiError, isErrorCode, serviceUnavailable } from './errors.js';
 import { creditHeaders } from './metering/credit-headers.js';
 import { recordAnswers } from './observability/access.js';

@@ -18,7 +18,7 @@ export const EVENT_TYPES = {
   'product.price_changed': 'A product\'s price changed: `before.price`, `after.price` (in its currency).',
   'product.out_of_stock': 'No variant of a product is available any more: `before.available` true, `after.available` false.',
   'product.back_in_stock': 'A product that had no available variant has one again.',
-  'brandtracker.rank_changed': 'An ad of a tracked page moved into or out of the page\'s top `EVENTS_TOP_RANK` by current rank (active ads by 7-day reach gain), or into or out of the first place: `brandtrackerId`, `top`, `before.rank`, `after.rank` (null: inactive) and `after.day`.',
+  'brandtracker.rank_changed': 'An ad of a tracked page moved into or out of the page\'s top `EVENTS_TOP_RANK` by current rank (active ads by 7-day reach gain), or into or out of the first place (a stop is `ad.stopped`): `brandtrackerId`, `top`, `before.rank` (null: new or inactive before), `after.rank` and `after.day`.',
   'shop.app_installed': 'A shop uses a Shopify app it did not: `after.app` (id and name).',
   'shop.app_removed': 'A shop no longer uses a Shopify app: `before.app` (id and name).',
   'search.matched': 'A row newly entered a saved search of the workspace: `after` has the row id and the search\'s method, path and name.',
@@ -32,20 +32,24 @@ export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
 /** Where a change came from. */
 export type EventSource = 'meta-ads' | 'tiktok-ads' | 'shopify' | 'google-ads' | 'demo' | 'events';
 
-export type NewEvent = {
+/**
+ * What an event is about, each a column of `market_events` with its SQL type: the ids the feed filters on and whom an
+ * event concerns is found by (`workspaceId` set: the workspace's own event, it concerns that workspace alone).
+ */
+const SUBJECT_TYPES = {
+  workspaceId: 'uuid', advertiserId: 'text', adId: 'text', shopId: 'uuid', productId: 'text', savedSearchId: 'uuid', webhookId: 'uuid',
+} as const;
+type SubjectField = keyof typeof SUBJECT_TYPES;
+const SUBJECT_FIELDS = Object.keys(SUBJECT_TYPES) as SubjectField[];
+export type EventSubjects = { [K in SubjectField]: string | null };
+
+export type NewEvent = Partial<EventSubjects> & {
   type: EventType;
   /**
    * Identifies the change: the same key found again (a re-run of the day, a page retried) records nothing more. Built
    * from the type, the subject and what makes the change unique (the day, the new value).
    */
   dedupeKey: string;
-  workspaceId?: string | null;
-  advertiserId?: string | null;
-  adId?: string | null;
-  shopId?: string | null;
-  productId?: string | null;
-  savedSearchId?: string | null;
-  webhookId?: string | null;
   data: { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null; [key: string]: unknown };
 };
 
@@ -79,58 +83,41 @@ export function eventsCommitted(): void {
   for (const listener of committedListeners) listener();
 }
 
-const COLUMNS = ['type', 'source', 'dedupeKey', 'workspaceId', 'advertiserId', 'adId', 'shopId', 'productId', 'savedSearchId', 'webhookId', 'data'] as const;
-
 /**
  * Records `events` in the caller's transaction; an event whose dedupe key is already recorded is left out. Returns the
  * number recorded.
  */
 export async function recordEvents(client: Queryable, source: EventSource, events: NewEvent[]): Promise<number> {
   if (!events.length) return 0;
-  const column = (pick: (event: NewEvent) => unknown) => events.map(pick);
+  const columns = ['type', 'dedupeKey', ...SUBJECT_FIELDS, 'data'];
+  const types = ['text', 'text', ...SUBJECT_FIELDS.map((field) => SUBJECT_TYPES[field]), 'jsonb'];
+  const values = [
+    events.map((e) => e.type),
+    events.map((e) => e.dedupeKey),
+    ...SUBJECT_FIELDS.map((field) => events.map((e) => e[field] ?? null)),
+    events.map((e) => JSON.stringify(e.data, (_key, value) => (typeof value === 'bigint' ? Number(value) : value))),
+  ];
   const { rowCount } = await client.query(
-    `INSERT INTO "market_events" (${COLUMNS.map((name) => `"${name}"`).join(', ')})
-     SELECT u.type, $1, u.key, u.workspace, u.advertiser, u.ad, u.shop, u.product, u.search, u.webhook, u.data
-     FROM unnest($2::text[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::uuid[], $10::uuid[], $11::jsonb[])
-       AS u(type, key, workspace, advertiser, ad, shop, product, search, webhook, data)
+    `INSERT INTO "market_events" ("source", ${columns.map((name) => `"${name}"`).join(', ')})
+     SELECT $1, * FROM unnest(${types.map((type, i) => `$${i + 2}::${type}[]`).join(', ')})
      ON CONFLICT ("dedupeKey") DO NOTHING`,
-    [
-      source,
-      column((e) => e.type),
-      column((e) => e.dedupeKey),
-      column((e) => e.workspaceId ?? null),
-      column((e) => e.advertiserId ?? null),
-      column((e) => e.adId ?? null),
-      column((e) => e.shopId ?? null),
-      column((e) => e.productId ?? null),
-      column((e) => e.savedSearchId ?? null),
-      column((e) => e.webhookId ?? null),
-      column((e) => JSON.stringify(e.data, (_key, value) => (typeof value === 'bigint' ? Number(value) : value))),
-    ],
+    [source, ...values],
   );
   return rowCount ?? 0;
 }
 
 /** An event as stored, as the dispatcher and the readers get it. */
-export type EventRow = {
+export type EventRow = EventSubjects & {
   id: string;
   seq: string | null;
   type: EventType;
   source: EventSource;
   occurredAt: Date;
-  workspaceId: string | null;
-  advertiserId: string | null;
-  adId: string | null;
-  shopId: string | null;
-  productId: string | null;
-  savedSearchId: string | null;
-  webhookId: string | null;
   data: Record<string, unknown>;
 };
 
 /** The columns of `EventRow`, for a SELECT (bigints as text). */
-export const EVENT_ROW_COLUMNS = `e."id"::text AS "id", e."seq"::text AS "seq", e."type", e."source", e."occurredAt", e."workspaceId", e."advertiserId",
-  e."adId", e."shopId", e."productId", e."savedSearchId", e."webhookId", e."data"`;
+export const EVENT_ROW_COLUMNS = `e."id"::text AS "id", e."seq"::text AS "seq", e."type", e."source", e."occurredAt", ${SUBJECT_FIELDS.map((field) => `e."${field}"`).join(', ')}, e."data"`;
 
 /** The public id of an event (the feed's `id`, the webhook's `webhook-id`). */
 export const eventIdOf = (row: Pick<EventRow, 'id'>) => `evt_${row.id}`;
@@ -139,17 +126,11 @@ export const eventIdOf = (row: Pick<EventRow, 'id'>) => `evt_${row.id}`;
  * An event as the feed, webhooks and live subscriptions show it: the same JSON everywhere (a webhook's payload is
  * `{ type, timestamp, data: <this> }`, as Standard Webhooks suggests).
  */
-export type PublicEvent = {
+export type PublicEvent = Omit<EventSubjects, 'workspaceId'> & {
   id: string;
   type: EventType;
   occurredAt: string;
   source: EventSource;
-  advertiserId: string | null;
-  adId: string | null;
-  shopId: string | null;
-  productId: string | null;
-  savedSearchId: string | null;
-  webhookId: string | null;
   data: Record<string, unknown>;
 };
 

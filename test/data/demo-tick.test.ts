@@ -106,7 +106,7 @@ describe('demo tick', () => {
       [before],
     );
     expect(missing).toEqual([]);
-    const SOURCES: Record<string, string> = { ad: 'meta-ads', advertiser: 'meta-ads', product: 'shopify', shop: 'demo' };
+    const SOURCES: Record<string, string> = { ad: 'meta-ads', advertiser: 'meta-ads', brandtracker: 'meta-ads', product: 'shopify', shop: 'demo' };
     expect(first.filter((event) => event.source !== SOURCES[event.type.split('.')[0]])).toEqual([]);
 
     // The demo products are the same rows: none added, and nothing but their prices and stock changed.

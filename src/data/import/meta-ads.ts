@@ -638,11 +638,13 @@ function rankTier(rank: number | null): 'first' | 'top' | null {
 /**
  * `brandtracker.rank_changed`: the ads of tracked pages (a brandtracker follows the page, in any workspace) whose current
  * rank in their page crossed a line: into or out of the page's top `EVENTS_TOP_RANK`, or into or out of the first place.
- * A move inside the top (4th to 6th), which every new leader causes for the ads below it, is not an event. `figures`
+ * A move inside the top (4th to 6th), which every new leader causes for the ads below it, is not an event, nor the
+ * stop of an ad (an inactive ad has no rank; `ad.stopped` tells it). `figures`
  * holds every ad whose rank the batch recomputed, with its stored rank.
  */
 async function rankMoves(client: pg.PoolClient, figures: Figures[], day: string): Promise<NewEvent[]> {
-  const moved = figures.filter((row) => rankTier(row.orank) !== rankTier(row.rank));
+  // An ad that stopped has no rank: its `ad.stopped` says it left.
+  const moved = figures.filter((row) => row.rank !== null && rankTier(row.orank) !== rankTier(row.rank));
   if (!moved.length) return [];
   const { rows } = await client.query<{ id: string; page: string }>(
     `SELECT "id", "facebookPageId" AS page FROM "brandtrackers" WHERE "facebookPageId" = ANY($1::text[])`,

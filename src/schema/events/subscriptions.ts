@@ -1,12 +1,11 @@
 import type { Context } from '../../context.js';
-import { liveHub, openLiveStream, type Membership } from '../../events/live.js';
 import { apiError } from '../../errors.js';
 import { chargeAll } from '../../metering/ledger.js';
 import { priceOf } from '../../metering/prices.js';
 import { builder } from '../builder.js';
 import { afterArg, crossChecks, eventFilterArgs } from './args.js';
 import { eventCursor, readPosition } from './cursor.js';
-import { streamStart, type EventFilter, type SequencedEvent } from './service.js';
+import { liveHub, openLiveStream, streamStart, type EventFilter, type Membership, type SequencedEvent } from './service.js';
 import { EventRef } from './types.js';
 
 // The live side of the feed: `subscription { events }` on /graphql over Server-Sent Events (graphql-yoga), which

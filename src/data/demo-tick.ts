@@ -585,7 +585,7 @@ function shopAppsFormat(date: string): Format<AppChange> {
     records: (document) => (Array.isArray(document) ? document : 'not a list of app changes'),
     parse: (record) => record as AppChange,
     key: (change) => change.shopId,
-    async apply(client, changes) {
+    async apply(client, changes, context) {
       const column = (action: AppChange['action']) => {
         const chosen = changes.filter((change) => change.action === action);
         return [chosen.map((change) => change.shopId), chosen.map((change) => change.appId)];
@@ -618,7 +618,7 @@ function shopAppsFormat(date: string): Format<AppChange> {
           data: { before: { app: app(row.appId) }, after: null },
         })),
       ];
-      await recordEvents(client, 'demo', events);
+      await recordEvents(client, 'demo', events, context.asOf);
       return outcomes;
     },
   };

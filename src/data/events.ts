@@ -85,9 +85,10 @@ export function eventsCommitted(): void {
 
 /**
  * Records `events` in the caller's transaction; an event whose dedupe key is already recorded is left out. Returns the
- * number recorded.
+ * number recorded. `at` is when the change was seen in the market (an import's `asOf`: a sync's run, a file's date, the
+ * demo market's day); the server's own events (saved searches, webhooks) happen now.
  */
-export async function recordEvents(client: Queryable, source: EventSource, events: NewEvent[]): Promise<number> {
+export async function recordEvents(client: Queryable, source: EventSource, events: NewEvent[], at?: Date): Promise<number> {
   if (!events.length) return 0;
   const columns = ['type', 'dedupeKey', ...SUBJECT_FIELDS, 'data'];
   const types = ['text', 'text', ...SUBJECT_FIELDS.map((field) => SUBJECT_TYPES[field]), 'jsonb'];
@@ -98,10 +99,10 @@ export async function recordEvents(client: Queryable, source: EventSource, event
     events.map((e) => JSON.stringify(e.data, (_key, value) => (typeof value === 'bigint' ? Number(value) : value))),
   ];
   const { rowCount } = await client.query(
-    `INSERT INTO "market_events" ("source", ${columns.map((name) => `"${name}"`).join(', ')})
-     SELECT $1, * FROM unnest(${types.map((type, i) => `$${i + 2}::${type}[]`).join(', ')})
+    `INSERT INTO "market_events" ("source", "occurredAt", ${columns.map((name) => `"${name}"`).join(', ')})
+     SELECT $1, coalesce($2::timestamptz, now()), * FROM unnest(${types.map((type, i) => `$${i + 3}::${type}[]`).join(', ')})
      ON CONFLICT ("dedupeKey") DO NOTHING`,
-    [source, ...values],
+    [source, at?.toISOString() ?? null, ...values],
   );
   return rowCount ?? 0;
 }

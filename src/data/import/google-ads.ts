@@ -280,7 +280,7 @@ export function parseGoogleAd(raw: unknown, context: ImportContext): GoogleAdRec
 // Writing a batch
 // ---------------------------------------------------------------------------
 
-async function applyGoogleAds(client: pg.PoolClient, ads: GoogleAdRecord[]): Promise<Map<string, Outcome>> {
+async function applyGoogleAds(client: pg.PoolClient, ads: GoogleAdRecord[], context: ImportContext): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const ids = ads.map((ad) => ad.id);
   // An ad that moved to another advertiser leaves its old advertiser's counts to recompute.
@@ -338,7 +338,7 @@ async function applyGoogleAds(client: pg.PoolClient, ads: GoogleAdRecord[]): Pro
     dedupeKey: `ad.created:${ad.id}`,
     adId: ad.id,
     data: { before: null, after: { platform: 'google', googleAdvertiserId: ad.advertiserId, status: ad.status, network: ad.network, reach: ad.reach, firstSeenAt: ad.firstSeenAt.toISOString() } },
-  })));
+  })), context.asOf);
 
   // Live ads per advertiser, written only where a count differs (a repeated import writes nothing).
   const touched = [...new Set([...names.keys(), ...before.rows.map((row) => row.advertiserId)])];
@@ -509,5 +509,5 @@ export const googleAds: Format<GoogleAdRecord> = {
   readFile: readGoogleAdsFile,
   parse: parseGoogleAd,
   key: (ad) => ad.id,
-  apply: (client, ads) => applyGoogleAds(client, ads),
+  apply: applyGoogleAds,
 };

@@ -558,7 +558,7 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   await recordEvents(client, 'meta-ads', [
     ...(await changesOf(client, ads, writes, stored, outcomes, running, lastSeenOf, dayText)),
     ...(await rankMoves(client, [...figures.values()], dayText)),
-  ]);
+  ], context.asOf);
   return outcomes;
 }
 

@@ -406,7 +406,7 @@ async function applyShopifyProducts(
     [shop.id],
   );
   if (shop.inserted || written.some((row) => row.inserted)) await refreshFacetUsage(client);
-  await recordEvents(client, 'shopify', productChanges(shop.id, products.map((product) => ({ id: productId(product), product })), before.rows, written, currency, context));
+  await recordEvents(client, 'shopify', productChanges(shop.id, products.map((product) => ({ id: productId(product), product })), before.rows, written, currency, context), context.asOf);
   return outcomes;
 }
 

@@ -219,7 +219,7 @@ async function applyTikTokAds(client: pg.PoolClient, ads: TikTokAd[], context: I
     dedupeKey: `ad.created:${ad.id}`,
     adId: ad.id,
     data: { before: null, after: { platform: 'tiktok', profileId: ad.profile.id, title: ad.description, status: ad.status, views: ad.views, firstSeenAt: ad.publishedAt.toISOString() } },
-  })));
+  })), context.asOf);
 
   // Ranks by views within each touched profile, then the profile figures.
   const touched = [...new Set([...profiles.keys(), ...before.rows.map((row) => row.profileId)])];

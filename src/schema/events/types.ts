@@ -10,7 +10,7 @@ export const EventRef = builder.objectRef<PublicEvent>('Event').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: '`evt_<number>`: unique, the same on the feed, the stream and webhook deliveries (webhook-id), for deduplication.' }),
     type: t.exposeString('type', { description: `What changed. ${typeList}` }),
-    occurredAt: t.expose('occurredAt', { type: 'DateTime', description: 'When the change was recorded (the write of market data that found it).' }),
+    occurredAt: t.expose('occurredAt', { type: 'DateTime', description: "When the change was seen in the market: the time of the sync run or import that found it (a file import's `asOf`, the demo market's day); the server's own events, when they happened. The feed's order is the order the changes were recorded in, not this time." }),
     source: t.exposeString('source', { description: 'Where the change came from: meta-ads, tiktok-ads, shopify, google-ads, demo or events.' }),
     advertiserId: t.exposeString('advertiserId', { nullable: true, description: 'The advertiser (Facebook page id) it is about, if any.' }),
     adId: t.exposeString('adId', { nullable: true }),

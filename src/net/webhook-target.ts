@@ -1,13 +1,12 @@
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from './fetch-image.js';
+import { isIP } from 'node:net';
+import { guardedLookup, isPrivateAddress, publicAddresses, type AddressGuard } from './address-guard.js';
 
-// Outbound HTTP to a workspace's webhook endpoint, under the SSRF guard of image search (isPrivateAddress,
-// src/net/fetch-image.ts): the URL is checked when a webhook is created or changed, and every connection of a delivery
-// resolves the host again and refuses it when any address is private, loopback or link-local (DNS can change after
-// the check): the connection goes to the address that was checked. https only; WEBHOOK_ALLOW_PRIVATE=true allows
+// Outbound HTTP to a workspace's webhook endpoint, under the SSRF guard of image search (src/net/address-guard.ts):
+// the URL is checked when a webhook is created or changed, and every connection of a delivery resolves the host again
+// and refuses it when any address is private, loopback or link-local (DNS can change after the check): the connection
+// goes to the address that was checked. https only; WEBHOOK_ALLOW_PRIVATE=true allows
 // private addresses and plain http, for tests and private networks. Redirects are not followed (a 3xx is a failure,
 // as Standard Webhooks says), and an answer's body is read and dropped.
 
@@ -35,36 +34,15 @@ export function checkWebhookUrlForm(raw: string): URL {
   return url;
 }
 
-async function publicAddresses(hostname: string): Promise<{ address: string; family: number }[]> {
-  let addresses: { address: string; family: number }[];
-  try {
-    addresses = await lookup(hostname, { all: true, verbatim: true });
-  } catch {
-    throw new WebhookTargetRefused(`url: ${hostname} could not be resolved`);
-  }
-  if (!addresses.length) throw new WebhookTargetRefused(`url: ${hostname} does not resolve`);
-  const refused = addresses.find((a) => isPrivateAddress(a.address));
-  if (refused && !allowPrivate()) throw new WebhookTargetRefused(`url must point to a public address (${hostname} resolves to ${refused.address})`);
-  return addresses;
-}
+const guard: AddressGuard = { allowPrivate, refuse: (message) => new WebhookTargetRefused(message), argument: 'url' };
 
 /** The URL's form and where its host resolves now (a webhook's creation and changes). */
 export async function checkWebhookUrl(raw: string): Promise<URL> {
   const url = checkWebhookUrlForm(raw);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!isIP(host)) await publicAddresses(host);
+  if (!isIP(host)) await publicAddresses(host, guard);
   return url;
 }
-
-/** Resolves a host for a connection and refuses it when any of its addresses is not public; connects to the first. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  publicAddresses(hostname)
-    .then((addresses) => {
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    })
-    .catch((error: Error) => callback(error, '', 0));
-};
 
 // Connections are kept alive between the deliveries of an endpoint: a burst of events costs one connection, not one
 // per event. A kept connection goes to the address checked when it was opened. An idle one is closed after 4 s, before
@@ -104,7 +82,7 @@ export function postWebhook(raw: string, headers: Record<string, string>, body: 
       {
         method: 'POST',
         agent: agents[url.protocol as 'http:' | 'https:'],
-        lookup: guardedLookup,
+        lookup: guardedLookup(guard),
         headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
       },
       (response) => {

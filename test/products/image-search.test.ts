@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/data/images/decode.js';
 import { drawDesign, encodeJpeg, FINGERPRINT_SIZE } from '../../src/data/images/draw.js';
 import { fingerprint, hammingDistance } from '../../src/data/images/fingerprint.js';
-import { isPrivateAddress } from '../../src/net/fetch-image.js';
+import { isPrivateAddress } from '../../src/net/address-guard.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { expectViolation } from '../support/assertions.js';
 import { recordStatements, statementsSettled } from '../support/statements.js';

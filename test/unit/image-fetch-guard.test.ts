@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkImageUrl, embeddedIPv4, isPrivateAddress } from '../../src/net/fetch-image.js';
+import { embeddedIPv4, isPrivateAddress } from '../../src/net/address-guard.js';
+import { checkImageUrl } from '../../src/net/fetch-image.js';
 
 afterEach(() => {
   delete process.env.IMAGE_FETCH_ALLOW_PRIVATE;

@@ -8,13 +8,13 @@ import { dispatchOnce, type EventConsumer } from '../../src/events/index.js';
 import type { EventRow } from '../../src/data/events.js';
 import { metaAd, type MetaAdRecord } from '../sources/fakes/meta.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import * as marketWrites from '../support/market-writes.js';
 
 // Change detection (issue #36): the importers record the events their writes cause in the same transaction (the
 // outbox), keyed so that a re-run records nothing twice; the dispatcher hands them out once, in commit order.
 
 let t: TestApp;
 let scratch: string;
-let files = 0;
 beforeAll(async () => {
   t = await createTestApp();
   scratch = await mkdtemp(path.join(tmpdir(), 'mi-events-'));
@@ -24,11 +24,7 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-async function importMeta(records: MetaAdRecord[], asOf: Date) {
-  const file = path.join(scratch, `meta-${++files}.json`);
-  await writeFile(file, JSON.stringify({ data: records }));
-  return importData(t.db.pool, 'meta-ads', [file], { asOf });
-}
+const importMeta = (records: MetaAdRecord[], asOf: Date) => marketWrites.importMetaRecords(t.db.pool, records, asOf);
 
 async function events(where = 'true'): Promise<{ type: string; adId: string | null; advertiserId: string | null; productId: string | null; data: any }[]> {
   const { rows } = await t.db.pool.query(`SELECT "type", "adId", "advertiserId", "productId", "data" FROM "market_events" WHERE ${where} ORDER BY "id"`);

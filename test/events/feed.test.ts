@@ -1,15 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { recordEvents } from '../../src/data/events.js';
-import { importData } from '../../src/data/import/index.js';
-import { dispatchOnce, eventConsumers } from '../../src/events/index.js';
 import { metaAd, metaPageOf, type MetaAdRecord } from '../sources/fakes/meta.js';
 import { connect, parse, type TextResult } from '../mcp/client.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import * as marketWrites from '../support/market-writes.js';
 import { recordStatements } from '../support/statements.js';
 
 // The feed (issue #36): GET /v1/events and Query.events show the dispatched events that concern the workspace (its
@@ -18,8 +14,6 @@ import { recordStatements } from '../support/statements.js';
 // (the Meta importer's change detection) and are dispatched by the dispatcher's own consumers.
 
 let t: TestApp;
-let scratch: string;
-let files = 0;
 
 const DAY_1 = new Date('2026-11-27T10:00:00Z');
 const DAY_2 = new Date('2026-11-28T10:00:00Z');
@@ -30,15 +24,8 @@ const PAGE_A = metaPageOf(0).pageId;
 const PAGE_B = metaPageOf(20).pageId;
 const adId = (record: MetaAdRecord) => `facebook_${record.id}`;
 
-async function importMeta(batch: MetaAdRecord[], asOf: Date) {
-  const file = path.join(scratch, `meta-${++files}.json`);
-  await writeFile(file, JSON.stringify({ data: batch }));
-  await importData(t.db.pool, 'meta-ads', [file], { asOf });
-}
-
-async function dispatchAll() {
-  while ((await dispatchOnce(t.db.pool, eventConsumers())) > 0);
-}
+const importMeta = (batch: MetaAdRecord[], asOf: Date) => marketWrites.importMetaRecords(t.db.pool, batch, asOf);
+const dispatchAll = () => marketWrites.dispatchAll(t.db.pool);
 
 type Event = { id: string; type: string; advertiserId: string | null; adId: string | null; data: { before: unknown; after: unknown } };
 
@@ -63,7 +50,6 @@ let trackedA = '';
 
 beforeAll(async () => {
   t = await createTestApp();
-  scratch = await mkdtemp(path.join(tmpdir(), 'mi-feed-'));
   await importMeta(records, DAY_1);
   await dispatchAll();
   a = await t.newKey();
@@ -74,7 +60,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 describe('what the feed shows', () => {

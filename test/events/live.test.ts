@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { recordEvents } from '../../src/data/events.js';
 import { importData } from '../../src/data/import/index.js';
-import { dispatchOnce, eventConsumers } from '../../src/events/index.js';
+import { eventConsumers } from '../../src/events/index.js';
 import { liveConsumer } from '../../src/events/live.js';
 import { createLiveHub, liveHub, setLiveHub, type LiveHub } from '../../src/schema/events/service.js';
 import { metaAd, metaPageOf, type MetaAdRecord } from '../sources/fakes/meta.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import * as marketWrites from '../support/market-writes.js';
 
 // Live subscriptions (issue #36): GET /v1/events/stream (SSE) and `subscription { events }` on /graphql over SSE. A
 // stream replays the stored events after its position (Last-Event-ID or after), then gets the events dispatched after
@@ -43,9 +44,7 @@ async function importDay(stop: number[] = []) {
   await importData(t.db.pool, 'meta-ads', [file], { asOf: new Date(day) });
 }
 
-async function dispatchAll(consumers = eventConsumers()) {
-  while ((await dispatchOnce(t.db.pool, consumers)) > 0);
-}
+const dispatchAll = (consumers = eventConsumers()) => marketWrites.dispatchAll(t.db.pool, consumers);
 
 type Message = { id?: string; event?: string; data?: string; comment?: string };
 

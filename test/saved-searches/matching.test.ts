@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importData } from '../../src/data/import/index.js';
-import { dispatchOnce, eventConsumers } from '../../src/events/index.js';
 import { withRowRestriction } from '../../src/schema/shared/list.js';
 import { metaAd, metaPageOf, type MetaAdRecord } from '../sources/fakes/meta.js';
 import { tiktokAd } from '../sources/fakes/tiktok.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import * as marketWrites from '../support/market-writes.js';
 
 // What saved searches say after writes of market data, on real imports dispatched by the dispatcher's own consumers:
 // a row that newly enters a search is a search.matched event of the search's workspace, once (a re-run of the import
@@ -16,7 +16,6 @@ import { createTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 let scratch: string;
-let files = 0;
 let a: Awaited<ReturnType<TestApp['newKey']>>;
 let b: Awaited<ReturnType<TestApp['newKey']>>;
 
@@ -34,15 +33,8 @@ const PAGE_B = metaPageOf(20).pageId;
 const pageA = Array.from({ length: 20 }, (_, i) => running(i));
 const pageB = Array.from({ length: 20 }, (_, i) => running(20 + i));
 
-async function importMeta(batch: MetaAdRecord[], asOf: Date) {
-  const file = path.join(scratch, `meta-${++files}.json`);
-  await writeFile(file, JSON.stringify({ data: batch }));
-  await importData(t.db.pool, 'meta-ads', [file], { asOf });
-}
-
-async function dispatchAll() {
-  while ((await dispatchOnce(t.db.pool, eventConsumers())) > 0);
-}
+const importMeta = (batch: MetaAdRecord[], asOf: Date) => marketWrites.importMetaRecords(t.db.pool, batch, asOf);
+const dispatchAll = () => marketWrites.dispatchAll(t.db.pool);
 
 type SearchEvent = { type: string; workspaceId: string; savedSearchId: string; data: { before: { rowId: string } | null; after: { rowId: string; method: string; path: string; name: string } | null } };
 

@@ -1,13 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { importData } from '../../src/data/import/index.js';
-import { dispatchOnce, eventConsumers } from '../../src/events/index.js';
+import { dispatchOnce } from '../../src/events/index.js';
 import { startJobs, type Jobs } from '../../src/jobs/index.js';
 import { claimDeliveries, type WebhookSettings } from '../../src/schema/webhooks/service.js';
 import { metaAd, metaPageOf, type MetaAdRecord } from '../sources/fakes/meta.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import * as marketWrites from '../support/market-writes.js';
 import { idsOf, QUIET, startReceiver, verified, workspaceEvents, type Receiver } from './helpers.js';
 
 // Deliveries through the job queue to a real receiver on 127.0.0.1, on both databases: the events of an import that
@@ -22,7 +19,6 @@ const FAST: Partial<WebhookSettings> = { retryBaseMs: 10, retryMaxDelayMs: 40, r
 
 let t: TestApp;
 let jobs: Jobs | null = null;
-let scratch: string;
 const receivers: Receiver[] = [];
 
 async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
@@ -31,11 +27,7 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
   return started;
 }
 
-async function dispatchAll(): Promise<number> {
-  let total = 0;
-  for (let n = -1; n !== 0; total += n) n = await dispatchOnce(t.db.pool, eventConsumers());
-  return total;
-}
+const dispatchAll = () => marketWrites.dispatchAll(t.db.pool);
 
 const start = async (settings: Partial<WebhookSettings> = FAST) => {
   await jobs?.stop();
@@ -67,7 +59,6 @@ async function settled(key: string, webhookId: string) {
 beforeAll(async () => {
   process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
   t = await createTestApp();
-  scratch = await mkdtemp(path.join(tmpdir(), 'mi-webhooks-'));
   // Started before any webhook exists: the queue starts with the first deliveries.
   await start();
 });
@@ -78,16 +69,10 @@ afterAll(async () => {
   await jobs?.stop();
   await Promise.all(receivers.map((r) => r.close()));
   await t?.close();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
   delete process.env.WEBHOOK_ALLOW_PRIVATE;
 });
 
-let files = 0;
-async function importMeta(records: MetaAdRecord[], asOf: Date) {
-  const file = path.join(scratch, `meta-${++files}.json`);
-  await writeFile(file, JSON.stringify({ data: records }));
-  await importData(t.db.pool, 'meta-ads', [file], { asOf });
-}
+const importMeta = (records: MetaAdRecord[], asOf: Date) => marketWrites.importMetaRecords(t.db.pool, records, asOf);
 
 describe('an import that changes a tracked brand', () => {
   it('is delivered signed to the webhooks of the workspaces that track it, and to no other', async () => {

@@ -88,7 +88,17 @@ describe('sync: a run killed mid-way', () => {
 
     // Within the lease the run still counts as running.
     await expect(sync(query, { leaseMs: 1000 })).rejects.toMatchObject({ extensions: { code: 'conflict', details: { runId: left.id } } });
+    // The lease runs from the last heartbeat that reached the database: one the child sent just before it was killed
+    // may be written after the kill (queued behind the page's transaction), so the wait is for the heartbeat's age.
     await sleep(Math.max(0, killedAt + 1100 - Date.now()));
+    for (let i = 0; i < 100; i++) {
+      const { rows: [lease] } = await t.db.pool.query<{ lapsed: boolean }>(
+        `SELECT "heartbeatAt" < now() - interval '1100 milliseconds' AS lapsed FROM "sync_runs" WHERE "id" = $1`,
+        [left.id],
+      );
+      if (lease.lapsed) break;
+      await sleep(100);
+    }
     const asked = meta.archiveRequests().length;
     const resumed = await sync(query, { leaseMs: 1000 });
     expect(resumed).toMatchObject({ id: left.id, status: 'succeeded', cursor: null, asOf });
@@ -252,7 +262,10 @@ describe('sync: bad input', () => {
 
 describe('sync: ownership, days and failed pages', () => {
   it('a runner whose run was taken over writes nothing more: it stops with a conflict, the new owner finishes', async () => {
-    await fakeMeta(60, 60, 5000);
+    const meta = await fakeMeta(60, 60, 5000);
+    // The first runner's 3rd page (fetched while its 2nd is written) comes late: the takeover happens while it waits,
+    // however slow the machine, and the page it then gets is not written.
+    meta.faults.add({ at: 3, fault: { kind: 'slow', ms: 3000 } });
     const query = { countries: ['FR'], search: 'our', limit: 10 };
     let first: SyncRunRow | undefined;
     let second: Promise<SyncRunRow> | undefined;

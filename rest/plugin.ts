@@ -183,13 +183,16 @@ export function useRestApi(options: {
       return endResponse(docs);
     }
 
-    const match = matchRoute(routes, request.method, path);
+    let match = matchRoute(routes, request.method, path);
     if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+    // A route whose dry run is a field of its own (an export's price counts its rows) runs that field instead.
+    const dryRunRoute = match.route.dryRunField && url.searchParams.get('dryRun') === 'true' ? routes.find((route) => route.field === match!.route.dryRunField) : undefined;
+    if (dryRunRoute) match = { ...match, route: dryRunRoute };
     const field = fields.get(match.route)!;
     routeOfRequest.set(state, match.route);
     state.route = `${BASE_PATH}${match.route.path === '/' ? '' : match.route.path}`;
     state.rest = true;
-    state.dryRun = url.searchParams.get('dryRun') === 'true';
+    state.dryRun = url.searchParams.get('dryRun') === 'true' && !dryRunRoute;
 
     // Authentication, then the rate limit, before anything else touches the database.
     const principal = isPublicField(field) ? null : (state.principal ??= authenticate(request.headers.get('authorization')));

@@ -24,6 +24,8 @@ export type RestRoute = {
   argsIn?: Record<string, 'query-string' | 'body'>;
   /** Body arguments where an explicit null means something (`parentId: null` moves a folder to the root). */
   nullArgs?: string[];
+  /** The field a dry run (`?dryRun=true`) runs instead of the generic estimate, with the same arguments (an export's price counts its rows). */
+  dryRunField?: `Query.${string}`;
   tags: string[];
 };
 
@@ -43,6 +45,9 @@ export function locationOf(route: RestRoute, argument: string): Location {
   if (declared) return declared;
   return route.method === 'GET' || route.method === 'DELETE' ? 'query-string' : 'body';
 }
+
+/** A brand's changes (issue #37): the Ad summaries of its sections show collationId only when present, as every ad list. */
+const CHANGES_OMIT_NULL = ['adsStarted', 'adsStopped', 'copyChanges', 'hookChanges', 'landingPageChanges', 'rankMoves'].map((section) => `${section}.items[].ad.collationId`);
 
 export const routes: RestRoute[] = [
   { method: 'GET', path: '/', field: 'Query.apiInfo', envelope: 'spread', tags: ['System'] },
@@ -74,6 +79,7 @@ export const routes: RestRoute[] = [
   { method: 'POST', path: '/advertisers/query', field: 'Query.advertisersQuery', envelope: 'spread', tags: ['Advertisers'] },
   { method: 'GET', path: '/advertisers/:advertiserId', field: 'Query.advertiser', envelope: 'single', omitNull: ['lastAds[].collationId'], tags: ['Advertisers'] },
   { method: 'GET', path: '/advertisers/:advertiserId/ads', field: 'Query.advertiserAds', envelope: 'spread', omitNull: ['data[].collationId'], tags: ['Advertisers'] },
+  { method: 'GET', path: '/advertisers/:advertiserId/changes', field: 'Query.advertiserChanges', envelope: 'single', omitNull: CHANGES_OMIT_NULL, tags: ['Advertisers'] },
 
   { method: 'GET', path: '/tiktok/library', field: 'Query.tiktokLibrary', envelope: 'spread', tags: ['TikTok'] },
   { method: 'POST', path: '/tiktok/library/query', field: 'Query.tiktokLibraryQuery', envelope: 'spread', tags: ['TikTok'] },
@@ -88,6 +94,7 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/shops/:shopId/advertisers', field: 'Query.shopAdvertisers', envelope: 'single', tags: ['Shops'] },
   { method: 'GET', path: '/shops/:shopId/socials/history', field: 'Query.shopSocialsHistory', envelope: 'single', tags: ['Shops'] },
   { method: 'GET', path: '/shops/:shopId/products', field: 'Query.shopProducts', envelope: 'spread', tags: ['Shops'] },
+  { method: 'GET', path: '/shops/:shopId/changes', field: 'Query.shopChanges', envelope: 'single', tags: ['Shops'] },
   { method: 'GET', path: '/shops/:shopId/emails', field: 'Query.shopEmails', envelope: 'spread', tags: ['Emails'] },
   { method: 'GET', path: '/shops/:shopId/emails/stats', field: 'Query.shopEmailStats', envelope: 'single', tags: ['Emails'] },
 
@@ -143,6 +150,7 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/brandtrackers/:brandtrackerId/overview', field: 'Query.brandtrackerOverview', envelope: 'spread', omitNull: ['data.topAds.data[].ad.collationId', 'data.adsPreview.data[].collationId'], tags: ['Brandtrackers'] },
   { method: 'GET', path: '/brandtrackers/:brandtrackerId/testing', field: 'Query.brandtrackerTesting', envelope: 'spread', omitNull: ['data[].ads[].collationId'], tags: ['Brandtrackers'] },
   { method: 'GET', path: '/brandtrackers/:brandtrackerId/top-ads', field: 'Query.brandtrackerTopAds', envelope: 'spread', omitNull: ['data[].ad.collationId', 'meta'], tags: ['Brandtrackers'] },
+  { method: 'GET', path: '/brandtrackers/:brandtrackerId/changes', field: 'Query.brandtrackerChanges', envelope: 'single', omitNull: CHANGES_OMIT_NULL, tags: ['Brandtrackers'] },
 
   { method: 'GET', path: '/workspace/folders', field: 'Query.workspaceFolders', envelope: 'single', tags: ['Workspace'] },
   { method: 'GET', path: '/workspace/top-ads', field: 'Query.workspaceTopAds', envelope: 'spread', omitNull: ['data[].ad.collationId', 'meta'], tags: ['Workspace'] },
@@ -222,4 +230,12 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/saved-searches/:savedSearchId', field: 'Query.savedSearch', envelope: 'single', tags: ['Saved searches'] },
   { method: 'PATCH', path: '/saved-searches/:savedSearchId', field: 'Mutation.savedSearchUpdate', envelope: 'single', tags: ['Saved searches'] },
   { method: 'DELETE', path: '/saved-searches/:savedSearchId', field: 'Mutation.savedSearchDelete', envelope: 'single', tags: ['Saved searches'] },
+
+  // Exports (issue #37): a list route's whole result as a file, written by a job; the file itself,
+  // GET /v1/exports/{exportId}/file, is served by rest/export-file.ts. POST /v1/exports?dryRun=true runs exportEstimate.
+  { method: 'GET', path: '/exports', field: 'Query.exports', envelope: 'spread', tags: ['Exports'] },
+  { method: 'POST', path: '/exports', field: 'Mutation.exportCreate', envelope: 'single', status: 201, dryRunField: 'Query.exportEstimate', tags: ['Exports'] },
+  { method: 'POST', path: '/exports/estimate', field: 'Query.exportEstimate', envelope: 'single', tags: ['Exports'] },
+  { method: 'GET', path: '/exports/:exportId', field: 'Query.export', envelope: 'single', tags: ['Exports'] },
+  { method: 'DELETE', path: '/exports/:exportId', field: 'Mutation.exportCancel', envelope: 'single', tags: ['Exports'] },
 ];

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useEventStream } from '../rest/event-stream.js';
+import { useExportFile } from '../rest/export-file.js';
 import { useRestApi } from '../rest/plugin.js';
 import { useMedia } from './plugins/use-media.js';
 import { routes } from '../rest/routes.js';
@@ -157,6 +158,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
       useIdempotency({ pool: services.pool }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, rateLimiter: services.rateLimiter, logger }),
       useEventStream({ schema, authenticate, rateLimiter: services.rateLimiter, logger }),
+      useExportFile({ pool: services.pool, authenticate, rateLimiter: services.rateLimiter, logger }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),
       useRequestBodyLimit(),
       useInputGuard(),

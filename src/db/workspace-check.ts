@@ -11,7 +11,7 @@ import pg from 'pg';
 /** The tables of workspace data (Prisma's WORKSPACE_MODELS): every statement on them states the workspace filter. */
 export const WORKSPACE_TABLES: ReadonlySet<string> = new Set([
   'ad_shares', 'brandtracker_folders', 'brandtracker_links', 'boards', 'board_items', 'board_shares', 'audit_events', 'image_searches',
-  'brandtracker_quotas', 'brandtracker_quota_operations', 'webhooks', 'saved_searches',
+  'brandtracker_quotas', 'brandtracker_quota_operations', 'webhooks', 'saved_searches', 'exports',
 ]);
 
 const MARKER = /^\s*\/\* across workspaces: [^*]+ \*\//;

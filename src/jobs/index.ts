@@ -4,6 +4,8 @@ import { defaultLeaseMs, syncSource, type SyncRunRow } from '../sources/index.js
 import { onDeliveriesQueued, webhooksExist } from '../schema/webhooks/service.js';
 import { loadSchedules, type Schedule } from './schedules.js';
 import { startWebhookDeliveries, type WebhookDeliveries, type WebhookDeliveryOptions } from './webhooks.js';
+import { exportsPending, onExportsQueued } from '../schema/exports/service.js';
+import { startExportJobs, type ExportJobOptions, type ExportJobs } from './exports.js';
 
 // The job queue: pg-boss on the database the server already has (the embedded PGlite through its loopback server,
 // or PostgreSQL), in its own schema `pgboss`, through the server's pool. Each schedule is a queue of its own
@@ -47,12 +49,17 @@ export function bossOn(pool: pg.Pool, options: { work: boolean }): PgBoss {
 }
 
 /** Starts the queue, brings its schedules in line with the configuration, and (when `work`) works them and the webhook deliveries. */
-export async function startJobs(pool: pg.Pool, options: { work: boolean; logger: JobsLogger; webhooks?: Omit<WebhookDeliveryOptions, 'logger'> }): Promise<Jobs> {
+export async function startJobs(
+  pool: pg.Pool,
+  options: { work: boolean; logger: JobsLogger; webhooks?: Omit<WebhookDeliveryOptions, 'logger'>; exports?: Omit<ExportJobOptions, 'logger'> },
+): Promise<Jobs> {
   const schedules = loadSchedules();
   // The queue runs when there is something to work: schedules, or (where workers run) webhooks. With neither, it is
   // not started (no schema, no timers: `npm start` pays one look at the webhooks table); the first delivery of a
   // webhook made later starts it then.
   const withWebhooks = options.work && (await webhooksExist(pool));
+  // Exports (src/jobs/exports.ts) likewise: started for exports to run or files to expire, or by the first export made.
+  const withExports = options.work && (await exportsPending(pool));
   const controller = new AbortController();
   let boss: PgBoss | null = null;
   let starting: Promise<PgBoss> | null = null;
@@ -68,6 +75,17 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
   let stopped = false;
   const startDeliveries = () =>
     (deliveries ??= startBoss().then((started) => startWebhookDeliveries(pool, started, { ...options.webhooks, logger: options.logger })));
+  let exportJobs: Promise<ExportJobs> | null = null;
+  const startExports = () =>
+    (exportJobs ??= startBoss().then((started) => startExportJobs(pool, started, { ...options.exports, logger: options.logger })));
+  const stopListeningExports = options.work
+    ? onExportsQueued((exportIds) => {
+        if (exportJobs || stopped) return;
+        void startExports()
+          .then((started) => started.wake(exportIds))
+          .catch((error: unknown) => options.logger.warn({ err: error }, 'the export jobs could not start; the next start of the workers takes them up'));
+      })
+    : () => {};
   const stopListening = options.work
     ? onDeliveriesQueued((webhookIds) => {
         if (deliveries || stopped) return;
@@ -78,13 +96,14 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
       })
     : () => {};
 
-  if (schedules.length === 0 && !withWebhooks) {
+  if (schedules.length === 0 && !withWebhooks && !withExports) {
     // Nothing to work: the queue is not started, and schedules left from an earlier configuration stop firing.
     await unscheduleAll(pool);
   } else {
     await startBoss();
     await startSchedules(pool, boss!, schedules, controller.signal, options);
     if (withWebhooks) await startDeliveries();
+    if (withExports) await startExports();
   }
   const byName = new Map(schedules.map((schedule) => [schedule.name, schedule]));
 
@@ -98,8 +117,10 @@ export async function startJobs(pool: pg.Pool, options: { work: boolean; logger:
     async stop() {
       stopped = true;
       stopListening();
+      stopListeningExports();
       controller.abort(new Error('the server is stopping'));
       if (deliveries) await (await deliveries.catch(() => null))?.stop();
+      if (exportJobs) await (await exportJobs.catch(() => null))?.stop();
       if (starting) await starting.catch(() => null);
       await (boss as PgBoss | null)?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {});
     },

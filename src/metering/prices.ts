@@ -97,6 +97,10 @@ export const PRICES: Record<FieldName, Price> = {
   'Query.brandtrackerTimelineMetadata': free,
   'Query.brandtrackerTesting': free,
   'Query.brandtrackerOverview': free,
+  // A brand's changes (issue #37): free, as the per-brand analytics and the advertiser and shop routes beside them.
+  'Query.brandtrackerChanges': free,
+  'Query.advertiserChanges': free,
+  'Query.shopChanges': free,
   'Query.brandtrackerLandingPages': free,
   'Query.brandtrackerTopAds': free,
   'Mutation.brandtrackerCreate': free,
@@ -175,6 +179,12 @@ export const PRICES: Record<FieldName, Price> = {
   'Mutation.webhookDeliveryReplay': free,
   // Saved searches: free to manage (issue #36); the runs of their lists (the baseline, the evaluations after each write
   // of market data) are the server's own work and charge nothing.
+  // Exports: free to manage (issue #37); the job charges the rows it writes at the route's own per-row price.
+  'Query.exports': free,
+  'Query.export': free,
+  'Query.exportEstimate': free,
+  'Mutation.exportCreate': free,
+  'Mutation.exportCancel': free,
   'Query.savedSearches': free,
   'Mutation.savedSearchCreate': free,
   'Query.savedSearch': free,

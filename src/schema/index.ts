@@ -14,11 +14,13 @@ import './products/index.js';
 import './image-search/index.js';
 import './brandtrackers/index.js';
 import './brandtracker-analytics/index.js';
+import './brand-changes/index.js';
 import './boards/index.js';
 import './favorites/index.js';
 import './events/index.js';
 import './webhooks/index.js';
 import './saved-searches/index.js';
+import './exports/index.js';
 
 /** The one schema both surfaces serve. Field order is kept as written, so REST JSON keys follow the specification. */
 export const schema = builder.toSchema({ sortSchema: false });

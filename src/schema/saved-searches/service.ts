@@ -7,7 +7,7 @@ import { writeAudited } from '../shared/audit.js';
 import { findRowsPage, tsQuery, type PageRequest, type TextSearch } from '../shared/list.js';
 import { acrossWorkspaces } from '../../db/workspace-check.js';
 import { inWorkspace } from '../shared/workspace.js';
-import { asParamsError, listArguments, ListRunFailed, marketList, runList, runPrincipal, type Family, type RunServices } from './service/lists.js';
+import { asParamsError, listArguments, ListRunFailed, marketList, runList, runPrincipal, type Family, type RunServices } from '../shared/market-lists.js';
 import { adFacts, lexemesOf, type AdProfile, type RowFacts } from './service/prefilter.js';
 
 // A workspace's saved searches (create, list, read, change, delete) and the statements of their consumer
@@ -310,5 +310,5 @@ export async function applyMatches(client: pg.PoolClient, change: { entered: Sea
 }
 
 // What the dispatcher's consumer (src/events/saved-searches.ts) runs: the market lists and the prefilter.
-export { listArguments, listName, ListRunFailed, marketLists, runList, runPrincipal, type Family, type MarketList, type RunServices } from './service/lists.js';
+export { listArguments, listName, ListRunFailed, marketLists, runList, runPrincipal, type Family, type MarketList, type RunServices } from '../shared/market-lists.js';
 export { candidatesOf, isTextRequirement, keyIndex, requirementsOf, type Requirement, type Requirements } from './service/prefilter.js';

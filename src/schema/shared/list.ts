@@ -22,6 +22,7 @@ import type { KeywordModeValue } from './enums.js';
 // of candidates. The GraphQL side of a list is here too: its arguments (pageArgs, offsetArgs, cursorArgs) and its object type (listRef).
 // A route run under a row restriction (withRowRestriction: saved searches) reads the ids of every match among given
 // rows, or of every match up to a bound, instead of a page: the route's own filters decide, nothing else changes.
+// A route run under an export read (withExportRead: exports) reads its whole list in its order, a chunk per run.
 
 const sql = Prisma.sql;
 
@@ -339,6 +340,60 @@ async function restrictedIds(db: SqlSource, id: Prisma.Sql, from: Prisma.Sql, wh
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Export mode: a list's whole result, chunk after chunk (exports, src/schema/exports/)
+
+/**
+ * A route's list read whole, under an export read (withExportRead), instead of a page: `count` counts its matches
+ * (no order, no rows); `rows` makes each run of the route answer the next `chunk` rows of the list in its order, shaped
+ * by the route's own resolvers, and sets `done` once the last is read. The ids come from a server-side cursor over the
+ * list's whole ordered id query (DECLARE … NO SCROLL CURSOR, then FETCH), declared on the first run: the caller runs
+ * every run in one transaction on one connection (its snapshot). No total is counted, no page bound applies. The
+ * engines that cannot (rows computed in SQL, a model read by Prisma, a relevance-ranked text search) refuse with
+ * ExportRefused, so the export is refused before it starts.
+ */
+export type ExportRead = { mode: 'count' | 'rows'; chunk: number; total: number | null; done: boolean; cursor: string | null };
+
+/** A fresh export read: counting, or reading `chunk` rows a run. */
+export function exportRead(mode: ExportRead['mode'], chunk = 1_000): ExportRead {
+  return { mode, chunk, total: null, done: false, cursor: null };
+}
+
+const exporting = new AsyncLocalStorage<ExportRead>();
+
+/** Runs `run` (one run of a route's resolver) under the export read `state`. */
+export function withExportRead<T>(state: ExportRead, run: () => Promise<T>): Promise<T> {
+  return exporting.run(state, run);
+}
+
+/** Thrown by a list engine that cannot be read whole under an export read. */
+export class ExportRefused extends Error {}
+
+function refuseExport(engine: string): void {
+  if (exporting.getStore()) throw new ExportRefused(`this list cannot be exported (${engine}): only the lists paged by findPage and findIds can`);
+}
+
+let cursors = 0;
+
+/** The ids of the next chunk (rows) or none (count: `total` set), from `matches` (`FROM … WHERE …`) and the list's `ordered` id query. */
+async function exportIds(db: SqlSource, state: ExportRead, matches: Prisma.Sql, ordered: Prisma.Sql): Promise<string[]> {
+  if (state.mode === 'count') {
+    const [{ total }] = await rawRows<{ total: number }>(db, sql`SELECT count(*)::int AS total ${matches}`);
+    state.total = total;
+    state.done = true;
+    return [];
+  }
+  if (state.done) return [];
+  if (state.cursor === null) {
+    const name = `list_export_${++cursors}`;
+    await rawRows(db, sql`DECLARE ${Prisma.raw(name)} NO SCROLL CURSOR FOR ${ordered}`);
+    state.cursor = name;
+  }
+  const rows = await rawRows<{ id: string }>(db, sql`FETCH FORWARD ${Prisma.raw(String(state.chunk))} FROM ${Prisma.raw(state.cursor)}`);
+  if (rows.length < state.chunk) state.done = true;
+  return rows.map((row) => row.id);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // findPage: the one entry
 
 /** Rows loaded in the page's own statement: `inline(ids)`, an expression of JSON text, read back by `parse`. */
@@ -440,6 +495,14 @@ export async function findPage<Row>(
       const found = await restrictedIds(db, query.id, query.from, query.where.length ? Prisma.join(query.where, ' AND ') : null, restricted);
       return { data: [], pagination: { limit: query.page.limit, total: found.total, totalRelation: 'eq', nextCursor: null } };
     }
+    const exported = exporting.getStore();
+    if (exported) {
+      const all = [...query.keys, { key: query.id }];
+      const where = query.where.length ? sql`WHERE ${Prisma.join(query.where, ' AND ')}` : Prisma.empty;
+      const order = Prisma.join(all.map(({ key }) => sql`${key} ${Prisma.raw(query.direction)}`), ', ');
+      const ids = await exportIds(db, exported, sql`${query.from} ${where}`, sql`SELECT (${query.id})::text AS id ${query.from} ${where} ORDER BY ${order}`);
+      return { data: await inOrder(ids, null), pagination: { limit: query.page.limit, total: exported.total ?? 0, totalRelation: 'eq', nextCursor: null } };
+    }
     const found = await findKeysetPage(db, { ...query, limit: query.page.limit, after }, rows.inline ?? undefined);
     const pagination = { limit: query.page.limit, total: found.total, totalRelation: found.totalRelation, nextCursor: found.next ? encodeCursor(digest, found.next) : null };
     return { data: await inOrder(found.ids, found.rows), pagination };
@@ -454,6 +517,12 @@ export async function findIds<Row = never>(db: SqlSource, query: ListQuery, page
   const { limit, offset } = page;
   const restricted = restriction.getStore();
   if (restricted) return restrictedIds(db, id, from, null, restricted);
+  const exported = exporting.getStore();
+  if (exported) {
+    if (search?.rank && !query.scansAllMatches) throw new ExportRefused('a text search sorted by relevance ranks a bounded set of candidates per page: sort it by another key to export it');
+    const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
+    return { ids: await exportIds(db, exported, from, sql`SELECT (${id})::text AS id ${from} ORDER BY ${orderBySql(order)}`), total: exported.total ?? 0 };
+  }
   if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, leading: search.leading, limit, offset }, inline);
   // Visiting every match anyway, the text rank (if any) orders all of them.
   const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
@@ -485,6 +554,7 @@ export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.S
 export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.Sql; from: Prisma.Sql; order: readonly OrderKey[]; page: OffsetRequest }): Promise<OffsetPageOf<Row>>;
 export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.Sql; from: Prisma.Sql; order: readonly OrderKey[]; page: PageRequest | OffsetRequest }): Promise<PageOf<Row> | OffsetPageOf<Row>> {
   refuseRestriction('findRowsPage');
+  refuseExport('findRowsPage');
   const { select, from, order, page } = query;
   const [rows, [{ total }]] = await Promise.all([
     rawRows<Row>(db, sql`SELECT ${select} ${from} ORDER BY ${orderBySql(order)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`),
@@ -503,6 +573,7 @@ export async function findModelPage<Row>(page: PageRequest, query: ModelPageQuer
 export async function findModelPage<Row>(page: OffsetRequest, query: ModelPageQuery<Row>): Promise<OffsetPageOf<Row>>;
 export async function findModelPage<Row>(page: PageRequest | OffsetRequest, query: ModelPageQuery<Row>): Promise<PageOf<Row> | OffsetPageOf<Row>> {
   refuseRestriction('findModelPage');
+  refuseExport('findModelPage');
   const [rows, total] = await Promise.all([query.rows(offsetOf(page), page.limit), query.count()]);
   return pageOf(rows, page, { total });
 }
@@ -556,6 +627,7 @@ export async function findComputedPage<Row, Summary extends Record<string, unkno
   query: ComputedListQuery<Summary> & { page: PageRequest | OffsetRequest },
 ): Promise<(PageOf<Row> | OffsetPageOf<Row>) & WithSummary<Summary>> {
   refuseRestriction('findComputedPage');
+  refuseExport('findComputedPage');
   const { rows, order, page, after = {} } = query;
   const summary = Object.entries<Prisma.Sql>(query.summary ?? {});
   const summaryName = (index: number) => Prisma.raw(`"__listSummary${index}"`);

@@ -1,6 +1,6 @@
 import { countryCode, hostOf } from '../../shared/codes.js';
 import { termsOf, type TextSearch } from '../../shared/list.js';
-import type { Family, MarketList } from './lists.js';
+import type { Family, MarketList } from '../../shared/market-lists.js';
 
 // Which saved searches a changed row could match, without running them: a sound prefilter (it never drops a search a
 // row matches). A row has facts: keys (its copy's words, its page, its countries, …) and numbers (its reach); a search

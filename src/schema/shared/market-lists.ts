@@ -1,24 +1,32 @@
-import { getNamedType, getNullableType, GraphQLError, isObjectType, parse, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { getNamedType, getNullableType, GraphQLError, isObjectType, Kind, OperationTypeNode, parse, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { argumentsFromHttp } from '../../../../rest/plugin.js';
-import { routes, type RestRoute } from '../../../../rest/routes.js';
-import type { Principal } from '../../../auth/principal.js';
-import { createContext, type AppServices } from '../../../context.js';
-import { isErrorCode, validationError, type ArgumentViolation } from '../../../errors.js';
-import { compositeId } from '../../tiktok/types.js';
-import { TooManyRows, withRowRestriction, type RowRestriction } from '../../shared/list.js';
+import { createSofa } from 'sofa-api';
+import { envelope } from '../../../rest/envelope.js';
+import { matchRoute } from '../../../rest/match.js';
+import { argumentsFromHttp } from '../../../rest/plugin.js';
+import { routes, type RestRoute } from '../../../rest/routes.js';
+import type { Principal } from '../../auth/principal.js';
+import { createContext, type AppServices, type Context } from '../../context.js';
+import { isErrorCode, validationError, type ArgumentViolation } from '../../errors.js';
+import { compositeId } from '../tiktok/types.js';
+import { TooManyRows, withRowRestriction, type RowRestriction } from './list.js';
 
-// The market lists a saved search may name, and how one is run: through the route's own GraphQL field and resolver,
-// as the search's workspace, uncharged, under a row restriction (src/schema/shared/list.ts) that makes the list answer
-// every match among some rows (the rows a write of market data changed) or every match up to a bound (the baseline).
-// The route's arguments are read from the saved params exactly as REST reads a request's (rest/plugin.ts), so a bad
-// parameter is the route's own validation error.
+// The market lists, "a list route as an integrator calls it" (`{ method, path, params }`), and how one is run: through
+// the route's own GraphQL field and resolver, as a workspace, uncharged. Two domains run them:
+// - saved searches (src/schema/saved-searches/), under a row restriction (src/schema/shared/list.ts) that makes the
+//   list answer every match among some rows (the rows a write of market data changed) or every match up to a bound;
+// - exports (src/schema/exports/), under the list engine's export mode, which makes each run answer the next chunk of
+//   the whole list, its rows shaped by the route's own resolvers with the selection REST gives the route (SOFA's).
+// The route's arguments are read from the params exactly as REST reads a request's (rest/plugin.ts), so a bad
+// parameter is the route's own validation error, named `params.<name>`.
 
 /** Which rows a list holds: the changes that can make a row enter or leave it come from the events of that family. */
 export type Family = 'meta-ads' | 'tiktok' | 'google-ads' | 'advertisers' | 'shops' | 'products' | 'emails';
 
 /**
- * The market lists are the route table's Query routes without a path parameter whose rows are one of these types.
+ * The market lists are the route table's Query routes whose rows are one of these types (saved searches: those without
+ * a path parameter).
  * `publicId` turns the id the list engine filters on into the one the route shows (TikTok items are filtered on
  * TikTok's id and shown as `tiktok_<id>`).
  */
@@ -47,25 +55,37 @@ export type MarketList = {
   family: Family;
   publicId: (id: string) => string;
   run: CompiledQuery;
+  /** The route's path parameters (`brandtrackerId`): none for the lists a saved search may name. */
+  pathParams: string[];
+  /** The list with the item selection REST gives the route, compiled on first use (rowsQuery), and that operation. */
+  rows?: CompiledQuery;
+  rowsDocument?: DocumentNode;
 };
 
 const publicPath = (route: RestRoute) => `/v1${route.path}`;
 export const listName = (method: string, path: string) => `${method} ${path}`;
 
-let lists: Promise<Map<string, MarketList>> | undefined;
+let lists: Promise<{ schema: GraphQLSchema; all: Map<string, MarketList>; plain: Map<string, MarketList> }> | undefined;
 
-/** The market lists by name (`GET /v1/ads`), read once from the route table and the schema. */
-export function marketLists(): Promise<Map<string, MarketList>> {
-  // The schema imports this domain: it is read once built, on first use.
-  lists ??= import('../../index.js').then(({ schema }) => listsOf(schema));
+function allLists() {
+  // The schema imports the domains that use this module: it is read once built, on first use.
+  lists ??= import('../index.js').then(({ schema }) => {
+    const all = listsOf(schema);
+    return { schema, all, plain: new Map([...all].filter(([, list]) => list.pathParams.length === 0)) };
+  });
   return lists;
+}
+
+/** The market lists a saved search may name (no path parameter), by name (`GET /v1/ads`), read once from the route table and the schema. */
+export async function marketLists(): Promise<Map<string, MarketList>> {
+  return (await allLists()).plain;
 }
 
 function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
   const found = new Map<string, MarketList>();
   const query = schema.getQueryType()!.getFields();
   for (const route of routes) {
-    if (!route.field.startsWith('Query.') || route.path.includes(':') || (route.method !== 'GET' && route.method !== 'POST')) continue;
+    if (!route.field.startsWith('Query.') || (route.method !== 'GET' && route.method !== 'POST')) continue;
     const field = query[route.field.slice('Query.'.length)];
     const page = field ? getNamedType(field.type) : undefined;
     const data = page && isObjectType(page) ? page.getFields().data : undefined;
@@ -80,7 +100,8 @@ function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
     const run = compileQuery(schema, document, 'SavedSearchRun');
     if (!isCompiledQuery(run)) throw new Error(`saved searches: ${route.field} cannot be compiled: ${JSON.stringify(run.errors)}`);
     const name = listName(route.method, publicPath(route));
-    found.set(name, { name, method: route.method, path: publicPath(route), route, field, family: family.family, publicId: family.publicId, run });
+    const pathParams = route.path.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+    found.set(name, { name, method: route.method, path: publicPath(route), route, field, family: family.family, publicId: family.publicId, run, pathParams });
   }
   return found;
 }
@@ -115,8 +136,8 @@ const inParams = (violations: ArgumentViolation[]) => violations.map((v) => ({ .
  * `params.<name>`. A parameter the route does not have, or one that pages it, is refused too: a saved search that
  * quietly ignored a misspelt filter would report the whole market.
  */
-export function listArguments(list: MarketList, params: Record<string, unknown>): Record<string, unknown> {
-  const known = new Set(list.field.args.map((arg) => arg.name));
+export function listArguments(list: MarketList, params: Record<string, unknown>, pathParams: Record<string, string> = {}): Record<string, unknown> {
+  const known = new Set(list.field.args.map((arg) => arg.name).filter((name) => !(name in pathParams)));
   const violations: ArgumentViolation[] = [];
   for (const name of Object.keys(params)) {
     if (!known.has(name)) violations.push({ argument: name, expected: [`${name} is not a parameter of ${list.name}`] });
@@ -133,7 +154,7 @@ export function listArguments(list: MarketList, params: Record<string, unknown>)
   } else {
     body = params;
   }
-  const read = argumentsFromHttp(list.route, list.field.args, { pathParams: {}, query, body });
+  const read = argumentsFromHttp(list.route, list.field.args, { pathParams, query, body });
   if (read.violations.length) throw validationError(inParams(read.violations.map((v) => ({ argument: v.argument, expected: v.expected }))));
   return read.values;
 }
@@ -158,13 +179,7 @@ const NOT_IDEMPOTENT = () => ({ replayed: false as const, record: async <T>(_tx:
  * the list's one statement where the caller wants it (the consumer: on the dispatch connection).
  */
 export async function runList(list: MarketList, values: Record<string, unknown>, services: RunServices, principal: Principal, rows: RowRestriction): Promise<string[]> {
-  const context = createContext({ ...services, metering: false }, {
-    requestId: `saved-search-${principal.workspace.id}`,
-    authorization: null,
-    responseHeaders: new Map(),
-    principal: Promise.resolve(principal),
-    idempotentWrite: NOT_IDEMPOTENT,
-  });
+  const context = runContext(services, principal, `saved-search-${principal.workspace.id}`);
   let errors: readonly GraphQLError[] | undefined;
   const found = await withRowRestriction(rows, async () => {
     errors = ((await list.run.query(undefined, context, values)) as ExecutionResult).errors;
@@ -174,7 +189,70 @@ export async function runList(list: MarketList, values: Record<string, unknown>,
   return found.map(list.publicId);
 }
 
-function failureOf(errors: readonly GraphQLError[]): Error {
+/** The context a list runs in: the services given, the principal, no meter, no idempotency. */
+export function runContext(services: RunServices, principal: Principal, requestId: string): Context {
+  return createContext({ ...services, metering: false }, {
+    requestId,
+    authorization: null,
+    responseHeaders: new Map(),
+    principal: Promise.resolve(principal),
+    idempotentWrite: NOT_IDEMPOTENT,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lists named by their path as called (`/v1/brandtrackers/<id>/ads`), and their rows as REST shows them (exports)
+
+/**
+ * The market list a request names by its path as called, with the path's parameters; or the validation error naming
+ * `path` (and the lists it may name).
+ */
+export async function marketListAt(method: string, path: string): Promise<{ list: MarketList; pathParams: Record<string, string> }> {
+  const { all } = await allLists();
+  const candidates = [...all.values()];
+  const below = path.startsWith('/v1/') ? path.slice(3) : null;
+  const match = below === null ? null : matchRoute(candidates.map((list) => list.route), method, below);
+  const list = match && !match.malformed.length ? candidates.find((candidate) => candidate.route === match.route) : undefined;
+  if (match && list) return { list, pathParams: match.params };
+  const names = candidates.map((candidate) => `${candidate.method} ${candidate.path.replace(/:(\w+)/g, '{$1}')}`);
+  throw validationError([{ argument: 'path', expected: [`method and path must name a market list route as called (/v1/…): ${names.join(', ')}`] }]);
+}
+
+/** The route's list with every field REST selects for it (SOFA's selection: rest/plugin.ts), compiled once. */
+export async function rowsQuery(list: MarketList): Promise<CompiledQuery> {
+  if (list.rows) return list.rows;
+  const { schema } = await allLists();
+  // SOFA's own reading of the schema (its models, its depth), as the plugin configures it: the same selection.
+  const sofa = createSofa({ basePath: '/v1', schema });
+  const operation = buildOperationNodeForField({ kind: OperationTypeNode.QUERY, schema, field: list.field.name, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit });
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [{ ...operation, name: { kind: Kind.NAME, value: 'ListRows' } }] };
+  const compiled = compileQuery(schema, document, 'ListRows');
+  if (!isCompiledQuery(compiled)) throw new Error(`market lists: ${list.route.field} cannot be compiled: ${JSON.stringify(compiled.errors)}`);
+  list.rows = compiled;
+  list.rowsDocument = document;
+  return compiled;
+}
+
+/** The schema and the operation rowsQuery runs (what an item holds, for a file's columns). */
+export async function rowsSelection(list: MarketList): Promise<{ schema: GraphQLSchema; document: DocumentNode }> {
+  await rowsQuery(list);
+  return { schema: (await allLists()).schema, document: list.rowsDocument! };
+}
+
+/**
+ * Runs the list with its REST selection in `context` and returns its `data`, each item as REST shows it (the route's
+ * envelope rules applied: its omitNull keys). The caller sets the mode (the list engine's export mode reads a chunk).
+ * A refusal is thrown as ListRunFailed (refused), its violations named as the route's.
+ */
+export async function runRows(list: MarketList, values: Record<string, unknown>, context: Context): Promise<Record<string, unknown>[]> {
+  const query = await rowsQuery(list);
+  const result = (await query.query(undefined, context, values)) as ExecutionResult;
+  if (result.errors?.length) throw failureOf(result.errors);
+  const page = envelope(list.route, '', result.data?.[list.field.name]);
+  return (page.data as Record<string, unknown>[] | undefined) ?? [];
+}
+
+export function failureOf(errors: readonly GraphQLError[]): Error {
   for (const error of errors) {
     const original = error.originalError ?? error;
     if (original instanceof TooManyRows) return new ListRunFailed({ kind: 'too-many', upTo: original.upTo });

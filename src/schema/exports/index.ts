@@ -1,0 +1,2 @@
+import './queries.js';
+import './mutations.js';

@@ -1,0 +1,50 @@
+import type { GraphQLError } from 'graphql';
+import type { Principal } from '../../../auth/principal.js';
+import { validationError } from '../../../errors.js';
+import { exportRead, ExportRefused, withExportRead, type ExportRead } from '../../shared/list.js';
+import {
+  asParamsError, listArguments, ListRunFailed, marketListAt, runContext, runRows, runPrincipal, type MarketList, type RunServices,
+} from '../../shared/market-lists.js';
+import { priceOf } from '../../../metering/prices.js';
+
+// An export's list: the route named by its method and path as called, its arguments read from the params as REST reads
+// them, counted or read whole under the list engine's export mode (src/schema/shared/list.ts), as the workspace.
+
+export type ExportList = { list: MarketList; values: Record<string, unknown>; pricePerRow: number };
+
+/** The list and arguments of `{ method, path, params }`, or the route's own refusal (`path`, `params.<name>`). */
+export async function exportList(method: string, path: string, params: Record<string, unknown>): Promise<ExportList> {
+  const { list, pathParams } = await marketListAt(method, path);
+  const values = { ...listArguments(list, params, pathParams), ...pathParams };
+  const price = priceOf(list.route.field);
+  // A list priced per row costs one credit a row, as its pages do; a free list is free.
+  return { list, values, pricePerRow: price?.kind === 'perRow' ? 1 : 0 };
+}
+
+/** The route's refusal as the export's: its parameters named `params.<name>`; an engine that cannot export, named `path`. */
+function refusal(error: unknown, list: MarketList): unknown {
+  if (error instanceof ExportRefused) return validationError([{ argument: 'path', expected: [`${list.name} cannot be exported: ${error.message}`] }]);
+  if (error instanceof ListRunFailed && error.failure.kind === 'refused') {
+    const refused: GraphQLError = error.failure.error;
+    return refused.extensions?.code === 'validation_error' ? asParamsError(refused) : refused;
+  }
+  return error;
+}
+
+/** Runs the list once under `state` (a count, or the next chunk) in the services given: the chunk's rows as REST shows them. */
+export async function readList(target: ExportList, services: RunServices, workspace: Principal['workspace'], state: ExportRead, requestId: string): Promise<Record<string, unknown>[]> {
+  const context = runContext(services, runPrincipal(workspace), requestId);
+  try {
+    return await withExportRead(state, () => runRows(target.list, target.values, context));
+  } catch (error) {
+    const original = (error as { originalError?: unknown }).originalError;
+    throw refusal(original instanceof ExportRefused ? original : error, target.list);
+  }
+}
+
+/** How many rows the list has now (in the services' snapshot). */
+export async function countList(target: ExportList, services: RunServices, workspace: Principal['workspace'], requestId: string): Promise<number> {
+  const state = exportRead('count');
+  await readList(target, services, workspace, state, requestId);
+  return state.total ?? 0;
+}

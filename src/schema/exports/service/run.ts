@@ -1,0 +1,207 @@
+import { rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import type { Principal } from '../../../auth/principal.js';
+import { OMITTED } from '../../../db/client.js';
+import { acrossWorkspaces, WorkspaceCheckedClient } from '../../../db/workspace-check.js';
+import { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { chargeAll, settle, type Hold, type Sql } from '../../../metering/ledger.js';
+import { exportRead, rawRows } from '../../shared/list.js';
+import { rowsSelection, type RunServices } from '../../shared/market-lists.js';
+import { countList, exportList, readList } from './lists.js';
+import { EXTENSIONS, exportSettings } from './settings.js';
+import { COLUMNS, moveExport, type ExportRow } from './store.js';
+import { columnsOf, rowWriter, type RowWriter } from './writers.js';
+
+// The export job (run by src/jobs/exports.ts): one export, read from ONE snapshot and written as it is read.
+// - Snapshot: a dedicated connection holds a REPEATABLE READ READ ONLY transaction for the whole run, and every
+//   statement of the run goes to it: the list engine's (its server-side cursor: src/schema/shared/list.ts, export
+//   mode) and the resolvers' loaders, Prisma's included (a Prisma client over that one connection). A sync or import
+//   committed meanwhile is not seen. On the embedded database (PGlite, one backend) an open transaction holds the whole
+//   database: every other statement waits until the export ends, so exports there are bounded (EXPORT_EMBEDDED_MAX_ROWS)
+//   and report no progress while they run (nothing else can be written meanwhile).
+// - Streaming: chunks of EXPORT_CHUNK_ROWS rows, each written before the next is read, to `<id>.<ext>.part`, renamed to
+//   `<id>.<ext>` once complete.
+// - Credits: the creation held the price of the rows counted then; the run settles on the rows written (a row past the
+//   hold, when the list grew before the run began, is charged without a hold); cancelled, it pays for the rows it wrote;
+//   failed, nothing.
+// - Interrupted (the process stops or dies): the export fails, never resumes; its partial file is deleted. A process
+//   that stops says so at once; a dead one's export is failed by the sweep once its heartbeat is older than the lease.
+
+const sql = Prisma.sql;
+
+export type ExportJobServices = Omit<RunServices, 'prisma' | 'pool'> & { pool: pg.Pool; ledger: Sql };
+
+const HEARTBEAT_MS = 1_000;
+
+type Snapshot = { services: RunServices; end(commit: boolean): Promise<void> };
+
+/** A connection holding a REPEATABLE READ READ ONLY transaction, with a pool and a Prisma client that only use it. */
+async function openSnapshot(services: ExportJobServices): Promise<Snapshot> {
+  const url = services.pool.options.connectionString;
+  if (!url) throw new Error('exports: the pool has no connection string to open the snapshot connection with');
+  const pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: 60_000, Client: WorkspaceCheckedClient });
+  pool.on('error', () => {});
+  await pool.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  // Typed as the server's client (src/db/client.ts makes its own the same way).
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), omit: OMITTED }) as unknown as PrismaClient;
+  return {
+    services: { ...services, pool, prisma },
+    async end(commit) {
+      await pool.query(commit ? 'COMMIT' : 'ROLLBACK').catch(() => {});
+      await prisma.$disconnect().catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+/** Whether the database is the embedded PGlite (one backend: a transaction holds all of it). */
+export async function isEmbedded(db: Pick<pg.Pool, 'query'>): Promise<boolean> {
+  const { rows } = await db.query<{ version: string }>('SELECT version() AS version');
+  return /emscripten|wasm|pglite/i.test(rows[0]?.version ?? '');
+}
+
+/** Settles the holds on `cost` (in order), charging the rest without a hold: what the rows written cost. */
+export async function settleHolds(ledger: Sql, row: Pick<ExportRow, 'id' | 'workspaceId' | 'credentialId' | 'holds'>, field: string, rows: number, cost: number): Promise<number> {
+  let left = cost;
+  let charged = 0;
+  for (const hold of row.holds) {
+    const take = Math.min(left, hold.recurring + hold.topup);
+    const settled = await settle(ledger, hold, take, take > 0 ? { credentialId: row.credentialId, requestId: `export:${row.id}`, field, rows: charged === 0 ? rows : 0 } : null);
+    left -= settled.cost;
+    charged += settled.cost;
+  }
+  if (left > 0) {
+    const [extra] = await chargeAll(ledger, [{ workspaceId: row.workspaceId, cost: left, charge: { credentialId: row.credentialId, requestId: `export:${row.id}`, field, rows: charged === 0 ? rows : 0 } }]);
+    charged += extra?.cost ?? 0;
+  }
+  return charged;
+}
+
+export function filePath(row: Pick<ExportRow, 'id' | 'format'>): string {
+  return path.join(exportSettings().dir, `${row.id}.${EXTENSIONS[row.format]}`);
+}
+
+async function claim(pool: pg.Pool, exportId: string): Promise<ExportRow | null> {
+  const [row] = await rawRows<ExportRow>(pool, sql`${Prisma.raw(acrossWorkspaces('an export job claims its export by id'))}
+    UPDATE "exports" e SET "state" = 'running', "startedAt" = now(), "heartbeatAt" = now()
+    WHERE e."id" = ${exportId}::uuid AND e."state" = 'queued' RETURNING ${COLUMNS}`);
+  return row ?? null;
+}
+
+const message = (error: unknown) => (error as { extensions?: { code?: string } }).extensions?.code
+  ? (error as Error).message
+  : 'internal error while writing the export';
+
+/** Runs one export (a queued one; any other is left alone). Never throws for the export's own failure: it is recorded. */
+export async function runExport(services: ExportJobServices, exportId: string, options: { signal?: AbortSignal; onError?: (error: unknown) => void } = {}): Promise<void> {
+  const { pool, ledger } = services;
+  const row = await claim(pool, exportId);
+  if (!row) return;
+  const settings = exportSettings();
+  const [workspace] = await rawRows<Principal['workspace']>(pool, sql`SELECT w."id"::text AS "id", w."slug", w."name", w."createdAt" FROM "workspaces" w WHERE w."id" = ${row.workspaceId}::uuid`);
+  let snapshot: Snapshot | null = null;
+  let writer: RowWriter | null = null;
+  let written = 0;
+  let field = '';
+  try {
+    if (!workspace) throw new Error('the workspace is gone');
+    const target = await exportList(row.method, row.path, row.params);
+    field = target.list.route.field;
+    const embedded = await isEmbedded(pool);
+    snapshot = await openSnapshot({ ...services, publicBaseUrl: row.baseUrl });
+    const requestId = `export:${row.id}`;
+    const total = await countList(target, snapshot.services, workspace, requestId);
+    if (embedded && total > settings.embeddedMaxRows) {
+      throw Object.assign(new Error(`the list has ${total} rows; the embedded database exports at most ${settings.embeddedMaxRows} (EXPORT_EMBEDDED_MAX_ROWS)`), { extensions: { code: 'validation_error' } });
+    }
+    if (!embedded) await pool.query(`UPDATE "exports" e SET "totalRows" = $2, "heartbeatAt" = now() WHERE e."id" = $1 AND e."workspaceId" = $3::uuid`, [row.id, total, row.workspaceId]);
+    const { schema, document } = await rowsSelection(target.list);
+    await mkdir(settings.dir, { recursive: true });
+    writer = rowWriter(row.format, filePath(row), columnsOf(schema, document, target.list.field.name));
+    const state = exportRead('rows', settings.chunkRows);
+    let beat = Date.now();
+    let stopped: 'cancelled' | 'interrupted' | null = null;
+    while (!state.done) {
+      const rows = await readList(target, snapshot.services, workspace, state, requestId);
+      await writer.write(rows);
+      written += rows.length;
+      if (options.signal?.aborted) {
+        stopped = 'interrupted';
+        break;
+      }
+      if (!embedded && Date.now() - beat >= HEARTBEAT_MS) {
+        beat = Date.now();
+        const { rowCount } = await pool.query(
+          `UPDATE "exports" e SET "rowsWritten" = $2, "heartbeatAt" = now() WHERE e."id" = $1 AND e."workspaceId" = $3::uuid AND e."state" = 'running'`,
+          [row.id, written, row.workspaceId],
+        );
+        // Heartbeat of a held credit: the stale-hold sweep leaves a running export's holds alone.
+        for (const hold of row.holds) await ledger.query(`UPDATE "credit_reservations" SET "createdAt" = now() WHERE "id" = $1`, [hold.id]);
+        if (!rowCount) {
+          stopped = 'cancelled';
+          break;
+        }
+      }
+    }
+    await snapshot.end(true);
+    snapshot = null;
+    if (stopped) {
+      await writer.abort();
+      writer = null;
+      if (stopped === 'interrupted') throw Object.assign(new Error('interrupted: the server stopped while the export ran; create it again'), { extensions: { code: 'service_unavailable' } });
+      await cancelled(ledger, pool, row, field, written);
+      return;
+    }
+    const size = await writer.finish();
+    writer = null;
+    const charged = await settleHolds(ledger, row, field, written, written * row.pricePerRow);
+    const done = await moveExport(pool, row, ['running'], sql`"state" = 'done', "rowsWritten" = ${written}, "totalRows" = ${written},
+      "priceCharged" = ${charged}, "fileName" = ${path.basename(filePath(row))}, "fileBytes" = ${size}, "etag" = ${`"${row.id}-${size}"`},
+      "finishedAt" = now(), "expiresAt" = now() + ${`${settings.ttlMs} milliseconds`}::interval, "heartbeatAt" = now()`);
+    if (!done) {
+      // Cancelled while it finished: the file goes, the rows written are paid (charged above).
+      await rm(filePath(row), { force: true });
+      await moveExport(pool, row, ['cancelled'], sql`"rowsWritten" = ${written}, "priceCharged" = ${charged}, "finishedAt" = now()`);
+    }
+  } catch (error) {
+    if (!(error as { extensions?: unknown }).extensions) options.onError?.(error);
+    await snapshot?.end(false);
+    await writer?.abort();
+    await settleHolds(ledger, row, field, 0, 0).catch(() => 0);
+    await moveExport(pool, row, ['running'], sql`"state" = 'failed', "error" = ${message(error)}, "rowsWritten" = ${written}, "finishedAt" = now()`);
+  }
+}
+
+/** A running export cancelled by DELETE: it pays for the rows it wrote. */
+async function cancelled(ledger: Sql, pool: pg.Pool, row: ExportRow, field: string, written: number): Promise<void> {
+  const charged = await settleHolds(ledger, row, field, written, written * row.pricePerRow);
+  await moveExport(pool, row, ['cancelled'], sql`"rowsWritten" = ${written}, "priceCharged" = ${charged}, "finishedAt" = now()`);
+}
+
+/**
+ * The periodic sweep: running exports whose heartbeat is older than the lease (their process died) fail, their holds
+ * released and partial files deleted; finished files past their expiry are deleted (state `expired`). Returns the
+ * queued exports (for their jobs to be queued again).
+ */
+export async function sweepExports(pool: pg.Pool, ledger: Sql): Promise<{ failed: number; expired: number; queued: string[] }> {
+  const settings = exportSettings();
+  const dead = await rawRows<ExportRow>(pool, sql`${Prisma.raw(acrossWorkspaces('the export sweep fails exports whose process died'))}
+    UPDATE "exports" e SET "state" = 'failed', "finishedAt" = now(),
+      "error" = 'interrupted: the process running the export stopped; create it again'
+    WHERE e."state" = 'running' AND e."heartbeatAt" < now() - ${`${settings.leaseMs} milliseconds`}::interval RETURNING ${COLUMNS}`);
+  for (const row of dead) {
+    await settleHolds(ledger, row, '', 0, 0).catch(() => 0);
+    await rm(`${filePath(row)}.part`, { force: true });
+  }
+  const gone = await rawRows<ExportRow>(pool, sql`${Prisma.raw(acrossWorkspaces('the export sweep deletes expired files'))}
+    UPDATE "exports" e SET "state" = 'expired', "fileName" = NULL WHERE e."state" = 'done' AND e."expiresAt" < now() RETURNING ${COLUMNS}`);
+  for (const row of gone) await rm(filePath(row), { force: true });
+  const queued = await rawRows<{ id: string }>(pool, sql`${Prisma.raw(acrossWorkspaces('the export sweep finds queued exports'))}
+    SELECT e."id"::text AS "id" FROM "exports" e WHERE e."state" = 'queued' ORDER BY e."createdAt"`);
+  return { failed: dead.length, expired: gone.length, queued: queued.map((q) => q.id) };
+}
+
+export type { Hold };

@@ -1,0 +1,205 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import {
+  getNamedType, isListType, isNonNullType, isObjectType, isInterfaceType, Kind,
+  type DocumentNode, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode, type GraphQLObjectType, type GraphQLInterfaceType,
+} from 'graphql';
+import { fileWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
+import type { ExportFormat } from '../args.js';
+
+// The files of exports, written as the rows are read (a chunk at a time: memory stays flat whatever the size) to a
+// temporary name (`<id>.<ext>.part`) that is renamed only once the file is complete, so a file named as done is whole.
+// - ndjson: each row as REST returns it, one JSON object per line;
+// - csv (RFC 4180, UTF-8, CRLF line ends, a header row): one column per leaf field of the item as REST selects it,
+//   nested objects flattened with dots (`rank.currentRank`), lists (and JSON values) as JSON text, null as an empty field;
+// - parquet: the same columns, typed from the GraphQL item type (Int → INT32, Float → DOUBLE, Boolean → BOOLEAN,
+//   DateTime → INT64 TIMESTAMP_MILLIS, everything else → UTF-8 strings, lists as JSON text), every column nullable,
+//   one row group per ROW_GROUP rows.
+
+/** A column of a flat file: the path of a leaf field in the item, and how its values are typed. */
+export type Column = { name: string; path: string[]; kind: 'int' | 'float' | 'bool' | 'timestamp' | 'string' | 'json' };
+
+type Composite = GraphQLObjectType | GraphQLInterfaceType;
+
+function leafKind(type: GraphQLOutputType): Column['kind'] {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return 'json';
+  const name = getNamedType(inner).name;
+  if (name === 'Int') return 'int';
+  if (name === 'Float') return 'float';
+  if (name === 'Boolean') return 'bool';
+  if (name === 'DateTime') return 'timestamp';
+  if (name === 'JSON') return 'json';
+  return 'string';
+}
+
+/** The columns of a list's items: the leaf fields of `data` in the operation, in its order, nested objects flattened. */
+export function columnsOf(schema: GraphQLSchema, document: DocumentNode, field: string): Column[] {
+  const columns = new Map<string, Column>();
+  const walk = (type: Composite, selections: SelectionSetNode, prefix: string[]) => {
+    for (const selection of selections.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
+        if (on && (isObjectType(on) || isInterfaceType(on))) walk(on, selection.selectionSet, prefix);
+        continue;
+      }
+      if (selection.kind !== Kind.FIELD || selection.name.value === '__typename') continue;
+      const definition = type.getFields()[selection.name.value];
+      if (!definition) continue;
+      const name = selection.alias?.value ?? selection.name.value;
+      const path = [...prefix, name];
+      const inner = isNonNullType(definition.type) ? definition.type.ofType : definition.type;
+      const named = getNamedType(definition.type);
+      if (!isListType(inner) && selection.selectionSet && (isObjectType(named) || isInterfaceType(named))) {
+        walk(named, selection.selectionSet, path);
+      } else {
+        const key = path.join('.');
+        if (!columns.has(key)) columns.set(key, { name: key, path, kind: selection.selectionSet ? 'json' : leafKind(definition.type) });
+      }
+    }
+  };
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  const root = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD && s.name.value === field);
+  const pageType = getNamedType(schema.getQueryType()!.getFields()[field]!.type);
+  const data = root?.kind === Kind.FIELD ? root.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'data') : undefined;
+  if (!isObjectType(pageType) || data?.kind !== Kind.FIELD || !data.selectionSet) throw new Error(`exports: ${field} has no data to write`);
+  const item = getNamedType(pageType.getFields().data!.type);
+  if (!isObjectType(item) && !isInterfaceType(item)) throw new Error(`exports: ${field}'s items are not objects`);
+  walk(item, data.selectionSet, []);
+  return [...columns.values()];
+}
+
+function valueAt(row: Record<string, unknown>, path: string[]): unknown {
+  let value: unknown = row;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return null;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value ?? null;
+}
+
+/** A CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF (quotes doubled); null is empty. */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export type RowWriter = {
+  /** The temporary file being written. */
+  readonly partPath: string;
+  write(rows: Record<string, unknown>[]): Promise<void>;
+  /** Completes the file and renames it to its final name: its size. */
+  finish(): Promise<number>;
+  /** Deletes what was written. */
+  abort(): Promise<void>;
+};
+
+/** A text file written through a stream, waiting for it to drain (flat memory). */
+function textFile(partPath: string): { stream: WriteStream; put(text: string): Promise<void>; end(): Promise<void> } {
+  const stream = createWriteStream(partPath, { flags: 'w' });
+  let failed: Error | null = null;
+  stream.on('error', (error) => (failed = error));
+  return {
+    stream,
+    async put(text) {
+      if (failed) throw failed;
+      if (!stream.write(text)) await new Promise<void>((resolve, reject) => { stream.once('drain', resolve); stream.once('error', reject); });
+    },
+    end: () => new Promise<void>((resolve, reject) => { if (failed) return reject(failed); stream.end(() => (failed ? reject(failed) : resolve())); }),
+  };
+}
+
+async function durable(partPath: string, finalPath: string): Promise<number> {
+  const handle = await open(partPath, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(partPath, finalPath);
+  return (await stat(finalPath)).size;
+}
+
+/** Rows per Parquet row group: a group's columns are held in memory until it is written. */
+const ROW_GROUP = 10_000;
+
+export function rowWriter(format: ExportFormat, finalPath: string, columns: Column[]): RowWriter {
+  const partPath = `${finalPath}.part`;
+  const abort = async () => {
+    await rm(partPath, { force: true });
+  };
+  if (format === 'parquet') return parquetWriter(partPath, finalPath, columns, abort);
+  const file = textFile(partPath);
+  let header = format === 'csv';
+  return {
+    partPath,
+    async write(rows) {
+      let text = '';
+      if (header) {
+        text += `${columns.map((column) => csvField(column.name)).join(',')}\r\n`;
+        header = false;
+      }
+      if (format === 'ndjson') for (const row of rows) text += `${JSON.stringify(row)}\n`;
+      else for (const row of rows) text += `${columns.map((column) => csvField(valueAt(row, column.path))).join(',')}\r\n`;
+      if (text) await file.put(text);
+    },
+    async finish() {
+      if (header) await file.put(`${columns.map((column) => csvField(column.name)).join(',')}\r\n`);
+      await file.end();
+      return durable(partPath, finalPath);
+    },
+    async abort() {
+      await file.end().catch(() => {});
+      await abort();
+    },
+  };
+}
+
+const PARQUET_TYPES = { int: 'INT32', float: 'DOUBLE', bool: 'BOOLEAN', timestamp: 'TIMESTAMP', string: 'STRING', json: 'STRING' } as const;
+
+function parquetValue(kind: Column['kind'], value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case 'int':
+    case 'float':
+      return typeof value === 'number' ? value : Number(value);
+    case 'bool':
+      return Boolean(value);
+    case 'timestamp':
+      return new Date(value as string);
+    case 'json':
+      return JSON.stringify(value);
+    default:
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}
+
+function parquetWriter(partPath: string, finalPath: string, columns: Column[], remove: () => Promise<void>): RowWriter {
+  const sources = () => columns.map((column) => ({ name: column.name, data: [] as unknown[], type: PARQUET_TYPES[column.kind], nullable: true }));
+  const schema = schemaFromColumnData({ columnData: sources() as never });
+  const writer = new ParquetWriter({ writer: fileWriter(partPath), schema });
+  let pending = sources();
+  let count = 0;
+  const flush = () => {
+    if (!count) return;
+    writer.write({ columnData: pending as never, rowGroupSize: count });
+    pending = sources();
+    count = 0;
+  };
+  return {
+    partPath,
+    async write(rows) {
+      for (const row of rows) {
+        columns.forEach((column, i) => pending[i]!.data.push(parquetValue(column.kind, valueAt(row, column.path))));
+        if (++count >= ROW_GROUP) flush();
+      }
+    },
+    async finish() {
+      flush();
+      writer.finish();
+      return durable(partPath, finalPath);
+    },
+    abort: remove,
+  };
+}

@@ -19,6 +19,7 @@ import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_R
 import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
 import { setupWebhookCases, webhookCases } from '../webhooks/envelope-cases.js';
 import { savedSearchCases, setupSavedSearchCases } from '../saved-searches/envelope-cases.js';
+import { brandChangeCases } from '../brand-changes/envelope-cases.js';
 import { recordEvents } from '../../src/data/events.js';
 import { dispatchOnce } from '../../src/events/index.js';
 
@@ -827,6 +828,7 @@ const cases: Record<string, Case> = {
   ...savingCases(),
   ...webhookCases(),
   ...savedSearchCases(),
+  ...brandChangeCases({ brandtrackerId: BT[0], advertiserId: '1000000000000001', shopId: SHOP_GLOW }),
 };
 
 /** GET /v1/facets/*: values, offset pagination and meta, each list with its own item shape. */

@@ -1,0 +1,2 @@
+import './types.js';
+import './queries.js';

@@ -1,0 +1,139 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../../context.js';
+import { eventIdOf } from '../../data/events.js';
+import { notFound, validationError } from '../../errors.js';
+import { adsByIds, DEFAULT_CPM, withCpm } from '../ads/service.js';
+import type { AdSummaryRow } from '../ads/types.js';
+import { hasEuAccess, productsByIds, withView } from '../products/service.js';
+import type { ProductRow } from '../products/types.js';
+import { DAY_MS } from '../shared/time.js';
+import { findChanges, SECTIONS, type FoundRow, type Section, type Subject, type Window } from './service/statement.js';
+
+// A brand's changes between two dates (issue #37), the public face of the domain: the window from the arguments,
+// the one statement of service/statement.ts (the brand, each section's count and page), then the Ad summaries and
+// products its items name (one statement each, with the fields the request selects).
+
+export { SECTIONS, type Section, type Window };
+
+/** The window when none is given: the 30 days before now. */
+export const DEFAULT_DAYS = 30;
+/** The longest window. */
+export const MAX_SPAN_DAYS = 366;
+/** Items per section: 1..50, default 10. */
+export const ITEM_LIMITS = { defaultLimit: 10, maxLimit: 50 } as const;
+/** How far a section's items can be paged with `offset`. */
+export const MAX_OFFSET = 10_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isDate = (value: string) => /^\d{4}-\d\d-\d\d$/.test(value);
+
+/**
+ * The window of `from` and `to` (validated as dates or ISO 8601 date-times): a date-time is an instant, `from`
+ * inclusive and `to` exclusive; a date is its UTC day, `from` from its start, `to` through its end. Defaults: `to` now,
+ * `from` 30 days before `to`. A 400 names `from` when it is after `to` or more than 366 days before it.
+ */
+export function windowOf(args: { from?: string | null; to?: string | null }, now = new Date()): Window {
+  const day = (value: string) => new Date(`${value}T00:00:00Z`);
+  const to = args.to ? (isDate(args.to) ? new Date(day(args.to).getTime() + DAY_MS) : new Date(args.to)) : now;
+  const from = args.from ? (isDate(args.from) ? day(args.from) : new Date(args.from)) : new Date(to.getTime() - DEFAULT_DAYS * DAY_MS);
+  if (from > to) throw validationError([{ argument: 'from', expected: [`from must be on or before to (${to.toISOString()})`] }]);
+  if (to.getTime() - from.getTime() > MAX_SPAN_DAYS * DAY_MS) {
+    throw validationError([{ argument: 'from', expected: [`from must be at most ${MAX_SPAN_DAYS} days before to (${to.toISOString()})`] }]);
+  }
+  return { from, to };
+}
+
+export type ChangeData = { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null; [key: string]: unknown };
+
+/** One item of a section: when, what it is about (an ad, a product, a shop, a domain), and what changed. */
+export type ChangeItem = {
+  at: Date;
+  eventId: string | null;
+  adId: string | null;
+  ad: AdSummaryRow | null;
+  productId: string | null;
+  product: ProductRow | null;
+  shopId: string | null;
+  domain: string | null;
+  data: ChangeData;
+};
+
+export type ChangeSection = { total: number; offset: number; items: ChangeItem[] };
+
+export type BrandChanges = {
+  brandtrackerId: string | null;
+  advertiserIds: string[];
+  shopIds: string[];
+  from: Date;
+  to: Date;
+  sections: Partial<Record<Section, ChangeSection>>;
+};
+
+export type ChangesArgs = { from?: string | null; to?: string | null; sections?: readonly Section[] | null; limit?: number | null; offset?: number | null };
+
+const AD_SECTIONS = new Set<Section>(['adsStarted', 'adsStopped', 'copyChanges', 'hookChanges', 'landingPageChanges', 'rankMoves']);
+const PRODUCT_SECTIONS = new Set<Section>(['newProducts', 'priceChanges', 'stockChanges']);
+
+/** The fields the request selects under each section's items' `ad` or `product`: one load per distinct selection. */
+async function loadBy<T extends { id: string }>(
+  rows: FoundRow[], sections: Set<Section>, idOf: (row: FoundRow) => string | null, selectionAt: (section: Section) => object, load: (ids: string[], selection: object) => Promise<T[]>,
+): Promise<Map<string, T>> {
+  const groups = new Map<string, { selection: object; ids: Set<string> }>();
+  for (const row of rows) {
+    const id = idOf(row);
+    if (!sections.has(row.section) || id === null) continue;
+    const selection = selectionAt(row.section);
+    const key = JSON.stringify(selection);
+    const group = groups.get(key) ?? groups.set(key, { selection, ids: new Set() }).get(key)!;
+    group.ids.add(id);
+  }
+  const loaded = await Promise.all([...groups.values()].map((group) => load([...group.ids], group.selection)));
+  return new Map(loaded.flat().map((row) => [row.id, row]));
+}
+
+/** The changes of a brandtracker of the caller's workspace, an advertiser or a shop in the window. */
+export async function brandChanges(context: Context, info: GraphQLResolveInfo, subject: Subject, args: ChangesArgs): Promise<BrandChanges> {
+  if (subject.kind === 'shop' && !UUID.test(subject.shopId)) throw notFound(`Shop "${subject.shopId}"`);
+  if (subject.kind === 'shop') subject = { ...subject, shopId: subject.shopId.toLowerCase() };
+  const window = windowOf(args);
+  const sections = args.sections?.length ? [...new Set(args.sections)] : [...SECTIONS];
+  const limit = args.limit ?? ITEM_LIMITS.defaultLimit;
+  const offset = args.offset ?? 0;
+  const found = await findChanges(context.pool, { subject, window, sections, limit, offset });
+  if (!found.known) {
+    const what = subject.kind === 'brandtracker' ? `Brandtracker "${subject.brandtrackerId}"` : subject.kind === 'advertiser' ? `Advertiser "${subject.advertiserId}"` : `Shop "${subject.shopId}"`;
+    throw notFound(what);
+  }
+  const selectionAt = (field: 'ad' | 'product') => (section: Section) => queryFromInfo({ context, info, path: [section, 'items', field] });
+  const productRows = found.rows.filter((row) => PRODUCT_SECTIONS.has(row.section) && row.productId !== null);
+  const [ads, products, euAccess] = await Promise.all([
+    loadBy(found.rows, AD_SECTIONS, (row) => row.adId, selectionAt('ad'), async (ids, selection) => withCpm(await adsByIds(context.prisma, ids, selection), DEFAULT_CPM)),
+    loadBy(found.rows, PRODUCT_SECTIONS, (row) => row.productId, selectionAt('product'), (ids, selection) => productsByIds(context.prisma, ids, selection)),
+    productRows.length ? hasEuAccess(context) : Promise.resolve(false),
+  ]);
+  withView([...products.values()], { cpm: DEFAULT_CPM, euAccess });
+  const bySection: Partial<Record<Section, ChangeSection>> = {};
+  for (const section of sections) bySection[section] = { total: found.totals[section] ?? 0, offset, items: [] };
+  for (const row of found.rows) {
+    bySection[row.section]!.items.push({
+      at: new Date(row.at),
+      eventId: row.eventId === null ? null : eventIdOf({ id: row.eventId }),
+      adId: row.adId,
+      ad: row.adId === null ? null : ads.get(row.adId) ?? null,
+      productId: row.productId,
+      product: row.productId === null ? null : products.get(row.productId) ?? null,
+      shopId: row.shopId,
+      domain: row.domain,
+      data: row.data ?? {},
+    });
+  }
+  return {
+    brandtrackerId: subject.kind === 'brandtracker' ? subject.brandtrackerId : null,
+    advertiserIds: found.pages,
+    shopIds: found.shops,
+    from: window.from,
+    to: window.to,
+    sections: bySection,
+  };
+}

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordEvents } from '../../src/data/events.js';
+import { importData } from '../../src/data/import/index.js';
+import { parseJson } from '../../src/data/import/json.js';
+import { metaAd, type MetaAdRecord } from '../sources/fakes/meta.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+// A brand's changes between two dates (issue #37), through REST and GraphQL: a tracked page's ads imported on three
+// days (starts, a stop, copy, hook and landing-page changes, the new ads moving into the top), its shop's products (a new one, a price
+// change, a sell-out) and an app installed; the diff of day 2 counts and lists exactly those, and nothing of days 1
+// and 3.
+
+let t: TestApp;
+let scratch: string;
+let files = 0;
+let key: Awaited<ReturnType<TestApp['newKey']>>;
+let other: Awaited<ReturnType<TestApp['newKey']>>;
+let brandtrackerId: string;
+let shopId: string;
+
+const PAGE = '888000111';
+const DOMAIN = 'diffbrand.example';
+const DAY_1 = new Date('2026-10-01T10:00:00Z');
+const DAY_2 = new Date('2026-10-02T10:00:00Z');
+const DAY_3 = new Date('2026-10-03T10:00:00Z');
+const fixtures = path.resolve(import.meta.dirname, '../fixtures/shopify-products/pages');
+
+const ad = (i: number, overrides: MetaAdRecord = {}) => {
+  const record = metaAd(900 + i, { page_id: PAGE, page_name: 'Diff Brand', ad_delivery_start_time: '2026-09-20', ad_creative_link_captions: [DOMAIN], ...overrides });
+  if (!('ad_delivery_stop_time' in overrides)) delete record.ad_delivery_stop_time;
+  return record;
+};
+const id = (i: number) => `facebook_${metaAd(900 + i).id}`;
+
+async function importMeta(records: MetaAdRecord[], asOf: Date) {
+  const file = path.join(scratch, `meta-${++files}.json`);
+  await writeFile(file, JSON.stringify({ data: records }));
+  return importData(t.db.pool, 'meta-ads', [file], { asOf });
+}
+
+async function importShop(page: unknown, asOf: Date) {
+  const file = path.join(scratch, `products-${++files}.json`);
+  await writeFile(file, JSON.stringify(page));
+  return importData(t.db.pool, 'shopify-products', [file], { asOf, domain: DOMAIN });
+}
+
+type Product = { id: number; title: string; handle: string; created_at: string; variants: Record<string, unknown>[] };
+const day1 = Array.from({ length: 6 }, (_, i) => ad(i));
+const day2 = [
+  ad(0, { ad_delivery_stop_time: '2026-10-02T01:00:00+0000' }),
+  ad(1, { ad_creative_link_captions: ['new-landing.example'] }),
+  ad(2, { ad_creative_bodies: ['A fresh opening line. The rest is new too.'] }),
+  ad(3, { ad_creative_link_titles: ['Only the title changed'] }),
+  ad(4),
+  ad(5),
+  ad(6, { ad_delivery_start_time: '2026-10-02' }),
+  ad(7, { ad_delivery_start_time: '2026-10-02', ad_creative_link_captions: ['launch.example'] }),
+];
+const day3 = [...day2.slice(0, 5), ad(5, { ad_creative_bodies: ['Day three copy.'] }), ...day2.slice(6), ad(8, { ad_delivery_start_time: '2026-10-03' })];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  scratch = await mkdtemp(path.join(tmpdir(), 'mi-brand-changes-'));
+  key = await t.newKey();
+  other = await t.newKey();
+  await importMeta(day1, DAY_1);
+  const tracked = await t.rest('POST', '/brandtrackers', { key: key.apiKey, body: { facebookPageId: PAGE } });
+  expect(tracked.status).toBeLessThan(300);
+  brandtrackerId = tracked.body.data.id;
+  expect((await t.rest('POST', '/brandtrackers', { key: other.apiKey, body: { facebookPageId: '888000222' } })).status).toBeLessThan(500);
+
+  const page = parseJson(await readFile(path.join(fixtures, 'products-1.json'), 'utf8')) as { products: Product[] };
+  await importShop(page, DAY_1);
+  shopId = (await t.db.pool.query<{ id: string }>(`SELECT "id" FROM "shops" WHERE "domain" = $1`, [DOMAIN])).rows[0].id;
+  await t.db.pool.query(`INSERT INTO "brandtracker_websites" ("brandtrackerId", "shopId") VALUES ($1, $2)`, [brandtrackerId, shopId]);
+
+  await importMeta(day2, DAY_2);
+  const [first, second] = page.products;
+  first.variants = first.variants.map((variant) => ({ ...variant, price: '99.50', available: false }));
+  const launched = { ...second, id: 7412345670001, handle: 'launched-in-october', title: 'Launched in October', created_at: '2026-10-02T08:00:00Z',
+    variants: second.variants.map((variant, n) => ({ ...variant, id: 7412345670100 + n, product_id: 7412345670001 })) };
+  await importShop({ products: [...page.products, launched] }, DAY_2);
+  await recordEvents(t.db.pool, 'demo', [{ type: 'shop.app_installed', dedupeKey: `test:app:${shopId}`, shopId, data: { before: null, after: { app: { id: 42, name: 'Reviews Pro' } } } }], DAY_2);
+
+  await importMeta(day3, DAY_3);
+});
+afterAll(async () => {
+  await t?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+const changes = (base: string, query = 'from=2026-10-02&to=2026-10-02', apiKey = key.apiKey) => t.rest('GET', `${base}/changes?${query}`, { key: apiKey });
+
+async function recorded(type: string, from: Date, to: Date) {
+  const { rows } = await t.db.pool.query<{ id: string; adId: string | null; productId: string | null }>(
+    `SELECT "id"::text AS "id", "adId", "productId" FROM "market_events" WHERE "type" = $1 AND "occurredAt" >= $2 AND "occurredAt" < $3 AND ("advertiserId" = $4 OR "shopId" = $5::uuid) ORDER BY "id" DESC`,
+    [type, from, to, PAGE, shopId],
+  );
+  return rows;
+}
+
+describe('GET /v1/brandtrackers/{brandtrackerId}/changes', () => {
+  it("counts and lists the day's changes of the brand's page and shop, and nothing of the days around it", async () => {
+    const res = await changes(`/brandtrackers/${brandtrackerId}`);
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data).toMatchObject({ brandtrackerId, advertiserIds: [PAGE], shopIds: [shopId], from: '2026-10-02T00:00:00.000Z', to: '2026-10-03T00:00:00.000Z' });
+    const totals = Object.fromEntries(Object.entries(data).flatMap(([name, section]) => (section && typeof section === 'object' && 'total' in section ? [[name, (section as { total: number }).total]] : [])));
+    const rankEvents = await recorded('brandtracker.rank_changed', new Date('2026-10-02T00:00:00Z'), new Date('2026-10-03T00:00:00Z'));
+    expect(rankEvents.length).toBeGreaterThan(0);
+    expect(totals).toEqual({
+      adsStarted: 2, adsStopped: 1, copyChanges: 2, hookChanges: 1, landingPageChanges: 1, newLandingPages: 2, newProducts: 1,
+      priceChanges: 1, stockChanges: 1, rankMoves: rankEvents.length, appsInstalled: 1, appsRemoved: 0,
+    });
+    expect(data.adsStarted.items.map((item: { adId: string }) => item.adId).sort()).toEqual([id(6), id(7)].sort());
+    expect(data.adsStarted.items[0].ad).toMatchObject({ advertiser: { id: PAGE } });
+    expect(data.adsStopped.items).toEqual([expect.objectContaining({ at: '2026-10-02T01:00:00.000Z', adId: id(0), ad: expect.objectContaining({ id: id(0), status: 'inactive' }) })]);
+    expect(data.copyChanges.items.map((item: { adId: string }) => item.adId).sort()).toEqual([id(2), id(3)].sort());
+    const copy = data.copyChanges.items.find((item: { adId: string }) => item.adId === id(3));
+    expect(copy.before.title).not.toBe('Only the title changed');
+    expect(copy.after.title).toBe('Only the title changed');
+    expect(copy.eventId).toMatch(/^evt_\d+$/);
+    expect(data.hookChanges.items).toEqual([
+      expect.objectContaining({ adId: id(2), before: (day1[2].ad_creative_bodies as string[])[0], after: 'A fresh opening line.' }),
+    ]);
+    expect(data.landingPageChanges.items).toEqual([expect.objectContaining({ adId: id(1), before: DOMAIN, after: 'new-landing.example', occurredAt: DAY_2.toISOString() })]);
+    expect(data.newLandingPages.items.map((item: { domain: string }) => item.domain).sort()).toEqual(['launch.example', 'new-landing.example']);
+    expect(data.newProducts.items).toEqual([expect.objectContaining({ createdAt: '2026-10-02T08:00:00.000Z', shopId, product: expect.objectContaining({ title: 'Launched in October' }) })]);
+    expect(data.priceChanges.items).toEqual([expect.objectContaining({ after: 99.5, shopId, product: expect.objectContaining({ id: expect.any(String) }) })]);
+    expect(data.stockChanges.items).toEqual([expect.objectContaining({ available: false })]);
+    expect(data.rankMoves.items.map((item: { eventId: string }) => item.eventId)).toEqual(rankEvents.slice(0, 10).map((row) => `evt_${row.id}`));
+    expect(data.rankMoves.items).toContainEqual(expect.objectContaining({ adId: id(6), before: null, after: 1, ad: expect.objectContaining({ id: id(6) }) }));
+    expect(data.appsInstalled.items).toEqual([expect.objectContaining({ shopId, appId: 42, appName: 'Reviews Pro', occurredAt: DAY_2.toISOString() })]);
+  });
+
+  it("widens to day 3's changes with a wider window, and date-times bound it exactly", async () => {
+    const wide = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-03&sections=adsStarted,copyChanges')).body.data;
+    expect(wide.adsStarted.total).toBe(3);
+    expect(wide.copyChanges.total).toBe(3);
+    expect(wide.adsStopped).toBeNull();
+    const instants = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02T10:00:00Z&to=2026-10-02T10:00:00.001Z&sections=copyChanges,adsStarted')).body.data;
+    expect(instants.copyChanges.total).toBe(2);
+    expect(instants.adsStarted.total).toBe(0);
+    const before = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-09-01&to=2026-10-01T10:00:00Z')).body.data;
+    expect(before.copyChanges.total + before.landingPageChanges.total + before.priceChanges.total + before.adsStopped.total).toBe(0);
+  });
+
+  it('pages a section with limit and offset, the total exact', async () => {
+    const first = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-03&sections=adsStarted&limit=2')).body.data.adsStarted;
+    const next = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-03&sections=adsStarted&limit=2&offset=2')).body.data.adsStarted;
+    expect([first.total, first.hasMore, first.items.length, next.total, next.hasMore, next.items.length]).toEqual([3, true, 2, 3, false, 1]);
+    expect(first.items[0].adId).toBe(id(8)); // newest first: the ad started on day 3
+    expect(new Set([...first.items, ...next.items].map((item: { adId: string }) => item.adId))).toEqual(new Set([id(6), id(7), id(8)]));
+  });
+
+  it("answers another workspace's brandtracker as a missing one: 404 not_found", async () => {
+    const theirs = await changes(`/brandtrackers/${brandtrackerId}`, undefined, other.apiKey);
+    const missing = await changes(`/brandtrackers/${randomUUID()}`);
+    for (const res of [theirs, missing]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+      expect(res.body.error.message).toMatch(/^Brandtracker "[0-9a-f-]{36}" was not found\.$/);
+    }
+  });
+
+  it('refuses bad dates, from after to and a window over 366 days, naming the argument', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['from=yesterday', 'query-string.from', /from must be a date \(YYYY-MM-DD\) or an ISO 8601 date-time/],
+      ['to=2026-13-01', 'query-string.to', /to must be a date/],
+      ['from=2026-10-03&to=2026-10-01', 'query-string.from', /from must be on or before to/],
+      ['from=2025-01-01&to=2026-10-01', 'query-string.from', /from must be at most 366 days before to/],
+      ['limit=51', 'query-string.limit', /limit must not be greater than 50/],
+      ['sections=adsStarted,nope', 'query-string.sections', /sections/],
+    ];
+    for (const [query, field, expected] of cases) {
+      const res = await changes(`/brandtrackers/${brandtrackerId}`, query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+      expect(res.body.error.details.validationErrors).toEqual([expect.objectContaining({ field, expected: [expect.stringMatching(expected)] })]);
+    }
+  });
+});
+
+describe('GET /v1/advertisers/{advertiserId}/changes and /v1/shops/{shopId}/changes', () => {
+  it("gives an advertiser's ad changes and a shop's product and app changes, the same as the brandtracker's sections", async () => {
+    const brand = (await changes(`/brandtrackers/${brandtrackerId}`)).body.data;
+    const page = await changes(`/advertisers/${PAGE}`);
+    expect(page.status).toBe(200);
+    expect(page.body.data).toMatchObject({ brandtrackerId: null, advertiserIds: [PAGE], shopIds: [] });
+    for (const section of ['adsStarted', 'adsStopped', 'copyChanges', 'hookChanges', 'landingPageChanges', 'newLandingPages', 'rankMoves']) expect(page.body.data[section]).toEqual(brand[section]);
+    expect(page.body.data.priceChanges).toEqual({ total: 0, hasMore: false, items: [] });
+    const shop = await changes(`/shops/${shopId}`);
+    expect(shop.status).toBe(200);
+    expect(shop.body.data).toMatchObject({ brandtrackerId: null, advertiserIds: [], shopIds: [shopId] });
+    for (const section of ['newProducts', 'priceChanges', 'stockChanges', 'appsInstalled', 'appsRemoved']) expect(shop.body.data[section]).toEqual(brand[section]);
+    expect(shop.body.data.adsStarted.total).toBe(0);
+  });
+
+  it('answers 404 not_found for an advertiser or a shop that does not exist', async () => {
+    for (const [base, what] of [['/advertisers/123456789000', 'Advertiser'], [`/shops/${randomUUID()}`, 'Shop'], ['/shops/not-a-uuid', 'Shop']]) {
+      const res = await changes(base);
+      expect(res.status, base).toBe(404);
+      expect(res.body.error.message).toMatch(new RegExp(`^${what} `));
+    }
+  });
+});
+
+describe('GraphQL', () => {
+  it('answers what REST answers, and validates alike', async () => {
+    const rest = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-02&sections=copyChanges,priceChanges')).body.data;
+    const gql = await t.graphql(
+      `query($id: String!) { brandtrackerChanges(brandtrackerId: $id, from: "2026-10-02", to: "2026-10-02", sections: [copyChanges, priceChanges]) {
+        brandtrackerId from to
+        copyChanges { total hasMore items { occurredAt eventId adId ad { id status } before { title body } after { title body } } }
+        priceChanges { total items { eventId productId before after currency product { id title } } }
+        adsStarted { total } } }`,
+      { id: brandtrackerId },
+      key.apiKey,
+    );
+    expect(gql.body.errors).toBeUndefined();
+    const answer = gql.body.data.brandtrackerChanges;
+    expect(answer.copyChanges.total).toBe(2);
+    expect(answer.copyChanges.items.map((item: { eventId: string }) => item.eventId)).toEqual(rest.copyChanges.items.map((item: { eventId: string }) => item.eventId));
+    expect(answer.priceChanges.items[0]).toMatchObject({ eventId: rest.priceChanges.items[0].eventId, after: 99.5, product: { id: rest.priceChanges.items[0].productId } });
+    expect(answer.adsStarted).toBeNull();
+    const shop = await t.graphql(`{ shopChanges(shopId: "${shopId}", from: "2026-10-02", to: "2026-10-02") { appsInstalled { total items { appName } } } }`, {}, key.apiKey);
+    expect(shop.body.data.shopChanges.appsInstalled).toEqual({ total: 1, items: [{ appName: 'Reviews Pro' }] });
+    const bad = await t.graphql(`{ advertiserChanges(advertiserId: "${PAGE}", from: "2026-10-05", to: "2026-10-01") { from } }`, {}, key.apiKey);
+    expect(bad.body.errors[0].extensions.code).toBe('validation_error');
+  });
+});

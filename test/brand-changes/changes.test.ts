@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../../src/data/events.js';
 import { importData } from '../../src/data/import/index.js';
 import { parseJson } from '../../src/data/import/json.js';
+import { connect, parse, type TextResult } from '../mcp/client.js';
 import { metaAd, type MetaAdRecord } from '../sources/fakes/meta.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
@@ -231,5 +232,40 @@ describe('GraphQL', () => {
     expect(shop.body.data.shopChanges.appsInstalled).toEqual({ total: 1, items: [{ appName: 'Reviews Pro' }] });
     const bad = await t.graphql(`{ advertiserChanges(advertiserId: "${PAGE}", from: "2026-10-05", to: "2026-10-01") { from } }`, {}, key.apiKey);
     expect(bad.body.errors[0].extensions.code).toBe('validation_error');
+  });
+});
+
+describe('analyze_brand_changes (MCP)', () => {
+  async function analyze(args: Record<string, unknown>) {
+    const client = await connect(t, key.apiKey);
+    try {
+      return (await client.callTool({ name: 'analyze_brand_changes', arguments: args })) as TextResult;
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("answers the route's totals and newest items compactly, with the call that pages a section on", async () => {
+    const rest = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-03&limit=2')).body.data;
+    const result = await analyze({ brandtrackerId, from: '2026-10-02', to: '2026-10-03', limit: 2 });
+    expect(result.isError).toBeFalsy();
+    const answer = parse(result);
+    expect(answer).toMatchObject({ brand: { brandtrackerId, advertiserIds: [PAGE], shopIds: [shopId] }, from: rest.from, to: rest.to });
+    for (const section of ['adsStarted', 'copyChanges', 'priceChanges', 'appsInstalled']) expect(answer.changes[section].total).toBe(rest[section].total);
+    expect(answer.changes.adsStarted.items[0]).toEqual({ at: rest.adsStarted.items[0].at, adId: id(8), ad: expect.objectContaining({ id: id(8), status: 'active' }) });
+    expect(answer.changes.adsStarted.continueWith).toEqual({
+      tool: 'brandtracker_changes', arguments: { brandtrackerId, from: rest.from, to: rest.to, sections: ['adsStarted'], limit: 50, offset: 2 }, remaining: 1,
+    });
+    expect(answer.changes.priceChanges.items[0]).toMatchObject({ after: 99.5, product: { title: expect.any(String), currency: expect.any(String) } });
+    const shop = parse(await analyze({ shopId, from: '2026-10-02', to: '2026-10-02', sections: ['appsInstalled'] }));
+    expect(shop.changes).toEqual({ appsInstalled: { total: 1, items: [expect.objectContaining({ appName: 'Reviews Pro', shopId })] } });
+  });
+
+  it('needs exactly one brand, and answers a missing one as not_found', async () => {
+    const none = await analyze({ from: '2026-10-02' });
+    expect(none.isError).toBe(true);
+    expect(parse(none).error.code).toBe('validation_error');
+    const missing = await analyze({ brandtrackerId: randomUUID() });
+    expect(parse(missing).error.code).toBe('not_found');
   });
 });

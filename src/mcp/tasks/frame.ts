@@ -17,9 +17,10 @@ export type Json = Record<string, unknown>;
 
 /**
  * What a task's body can do: call a declared route (its JSON envelope back; any error ends the task as that
- * tool error), find (the same, but null when the route answers not_found), or end the task with its own error.
+ * tool error), find (the same, but null when the route answers not_found), or end the task with its own error (a
+ * subject it cannot find, or arguments that do not go together).
  */
-export type TaskApi = { call(field: FieldName, args: Json): Promise<Json>; find(field: FieldName, args: Json): Promise<Json | null>; fail(code: 'not_found', message: string): never };
+export type TaskApi = { call(field: FieldName, args: Json): Promise<Json>; find(field: FieldName, args: Json): Promise<Json | null>; fail(code: 'not_found' | 'validation_error', message: string): never };
 
 export type TaskDefinition<P extends Params> = {
   name: string;

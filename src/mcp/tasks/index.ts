@@ -1,5 +1,6 @@
 import { priceOf } from '../../metering/prices.js';
 import type { RestRoute } from '../../../rest/routes.js';
+import { analyzeBrandChanges } from './brand-changes.js';
 import { briefCompetitor } from './brief-competitor.js';
 import type { Prices } from './cost.js';
 import { dailyRadar } from './daily-radar.js';
@@ -23,6 +24,6 @@ const checkCredits: TaskDefinition<Record<string, never>> = {
 /** The task tools of this route table; `prices` is the price table (a test passes another). */
 export function taskTools(routes: readonly RestRoute[], prices: Prices = priceOf): TaskTool[] {
   const fields = new Set<string>(routes.map((route) => route.field));
-  const tools = [taskTool(checkCredits, routes, prices), taskTool(briefCompetitor, routes, prices), taskTool(findSimilarShops, routes, prices), taskTool(dailyRadar, routes, prices), taskTool(whatsNew, routes, prices)];
+  const tools = [taskTool(checkCredits, routes, prices), taskTool(briefCompetitor, routes, prices), taskTool(findSimilarShops, routes, prices), taskTool(dailyRadar, routes, prices), taskTool(whatsNew, routes, prices), taskTool(analyzeBrandChanges, routes, prices)];
   return tools.filter((tool) => tool.uses.every((field) => fields.has(field)));
 }

@@ -30,18 +30,24 @@ export type ExportJobs = {
 
 type JobData = { exportId: string };
 
-export async function startExportJobs(pool: pg.Pool, boss: PgBoss, options: ExportJobOptions): Promise<ExportJobs> {
-  const { logger } = options;
-  const controller = new AbortController();
+/** What an export run needs besides its snapshot: the pool (its claims, progress and credits), no authentication, no limits. */
+export function exportJobServices(pool: pg.Pool): ExportJobServices & { close(): Promise<void> } {
   const limiter = createRateLimiter({ read: { capacity: 1e9, perSecond: 1e9 }, write: { capacity: 1e9, perSecond: 1e9 } });
-  const services: ExportJobServices = {
+  return {
     pool,
     ledger: pool,
     authenticate: () => Promise.reject(new Error('an export run authenticates nobody')),
     rateLimiter: limiter,
     publicBaseUrl: '',
     startedAt: new Date(),
+    close: () => limiter.close(),
   };
+}
+
+export async function startExportJobs(pool: pg.Pool, boss: PgBoss, options: ExportJobOptions): Promise<ExportJobs> {
+  const { logger } = options;
+  const controller = new AbortController();
+  const services = exportJobServices(pool);
   if (!(await boss.getQueue(EXPORT_QUEUE))) {
     await boss.createQueue(EXPORT_QUEUE, { name: EXPORT_QUEUE, policy: 'standard', retryLimit: 0, expireInHours: 12 });
   }
@@ -80,7 +86,7 @@ export async function startExportJobs(pool: pg.Pool, boss: PgBoss, options: Expo
       clearInterval(sweeper);
       controller.abort();
       await boss.offWork(EXPORT_QUEUE);
-      await limiter.close();
+      await services.close();
     },
   };
 }

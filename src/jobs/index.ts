@@ -13,7 +13,8 @@ import { startExportJobs, type ExportJobOptions, type ExportJobs } from './expor
 // pg-boss's cron and worked here; a failed run is retried with pg-boss's exponential backoff with jitter. The runs
 // themselves are guarded once more in `sync_runs` (one running run per source), so two schedules of one source
 // never overlap either: the later one finds the source busy and is retried later. The webhook deliveries run on the
-// same queue (`webhook-deliveries`, src/jobs/webhooks.ts) where workers run.
+// same queue (`webhook-deliveries`, src/jobs/webhooks.ts) where workers run, and so do the exports (`exports`,
+// src/jobs/exports.ts).
 
 export type JobsLogger = { info(message: string): void; warn(object: object, message: string): void };
 

@@ -1,23 +1,41 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, createUser } from '../../src/auth/admin.js';
 import { ensureDemo } from '../../src/data/demo.js';
 import { startJobs, type Jobs } from '../../src/jobs/index.js';
+import { sweepExports } from '../../src/schema/exports/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { exportDir, QUIET, settled, walk } from './helpers.js';
 
+// Exports through REST and GraphQL on the demo market: an export's rows are the route's pages walked to the end (ads,
+// shops, products, a brandtracker's ads), as NDJSON, CSV (parsed back) and Parquet (read back with hyparquet); the file
+// with Range requests; the dry run's price and the credits charged (rows × the route's per-row price); cancelling and
+// deleting; another workspace's export answered as missing; the route's own validation under `params.…`; writer role;
+// an export interrupted by its process failed by the sweep.
+
 let t: TestApp;
-let key: string;
-let jobs: Jobs;
+let demo: string;
+let other: string;
+let reader: string;
+let jobs: Jobs | null = null;
 let dir: string;
 
 beforeAll(async () => {
   dir = await exportDir();
+  let key: string | null = null;
   t = await createTestApp(async (db) => {
-    await ensureDemo(db.prisma, db.pool, () => {});
+    key = await ensureDemo(db.prisma, db.pool, () => {});
   });
-  key = (await t.newKey()).apiKey;
-  jobs = await startJobs(t.db.pool, { work: true, logger: QUIET, exports: { sweepMs: 60_000 } });
-}, 120_000);
+  demo = key!;
+  other = (await t.newKey()).apiKey;
+  const { userId } = await createUser(t.db.prisma, { workspace: 'demo', name: 'Rita Reader', role: 'readonly' });
+  reader = (await createKey(t.db.prisma, { workspace: 'demo', access: 'delegated_user', user: userId })).apiKey;
+  await t.db.pool.query(`UPDATE "credit_accounts" SET "topupBalance" = 1000000`);
+}, 180_000);
 afterAll(async () => {
   await jobs?.stop();
   await t?.close();
@@ -25,21 +43,235 @@ afterAll(async () => {
 });
 
 const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const create = (body: Record<string, unknown>, key = demo, query = '') => t.rest('POST', `/exports${query}`, { key, body });
+const download = (id: string, headers: Record<string, string> = {}, key = demo) =>
+  t.app.fetch(`http://api.test/v1/exports/${id}/file`, { headers: { authorization: `Bearer ${key}`, ...headers } });
 
-describe('an export as NDJSON', () => {
-  it('holds the rows of the route walked page by page to the end (POST /v1/ads/query)', async () => {
-    const params = { sortBy: 'reach', order: 'desc' };
-    const res = await t.rest('POST', '/exports', { key, body: { method: 'POST', path: '/v1/ads/query', params, format: 'ndjson' } });
+async function exported(body: Record<string, unknown>): Promise<{ done: Record<string, any>; file: Response }> {
+  const res = await create(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const done = await settled(t, demo, res.body.data.id);
+  expect(done.state, JSON.stringify(done)).toBe('done');
+  const file = await download(done.id);
+  expect(file.status).toBe(200);
+  return { done, file };
+}
+
+/** The demo workspace's credits spent so far (recurring used, less the top-up left). */
+const used = async () =>
+  (await t.db.pool.query<{ n: number }>(`SELECT a."recurringUsed" - a."topupBalance" AS n FROM "credit_accounts" a WHERE a."workspaceId" = (SELECT w."id" FROM "workspaces" w WHERE w."slug" = 'demo')`)).rows[0]!.n;
+
+/** A row's value in a flat file's column (the documented rule): nested objects by dotted name, lists as JSON text. */
+const cell = (row: Record<string, unknown>, column: string): unknown => column.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | null)?.[key], row) ?? null;
+
+describe('an export interrupted by its process', () => {
+  it('is failed by the sweep once its heartbeat is past the lease: its partial file deleted, its hold released', async () => {
+    const before = await used();
+    const res = await create({ method: 'GET', path: '/v1/products', params: {}, format: 'ndjson' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const done = await settled(t, key, res.body.data.id);
-    expect(done.state, JSON.stringify(done)).toBe('done');
-    const file = await t.app.fetch(`http://api.test/v1/exports/${done.id}/file`, { headers: { authorization: `Bearer ${key}` } });
-    expect(file.status).toBe(200);
-    const exported = lines(await file.text());
-    const pages = await walk(t, key, 'POST', '/ads/query', params);
-    expect(exported.length).toBe(pages.length);
-    const firstDiff = exported.findIndex((row, i) => JSON.stringify(row) !== JSON.stringify(pages[i]));
-    if (firstDiff >= 0) console.log('DIFF', firstDiff, JSON.stringify(exported[firstDiff]), '\n', JSON.stringify(pages[firstDiff]));
-    expect(exported).toEqual(pages);
+    const id = res.body.data.id as string;
+    expect(res.body.data.priceHeld).toBeGreaterThan(0);
+    // As a process that claimed it and died mid-file would leave it.
+    const { rows: [{ workspaceId }] } = await t.db.pool.query<{ workspaceId: string }>(`SELECT w."id" AS "workspaceId" FROM "workspaces" w WHERE w."slug" = 'demo'`);
+    await t.db.pool.query(`UPDATE "exports" e SET "state" = 'running', "heartbeatAt" = now() - interval '1 hour' WHERE e."id" = $1 AND e."workspaceId" = $2::uuid`, [id, workspaceId]);
+    await writeFile(path.join(dir, `${id}.ndjson.part`), '{"partial":');
+    const swept = await sweepExports(t.db.pool, t.db.ledger);
+    expect(swept.failed).toBe(1);
+    const failed = (await t.rest('GET', `/exports/${id}`, { key: demo })).body.data;
+    expect(failed).toMatchObject({ state: 'failed', priceCharged: 0, fileUrl: null, error: expect.stringContaining('interrupted') });
+    expect(await readdir(dir)).not.toContain(`${id}.ndjson.part`);
+    expect((await download(id)).status).toBe(404);
+    expect(await used()).toBe(before);
+  });
+});
+
+describe('exports run by the job queue', () => {
+  beforeAll(async () => {
+    jobs = await startJobs(t.db.pool, { work: true, logger: QUIET, exports: { sweepMs: 600_000 } });
+  });
+
+  it('NDJSON: the rows of POST /v1/ads/query walked page by page to the end, as REST shows them', async () => {
+    const params = { sortBy: 'reach', order: 'desc' };
+    const { done, file } = await exported({ method: 'POST', path: '/v1/ads/query', params, format: 'ndjson' });
+    expect(file.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="export-${done.id}.ndjson"`);
+    const rows = lines(await file.text());
+    const pages = await walk(t, demo, 'POST', '/ads/query', params);
+    expect(rows.length).toBeGreaterThan(100);
+    expect(rows).toEqual(pages);
+    // Ads lists are free (the price table): so is their export.
+    expect(done).toMatchObject({ rowsWritten: pages.length, totalRows: pages.length, progress: 1, pricePerRow: 0, priceCharged: 0 });
+  });
+
+  it('NDJSON: shops (offset pages), products (cursor pages) and a brandtracker\'s ads (a path parameter) as their pages', async () => {
+    const shops = lines(await (await exported({ method: 'GET', path: '/v1/shops', params: { sortBy: 'monthlyVisits' }, format: 'ndjson' })).file.text());
+    expect(shops).toEqual(await walk(t, demo, 'GET', '/shops', { sortBy: 'monthlyVisits' }));
+    const products = lines(await (await exported({ method: 'GET', path: '/v1/products', params: {}, format: 'ndjson' })).file.text());
+    expect(products.length).toBeGreaterThan(0);
+    expect(products).toEqual(await walk(t, demo, 'GET', '/products', {}));
+    const tracker = (await t.rest('GET', '/brandtrackers', { key: demo })).body.data[0].id as string;
+    const ads = lines(await (await exported({ method: 'GET', path: `/v1/brandtrackers/${tracker}/ads`, params: {}, format: 'ndjson' })).file.text());
+    expect(ads.length).toBeGreaterThan(0);
+    expect(ads).toEqual(await walk(t, demo, 'GET', `/brandtrackers/${tracker}/ads`, {}));
+  });
+
+  it('CSV: RFC 4180 parsed back to the NDJSON rows, nested fields by dotted name, lists as JSON text', async () => {
+    const { rows: [{ id }] } = await t.db.pool.query<{ id: string }>(`SELECT a."id" FROM "ads" a WHERE a."isGroupLead" ORDER BY a."reach" DESC LIMIT 1`);
+    await t.db.pool.query(`UPDATE "ads" a SET "title" = $2 WHERE a."id" = $1`, [id, 'Say "hello", then\r\nleave,\nnow']);
+    const params = { sortBy: 'reach', order: 'desc' };
+    const json = lines(await (await exported({ method: 'POST', path: '/v1/ads/query', params, format: 'ndjson' })).file.text());
+    const { file } = await exported({ method: 'POST', path: '/v1/ads/query', params, format: 'csv' });
+    expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const [header, ...records] = parseCsv(await file.text(), { relaxQuotes: false }) as string[][];
+    expect(header).toEqual(expect.arrayContaining(['id', 'rank.currentRank', 'audience.targetedCountries', 'content.title', 'flags.isEuAd']));
+    expect(records.length).toBe(json.length);
+    const expected = json.map((row) => header!.map((column) => {
+      const value = cell(row, column);
+      return value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    }));
+    expect(records).toEqual(expected);
+    expect(records.find((record) => record[0] === id)![header!.indexOf('content.title')]).toBe('Say "hello", then\r\nleave,\nnow');
+  });
+
+  it('Parquet: typed columns (INT32, DOUBLE, BOOLEAN, timestamps, strings) holding the NDJSON rows\' values', async () => {
+    const params = { sortBy: 'reach', order: 'desc' };
+    const json = lines(await (await exported({ method: 'POST', path: '/v1/ads/query', params, format: 'ndjson' })).file.text());
+    const { file } = await exported({ method: 'POST', path: '/v1/ads/query', params, format: 'parquet' });
+    expect(file.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const types = Object.fromEntries(parquetMetadata(buffer).schema.slice(1).map((element) => [element.name, `${element.type}${element.converted_type ? `/${element.converted_type}` : ''}`]));
+    expect(types).toMatchObject({
+      id: 'BYTE_ARRAY/UTF8', 'rank.currentRank': 'INT32', 'flags.isEuAd': 'BOOLEAN', createdAt: 'INT64/TIMESTAMP_MILLIS',
+      'audience.targetedCountries': 'BYTE_ARRAY/UTF8', daysRunning: 'INT32',
+    });
+    const doubles = Object.entries(types).filter(([, type]) => type === 'DOUBLE');
+    expect(doubles.length).toBeGreaterThan(0);
+    const rows = (await parquetReadObjects({ file: buffer })) as Record<string, unknown>[];
+    expect(rows.length).toBe(json.length);
+    rows.forEach((row, i) => {
+      const source = json[i]!;
+      expect(row.id).toBe(source.id);
+      expect(row['rank.currentRank']).toBe(cell(source, 'rank.currentRank'));
+      expect(row['flags.isEuAd']).toBe(cell(source, 'flags.isEuAd'));
+      expect((row.createdAt as Date).toISOString()).toBe(source.createdAt);
+      expect(row['audience.targetedCountries']).toBe(JSON.stringify(cell(source, 'audience.targetedCountries')));
+      for (const [name] of doubles) expect(row[name]).toBe(cell(source, name));
+    });
+  });
+
+  it('serves Range requests: 206 with Content-Range, a suffix range, 416 past the end, If-None-Match 304', async () => {
+    const { done, file } = await exported({ method: 'GET', path: '/v1/shops', params: {}, format: 'ndjson' });
+    const whole = Buffer.from(await file.arrayBuffer());
+    const etag = file.headers.get('etag')!;
+    expect(file.headers.get('accept-ranges')).toBe('bytes');
+    expect(file.headers.get('content-length')).toBe(String(whole.length));
+    const part = await download(done.id, { range: 'bytes=10-99' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-99/${whole.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(10, 100));
+    const tail = await download(done.id, { range: 'bytes=-20' });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 20));
+    const open = await download(done.id, { range: `bytes=${whole.length - 5}-` });
+    expect(Buffer.from(await open.arrayBuffer())).toEqual(whole.subarray(whole.length - 5));
+    const past = await download(done.id, { range: `bytes=${whole.length}-` });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${whole.length}`);
+    const stale = await download(done.id, { range: 'bytes=0-9', 'if-range': '"another"' });
+    expect(stale.status).toBe(200);
+    expect((await download(done.id, { 'if-none-match': etag })).status).toBe(304);
+  });
+
+  it('dry run: the rows × the per-row price, nothing started or held; the job charges exactly what walking the pages costs', async () => {
+    const params = { sortBy: 'newest' };
+    const beforeWalk = await used();
+    const rows = (await walk(t, demo, 'GET', '/products', params)).length;
+    const walked = (await used()) - beforeWalk;
+    expect(walked).toBe(rows);
+    const listed = (await t.rest('GET', '/exports?limit=100', { key: demo })).body.pagination.total;
+    const dry = await create({ method: 'GET', path: '/v1/products', params, format: 'csv' }, demo, '?dryRun=true');
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.data).toMatchObject({ dryRun: true, rows, pricePerRow: 1, reserve: rows, affordable: true, field: 'Query.products' });
+    expect((await t.rest('GET', '/exports?limit=100', { key: demo })).body.pagination.total).toBe(listed);
+    const beforeExport = await used();
+    const { done } = await exported({ method: 'GET', path: '/v1/products', params, format: 'csv' });
+    expect(done).toMatchObject({ priceHeld: rows, priceCharged: rows, rowsWritten: rows });
+    expect((await used()) - beforeExport).toBe(walked);
+    const { rows: [charged] } = await t.db.pool.query<{ cost: number; rows: number }>(
+      `SELECT sum(u."cost")::int AS cost, sum(u."rows")::int AS rows FROM "usage_records" u WHERE u."requestId" = $1`, [`export:${done.id}`]);
+    expect(charged).toEqual({ cost: rows, rows });
+    const { rows: held } = await t.db.pool.query(`SELECT 1 FROM "credit_reservations" r WHERE r."workspaceId" = (SELECT w."id" FROM "workspaces" w WHERE w."slug" = 'demo')`);
+    expect(held).toEqual([]);
+  });
+
+  it('refuses an export the workspace cannot pay for (402) and holds nothing', async () => {
+    const poor = await t.newKey();
+    await t.db.pool.query(`UPDATE "credit_accounts" a SET "recurringUsed" = a."recurringLimit" - 3, "topupBalance" = 0 WHERE a."workspaceId" = $1`, [poor.workspaceId]);
+    const res = await create({ method: 'GET', path: '/v1/products', params: {}, format: 'ndjson' }, poor.apiKey);
+    expect(res.status, JSON.stringify(res.body)).toBe(402);
+    expect(res.body.error.code).toBe('insufficient_credits');
+    expect((await t.rest('GET', '/exports', { key: poor.apiKey })).body.data).toEqual([]);
+  });
+
+  it('lists the workspace\'s exports newest first, and GraphQL answers the same', async () => {
+    const listed = await t.rest('GET', '/exports?limit=3', { key: demo });
+    expect(listed.status).toBe(200);
+    const times = listed.body.data.map((row: { createdAt: string }) => row.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    const gql = await t.graphql(`query($id: String!) { export(exportId: $id) { id state rowsWritten priceCharged format } exports(limit: 3) { data { id } } }`, { id: listed.body.data[0].id }, demo);
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.export).toMatchObject({ id: listed.body.data[0].id, state: listed.body.data[0].state, format: listed.body.data[0].format });
+    expect(gql.body.data.exports.data.map((row: { id: string }) => row.id)).toEqual(listed.body.data.map((row: { id: string }) => row.id));
+  });
+
+  it('GraphQL: exportCreate and exportCancel; a queued export cancelled costs nothing', async () => {
+    await jobs!.stop();
+    jobs = null;
+    const made = await t.graphql(`mutation { exportCreate(method: POST, path: "/v1/ads/query", params: {}, format: ndjson) { id state priceHeld } }`, {}, demo);
+    expect(made.body.errors).toBeUndefined();
+    expect(made.body.data.exportCreate.state).toBe('queued');
+    const id = made.body.data.exportCreate.id as string;
+    const cancelled = await t.graphql(`mutation($id: String!) { exportCancel(exportId: $id) { state priceCharged } }`, { id }, demo);
+    expect(cancelled.body.data.exportCancel).toEqual({ state: 'cancelled', priceCharged: 0 });
+    const { rows: held } = await t.db.pool.query(`SELECT 1 FROM "credit_reservations" r WHERE r."workspaceId" = (SELECT w."id" FROM "workspaces" w WHERE w."slug" = 'demo')`);
+    expect(held).toEqual([]);
+    jobs = await startJobs(t.db.pool, { work: true, logger: QUIET, exports: { sweepMs: 600_000 } });
+  });
+
+  it('DELETE of a finished export deletes its file', async () => {
+    const { done } = await exported({ method: 'GET', path: '/v1/shops', params: {}, format: 'csv' });
+    expect(await readdir(dir)).toContain(`${done.id}.csv`);
+    const res = await t.rest('DELETE', `/exports/${done.id}`, { key: demo });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ state: 'cancelled', fileUrl: null, priceCharged: done.priceCharged });
+    expect(await readdir(dir)).not.toContain(`${done.id}.csv`);
+    expect((await download(done.id)).status).toBe(404);
+  });
+
+  it('answers another workspace\'s export as missing (GET, file, DELETE), with nothing changed', async () => {
+    const { done } = await exported({ method: 'GET', path: '/v1/shops', params: {}, format: 'ndjson' });
+    expectNotFound(await t.rest('GET', `/exports/${done.id}`, { key: other }));
+    expectNotFound(await t.rest('DELETE', `/exports/${done.id}`, { key: other }));
+    const file = await download(done.id, {}, other);
+    expect(file.status).toBe(404);
+    expect((await t.rest('GET', '/exports', { key: other })).body.data).toEqual([]);
+    expect((await t.rest('GET', `/exports/${done.id}`, { key: demo })).body.data.state).toBe('done');
+  });
+
+  it('refuses a read-only user\'s export (403)', async () => {
+    const res = await create({ method: 'GET', path: '/v1/shops', params: {}, format: 'ndjson' }, reader);
+    expect(res.status).toBe(403);
+  });
+
+  it('validates: an unknown path, a route that is no list, the route\'s own parameter errors under params, paging, the format', async () => {
+    expectViolation(await create({ method: 'GET', path: '/v1/nothing', params: {}, format: 'ndjson' }), 'body.path');
+    expectViolation(await create({ method: 'GET', path: '/v1/me', params: {}, format: 'ndjson' }), 'body.path');
+    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { minReach: 'many' }, format: 'ndjson' }), 'body.params.minReach');
+    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { nope: 1 }, format: 'ndjson' }), 'body.params.nope');
+    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { limit: 5 }, format: 'ndjson' }), 'body.params.limit');
+    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: {}, format: 'xlsx' }), 'body.format');
+    // A relevance-ranked text search pages a bounded set of candidates: it cannot be read whole.
+    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { search: ['serum'], sortBy: 'relevance' }, format: 'ndjson' }), 'body.path');
   });
 });

@@ -96,7 +96,12 @@ const message = (error: unknown) => (error as { extensions?: { code?: string } }
   : 'internal error while writing the export';
 
 /** Runs one export (a queued one; any other is left alone). Never throws for the export's own failure: it is recorded. */
-export async function runExport(services: ExportJobServices, exportId: string, options: { signal?: AbortSignal; onError?: (error: unknown) => void } = {}): Promise<void> {
+export async function runExport(
+  services: ExportJobServices,
+  exportId: string,
+  // `inSnapshot` runs once the snapshot is taken and counted, before the first row is read (tests: a write meanwhile).
+  options: { signal?: AbortSignal; onError?: (error: unknown) => void; inSnapshot?: () => Promise<void> } = {},
+): Promise<void> {
   const { pool, ledger } = services;
   const row = await claim(pool, exportId);
   if (!row) return;
@@ -118,6 +123,7 @@ export async function runExport(services: ExportJobServices, exportId: string, o
       throw Object.assign(new Error(`the list has ${total} rows; the embedded database exports at most ${settings.embeddedMaxRows} (EXPORT_EMBEDDED_MAX_ROWS)`), { extensions: { code: 'validation_error' } });
     }
     if (!embedded) await pool.query(`UPDATE "exports" e SET "totalRows" = $2, "heartbeatAt" = now() WHERE e."id" = $1 AND e."workspaceId" = $3::uuid`, [row.id, total, row.workspaceId]);
+    await options.inSnapshot?.();
     const { schema, document } = await rowsSelection(target.list);
     await mkdir(settings.dir, { recursive: true });
     writer = rowWriter(row.format, filePath(row), columnsOf(schema, document, target.list.field.name));

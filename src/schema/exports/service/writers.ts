@@ -81,7 +81,8 @@ function valueAt(row: Record<string, unknown>, path: string[]): unknown {
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF (quotes doubled); null is empty. */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // Scalars come as their resolvers return them (a DateTime as a Date): written as JSON would write them.
+  const text = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -19,6 +19,7 @@ import { BRANDTRACKER, BRANDTRACKER_CHANGE, BRANDTRACKER_DETAIL, FOLDER, LINKS_R
 import { savingCases, setupSavingCases } from '../boards/envelope-cases.js';
 import { setupWebhookCases, webhookCases } from '../webhooks/envelope-cases.js';
 import { savedSearchCases, setupSavedSearchCases } from '../saved-searches/envelope-cases.js';
+import { exportCases, setupExportCases } from '../exports/envelope-cases.js';
 import { brandChangeCases } from '../brand-changes/envelope-cases.js';
 import { recordEvents } from '../../src/data/events.js';
 import { dispatchOnce } from '../../src/events/index.js';
@@ -63,6 +64,7 @@ beforeAll(async () => {
   // A webhook's delivery of an event of the workspace, before the feed's events (the feed shows the newest first).
   await setupWebhookCases(t, key, ws.workspaceId);
   await setupSavedSearchCases(t, key);
+  await setupExportCases(t, key);
   // Two events of the tracked page 1, dispatched: the feed's page.
   await recordEvents(t.db.pool, 'meta-ads', [1, 2].map((n) => ({ type: 'ad.created', dedupeKey: `envelopes:${n}`, advertiserId: '1000000000000001', adId: `facebook_${n}`, data: { before: null, after: { status: 'active' } } })));
   await dispatchOnce(t.db.pool, []);
@@ -828,6 +830,7 @@ const cases: Record<string, Case> = {
   ...savingCases(),
   ...webhookCases(),
   ...savedSearchCases(),
+  ...exportCases(),
   ...brandChangeCases({ brandtrackerId: BT[0], advertiserId: '1000000000000001', shopId: SHOP_GLOW }),
 };
 

@@ -105,7 +105,16 @@ function textFile(partPath: string): { stream: WriteStream; put(text: string): P
     stream,
     async put(text) {
       if (failed) throw failed;
-      if (!stream.write(text)) await new Promise<void>((resolve, reject) => { stream.once('drain', resolve); stream.once('error', reject); });
+      if (!stream.write(text)) {
+        await new Promise<void>((resolve, reject) => {
+          const drained = () => {
+            stream.off('error', reject);
+            resolve();
+          };
+          stream.once('drain', drained);
+          stream.once('error', reject);
+        });
+      }
     },
     end: () => new Promise<void>((resolve, reject) => { if (failed) return reject(failed); stream.end(() => (failed ? reject(failed) : resolve())); }),
   };

@@ -12,6 +12,7 @@ import { connect } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedMarket, SCALES, type MarketScale } from '../../src/data/market.js';
 import { ISSUE_SCENARIO_IDS, issueFixtures, issueScenarios, issueVerdicts, prepareIssueData } from './issue-scenarios.js';
+import { brandChangeScenarios, brandChangeVerdicts, recordBrandEvents } from './brand-changes.js';
 import type { Result, Scenario, ServerKind, Target } from './types.js';
 
 // `npm run bench [-- --scales small,medium --duration 5 --rounds 2 --connections 10 --warmup 2 --only S2,S4]`: the project's
@@ -166,6 +167,8 @@ async function prepareDatabase(scale: MarketScale, databaseUrl: string) {
     SELECT "landingPageDomain" AS domain FROM "ads" WHERE "landingPageDomain" IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`;
   const issue = await issueFixtures(db.pool);
   const brandtrackerId = await trackBiggestBrand(db, slug);
+  const events = await recordBrandEvents(db.pool, brandtrackerId);
+  if (events.recorded) console.log(`recorded ${events.recorded.toLocaleString('en')} events of its last 60 days (BTc's window holds ${events.inWindow.toLocaleString('en')})`);
   await db.close();
   return { apiKey, issue, adId: popular.id, historyAdId: tracked?.id ?? popular.id, domain: domain.domain, brandtrackerId };
 }
@@ -369,6 +372,7 @@ function scenariosFor(ids: { adId: string; historyAdId: string; domain: string; 
       ],
     },
     ...brandtrackerScenarios(ids.brandtrackerId ?? ''),
+    ...brandChangeScenarios(ids.brandtrackerId ?? '', historyAdId),
   ];
 }
 
@@ -563,6 +567,7 @@ async function main() {
     .filter((r) => r.scenario === 'S2' && r.target === 'GraphQL' && r.vsPostGraphile !== null)
     .map((r) => `- S2 at ${r.scale}: GraphQL ${fmt(r.vsPostGraphile!)}× PostGraphile's req/s (target ≥ 1.2: ${r.vsPostGraphile! >= 1.2 ? 'met' : 'NOT met'})`);
   verdicts.push(...issueVerdicts(rows, scenarioInfo));
+  verdicts.push(...brandChangeVerdicts(rows));
   const legend = [...scenarioInfo.values()]
     .filter((s) => wanted(s))
     .map((s) => `- ${s.id}: ${s.title}; "vs floor" is ${s.compare === 'p50' ? 'p50 ÷ the floor\'s p50 (lower is better)' : `req/s ÷ ${s.targets[0].name}'s req/s`}`);

@@ -163,6 +163,10 @@ export async function findChanges(db: SqlSource, request: ChangesRequest): Promi
   const first = request.offset;
   const last = request.offset + request.limit;
   type Row = Omit<FoundRow, 'section'> & { section: Section | null; known: boolean; pages: string[]; shops: string[]; totals: Partial<Record<Section, number>> };
+  // Every section of a subject (the default) is one text per subject kind: prepared, it is planned once per
+  // connection (planning it takes longer than running it). Other selections of sections run unprepared, so that they
+  // do not fill the connections with statements.
+  const prepared = request.sections.length === SECTIONS.length && !('$queryRaw' in db);
   const rows = await rawRows<Row>(db, branches.length
     ? sql`WITH ${Prisma.join(ctes, ', ')},
         found AS (${Prisma.join(branches, ' UNION ALL ')}),
@@ -173,7 +177,7 @@ export async function findChanges(db: SqlSource, request: ChangesRequest): Promi
       SELECT s."known", s."pages", s."shops"::text[] AS "shops", t."totals", p."section", p."at", p."eventId", p."adId", p."productId", p."shopId", p."domain", p."data"
       FROM s CROSS JOIN totals t LEFT JOIN page p ON TRUE
       ORDER BY p."section", p."n"`
-    : sql`WITH ${Prisma.join(ctes, ', ')} SELECT s."known", s."pages", s."shops"::text[] AS "shops", '{}'::json AS "totals", NULL AS "section" FROM s`);
+    : sql`WITH ${Prisma.join(ctes, ', ')} SELECT s."known", s."pages", s."shops"::text[] AS "shops", '{}'::json AS "totals", NULL AS "section" FROM s`, { prepared });
   const [head] = rows;
   return {
     known: head.known,

@@ -80,13 +80,18 @@ async function loadBy<T extends { id: string }>(
   rows: FoundRow[], sections: Set<Section>, idOf: (row: FoundRow) => string | null, selectionAt: (section: Section) => object, load: (ids: string[], selection: object) => Promise<T[]>,
 ): Promise<Map<string, T>> {
   const groups = new Map<string, { selection: object; ids: Set<string> }>();
+  const keyOf = new Map<Section, string>();
   for (const row of rows) {
     const id = idOf(row);
     if (!sections.has(row.section) || id === null) continue;
-    const selection = selectionAt(row.section);
-    const key = JSON.stringify(selection);
-    const group = groups.get(key) ?? groups.set(key, { selection, ids: new Set() }).get(key)!;
-    group.ids.add(id);
+    let key = keyOf.get(row.section);
+    if (key === undefined) {
+      const selection = selectionAt(row.section);
+      key = JSON.stringify(selection);
+      keyOf.set(row.section, key);
+      if (!groups.has(key)) groups.set(key, { selection, ids: new Set() });
+    }
+    groups.get(key)!.ids.add(id);
   }
   const loaded = await Promise.all([...groups.values()].map((group) => load([...group.ids], group.selection)));
   return new Map(loaded.flat().map((row) => [row.id, row]));

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import { createKey, createWorkspace, setCredits } from '../../src/auth/admin.js';
 import { connect } from '../../src/db/client.js';
@@ -13,8 +13,8 @@ import { seedMarket } from '../../src/data/market.js';
 import type { MarketScale } from '../../src/data/market/generate.js';
 
 // `npm run bench:exports [-- --scale small|medium|large --seconds 8]`: the issue #37 targets of exports, on PostgreSQL.
-// A market of the given scale (large: 1,000,000 ads) is seeded into a fresh database; a server (src/main.ts, workers
-// on) exports every ad of POST /v1/ads/query (newest first) as NDJSON, then as Parquet, each while one connection
+// A market of the given scale (large: 1,000,000 ads) is seeded into a fresh database; a server (as `npm start` runs
+// it: built, workers on) exports every ad of POST /v1/ads/query (newest first) as NDJSON, then as Parquet, each while one connection
 // measures the API's S2 (GET /v1/ads?search=serum&limit=20). Reported: rows/s (rows ÷ the job's startedAt..finishedAt),
 // the server's peak RSS (VmHWM of its process) and S2's p50 idle and during the export.
 // Targets: ≥ 50,000 rows/s, server RSS ≤ 300 MB, S2 p50 during the export ≤ 1.5× idle.
@@ -77,8 +77,10 @@ await setCredits(db.prisma, { workspace: slug, recurringLimit: 2_000_000_000, re
 const { apiKey } = await createKey(db.prisma, { workspace: slug, name: 'bench' });
 const exportDir = await mkdtemp(path.join(tmpdir(), 'mi-bench-exports-'));
 const port = await freePort();
-const server = spawn('node', ['--import', 'tsx', '--max-old-space-size=256', path.join(root, 'src/main.ts')], {
-  env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'false', EXPORT_DIR: exportDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', RATE_LIMIT_WRITE_PER_SECOND: '1000', RATE_LIMIT_WRITE_BURST: '1000' },
+// The server as `npm start` runs it: the built code, its heap cap and malloc arenas.
+await promisify(execFile)('npm', ['run', '-s', 'build'], { cwd: root });
+const server = spawn('node', ['--max-old-space-size=256', path.join(root, 'dist/src/main.js')], {
+  env: { ...process.env, MALLOC_ARENA_MAX: '2', DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'false', EXPORT_DIR: exportDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', RATE_LIMIT_WRITE_PER_SECOND: '1000', RATE_LIMIT_WRITE_BURST: '1000' },
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
 });

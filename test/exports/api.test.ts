@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createUser } from '../../src/auth/admin.js';
 import { ensureDemo } from '../../src/data/demo.js';
 import { startJobs, type Jobs } from '../../src/jobs/index.js';
-import { sweepExports } from '../../src/schema/exports/service.js';
+import { exportJobServices } from '../../src/jobs/exports.js';
+import { runExport, sweepExports } from '../../src/schema/exports/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { exportDir, QUIET, settled, walk } from './helpers.js';
@@ -239,6 +240,38 @@ describe('exports run by the job queue', () => {
     jobs = await startJobs(t.db.pool, { work: true, logger: QUIET, exports: { sweepMs: 600_000 } });
   });
 
+  it('a running export cancelled stops and pays for the rows it wrote, its file deleted (PostgreSQL: the DELETE commits while it runs)', async () => {
+    // On the embedded database the export holds the database: a DELETE waits until it is done (then deletes its file).
+    if (t.db.kind !== 'postgres') return;
+    await jobs!.stop();
+    jobs = null;
+    process.env.EXPORT_CHUNK_ROWS = '7';
+    const services = exportJobServices(t.db.pool);
+    try {
+      const before = await used();
+      const made = await create({ method: 'GET', path: '/v1/products', params: { sortBy: 'newest' }, format: 'ndjson' });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const id = made.body.data.id as string;
+      expect(made.body.data.priceHeld).toBeGreaterThan(7);
+      await runExport(services, id, {
+        inSnapshot: async () => {
+          const res = await t.rest('DELETE', `/exports/${id}`, { key: demo });
+          expect(res.body.data.state).toBe('cancelled');
+        },
+      });
+      const after = (await t.rest('GET', `/exports/${id}`, { key: demo })).body.data;
+      expect(after).toMatchObject({ state: 'cancelled', rowsWritten: 7, priceCharged: 7, fileUrl: null });
+      expect((await used()) - before).toBe(7);
+      expect((await readdir(dir)).filter((name) => name.startsWith(id))).toEqual([]);
+      const { rows: held } = await t.db.pool.query(`SELECT 1 FROM "credit_reservations" r WHERE r."workspaceId" = (SELECT w."id" FROM "workspaces" w WHERE w."slug" = 'demo')`);
+      expect(held).toEqual([]);
+    } finally {
+      delete process.env.EXPORT_CHUNK_ROWS;
+      await services.close();
+      jobs = await startJobs(t.db.pool, { work: true, logger: QUIET, exports: { sweepMs: 600_000 } });
+    }
+  });
+
   it('DELETE of a finished export deletes its file', async () => {
     const { done } = await exported({ method: 'GET', path: '/v1/shops', params: {}, format: 'csv' });
     expect(await readdir(dir)).toContain(`${done.id}.csv`);
@@ -262,6 +295,25 @@ describe('exports run by the job queue', () => {
   it('refuses a read-only user\'s export (403)', async () => {
     const res = await create({ method: 'GET', path: '/v1/shops', params: {}, format: 'ndjson' }, reader);
     expect(res.status).toBe(403);
+  });
+
+  it('every market list route can be exported (its price counted), path parameters included', async () => {
+    const refused = await create({ method: 'GET', path: '/v1/nothing', params: {}, format: 'ndjson' });
+    const named = (refused.body.error.details.validationErrors[0].expected[0] as string).split(': ')[1]!.split(', ');
+    expect(named).toEqual(expect.arrayContaining(['GET /v1/ads', 'POST /v1/ads/query', 'GET /v1/shops', 'GET /v1/products', 'POST /v1/emails/query', 'GET /v1/tiktok/library',
+      'POST /v1/google-ads/query', 'GET /v1/advertisers', 'GET /v1/brandtrackers/{brandtrackerId}/ads']));
+    const tracker = (await t.rest('GET', '/brandtrackers', { key: demo })).body.data[0].id as string;
+    const failures: string[] = [];
+    for (const name of named) {
+      const [method, route] = name.split(' ') as [string, string];
+      const concrete = route.replace(/\{brandtrackerId\}/g, tracker);
+      if (/\{/.test(concrete)) continue;
+      // GET /v1/ads requires a search (sorted by something else than relevance: see the validation test).
+      const params = name === 'GET /v1/ads' ? { search: 'serum', sortBy: 'newest' } : {};
+      const dry = await create({ method, path: concrete, params, format: 'ndjson' }, demo, '?dryRun=true');
+      if (dry.status !== 200) failures.push(`${name}: ${dry.status} ${JSON.stringify(dry.body.error)}`);
+    }
+    expect(failures).toEqual([]);
   });
 
   it('validates: an unknown path, a route that is no list, the route\'s own parameter errors under params, paging, the format', async () => {

@@ -128,7 +128,8 @@ export async function runExport(
     await mkdir(settings.dir, { recursive: true });
     writer = rowWriter(row.format, filePath(row), columnsOf(schema, document, target.list.field.name));
     const state = exportRead('rows', settings.chunkRows);
-    let beat = Date.now();
+    // The first chunk is followed by a heartbeat (a cancel made as it started is seen then), the others every second.
+    let beat = 0;
     let stopped: 'cancelled' | 'interrupted' | null = null;
     while (!state.done) {
       const rows = await readList(target, snapshot.services, workspace, state, requestId);

@@ -27,8 +27,8 @@ describe('tools', () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     const reads = routes.filter((route) => route.field.startsWith('Query.'));
-    expect(names).toHaveLength(reads.length + 5);
-    expect(names).toEqual(expect.arrayContaining(['check_credits', 'brief_competitor', 'find_similar_shops', 'daily_radar', 'whats_new']));
+    expect(names).toHaveLength(reads.length + 6);
+    expect(names).toEqual(expect.arrayContaining(['check_credits', 'brief_competitor', 'find_similar_shops', 'daily_radar', 'whats_new', 'analyze_brand_changes']));
     expect(names).toContain('ads_query');
     expect(names).not.toContain('ad_share'); // a mutation
     const adsQuery = tools.find((tool) => tool.name === 'ads_query')!;

@@ -9,6 +9,7 @@ import { parseJson } from '../../src/data/import/json.js';
 import { connect, parse, type TextResult } from '../mcp/client.js';
 import { metaAd, type MetaAdRecord } from '../sources/fakes/meta.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { statementsOf } from '../support/statements.js';
 
 // A brand's changes between two dates (issue #37), through REST and GraphQL: a tracked page's ads imported on three
 // days (starts, a stop, copy, hook and landing-page changes, the new ads moving into the top), its shop's products (a new one, a price
@@ -148,6 +149,15 @@ describe('GET /v1/brandtrackers/{brandtrackerId}/changes', () => {
     expect(instants.adsStarted.total).toBe(0);
     const before = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-09-01&to=2026-10-01T10:00:00Z')).body.data;
     expect(before.copyChanges.total + before.landingPageChanges.total + before.priceChanges.total + before.adsStopped.total).toBe(0);
+  });
+
+  it("reads the window's events in one statement, then the items' ads and products once each", async () => {
+    const { res, statements } = await statementsOf(() => changes(`/brandtrackers/${brandtrackerId}`));
+    expect(res.status).toBe(200);
+    expect(statements.filter((text) => text.includes('"market_events"'))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes('"product_weeks"'))).toHaveLength(1);
+    // The statement, the workspace's plan (the products' EU figures), the Ad summaries, the products.
+    expect(statements).toHaveLength(4);
   });
 
   it('pages a section with limit and offset, the total exact', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,5 +63,28 @@ describe('an export during an import', () => {
     const after = await walk(t, key, 'POST', '/ads/query', params);
     expect(after.length).toBeGreaterThan(before.length);
     expect(rows).toEqual(before);
+  });
+});
+
+describe('an export whose process stops', () => {
+  it('fails clearly ("interrupted"), its partial file deleted, no file named as done', async () => {
+    const created = await t.rest('POST', '/exports', { key, body: { method: 'POST', path: '/v1/ads/query', params: { sortBy: 'newest' }, format: 'csv' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.data.id as string;
+    const services = exportJobServices(t.db.pool);
+    const stopping = new AbortController();
+    process.env.EXPORT_CHUNK_ROWS = '5';
+    try {
+      // The process is told to stop once the export has begun: it stops after the chunk it is writing.
+      await runExport(services, id, { signal: stopping.signal, inSnapshot: async () => stopping.abort() });
+    } finally {
+      delete process.env.EXPORT_CHUNK_ROWS;
+      await services.close();
+    }
+    const failed = (await t.rest('GET', `/exports/${id}`, { key })).body.data;
+    expect(failed).toMatchObject({ state: 'failed', rowsWritten: 5, priceCharged: 0, fileUrl: null, error: expect.stringContaining('interrupted') });
+    expect((await readdir(dir)).filter((name) => name.startsWith(id))).toEqual([]);
+    const file = await t.app.fetch(`http://api.test/v1/exports/${id}/file`, { headers: { authorization: `Bearer ${key}` } });
+    expect(file.status).toBe(404);
   });
 });

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createWorkspace } from '../../src/auth/admin.js';
 import { connect } from '../../src/db/client.js';
 import { startEmbedded } from '../../src/db/embedded.js';
@@ -15,6 +14,7 @@ import { importData } from '../../src/data/import/index.js';
 import { startEvents } from '../../src/events/index.js';
 import { startJobs } from '../../src/jobs/index.js';
 import { metaAd, type MetaAdRecord } from '../sources/fakes/meta.js';
+import { recreateDatabase } from './database.js';
 
 // `npm run bench:events [-- --ads 10000 --samples 200 --embedded]`: the issue #36 targets of the webhooks, with the
 // server's own dispatcher (woken by the writer's commit) and delivery jobs in this process, to a receiver on
@@ -33,16 +33,7 @@ const url = process.env.BENCH_EVENTS_DATABASE_URL ?? 'postgresql://postgres@127.
 const quiet = { info: () => {}, warn: (object: object, message: string) => console.error(message, object) };
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 
-async function recreate() {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-}
+const recreate = () => recreateDatabase(url);
 
 const embedded = opts.embedded ? await startEmbedded(null) : null;
 if (!embedded) await recreate();

@@ -5,12 +5,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import pg from 'pg';
 import { createKey, createWorkspace, setCredits } from '../../src/auth/admin.js';
 import { connect } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedMarket } from '../../src/data/market.js';
 import type { MarketScale } from '../../src/data/market/generate.js';
+import { recreateDatabase } from './database.js';
 
 // `npm run bench:exports [-- --scale small|medium|large --seconds 8]`: the issue #37 targets of exports, on PostgreSQL.
 // A market of the given scale (large: 1,000,000 ads) is seeded into a fresh database; a server (as `npm start` runs
@@ -25,16 +25,7 @@ const { values: opts } = parseArgs({ options: { scale: { type: 'string', default
 const root = path.resolve(import.meta.dirname, '../..');
 const url = process.env.BENCH_EXPORTS_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/mi_bench_exports';
 
-async function recreate() {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-}
+const recreate = () => recreateDatabase(url);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -8,6 +8,7 @@ import { connect } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { bossOn } from '../../src/jobs/index.js';
 import { metaAd, startFakeMeta } from '../sources/fakes/meta.js';
+import { recreateDatabase } from './database.js';
 
 // `npm run bench:sync [-- --ads 100000 --limit 1000]`: the issue #35 targets of the collection system, on PostgreSQL.
 //   1. A Meta sync of N ads from the loopback fake at full speed, in a worker process of its own: ads/s stored and
@@ -27,16 +28,7 @@ const TOKEN = 'bench-token';
 const QUERY = { countries: ['FR'], search: 'our', limit: LIMIT };
 const run = promisify(execFile);
 
-async function recreate() {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-}
+const recreate = () => recreateDatabase(url);
 
 async function tableWrites(pool: pg.Pool): Promise<Record<string, number>> {
   const { rows } = await pool.query<{ relname: string; n: string }>(

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
-import { ExportFormatEnum, ExportMethodEnum, exportId, exportParams, exportPath } from './args.js';
-import { EXPORT_PARAMS, EXPORT_PATH } from './queries.js';
+import { exportId } from './args.js';
+import { exportRequest, exportRequestArgs } from './queries.js';
 import { exportCancel, exportCreate } from './service.js';
 import { ExportRef } from './types.js';
 
@@ -13,14 +13,8 @@ builder.mutationFields((t) => ({
       "brandtracker's ads, as ndjson, csv or parquet. Its price (the rows × the route's per-row price, what walking its pages costs) is held now " +
       '(insufficient_credits when the workspace cannot cover it; ?dryRun=true tells it) and settled on the rows written. A job reads one consistent ' +
       'snapshot and writes the file; follow it with GET /v1/exports/{exportId}.',
-    args: {
-      method: t.arg({ type: ExportMethodEnum, required: true }),
-      path: t.arg.string({ required: true, description: EXPORT_PATH, validate: exportPath }),
-      params: t.arg({ type: 'JSON', description: EXPORT_PARAMS, validate: exportParams }),
-      format: t.arg({ type: ExportFormatEnum, required: true }),
-    },
-    resolve: (_root, args, context) =>
-      exportCreate(context, { method: args.method, path: args.path, params: (args.params ?? {}) as Record<string, unknown>, format: args.format }),
+    args: exportRequestArgs(),
+    resolve: (_root, args, context) => exportCreate(context, exportRequest(args)),
   }),
   exportCancel: t.field({
     type: ExportRef,

@@ -12,6 +12,20 @@ export const EXPORT_PARAMS =
   'limit, offset, cursor), are refused.';
 export const EXPORT_PATH = 'The list route as called: `/v1/ads/query`, `/v1/shops`, `/v1/brandtrackers/{brandtrackerId}/ads` with its id.';
 
+/** What an export asks for (`exportCreate` and `exportEstimate` take the same): the route, its params, the format. */
+export const exportRequestArgs = () =>
+  builder.args((t) => ({
+    method: t.field({ type: ExportMethodEnum, required: true }),
+    path: t.string({ required: true, description: EXPORT_PATH, validate: exportPath }),
+    params: t.field({ type: 'JSON', description: EXPORT_PARAMS, validate: exportParams }),
+    format: t.field({ type: ExportFormatEnum, required: true }),
+  }));
+
+type ExportRequestArgs = { method: typeof ExportMethodEnum.$inferType; path: string; params?: unknown; format: typeof ExportFormatEnum.$inferType };
+
+/** The request the service takes, from those arguments. */
+export const exportRequest = (args: ExportRequestArgs) => ({ method: args.method, path: args.path, params: (args.params ?? {}) as Record<string, unknown>, format: args.format });
+
 builder.queryFields((t) => ({
   exports: t.field({
     type: ExportPage,
@@ -31,13 +45,7 @@ builder.queryFields((t) => ({
     type: ExportEstimateRef,
     authScopes: { workspace: true },
     description: "What an export would cost now: the list's rows × the route's per-row price, counted as the export would count them (POST /v1/exports?dryRun=true).",
-    args: {
-      method: t.arg({ type: ExportMethodEnum, required: true }),
-      path: t.arg.string({ required: true, description: EXPORT_PATH, validate: exportPath }),
-      params: t.arg({ type: 'JSON', description: EXPORT_PARAMS, validate: exportParams }),
-      format: t.arg({ type: ExportFormatEnum, required: true }),
-    },
-    resolve: (_root, args, context) =>
-      exportEstimate(context, { method: args.method, path: args.path, params: (args.params ?? {}) as Record<string, unknown>, format: args.format }),
+    args: exportRequestArgs(),
+    resolve: (_root, args, context) => exportEstimate(context, exportRequest(args)),
   }),
 }));

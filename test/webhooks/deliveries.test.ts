@@ -109,6 +109,8 @@ describe('an import that changes a tracked brand', () => {
       expect(payload.timestamp).toBe(payload.data.occurredAt);
       expect(Math.abs(Number(receipt.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(300);
     }
+    // The receiver has the requests; the log records them once their answers are read.
+    await settled(tracking.apiKey, hook.id);
     const log = await deliveries(tracking.apiKey, hook.id);
     expect(log.pagination.total).toBe(2);
     expect(log.data.map((d: { eventId: string }) => d.eventId)).toEqual(expected.map((e) => e.id).reverse());

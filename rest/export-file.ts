@@ -1,6 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type pg from 'pg';
 import type { Plugin } from 'graphql-yoga';
 import type { Authenticator } from '../src/auth/authenticate.js';
@@ -8,7 +5,7 @@ import { apiError, notFound } from '../src/errors.js';
 import type { RateLimiter } from '../src/metering/rate-limit.js';
 import type { Logger } from '../src/observability/logger.js';
 import { currentRequest, noteErrorCode } from '../src/plugins/use-request-state.js';
-import { CONTENT_TYPES, EXTENSIONS, exportFile } from '../src/schema/exports/service.js';
+import { CONTENT_TYPES, EXTENSIONS, exportFile, FileGone } from '../src/schema/exports/service.js';
 import { restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { BASE_PATH } from './plugin.js';
 import type { RestRoute } from './routes.js';
@@ -70,15 +67,15 @@ export function useExportFile(options: { pool: pg.Pool; authenticate: Authentica
       try {
         const file = await exportFile(options.pool, workspaceId, id);
         if (!file) return refuse(restErrorFrom([notFound('The export')], state.requestId, ROUTE));
-        if (!file.path) {
+        if (!file.read) {
           const { row } = file;
           if (row.state === 'queued' || row.state === 'running') {
             return refuse(restErrorFrom([apiError('conflict', `The export is ${row.state}: its file is ready once its state is done (GET /v1/exports/${id}).`)], state.requestId, ROUTE));
           }
           return refuse(restErrorFrom([notFound(`The export's file (the export is ${row.state})`)], state.requestId, ROUTE));
         }
-        const { row, path } = file;
-        const size = (await stat(path)).size;
+        const { row, read } = file;
+        const size = row.fileBytes ?? 0;
         const etag = row.etag ?? `"${row.id}-${size}"`;
         const headers: Record<string, string> = {
           ...Object.fromEntries(state.responseHeaders),
@@ -99,12 +96,16 @@ export function useExportFile(options: { pool: pg.Pool; authenticate: Authentica
         }
         const { start, end } = range ?? { start: 0, end: size - 1 };
         const length = size === 0 ? 0 : end - start + 1;
-        const body = request.method === 'HEAD' || length === 0 ? null : (Readable.toWeb(createReadStream(path, { start, end })) as unknown as ReadableStream<Uint8Array>);
+        const body = request.method === 'HEAD' || length === 0 ? null : await read(start, end);
         const status = range ? 206 : 200;
         if (range) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
         headers['Content-Length'] = String(length);
         return endResponse(new fetchAPI.Response(body, { status, headers }));
       } catch (error) {
+        if (error instanceof FileGone) {
+          options.logger?.error({ requestId: state.requestId, err: error }, 'an export file is missing from its store');
+          return refuse(restErrorFrom([notFound("The export's file (it is missing from the store)")], state.requestId, ROUTE));
+        }
         return refuse(restErrorFrom([error], state.requestId, ROUTE));
       }
     },

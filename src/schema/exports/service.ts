@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { apiError, notFound, validationError } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -12,7 +11,8 @@ import { inWorkspace } from '../shared/workspace.js';
 import { acrossWorkspaces } from '../../db/workspace-check.js';
 import type { ExportFormat, ExportState } from './args.js';
 import { countList, exportList, type ExportList } from './service/lists.js';
-import { filePath, isEmbedded, settleHolds } from './service/run.js';
+import { isEmbedded, settleHolds } from './service/run.js';
+import { readFileRange, removeFile } from './service/files.js';
 import { exportSettings } from './service/settings.js';
 import { exportsQueued } from './service/signal.js';
 import { COLUMNS, exportOf, moveExport, type ExportRow } from './service/store.js';
@@ -125,25 +125,29 @@ export async function exportCancel(context: Context, id: string): Promise<Export
         "finishedAt" = CASE WHEN e."state" = 'running' THEN e."finishedAt" ELSE coalesce(e."finishedAt", now()) END
       WHERE e."id" = ${id}::uuid AND ${inWorkspace('e', workspaceId)} RETURNING ${COLUMNS}`);
     await audit({ action: before.state === 'done' ? 'export.file_delete' : 'export.cancel', entityType: 'export', entityId: id, before: { state: before.state }, after: { state: 'cancelled' } });
-    return { ...after!, priorState: before.state } as ExportRow & { priorState?: ExportState };
+    return { ...after!, priorState: before.state, priorFile: before.fileName } as ExportRow & { priorState?: ExportState; priorFile?: string | null };
   });
-  const prior = (row as ExportRow & { priorState?: ExportState }).priorState;
-  if (prior === 'queued') await settleHolds(context.ledger, row, '', 0, 0);
-  if (prior === 'done') await rm(filePath(row), { force: true });
-  const { priorState: _prior, ...view } = row as ExportRow & { priorState?: ExportState };
+  const { priorState: prior, priorFile, ...view } = row as ExportRow & { priorState?: ExportState; priorFile?: string | null };
+  if (prior === 'queued') await settleHolds(context.ledger, view, '', 0, 0);
+  if (prior === 'done') await removeFile(priorFile ?? null);
   return viewOf(view, context.publicBaseUrl);
 }
 
-/** A finished export's file for the file route: its path and what describes it, or null (missing, another workspace's, not done). */
-export async function exportFile(db: Context['pool'], workspaceId: string, id: string): Promise<{ row: ExportRow; path: string } | null> {
+/**
+ * A finished export's file for the file route: its row (size, ETag, format) and a reader of its bytes; `read` null
+ * while it is not done (queued, running, failed, cancelled, expired); null for a missing one or another workspace's.
+ */
+export async function exportFile(db: Context['pool'], workspaceId: string, id: string): Promise<{ row: ExportRow; read: ((start: number, end: number) => Promise<ReadableStream<Uint8Array>>) | null } | null> {
   const row = await exportOf(db, workspaceId, id);
-  if (!row || row.state !== 'done' || !row.fileName) return row ? { row, path: '' } : null;
-  return { row, path: filePath(row) };
+  if (!row) return null;
+  const location = row.state === 'done' ? row.fileName : null;
+  return { row, read: location ? (start, end) => readFileRange(location, start, end) : null };
 }
 
 export { runExport, sweepExports, type ExportJobServices } from './service/run.js';
 export { onExportsQueued } from './service/signal.js';
 export { CONTENT_TYPES, EXTENSIONS, exportSettings } from './service/settings.js';
+export { FileGone } from './service/files.js';
 export { moveExport };
 
 /** Whether any export needs a worker (queued, running, or a file to expire): the job queue starts for them. */

@@ -1,6 +1,4 @@
-import { rm } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Principal } from '../../../auth/principal.js';
@@ -11,7 +9,8 @@ import { chargeAll, settle, type Hold, type Sql } from '../../../metering/ledger
 import { exportRead, rawRows } from '../../shared/list.js';
 import { rowsSelection, type RunServices } from '../../shared/market-lists.js';
 import { countList, exportList, readList } from './lists.js';
-import { EXTENSIONS, exportSettings } from './settings.js';
+import { keepFile, localPath, removeFile } from './files.js';
+import { CONTENT_TYPES, exportSettings } from './settings.js';
 import { COLUMNS, moveExport, type ExportRow } from './store.js';
 import { columnsOf, rowWriter, type RowWriter } from './writers.js';
 
@@ -80,10 +79,6 @@ export async function settleHolds(ledger: Sql, row: Pick<ExportRow, 'id' | 'work
   return charged;
 }
 
-export function filePath(row: Pick<ExportRow, 'id' | 'format'>): string {
-  return path.join(exportSettings().dir, `${row.id}.${EXTENSIONS[row.format]}`);
-}
-
 async function claim(pool: pg.Pool, exportId: string): Promise<ExportRow | null> {
   const [row] = await rawRows<ExportRow>(pool, sql`${Prisma.raw(acrossWorkspaces('an export job claims its export by id'))}
     UPDATE "exports" e SET "state" = 'running', "startedAt" = now(), "heartbeatAt" = now()
@@ -126,7 +121,7 @@ export async function runExport(
     await options.inSnapshot?.();
     const { schema, document } = await rowsSelection(target.list);
     await mkdir(settings.dir, { recursive: true });
-    writer = rowWriter(row.format, filePath(row), columnsOf(schema, document, target.list.field.name));
+    writer = rowWriter(row.format, localPath(row), columnsOf(schema, document, target.list.field.name));
     const state = exportRead('rows', settings.chunkRows);
     // The first chunk is followed by a heartbeat (a cancel made as it started is seen then), the others every second.
     let beat = 0;
@@ -164,13 +159,18 @@ export async function runExport(
     }
     const size = await writer.finish();
     writer = null;
+    // Kept where the files are kept (EXPORT_DIR, or uploaded to the S3 store): its location is the row's fileName.
+    const location = await keepFile(row, size, CONTENT_TYPES[row.format]).catch(async (error: unknown) => {
+      await rm(localPath(row), { force: true });
+      throw error;
+    });
     const charged = await settleHolds(ledger, row, field, written, written * row.pricePerRow);
     const done = await moveExport(pool, row, ['running'], sql`"state" = 'done', "rowsWritten" = ${written}, "totalRows" = ${written},
-      "priceCharged" = ${charged}, "fileName" = ${path.basename(filePath(row))}, "fileBytes" = ${size}, "etag" = ${`"${row.id}-${size}"`},
+      "priceCharged" = ${charged}, "fileName" = ${location}, "fileBytes" = ${size}, "etag" = ${`"${row.id}-${size}"`},
       "finishedAt" = now(), "expiresAt" = now() + ${`${settings.ttlMs} milliseconds`}::interval, "heartbeatAt" = now()`);
     if (!done) {
       // Cancelled while it finished: the file goes, the rows written are paid (charged above).
-      await rm(filePath(row), { force: true });
+      await removeFile(location);
       await moveExport(pool, row, ['cancelled'], sql`"rowsWritten" = ${written}, "priceCharged" = ${charged}, "finishedAt" = now()`);
     }
   } catch (error) {
@@ -201,11 +201,15 @@ export async function sweepExports(pool: pg.Pool, ledger: Sql): Promise<{ failed
     WHERE e."state" = 'running' AND e."heartbeatAt" < now() - ${`${settings.leaseMs} milliseconds`}::interval RETURNING ${COLUMNS}`);
   for (const row of dead) {
     await settleHolds(ledger, row, '', 0, 0).catch(() => 0);
-    await rm(`${filePath(row)}.part`, { force: true });
+    await rm(`${localPath(row)}.part`, { force: true });
   }
-  const gone = await rawRows<ExportRow>(pool, sql`${Prisma.raw(acrossWorkspaces('the export sweep deletes expired files'))}
-    UPDATE "exports" e SET "state" = 'expired', "fileName" = NULL WHERE e."state" = 'done' AND e."expiresAt" < now() RETURNING ${COLUMNS}`);
-  for (const row of gone) await rm(filePath(row), { force: true });
+  // The locations are read before the rows forget them (an UPDATE returns the new row).
+  const expiring = await rawRows<{ id: string; fileName: string | null }>(pool, sql`${Prisma.raw(acrossWorkspaces('the export sweep finds expired files'))}
+    SELECT e."id"::text AS "id", e."fileName" FROM "exports" e WHERE e."state" = 'done' AND e."expiresAt" < now()`);
+  const gone = expiring.length ? await rawRows<{ id: string }>(pool, sql`${Prisma.raw(acrossWorkspaces('the export sweep deletes expired files'))}
+    UPDATE "exports" e SET "state" = 'expired', "fileName" = NULL WHERE e."id" = ANY(${expiring.map((row) => row.id)}::uuid[]) AND e."state" = 'done' RETURNING e."id"::text AS "id"`) : [];
+  const expired = new Set(gone.map((row) => row.id));
+  for (const row of expiring) if (expired.has(row.id)) await removeFile(row.fileName).catch(() => undefined);
   const queued = await rawRows<{ id: string }>(pool, sql`${Prisma.raw(acrossWorkspaces('the export sweep finds queued exports'))}
     SELECT e."id"::text AS "id" FROM "exports" e WHERE e."state" = 'queued' ORDER BY e."createdAt"`);
   return { failed: dead.length, expired: gone.length, queued: queued.map((q) => q.id) };

@@ -35,3 +35,42 @@ export function exportSettings(): ExportSettings {
 
 export const CONTENT_TYPES = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8', parquet: 'application/vnd.apache.parquet' } as const;
 export const EXTENSIONS = { ndjson: 'ndjson', csv: 'csv', parquet: 'parquet' } as const;
+
+export type S3Settings = {
+  /** EXPORT_S3_ENDPOINT: the store's URL (default `https://s3.<region>.amazonaws.com`; MinIO, R2, Ceph, … give theirs). */
+  endpoint: string;
+  /** EXPORT_S3_BUCKET: the bucket (it must exist); setting it turns the store on. */
+  bucket: string;
+  /** EXPORT_S3_REGION (us-east-1). */
+  region: string;
+  /** EXPORT_S3_ACCESS_KEY_ID / EXPORT_S3_SECRET_ACCESS_KEY (else AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY). */
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** EXPORT_S3_PREFIX (`exports/`): the keys' prefix. */
+  prefix: string;
+  /** EXPORT_S3_PATH_STYLE: `<endpoint>/<bucket>/<key>` URLs (default when EXPORT_S3_ENDPOINT is set), else `<bucket>.<host>`. */
+  pathStyle: boolean;
+  /** EXPORT_S3_PART_MB (16, at least 5): a file larger than one part is uploaded in parts of this size. */
+  partBytes: number;
+};
+
+/** The S3-compatible store of export files, or null when EXPORT_S3_BUCKET is not set (files stay in EXPORT_DIR). */
+export function s3Settings(): S3Settings | null {
+  const bucket = process.env.EXPORT_S3_BUCKET;
+  if (!bucket) return null;
+  const region = process.env.EXPORT_S3_REGION || process.env.AWS_REGION || 'us-east-1';
+  const accessKeyId = process.env.EXPORT_S3_ACCESS_KEY_ID || process.env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.EXPORT_S3_SECRET_ACCESS_KEY || process.env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) throw new Error('EXPORT_S3_BUCKET needs EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
+  const endpoint = process.env.EXPORT_S3_ENDPOINT || `https://s3.${region}.amazonaws.com`;
+  try {
+    new URL(endpoint);
+  } catch {
+    throw new Error(`EXPORT_S3_ENDPOINT must be a URL, got ${JSON.stringify(endpoint)}`);
+  }
+  const pathStyle = process.env.EXPORT_S3_PATH_STYLE ? process.env.EXPORT_S3_PATH_STYLE === 'true' : Boolean(process.env.EXPORT_S3_ENDPOINT);
+  const partMb = positive('EXPORT_S3_PART_MB', 16);
+  if (partMb < 5) throw new Error(`EXPORT_S3_PART_MB must be at least 5 (S3's smallest part), got ${partMb}`);
+  const prefix = process.env.EXPORT_S3_PREFIX ?? 'exports/';
+  return { endpoint, bucket, region, accessKeyId, secretAccessKey, prefix, pathStyle, partBytes: Math.floor(partMb * 1024 * 1024) };
+}

@@ -23,6 +23,12 @@ export function notFoundFailure(message: string, requestId: string): RestError {
   return { status: 404, headers: {}, body: errorBody('not_found', message, requestId) };
 }
 
+/** A known path asked with a method it does not answer: 405 with the methods it does, in `Allow`. */
+export function methodNotAllowedFailure(method: string, pathname: string, allowed: readonly string[], requestId: string): RestError {
+  const body = errorBody('method_not_allowed', `${pathname} does not answer ${method}: use ${allowed.join(' or ')}.`, requestId, { allowed: [...allowed] });
+  return { status: 405, headers: { Allow: allowed.join(', ') }, body };
+}
+
 /** The specification's error envelope for errors raised while running a field (or building its context). */
 export function restErrorFrom(errors: readonly unknown[], requestId: string, route: RestRoute | undefined): RestError {
   const known = errors.find((e): e is GraphQLError => e instanceof GraphQLError && isErrorCode(e.extensions?.code));

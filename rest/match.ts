@@ -1,61 +1,80 @@
 import type { RestRoute } from './routes.js';
 
 /** `malformed` names the path parameters whose percent-escapes do not decode (`%`, `%FF`): the client's 400, never decoded further. */
-export type RouteMatch = { route: RestRoute; params: Record<string, string>; malformed: string[] };
+export type RouteMatch<R = RestRoute> = { route: R; params: Record<string, string>; malformed: string[] };
 
-type Compiled = { route: RestRoute; pattern: RegExp; names: string[] };
-/** A route table by method: its literal paths in a map, its parameterised routes fewest parameters first. */
-type Table = Map<string, { literal: Map<string, RestRoute>; patterns: Compiled[] }>;
+/** A method and a path template (`/ads/:adId`): a route of the table, or a path another plugin serves below /v1. */
+export type Routed = { method: string; path: string };
 
-const tables = new WeakMap<readonly RestRoute[], Table>();
+type Compiled<R> = { route: R; names: string[] };
+/** One path template (parameters unnamed: `/shops/:shopId` and `/shops/:identifier` are one) and its route per method. */
+type Template<R> = { pattern: RegExp | null; params: number; methods: Map<string, Compiled<R>> };
+/** A route table by path: its literal paths in a map, its parameterised templates fewest parameters first. */
+type Table<R> = { literal: Map<string, Template<R>>; patterns: Template<R>[] };
 
-function compile(route: RestRoute): Compiled {
-  const names: string[] = [];
-  const source = route.path.replace(/\/:([A-Za-z]+)/g, (_all, name: string) => {
-    names.push(name);
-    return '/([^/]+)';
-  });
-  return { route, pattern: new RegExp(`^${source === '/' ? '/?' : source}$`), names };
-}
+const tables = new WeakMap<readonly Routed[], Table<Routed>>();
 
-/** Built once per route table: a request finds its route without sorting or filtering the table. */
-function tableOf(routes: readonly RestRoute[]): Table {
-  let table = tables.get(routes);
-  if (table) return table;
-  table = new Map();
+const PARAMETER = /\/:([A-Za-z]+)/g;
+
+/**
+ * Built once per route table. Templates are matched whatever the method, so a literal segment wins over a parameter
+ * across methods too: `GET /ads/query` finds `POST /ads/query` (and answers 405), not `GET /ads/:adId`.
+ */
+function tableOf<R extends Routed>(routes: readonly R[]): Table<R> {
+  const known = tables.get(routes) as Table<R> | undefined;
+  if (known) return known;
+  const table: Table<R> = { literal: new Map(), patterns: [] };
+  const byShape = new Map<string, Template<R>>();
   for (const route of routes) {
-    let entry = table.get(route.method);
-    if (!entry) table.set(route.method, (entry = { literal: new Map(), patterns: [] }));
-    const compiled = compile(route);
-    if (compiled.names.length === 0 && route.path !== '/') {
-      if (!entry.literal.has(route.path)) entry.literal.set(route.path, route);
-    } else entry.patterns.push(compiled);
+    const names = [...route.path.matchAll(PARAMETER)].map((match) => match[1]);
+    const shape = route.path.replace(PARAMETER, '/:');
+    let template = byShape.get(shape);
+    if (!template) {
+      const source = shape.replaceAll('/:', '/([^/]+)');
+      const literal = names.length === 0 && route.path !== '/';
+      template = { pattern: literal ? null : new RegExp(`^${source === '/' ? '/?' : source}$`), params: names.length, methods: new Map() };
+      byShape.set(shape, template);
+      if (literal) table.literal.set(route.path, template);
+      else table.patterns.push(template);
+    }
+    if (!template.methods.has(route.method)) template.methods.set(route.method, { route, names });
   }
-  // Stable: among routes with as many parameters, the table's order decides, as before.
-  for (const entry of table.values()) entry.patterns.sort((a, b) => a.names.length - b.names.length);
-  tables.set(routes, table);
+  // Stable: among templates with as many parameters, the table's order decides.
+  table.patterns.sort((a, b) => a.params - b.params);
+  tables.set(routes, table as Table<Routed>);
   return table;
 }
 
-/** The route for a method and a path below /v1; literal segments win over parameters. */
-export function matchRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch | null {
-  const entry = tableOf(routes).get(method);
-  if (!entry) return null;
-  const literal = entry.literal.get(path);
-  if (literal) return { route: literal, params: {}, malformed: [] };
-  for (const { route, pattern, names } of entry.patterns) {
-    const match = pattern.exec(path);
-    if (!match) continue;
-    const params: Record<string, string> = {};
-    const malformed: string[] = [];
-    names.forEach((name, index) => {
-      const decoded = safeDecode(match[index + 1]);
-      if (decoded === null) malformed.push(name);
-      params[name] = decoded ?? match[index + 1];
-    });
-    return { route, params, malformed };
+/** The template a path below /v1 names (literal segments win over parameters), and the values of its parameters. */
+function templateAt<R extends Routed>(routes: readonly R[], path: string): { template: Template<R>; values: string[] } | null {
+  const table = tableOf(routes);
+  const literal = table.literal.get(path);
+  if (literal) return { template: literal, values: [] };
+  for (const template of table.patterns) {
+    const match = template.pattern!.exec(path);
+    if (match) return { template, values: match.slice(1) };
   }
   return null;
+}
+
+/** The route for a method and a path below /v1; null when the path names no template or the template has no such method. */
+export function matchRoute<R extends Routed>(routes: readonly R[], method: string, path: string): RouteMatch<R> | null {
+  const found = templateAt(routes, path);
+  const compiled = found?.template.methods.get(method);
+  if (!found || !compiled) return null;
+  const params: Record<string, string> = {};
+  const malformed: string[] = [];
+  compiled.names.forEach((name, index) => {
+    const decoded = safeDecode(found.values[index]);
+    if (decoded === null) malformed.push(name);
+    params[name] = decoded ?? found.values[index];
+  });
+  return { route: compiled.route, params, malformed };
+}
+
+/** The methods the path's template answers (the `Allow` of a 405), in the table's order; empty when no template matches. */
+export function allowedMethods(routes: readonly Routed[], path: string): string[] {
+  return [...(templateAt(routes, path)?.template.methods.keys() ?? [])];
 }
 
 function safeDecode(segment: string): string | null {

@@ -19,8 +19,8 @@ import { NOT_UTF8, textProblem, undecodableQueryParams } from '../src/plugins/us
 import { BodyRefused, readBodyText, REFUSED_BODY_HEADERS } from '../src/plugins/use-request-body-limit.js';
 import { docsResponse } from './docs.js';
 import { envelope } from './envelope.js';
-import { notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
-import { matchRoute } from './match.js';
+import { methodNotAllowedFailure, notFoundFailure, restErrorFrom, validationFailure, type RestError } from './errors.js';
+import { allowedMethods, matchRoute, type Routed } from './match.js';
 import { isMultipart, readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { MAX_QUERY_LIST, type Location, type ParamViolation, type RestRoute } from './routes.js';
@@ -93,6 +93,17 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
  */
 const sofaPath = (route: RestRoute) => `/_fields/${route.field}`;
 
+/** Paths below BASE_PATH served outside the route table (here or by another plugin): a wrong method on them is a 405 too. */
+const SERVED_OUTSIDE_THE_TABLE: Routed[] = [
+  { method: 'GET', path: '/openapi.json' },
+  { method: 'GET', path: '/ready' },
+  { method: 'GET', path: '/docs' },
+  { method: 'GET', path: '/docs/assets/:asset' },
+  { method: 'GET', path: '/events/stream' },
+  { method: 'GET', path: '/exports/:exportId/file' },
+  { method: 'HEAD', path: '/exports/:exportId/file' },
+];
+
 /**
  * The REST /v1 surface: the route table decides which GraphQL field a request runs; this plugin
  * authenticates first (unless the field is public), turns path, query and body into typed arguments,
@@ -111,6 +122,7 @@ export function useRestApi(options: {
 }): Plugin {
   const { schema, routes, authenticate, rateLimiter, prisma, creditHeaders, readiness, logger } = options;
   const fields = new Map(routes.map((route) => [route, rootField(schema, route)]));
+  const everyPath: Routed[] = [...routes, ...SERVED_OUTSIDE_THE_TABLE];
   let openApi: string | undefined;
   let sofaServerContext: Parameters<NonNullable<Plugin['onRequest']>>[0]['serverContext'] | undefined;
   const failed = (errors: readonly unknown[], state: RequestState | undefined) => {
@@ -184,7 +196,11 @@ export function useRestApi(options: {
     }
 
     let match = matchRoute(routes, request.method, path);
-    if (!match) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+    if (!match) {
+      const allowed = allowedMethods(everyPath, path);
+      if (allowed.length && !allowed.includes(request.method)) return endResponse(json(methodNotAllowedFailure(request.method, url.pathname, allowed, state.requestId)));
+      return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
+    }
     // A route whose dry run is a field of its own (an export's price counts its rows) runs that field instead.
     const dryRunRoute = match.route.dryRunField && url.searchParams.get('dryRun') === 'true' ? routes.find((route) => route.field === match!.route.dryRunField) : undefined;
     if (dryRunRoute) match = { ...match, route: dryRunRoute };

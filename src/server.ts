@@ -23,7 +23,9 @@ import { useInputGuard } from './plugins/use-input-guard.js';
 import { useMcp } from './plugins/use-mcp.js';
 import { useRequestBodyLimit } from './plugins/use-request-body-limit.js';
 import { currentRequest, noteErrorCode, noteIdentity, useRequestState } from './plugins/use-request-state.js';
-import { useSharedBoards } from './plugins/use-shared-boards.js';
+import { useHomePage } from './plugins/use-home-page.js';
+import { useNotFound } from './plugins/use-not-found.js';
+import { useSharePages } from './plugins/use-share-pages.js';
 import { schema } from './schema/index.js';
 import { refuseWorkspaceTables } from './schema/shared/workspace.js';
 
@@ -153,13 +155,16 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     },
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
-      useSharedBoards(given.prisma),
+      useHomePage(),
+      useSharePages(given.prisma, { publicBaseUrl: services.publicBaseUrl }),
       useMedia({ rateLimiter: services.rateLimiter }),
       useIdempotency({ pool: services.pool }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, rateLimiter: services.rateLimiter, logger }),
       useEventStream({ schema, authenticate, rateLimiter: services.rateLimiter, logger }),
       useExportFile({ pool: services.pool, authenticate, rateLimiter: services.rateLimiter, logger }),
       useRestApi({ schema, routes, authenticate, rateLimiter: services.rateLimiter, prisma: given.prisma, creditHeaders: credits, readiness, logger }),
+      // After every plugin that answers a path: anything else but /graphql is a 404 in the envelope, never yoga's empty one.
+      useNotFound({ graphqlEndpoint: '/graphql' }),
       useRequestBodyLimit(),
       useInputGuard(),
       useGraphQLLimits(services.rateLimiter, credits),

@@ -935,12 +935,21 @@ describe('error envelopes', () => {
   it('an unknown /v1 path is a 404 not_found envelope', async () => {
     // `/_fields/<field>` is where SOFA serves the fields for the REST plugin (rest/plugin.ts): never a public path.
     const internal = [['GET', '/_fields/Query.me'], ['GET', '/_fields/Query.ad?adId=facebook_9001']];
-    for (const [method, path] of [['GET', '/nope'], ['GET', '/ads/facebook_9001/nope'], ['PUT', '/ads'], ['POST', '/ads/facebook_9001'], ['DELETE', '/me'], ...internal]) {
+    for (const [method, path] of [['GET', '/nope'], ['GET', '/ads/facebook_9001/nope'], ...internal]) {
       const res = await t.rest(method, path, { key });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(keyPaths(res.body)).toEqual(keyPaths(ERROR));
       expect(res.body.error.code).toBe('not_found');
       expect(res.body.error.requestId).toBe(res.headers.get('x-request-id'));
+    }
+  });
+
+  it('a known /v1 path asked with another method is a 405 method_not_allowed envelope, with Allow', async () => {
+    for (const [method, path, allow] of [['PUT', '/ads', 'GET'], ['POST', '/ads/facebook_9001', 'GET'], ['DELETE', '/me', 'GET'], ['GET', '/ads/query', 'POST']]) {
+      const res = await t.rest(method, path, { key });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body).toEqual({ error: { code: 'method_not_allowed', message: expect.any(String), requestId: res.headers.get('x-request-id'), details: { allowed: [allow] } } });
     }
   });
 

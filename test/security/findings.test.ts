@@ -264,12 +264,19 @@ describe('9b. /media answers its 404s in the error envelope', () => {
     ['GET', '/media/nothing'],
     ['GET', '/media/products/abc.jpg'],
     ['GET', '/media/products/99999999999.jpg'],
-    ['POST', '/media/products/1.jpg'],
+    ['POST', '/media/nothing'],
   ])('%s %s', async (method, path) => {
     const res = await t.app.fetch(`http://api.test${path}`, { method });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), requestId: res.headers.get('x-request-id') } });
+  });
+
+  it('POST on a picture: 405 method_not_allowed, with Allow', async () => {
+    const res = await t.app.fetch('http://api.test/media/products/1.jpg', { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect((await res.json()).error).toMatchObject({ code: 'method_not_allowed', requestId: res.headers.get('x-request-id') });
   });
 
   it('a picture is still served', async () => {

@@ -3,6 +3,7 @@
 // conditions, order, the page of ids, the count, adsByIds), detail.ts (one ad: detail, media, reach history),
 // landing-pages.ts and share.ts.
 
+export { sharedAdPage, type SharedAdPage } from './service/share.js';
 export { adsByIds, countAds, searchAds, type AdFilter, type AdSort } from './service/search.js';
 export { DEFAULT_CPM, withCpm } from './types.js';
 export { filterFromListArgs, filterFromQueryArgs, normaliseAdId } from './args.js';

@@ -193,7 +193,8 @@ export const PublicAd = builder.prismaObject('Ad', {
   fields: () => ({}),
 });
 
-const sharePath = (slug: string) => `/share/ads/${slug}`;
+/** Where an ad's share link answers, below the server's address (src/plugins/use-share-pages.ts). */
+export const adSharePath = (slug: string) => `/share/ads/${slug}`;
 
 export const AdShare = builder.prismaObject('AdShare', {
   description: 'A public share link of an ad, stable per workspace and ad.',
@@ -201,8 +202,8 @@ export const AdShare = builder.prismaObject('AdShare', {
     adId: t.exposeString('adId'),
     id: t.exposeID('id'),
     slug: t.exposeString('slug'),
-    shareUrl: t.string({ resolve: (share, _args, context) => `${context.publicBaseUrl}${sharePath(share.slug)}` }),
-    sharePath: t.string({ resolve: (share) => sharePath(share.slug) }),
+    shareUrl: t.string({ resolve: (share, _args, context) => `${context.publicBaseUrl}${adSharePath(share.slug)}` }),
+    sharePath: t.string({ resolve: (share) => adSharePath(share.slug) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

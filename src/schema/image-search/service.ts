@@ -2,8 +2,10 @@ import type { Context } from '../../context.js';
 import { apiError, validationError } from '../../errors.js';
 import { decodeImage, ImageRefused } from '../../data/images/decode.js';
 import { fingerprint, type Fingerprint } from '../../data/images/fingerprint.js';
+import { ownMediaPicture } from '../../data/images/media.js';
 import { DecoderBusy } from '../../data/images/pool.js';
 import { fetchImage, FetchRefused } from '../../net/fetch-image.js';
+import { ownMediaPath } from '../shared/media-url.js';
 import { workspaceDb } from '../shared/workspace.js';
 import { findSearch, nearestProducts, nearestShops, storeSearch, type StoredSearch } from './service/search.js';
 
@@ -23,11 +25,24 @@ function bytesOf(image: string): Buffer {
   return Buffer.from(base64, 'base64');
 }
 
+/**
+ * The picture at `imageUrl`. The server's own media (the demo market's and seed data's pictures, below
+ * PUBLIC_BASE_URL/media/) is drawn here, as GET /media/... serves it: fetched, it would be refused as a private
+ * address (localhost) by the SSRF guard. Any other URL is fetched under that guard.
+ */
+async function pictureAt(imageUrl: string, publicBaseUrl: string): Promise<Buffer> {
+  const own = ownMediaPath(imageUrl, publicBaseUrl);
+  if (own === null) return fetchImage(imageUrl);
+  const picture = await ownMediaPicture(own);
+  if (!picture) throw new FetchRefused(`imageUrl answered HTTP 404 (this server has no picture at ${own})`);
+  return picture;
+}
+
 /** The fingerprint of the request's image; a 400 naming `image` or `imageUrl` when it cannot be had, a 429 while too many images wait to be decoded. */
-async function fingerprintOfInput(args: { image?: string | null; imageUrl?: string | null }): Promise<Fingerprint> {
+async function fingerprintOfInput(args: { image?: string | null; imageUrl?: string | null }, publicBaseUrl: string): Promise<Fingerprint> {
   const argument = args.image != null ? 'image' : 'imageUrl';
   try {
-    const bytes = args.image != null ? bytesOf(args.image) : await fetchImage(args.imageUrl!);
+    const bytes = args.image != null ? bytesOf(args.image) : await pictureAt(args.imageUrl!, publicBaseUrl);
     return fingerprint(await decodeImage(bytes));
   } catch (error) {
     if (error instanceof DecoderBusy) {
@@ -44,7 +59,7 @@ async function fingerprintOfInput(args: { image?: string | null; imageUrl?: stri
 export async function imageSearch(context: Context, kind: 'products' | 'shops', args: ImageSearchArgs, groupBrands: boolean): Promise<{ search: StoredSearch; stored?: Promise<unknown> }> {
   if (args.searchId) return { search: await findSearch(await workspaceDb(context), kind, args.searchId) };
   const { workspace } = await context.principal();
-  const matches = await nearestProducts(context.pool, await fingerprintOfInput(args));
+  const matches = await nearestProducts(context.pool, await fingerprintOfInput(args, context.publicBaseUrl));
   const results = kind === 'products' ? matches.map((m) => ({ id: m.productId, score: m.score })) : await nearestShops(context.prisma, matches, groupBrands);
   return storeSearch(context.pool, workspace.id, kind, groupBrands, results);
 }

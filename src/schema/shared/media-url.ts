@@ -14,6 +14,19 @@ export function resolveMediaUrl<P, U extends string | null>(read: (parent: P) =>
   return (parent: P, _args: unknown, context: { publicBaseUrl: string }): U => mediaUrl(read(parent), context.publicBaseUrl) as U;
 }
 
+/**
+ * The path of the server's own media an absolute URL names (`<publicBaseUrl>/media/...` → `/media/...`), or null for
+ * any other URL: what mediaUrl made, read back.
+ */
+export function ownMediaPath(url: string, publicBaseUrl: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === new URL(publicBaseUrl).origin && parsed.pathname.startsWith(`${MEDIA_PATH}/`) ? parsed.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 /** resolveMediaUrl for a list of stored URLs. */
 export function resolveMediaUrls<P>(read: (parent: P) => string[]) {
   return (parent: P, _args: unknown, context: { publicBaseUrl: string }): string[] => read(parent).map((url) => mediaUrl(url, context.publicBaseUrl));

@@ -7,8 +7,11 @@ import { z } from 'zod';
 import { ERRORS } from '../src/errors.js';
 import { priceOf } from '../src/metering/prices.js';
 import { isPublicField } from '../src/schema/access.js';
+import { violationsFromIssues } from '../src/schema/validation.js';
+import { notFoundFailure, validationFailure } from './errors.js';
+import { argumentsFromHttp } from './plugin.js';
 import { locationOf, MAX_QUERY_LIST } from './routes.js';
-import type { RestRoute } from './routes.js';
+import type { ParamViolation, RestRoute } from './routes.js';
 
 // The OpenAPI 3.1 document of the REST surface (GET /v1/openapi.json, committed as rest/openapi.json), built from
 // the route table and the GraphQL schema: each route under its full path, its parameters with the bounds and enum
@@ -19,10 +22,13 @@ type Schema = Record<string, unknown>;
 const INT32 = { minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
 const BASE_PATH = '/v1';
 
+/** The zod schemas the validation plugin attached to an argument or input field. */
+const zodSchemas = (node: GraphQLArgument | GraphQLInputField): z.ZodType[] =>
+  (node.extensions as Record<string, { schemas?: z.ZodType[] } | undefined>)['@pothos/plugin-validation']?.schemas ?? [];
+
 /** The JSON Schema keywords of the zod schemas the validation plugin attached to an argument or input field. */
 function bounds(node: GraphQLArgument | GraphQLInputField): Schema[] {
-  const schemas = (node.extensions as Record<string, { schemas?: z.ZodType[] } | undefined>)['@pothos/plugin-validation']?.schemas ?? [];
-  return schemas.map((schema) => {
+  return zodSchemas(node).map((schema) => {
     const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as Schema;
     return json;
   });
@@ -146,14 +152,105 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'A dependency is briefly unavailable (service_unavailable, auth_provider_unavailable): retry after Retry-After.',
 };
 
+const EXAMPLE_REQUEST_ID = '3f6c1b9e-8d2a-4f1e-9b7c-5a0d2e4c6f81';
+
+/** An example envelope of each shared error status (true for every route that can answer it). */
+const ERROR_EXAMPLES: Record<number, { code: string; message: string }> = {
+  401: { code: 'missing_api_key', message: 'Missing API key: send Authorization: Bearer <API key>.' },
+  402: { code: 'insufficient_credits', message: 'Not enough credits for this request: read GET /v1/usage.' },
+  403: { code: 'forbidden', message: 'This API key may not do this.' },
+  429: { code: 'rate_limited', message: 'Too many requests for this API key: retry after the Retry-After seconds.' },
+  500: { code: 'internal_error', message: 'An unexpected error occurred.' },
+  503: { code: 'service_unavailable', message: 'A dependency is briefly unavailable: retry after the Retry-After seconds.' },
+};
+
+/** A value outside an argument's bounds, from its JSON Schema keywords, or undefined when it has none to break. */
+function outOfBounds(schema: Schema): unknown {
+  if (typeof schema.maximum === 'number' && schema.maximum < INT32.maximum) return schema.maximum + 1;
+  if (typeof schema.minimum === 'number' && schema.minimum > INT32.minimum) return schema.minimum - 1;
+  if (typeof schema.maxLength === 'number') return 'x'.repeat(schema.maxLength + 1);
+  return undefined;
+}
+
+/**
+ * A 400 this route really answers, for its docs: a required parameter left out; else its first argument whose bounds
+ * (the resolvers' zod schemas) can be broken, else whose type a text can break (REST's own coercion); a JSON route's
+ * body that is not JSON at the last. Null when nothing the client sends can be refused (no arguments, no body).
+ */
+function badRequestExample(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>): ParamViolation[] | null {
+  const pathNames = new Set([...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!));
+  const args = [...field.args].sort((a, b) => Number(pathNames.has(a.name)) - Number(pathNames.has(b.name)));
+  const locationFor = (name: string) => (pathNames.has(name) ? 'path' : locationOf(route, name));
+  const read = (arg: GraphQLArgument, raw: string | undefined) => {
+    const location = locationFor(arg.name);
+    const input = {
+      pathParams: location === 'path' && raw !== undefined ? { [arg.name]: raw } : {},
+      query: new URLSearchParams(location === 'query-string' && raw !== undefined ? { [arg.name]: raw } : {}),
+      body: location === 'body' && raw !== undefined ? { [arg.name]: raw } : null,
+    };
+    return argumentsFromHttp(route, [arg], input).violations;
+  };
+  // A required parameter left out is refused before any other rule is read: where the route has one, that is its 400.
+  for (const arg of args) {
+    const violations = pathNames.has(arg.name) ? [] : read(arg, undefined);
+    if (violations.length) return violations;
+  }
+  for (const arg of args) {
+    const bad = outOfBounds(builder.input(arg.type, arg));
+    if (bad === undefined) continue;
+    for (const schema of zodSchemas(arg)) {
+      const parsed = schema.safeParse(bad);
+      if (parsed.success) continue;
+      const [violation] = violationsFromIssues(parsed.error.issues.map((issue) => ({ ...issue, path: [arg.name, ...issue.path] })));
+      if (violation) return [{ ...violation, location: locationFor(arg.name) }];
+    }
+  }
+  for (const arg of args) {
+    const violations = read(arg, 'not-a-value');
+    if (violations.length) return violations;
+  }
+  if (route.method === 'POST' || route.method === 'PATCH') return [{ argument: '', location: 'body', expected: ['body must be valid JSON'] }];
+  return null;
+}
+
+/** What the route's subject is called in its 404 ("The ad"), from its last path parameter. */
+function subjectOf(route: RestRoute): string {
+  const names = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+  const last = (names[names.length - 1] ?? 'object').replace(/Id$|Identifier$/, '').replace(/^identifier$/, 'shop');
+  return `The ${last.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`;
+}
+
+/** The route's own error responses with their examples: a 400 naming one of its parameters, a 404 naming its subject. */
+function routeErrors(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const response = (status: number, body: unknown) => ({
+    description: ERROR_DESCRIPTIONS[status],
+    headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: body } },
+  });
+  const bad = badRequestExample(builder, route, field);
+  if (bad) out['400'] = response(400, validationFailure(bad, EXAMPLE_REQUEST_ID).body);
+  if (/:[A-Za-z]+/.test(route.path)) out['404'] = response(404, notFoundFailure(`${subjectOf(route)} was not found.`, EXAMPLE_REQUEST_ID).body);
+  return out;
+}
+
+/** The first sentence of a description in plain words (no backticks, no repeated route), for a summary. */
+export function summaryOf(description: string): string {
+  const plain = description.replace(/`/g, '').replace(/\s*\((?:GET|POST|PATCH|PUT|DELETE) \/v1[^)]*\)/g, '').trim();
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(plain)?.[0] ?? plain;
+  const short = sentence.replace(/[.:]$/, '');
+  return short.length <= 120 ? short : `${short.slice(0, short.lastIndexOf(' ', 117))}…`;
+}
+
 function components(builder: Builder): Schema {
   const codes = Object.keys(ERRORS);
-  const responses = Object.fromEntries(Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
+  // The statuses whose example is true for every route (400 and 404 are each route's own: routeErrors).
+  const responses = Object.fromEntries(Object.entries(ERROR_EXAMPLES).map(([status, example]) => [
     `Error${status}`,
     {
-      description,
+      description: ERROR_DESCRIPTIONS[Number(status)],
       headers: { 'X-Request-Id': HEADERS['X-Request-Id'], ...(status === '429' || status === '503' ? { 'Retry-After': HEADERS['Retry-After'] } : {}) },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: { error: { ...example, requestId: EXAMPLE_REQUEST_ID } } } },
     },
   ]));
   return {
@@ -178,7 +275,7 @@ function components(builder: Builder): Schema {
                     items: {
                       type: 'object',
                       required: ['field', 'location', 'expected'],
-                      properties: { field: { type: 'string', examples: ['query-string.limit'] }, location: { type: 'string', enum: ['path', 'query-string', 'body'] }, expected: { type: 'array', items: { type: 'string' } } },
+                      properties: { field: { type: 'string', description: 'Where the value is: `<location>.<name>`.' }, location: { type: 'string', enum: ['path', 'query-string', 'body'] }, expected: { type: 'array', items: { type: 'string' } } },
                     },
                   },
                 },
@@ -231,12 +328,12 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
   const headers: Record<string, unknown> = { 'X-Request-Id': HEADERS['X-Request-Id'] };
   if (!open) Object.assign(headers, { 'X-RateLimit-Limit': HEADERS['X-RateLimit-Limit'], 'X-RateLimit-Remaining': HEADERS['X-RateLimit-Remaining'], 'X-RateLimit-Reset': HEADERS['X-RateLimit-Reset'], 'X-Usage-Cost': HEADERS['X-Usage-Cost'], 'X-Credits-Remaining': HEADERS['X-Credits-Remaining'] });
   if (metered) Object.assign(headers, { 'X-Credits-Used': HEADERS['X-Credits-Used'], 'X-Credits-Source': HEADERS['X-Credits-Source'] });
-  const errors = [400, ...(open ? [] : [401, 403]), ...(metered ? [402] : []), ...(pathNames.length ? [404] : []), ...(open ? [] : [429]), 500, ...(open ? [] : [503])];
+  const errors = [...(open ? [] : [401, 403]), ...(metered ? [402] : []), ...(open ? [] : [429]), 500, ...(open ? [] : [503])];
   const costNote = !price || price.kind === 'free' ? 'Free.' : price.kind === 'perItem' ? 'One credit when an item is returned.' : `One credit per returned row (holds \`${price.limitArg}\`, default ${price.defaultLimit}, before it runs).`;
   return {
     operationId,
     tags: route.tags,
-    summary: field.description ?? `${route.method} ${BASE_PATH}${route.path}`,
+    summary: field.description ? summaryOf(field.description) : `${route.method} ${BASE_PATH}${route.path}`,
     description: `${field.description ? `${field.description} ` : ''}GraphQL field \`${route.field}\`. ${open ? 'Open (no key).' : costNote}`,
     ...(open ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
@@ -250,6 +347,7 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
       : {}),
     responses: {
       [String(route.status ?? 200)]: { description: 'The answer in its envelope.', headers, content: { 'application/json': { schema: data } } },
+      ...routeErrors(builder, route, field),
       ...Object.fromEntries(errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
   };

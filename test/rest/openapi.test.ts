@@ -62,11 +62,59 @@ it('declares the error envelope for each status, and the request-id, rate-limit 
     const operation = operationOf(route);
     const open = isPublicField(fieldOf(route.field));
     const statuses = Object.keys(operation.responses);
-    expect(statuses).toEqual(expect.arrayContaining([String(route.status ?? 200), '400', '500']));
+    expect(statuses).toEqual(expect.arrayContaining([String(route.status ?? 200), '500']));
+    // A 400 wherever the client sends something a rule can refuse: a parameter besides the path's, or a JSON body.
+    const pathNames = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
+    if (fieldOf(route.field).args.some((arg) => !pathNames.includes(arg.name)) || route.method === 'POST' || route.method === 'PATCH') expect(statuses, `${route.method} ${route.path}`).toContain('400');
+    if (route.path.includes(':')) expect(statuses).toContain('404');
     if (!open) expect(statuses).toEqual(expect.arrayContaining(['401', '403', '429', '503']));
-    for (const status of statuses.filter((s) => Number(s) >= 400)) expect(operation.responses[status].$ref).toBe(`#/components/responses/Error${status}`);
+    // 400 and 404 are the route's own, with its example; the others are shared.
+    for (const status of statuses.filter((s) => Number(s) >= 400)) {
+      if (status === '400' || status === '404') expect(operation.responses[status].content['application/json'].example.error.code).toBe(status === '400' ? 'validation_error' : 'not_found');
+      else expect(operation.responses[status].$ref).toBe(`#/components/responses/Error${status}`);
+    }
     const headers = Object.keys(operation.responses[String(route.status ?? 200)].headers);
     expect(headers).toContain('X-Request-Id');
     if (!open) expect(headers).toEqual(expect.arrayContaining(['X-RateLimit-Remaining', 'X-Usage-Cost', 'X-Credits-Remaining']));
+  }
+});
+
+// The docs page shows each route's own errors: its 400 example is what the route answers to the value the example
+// describes (a bound broken, a type broken, a required parameter left out, a body that is not JSON), and its summary
+// is words (no backticks, not the method and path again).
+it('documents for each route a 400 the route really answers', async () => {
+  const { apiKey } = await t.newKey();
+  let checked = 0;
+  for (const route of routes) {
+    const example = operationOf(route).responses['400']?.content?.['application/json']?.example;
+    if (!example) continue;
+    const [violation] = example.error.details.validationErrors as { field: string; location: string; expected: string[] }[];
+    const name = violation!.field.slice(violation!.location.length + 1);
+    const rule = violation!.expected[0]!;
+    const number = Number(/(\d+)(?: characters)?$/.exec(rule)?.[1]);
+    const value = /must not be greater than/.test(rule) ? number + 1
+      : /must not be less than/.test(rule) ? number - 1
+      : /shorter than or equal to/.test(rule) ? 'x'.repeat(number + 1)
+      : /should not be empty/.test(rule) ? undefined
+      : 'not-a-value';
+    const filler = (param: string) => (String(fieldOf(route.field).args.find((arg) => arg.name === param)?.type).startsWith('Int') ? '1' : '00000000-0000-4000-8000-000000000000');
+    let path = route.path.replace(/:([A-Za-z]+)/g, (_, param: string) => (param === name && violation!.location === 'path' ? encodeURIComponent(String(value)) : filler(param)));
+    const body: Record<string, unknown> = {};
+    if (violation!.location === 'query-string' && value !== undefined) path += `?${new URLSearchParams({ [name]: String(value) })}`;
+    if (violation!.location === 'body' && value !== undefined && name) body[name] = value;
+    const hasBody = route.method === 'POST' || route.method === 'PATCH' || (route.method === 'DELETE' && violation!.location === 'body');
+    const res = await t.rest(route.method, path === '/' ? '' : path, { key: apiKey, ...(violation!.field === 'body' ? { rawBody: '{not json' } : hasBody ? { body } : {}) });
+    expect(res.status, `${route.method} ${path}: ${JSON.stringify(res.body)}`).toBe(400);
+    expect(res.body.error.details.validationErrors, `${route.method} ${route.path}`).toContainEqual(violation);
+    checked++;
+  }
+  expect(checked).toBeGreaterThan(100);
+});
+
+it('summarises each route in words: no backticks, not its method and path again', () => {
+  for (const route of routes) {
+    const { summary } = operationOf(route);
+    expect(summary, `${route.method} ${route.path}`).not.toMatch(/`|^(GET|POST|PATCH|DELETE) \/v1/);
+    expect(summary.length).toBeLessThanOrEqual(121);
   }
 });

@@ -63,6 +63,7 @@ builder.queryFields((t) => ({
     type: AdMediaUrl,
     nullable: true,
     authScopes: { workspace: true },
+    description: 'Where an ad\'s creative downloads: its image or video URL, its thumbnail, its media type and a file name.',
     args: { adId: t.arg.string({ required: true, validate: adIdArg }) },
     resolve: async (_root, args, context) => {
       const ad = await adMediaSource(context.prisma, normaliseAdId(args.adId));

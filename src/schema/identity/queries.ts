@@ -14,6 +14,7 @@ builder.queryFields((t) => ({
     type: WorkspaceResponse,
     nullable: true,
     authScopes: { workspace: true },
+    description: 'The workspace of the API key, with how the key authenticates (its credential, and the delegated user if any).',
     resolve: (_root, _args, context) => context.principal(),
   }),
   usage: t.field({

@@ -16,6 +16,7 @@ builder.queryFields((t) => ({
     type: Health,
     nullable: true,
     authScopes: { public: true },
+    description: 'Liveness: the process answers, with its uptime in seconds. Touches nothing (GET /v1/ready checks the database and Redis).',
     resolve: (_root, _args, context) => ({
       status: 'ok',
       timestamp: new Date(),

@@ -155,7 +155,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     },
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
-      useHomePage(),
+      useHomePage({ publicBaseUrl: services.publicBaseUrl }),
       useSharePages(given.prisma, { publicBaseUrl: services.publicBaseUrl }),
       useMedia({ rateLimiter: services.rateLimiter }),
       useIdempotency({ pool: services.pool }),

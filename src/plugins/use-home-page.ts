@@ -23,7 +23,7 @@ const KEY = {
   cli: ['npm run --silent cli -- workspace create --slug acme --name "Acme"', 'npm run --silent cli -- key create --workspace acme'],
 };
 
-function homePage(origin: string): string {
+function homePage(publicBaseUrl: string): string {
   const link = (path: string, text: string, note: string) => `<li><a href="${path}">${escapeHtml(text)}</a> <small>${escapeHtml(note)}</small></li>`;
   return htmlPage(SERVER_NAME, `<h1>${escapeHtml(SERVER_NAME)}</h1>
 <p class="muted">Version ${escapeHtml(SERVER_VERSION)} · REST API v1 · GraphQL</p>
@@ -37,17 +37,17 @@ ${link(LINKS.health, 'Health', `${LINKS.health}: liveness; ${LINKS.ready}: readi
 <p>${escapeHtml(KEY.demo)} Otherwise an operator creates a workspace and a key with the CLI:</p>
 <pre>${escapeHtml(KEY.cli.join('\n'))}</pre>
 <p>Then send it as a bearer token:</p>
-<pre>${escapeHtml(`curl -H "Authorization: Bearer <key>" "${origin}/v1/me"`)}</pre>`);
+<pre>${escapeHtml(`curl -H "Authorization: Bearer <key>" "${publicBaseUrl}/v1/me"`)}</pre>`);
 }
 
-export function useHomePage(): Plugin {
+export function useHomePage(options: { publicBaseUrl: string }): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       if (url.pathname !== '/') return;
       const state = currentRequest();
       if (state) state.route = '/';
       if (!ALLOWED.includes(request.method)) return endResponse(errorResponse(request, methodNotAllowedFailure(request.method, '/', ALLOWED, state?.requestId ?? '')));
-      if (wantsHtml(request)) return endResponse(htmlResponse(request, () => homePage(url.origin)));
+      if (wantsHtml(request)) return endResponse(htmlResponse(request, () => homePage(options.publicBaseUrl)));
       endResponse(jsonResponse(request, { name: SERVER_NAME, version: SERVER_VERSION, apiVersion: 'v1', links: LINKS, apiKey: KEY }));
     },
   };

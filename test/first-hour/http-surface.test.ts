@@ -55,6 +55,9 @@ describe('GET /', () => {
     for (const href of ['/graphql', '/v1/docs', '/v1/openapi.json', '/v1/health']) expect(res.text).toContain(`href="${href}"`);
     expect(res.text).toContain(VERSION);
     expect(res.text).toContain('key create --workspace');
+    // The curl line names PUBLIC_BASE_URL, whatever Host the request came with.
+    const elsewhere = await t.app.fetch('http://elsewhere.example/', { headers: { accept: BROWSER } });
+    expect(await elsewhere.text()).toContain('&quot;http://api.test/v1/me&quot;');
     // Nothing loaded from elsewhere: no script, no stylesheet link, no picture.
     expect(res.text).not.toMatch(/<script|<link|<img|src=/i);
   });

@@ -1,30 +1,37 @@
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import * as admin from './auth/admin.js';
-import { loadConfig } from './config.js';
-import { connect, type Db } from './db/client.js';
-import { migrate } from './db/migrate.js';
-import { openDatabase } from './db/open.js';
-import { seedMarket } from './data/market.js';
-import { demoTick } from './data/demo-tick.js';
-import { importData, IMPORT_FORMATS } from './data/import/index.js';
-import { shopDomain } from './data/import/shopify-products.js';
-import { apiError, isErrorCode } from './errors.js';
-import { listSchedules } from './jobs/index.js';
-import { listRuns, SOURCE_NAMES, sourceStatuses, syncSource, type SyncRunRow } from './sources/index.js';
+import type { Db } from './db/client.js';
+import { IMPORT_FORMATS } from './data/import/formats.js';
+import type { SyncRunRow } from './sources/index.js';
 
-// Operator CLI: `npm run --silent cli -- <command>`. Prints exactly one JSON object on stdout
-// (`{ "error": { code, message } }` on failure, with a non-zero exit). Progress goes to stderr.
-// With the server running on the embedded database, it uses that server's loopback socket.
+// Operator CLI: `npm run --silent cli -- <command>` (the build, dist/src/cli.js, as `npm start` runs the server).
+// Prints exactly one JSON object on stdout (`{ "error": { code, message } }` on failure, with a non-zero exit).
+// Progress goes to stderr. With the server running on the embedded database, it uses that server's loopback socket.
+// Each command loads the modules it needs when it runs: `--help`, a bad command line and the admin commands do not
+// load the connectors, the job queue or the market generator.
+
+/** The exit codes (README, *Operator CLI*). */
+const EXIT = { ok: 0, failed: 1, refused: 2 } as const;
 
 type Options = Record<string, string | boolean | undefined>;
 type Command = {
   usage: string;
+  /** What it does, in a line of `--help`. */
+  summary: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
   /** The command takes positional arguments (after its name). */
   positionals?: boolean;
   run(db: Db, o: Options, args: string[]): Promise<object>;
 };
+
+/** A failure the CLI states itself; `validation_error` (the command line or a value refused) exits 2. */
+class CliError extends Error {
+  constructor(readonly code: string, message: string, readonly details?: object) {
+    super(message);
+  }
+}
+const refused = (message: string) => new CliError('validation_error', message);
 
 const uuid = (name: string) => z.string().uuid({ message: `--${name} must be a uuid` });
 const count = (name: string) => z.coerce.number({ message: `--${name} must be a number` }).int(`--${name} must be a whole number`).min(0, `--${name} must not be negative`);
@@ -33,18 +40,20 @@ const oneOf = <const T extends readonly [string, ...string[]]>(name: string, val
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw apiError('validation_error', result.error.issues[0].message);
+  if (!result.success) throw refused(result.error.issues[0].message);
   return result.data;
 }
 const opt = <T>(schema: z.ZodType<T>, value: unknown): T | undefined => (value === undefined ? undefined : parse(schema, value));
 const text = { type: 'string' } as const;
+const admin = () => import('./auth/admin.js');
 
 const commands: Record<string, Command> = {
   'workspace create': {
     usage: 'workspace create --slug S [--name N] [--plan P] [--credits N] [--api-access enabled|disabled|suspended|none]',
+    summary: 'creates a workspace with its credit account (--credits: the monthly allowance, default 10,000)',
     options: { slug: text, name: text, plan: text, credits: text, 'api-access': text },
-    run: ({ prisma }, o) =>
-      admin.createWorkspace(prisma, {
+    run: async ({ prisma }, o) =>
+      (await admin()).createWorkspace(prisma, {
         slug: parse(required('slug'), o.slug),
         name: o.name as string | undefined,
         plan: o.plan as string | undefined,
@@ -54,15 +63,17 @@ const commands: Record<string, Command> = {
   },
   'workspace set-access': {
     usage: 'workspace set-access --workspace S --api-access enabled|disabled|suspended',
+    summary: "sets a workspace's API access",
     options: { workspace: text, 'api-access': text },
-    run: ({ prisma }, o) =>
-      admin.setApiAccess(prisma, parse(required('workspace'), o.workspace), parse(oneOf('api-access', ['enabled', 'disabled', 'suspended']), o['api-access'])),
+    run: async ({ prisma }, o) =>
+      (await admin()).setApiAccess(prisma, parse(required('workspace'), o.workspace), parse(oneOf('api-access', ['enabled', 'disabled', 'suspended']), o['api-access'])),
   },
   'user create': {
     usage: 'user create --workspace S --name N --role owner|admin|member|readonly',
+    summary: 'creates a delegated user of a workspace',
     options: { workspace: text, name: text, role: text },
-    run: ({ prisma }, o) =>
-      admin.createUser(prisma, {
+    run: async ({ prisma }, o) =>
+      (await admin()).createUser(prisma, {
         workspace: parse(required('workspace'), o.workspace),
         name: parse(required('name'), o.name),
         role: parse(oneOf('role', ['owner', 'admin', 'member', 'readonly']), o.role),
@@ -70,14 +81,16 @@ const commands: Record<string, Command> = {
   },
   'user revoke': {
     usage: 'user revoke --id U',
+    summary: "revokes a delegated user (its keys stop working)",
     options: { id: text },
-    run: ({ prisma }, o) => admin.revokeUser(prisma, parse(uuid('id'), o.id)),
+    run: async ({ prisma }, o) => (await admin()).revokeUser(prisma, parse(uuid('id'), o.id)),
   },
   'key create': {
     usage: 'key create --workspace S [--name N] [--description D] [--access full_access|delegated_user] [--user U] [--expires-at ISO]',
+    summary: 'creates an API key (shown once; only its hash is stored)',
     options: { workspace: text, name: text, description: text, access: text, user: text, 'expires-at': text },
-    run: ({ prisma }, o) =>
-      admin.createKey(prisma, {
+    run: async ({ prisma }, o) =>
+      (await admin()).createKey(prisma, {
         workspace: parse(required('workspace'), o.workspace),
         name: o.name as string | undefined,
         description: o.description as string | undefined,
@@ -86,13 +99,24 @@ const commands: Record<string, Command> = {
         expiresAt: opt(z.coerce.date({ message: '--expires-at must be an ISO 8601 date-time' }), o['expires-at']),
       }),
   },
-  'key revoke': { usage: 'key revoke --id C', options: { id: text }, run: ({ prisma }, o) => admin.revokeKey(prisma, parse(uuid('id'), o.id)) },
-  'key delete': { usage: 'key delete --id C', options: { id: text }, run: ({ prisma }, o) => admin.deleteKey(prisma, parse(uuid('id'), o.id)) },
+  'key revoke': {
+    usage: 'key revoke --id C',
+    summary: 'revokes an API key',
+    options: { id: text },
+    run: async ({ prisma }, o) => (await admin()).revokeKey(prisma, parse(uuid('id'), o.id)),
+  },
+  'key delete': {
+    usage: 'key delete --id C',
+    summary: 'deletes an API key',
+    options: { id: text },
+    run: async ({ prisma }, o) => (await admin()).deleteKey(prisma, parse(uuid('id'), o.id)),
+  },
   'credits set': {
     usage: 'credits set --workspace S [--recurring-limit N] [--recurring-used N] [--topup N]',
+    summary: "sets a workspace's credit pools (each change written to the credit ledger)",
     options: { workspace: text, 'recurring-limit': text, 'recurring-used': text, topup: text },
-    run: ({ prisma }, o) =>
-      admin.setCredits(prisma, {
+    run: async ({ prisma }, o) =>
+      (await admin()).setCredits(prisma, {
         workspace: parse(required('workspace'), o.workspace),
         recurringLimit: opt(count('recurring-limit'), o['recurring-limit']),
         recurringUsed: opt(count('recurring-used'), o['recurring-used']),
@@ -101,44 +125,60 @@ const commands: Record<string, Command> = {
   },
   seed: {
     usage: 'seed [--scale tiny|small|medium|large] [--seed N] [--replace]',
+    summary: 'loads the synthetic market (--replace empties the market tables first)',
     options: { scale: text, seed: text, replace: { type: 'boolean' } },
     async run({ pool }, o) {
       const scale = opt(oneOf('scale', ['tiny', 'small', 'medium', 'large']), o.scale) ?? 'tiny';
       const seed = opt(count('seed'), o.seed);
+      const [{ seedMarket }, { seedProgressPrinter }] = await Promise.all([import('./data/market.js'), import('./data/market/progress.js')]);
       // Progress goes to stderr: a bar per table on a terminal, plain lines otherwise.
-      const { seedProgressPrinter } = await import('./data/market/progress.js');
       const progress = seedProgressPrinter(process.stderr);
       const result = await seedMarket(pool, { scale, seed, replace: o.replace === true, onProgress: progress.onProgress })
         .catch((error: Error) => {
-          throw /already hold/.test(error.message) ? apiError('conflict', 'The market tables already hold data; add --replace to reseed them.') : error;
+          throw /already hold/.test(error.message) ? new CliError('conflict', 'The market tables already hold data; add --replace to reseed them.') : error;
         })
         .finally(() => progress.finish());
       return { scale, seed: seed ?? 42, ...result };
     },
   },
   'demo tick': {
-    usage: 'demo tick [--as-of YYYY-MM-DD] [--seed N]   (advances the demo market by one day; the same day again changes nothing)',
+    usage: 'demo tick [--as-of YYYY-MM-DD] [--seed N]',
+    summary: 'advances the demo market by one day (the same day again changes nothing)',
     options: { 'as-of': text, seed: text },
     async run({ pool }, o) {
       const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date like 2025-06-01' }), o['as-of']);
-      return demoTick(pool, { asOf, seed: opt(count('seed'), o.seed) }).catch((error: Error) => {
-        throw /already advanced/.test(error.message) ? apiError('conflict', error.message) : error;
+      const seed = opt(count('seed'), o.seed);
+      const { demoTick } = await import('./data/demo-tick.js');
+      return demoTick(pool, { asOf, seed }).catch((error: Error) => {
+        throw /already advanced/.test(error.message) ? new CliError('conflict', error.message) : error;
       });
     },
   },
   import: {
     usage: `import ${IMPORT_FORMATS.join('|')} <file|dir> [...] [--as-of ISO] [--domain D (shopify-products, required)]`,
+    summary: 'imports files (a folder: its files in name order); exits 1 when a file or a batch was not imported',
     options: { 'as-of': text, domain: text },
     positionals: true,
     async run({ pool }, o, args) {
       const [format, ...paths] = args;
       const chosen = parse(oneOf('format', IMPORT_FORMATS), format);
-      if (paths.length === 0) throw apiError('validation_error', 'import needs at least one file or directory');
+      if (paths.length === 0) throw refused('import needs at least one file or directory');
       const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date or date-time' }), o['as-of']);
-      if (chosen !== 'shopify-products' && o.domain !== undefined) throw apiError('validation_error', '--domain applies to shopify-products only');
+      if (chosen !== 'shopify-products' && o.domain !== undefined) throw refused('--domain applies to shopify-products only');
       const domain = chosen === 'shopify-products' ? parse(required('domain'), o.domain) : undefined;
-      if (domain !== undefined && !shopDomain(domain)) throw apiError('validation_error', "--domain must be the shop's domain, like example.com");
-      return importData(pool, chosen, paths, { asOf, domain });
+      const [{ importData }, { shopDomain }] = await Promise.all([import('./data/import/index.js'), import('./data/import/shopify-products.js')]);
+      if (domain !== undefined && !shopDomain(domain)) throw refused("--domain must be the shop's domain, like example.com");
+      // A path that is not there is a typo: nothing is imported.
+      const missing = (await Promise.all(paths.map((file) => stat(file).then(() => null, () => file)))).filter((file) => file !== null);
+      if (missing.length) throw refused(`no such file or directory: ${missing.join(', ')}`);
+      const summary = await importData(pool, chosen, paths, { asOf, domain });
+      // An error without a position is a file (or a batch of one) that was not imported: the import failed.
+      const failed = summary.errors.filter((error) => error.position === null);
+      if (failed.length) {
+        const first = failed[0];
+        throw new CliError('validation_error', `${failed.length === 1 ? '1 file or batch' : `${failed.length} files or batches`} not imported; the first: ${first.file}: ${first.reason}`, summary);
+      }
+      return summary;
     },
   },
   'sync run': {
@@ -147,14 +187,16 @@ const commands: Record<string, Command> = {
       '  sync run tiktok-ads --countries FR[,DE] (--search "T" | --advertiser-ids A,B) [--from D] [--to D] [--max-count N]\n' +
       '  sync run shopify [--domain D[,E]] [--force]   (no --domain: every tracked shop and SHOPIFY_DOMAINS)\n' +
       '  (every sync run: [--as-of ISO])',
+    summary: 'one run of a source\'s connector, with progress on stderr; Ctrl-C stops it as interrupted, the same command resumes it',
     options: {
       countries: text, search: text, 'page-ids': text, 'active-status': text, from: text, to: text, limit: text,
       'advertiser-ids': text, 'max-count': text, domain: text, force: { type: 'boolean' }, 'as-of': text,
     },
     positionals: true,
     async run({ pool }, o, args) {
+      const { SOURCE_NAMES, syncSource } = await import('./sources/index.js');
       const source = parse(oneOf('source', SOURCE_NAMES as [string, ...string[]]), args[0]);
-      if (args.length > 1) throw apiError('validation_error', `sync run takes one source, got ${args.join(' ')}`);
+      if (args.length > 1) throw refused(`sync run takes one source, got ${args.join(' ')}`);
       const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date or date-time' }), o['as-of']);
       const query = syncQuery(source, o);
       const controller = new AbortController();
@@ -173,8 +215,10 @@ const commands: Record<string, Command> = {
   },
   'sync status': {
     usage: 'sync status [--source S] [--limit N]',
+    summary: "each source's freshness and totals, and the latest runs",
     options: { source: text, limit: text },
     async run({ pool }, o) {
+      const { listRuns, SOURCE_NAMES, sourceStatuses } = await import('./sources/index.js');
       const source = opt(oneOf('source', SOURCE_NAMES as [string, ...string[]]), o.source);
       const limit = opt(count('limit'), o.limit) ?? 10;
       const [sources, runs] = await Promise.all([sourceStatuses(pool), listRuns(pool, { source, limit })]);
@@ -182,21 +226,27 @@ const commands: Record<string, Command> = {
     },
   },
   'sync schedule': {
-    usage: 'sync schedule list   (the schedules of SYNC_SCHEDULES / SYNC_CONFIG, as the job queue holds them)',
+    usage: 'sync schedule list',
+    summary: 'the schedules of SYNC_SCHEDULES / SYNC_CONFIG, as the job queue holds them',
     options: {},
     positionals: true,
     async run({ pool }, _o, args) {
-      if (args.join(' ') !== 'list') throw apiError('validation_error', 'usage: sync schedule list');
+      if (args.join(' ') !== 'list') throw refused('usage: sync schedule list');
+      const { listSchedules } = await import('./jobs/index.js');
       const schedules = await listSchedules(pool).catch((error: Error) => {
-        throw /^(SYNC_|\/)/.test(error.message) ? apiError('validation_error', error.message) : error;
+        throw /^(SYNC_|\/)/.test(error.message) ? refused(error.message) : error;
       });
       return { schedules };
     },
   },
   migrate: {
     usage: 'migrate',
+    summary: 'applies the pending migrations (every other command does it first too)',
     options: {},
-    run: async ({ pool }) => ({ applied: await migrate(pool) }),
+    run: async ({ pool }) => {
+      const { migrate } = await import('./db/migrate.js');
+      return { applied: await migrate(pool) };
+    },
   },
 };
 
@@ -212,7 +262,7 @@ function syncQuery(source: string, o: Options): Record<string, unknown> {
     shopify: ['domain', 'force'],
   };
   const foreign = given(Object.keys(o).filter((name) => name !== 'as-of' && !allowed[source].includes(name)));
-  if (foreign.length) throw apiError('validation_error', `--${foreign[0]} does not apply to ${source}`);
+  if (foreign.length) throw refused(`--${foreign[0]} does not apply to ${source}`);
   const countries = list(o.countries)?.map((code) => code.toUpperCase());
   if (source === 'meta-ads') {
     return {
@@ -282,41 +332,94 @@ function syncProgress(source: string) {
   };
 }
 
+const HELP = new Set(['--help', '-h', 'help']);
+
 function usage(): string {
-  return `commands:\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`;
+  return [
+    'usage: npm run --silent cli -- <command> [options]      (node dist/src/cli.js <command> after npm run build)',
+    '',
+    'commands:',
+    ...Object.values(commands).flatMap((c) => [`  ${c.usage}`, `      ${c.summary}`]),
+    '',
+    '<command> --help shows one command. Each command prints one JSON object on stdout, on failure',
+    '{"error":{"code","message"}}; progress goes to stderr.',
+    'exit codes: 0 done; 1 failed (not_found, conflict, internal_error, an import with a file not imported);',
+    '            2 refused: an unknown command or option, a missing or bad value (validation_error); nothing was done.',
+    'database: DATABASE_URL, else the embedded one in DATA_DIR (./.data), through the running server when one serves it.',
+  ].join('\n');
 }
 
-async function main(argv: string[]): Promise<object> {
-  const name = commands[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : argv[0];
-  const command = commands[name ?? ''];
-  if (!command) throw apiError('validation_error', `unknown command "${argv.slice(0, 2).join(' ')}"\n${usage()}`);
+function commandHelp(names: string[]): string {
+  return names.map((name) => `usage: ${commands[name].usage}\n  ${commands[name].summary}`).join('\n\n');
+}
+
+/** The command named by the first words of `argv`: two words (`workspace create`), else one (`seed`). */
+function commandOf(argv: string[]): string | undefined {
+  const two = `${argv[0]} ${argv[1]}`;
+  if (Object.hasOwn(commands, two)) return two;
+  return argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? argv[0] : undefined;
+}
+
+type Outcome = { exitCode: number; stdout: string; stderr?: string };
+
+async function main(argv: string[]): Promise<Outcome> {
+  // `help`, `--help`, `-h` (alone or before a command), `<command> --help`, `workspace --help` (the commands of a group).
+  if (argv.length === 0) return { exitCode: EXIT.refused, stdout: errorLine('validation_error', 'no command given; see --help'), stderr: usage() };
+  const asksHelp = HELP.has(argv[0]) || argv.includes('--help') || argv.includes('-h');
+  const words = HELP.has(argv[0]) ? argv.slice(1) : argv.filter((arg) => !HELP.has(arg));
+  const name = commandOf(words);
+  if (asksHelp) {
+    const group = Object.keys(commands).filter((command) => words[0] !== undefined && command.startsWith(`${words[0]} `));
+    if (name) return { exitCode: EXIT.ok, stdout: commandHelp([name]) };
+    if (group.length) return { exitCode: EXIT.ok, stdout: commandHelp(group) };
+    if (words.length === 0) return { exitCode: EXIT.ok, stdout: usage() };
+  }
+  if (!name) {
+    const group = Object.keys(commands).filter((command) => command.startsWith(`${argv[0]} `));
+    const hint = group.length ? `: one of ${group.join(', ')}` : '; see --help';
+    return { exitCode: EXIT.refused, stdout: errorLine('validation_error', `unknown command "${argv.slice(0, 2).join(' ')}"${hint}`), stderr: usage() };
+  }
+  const command = commands[name];
   let values: Options;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({ args: argv.slice(name.split(' ').length), options: command.options, strict: true, allowPositionals: command.positionals === true }));
   } catch (error) {
-    throw apiError('validation_error', `${(error as Error).message}\nusage: ${command.usage}`);
+    throw refused(`${(error as Error).message}\nusage: ${command.usage}`);
   }
+  const [{ loadConfig }, { openDatabase }, { connect }, { migrate }] = await Promise.all([
+    import('./config.js'), import('./db/open.js'), import('./db/client.js'), import('./db/migrate.js'),
+  ]);
   const location = await openDatabase(loadConfig(), { shareRunning: true });
   const db = connect(location.url, { max: 2 });
   try {
     if (name !== 'migrate') await migrate(db.pool);
-    return await command.run(db, values, positionals);
+    return { exitCode: EXIT.ok, stdout: JSON.stringify(await command.run(db, values, positionals)) };
   } finally {
     await db.close();
     await location.close();
   }
 }
 
-try {
-  const result = await main(process.argv.slice(2));
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  process.exitCode = 0;
-} catch (error) {
-  const code = error instanceof Error && 'extensions' in error && isErrorCode((error as { extensions: { code?: unknown } }).extensions.code)
-    ? (error as { extensions: { code: string } }).extensions.code
-    : 'internal_error';
-  const message = error instanceof Error ? error.message : String(error);
-  process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  process.exitCode = 1;
+function errorLine(code: string, message: string, details?: object): string {
+  return JSON.stringify({ error: { code, message }, ...details });
 }
+
+/** A failure as one JSON line: the code of a deliberate error (the CLI's or the specification's), else `internal_error`. */
+async function failure(error: unknown): Promise<Outcome> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof CliError) {
+    const exitCode = error.code === 'validation_error' && !error.details ? EXIT.refused : EXIT.failed;
+    return { exitCode, stdout: errorLine(error.code, message, error.details) };
+  }
+  const { isErrorCode } = await import('./errors.js');
+  const code = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  if (isErrorCode(code)) return { exitCode: code === 'validation_error' ? EXIT.refused : EXIT.failed, stdout: errorLine(code, message) };
+  return { exitCode: EXIT.failed, stdout: errorLine('internal_error', message) };
+}
+
+const outcome = await main(process.argv.slice(2)).catch(failure);
+if (outcome.stderr) process.stderr.write(`${outcome.stderr}\n`);
+// Exits once the answer is written: everything was closed, and the closed sockets' teardown would otherwise keep
+// the process a few hundred milliseconds more.
+process.stdout.write(`${outcome.stdout}\n`, () => process.exit(outcome.exitCode));

@@ -1,10 +1,5 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { cube } from '@electric-sql/pglite/contrib/cube';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { servePGlite } from './pglite-server.js';
 
 // The embedded PostgreSQL (PGlite, in WASM) is served on a loopback port (src/db/pglite-server.ts), so the
 // server, its pool and a second process (the operator CLI) all reach it as an ordinary PostgreSQL.
@@ -17,6 +12,11 @@ const lockFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
 /** Starts PGlite on `dataDir` (or in memory when null) and serves it on 127.0.0.1 at an ephemeral port. */
 export async function startEmbedded(dataDir: string | null): Promise<EmbeddedDatabase> {
   if (dataDir) await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
+  // Loaded here, not with the module: a process that only uses a running server's database (the CLI) never loads PGlite.
+  const [{ PGlite }, { btree_gin }, { cube }, { pg_trgm }, { servePGlite }] = await Promise.all([
+    import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/btree_gin'), import('@electric-sql/pglite/contrib/cube'),
+    import('@electric-sql/pglite/contrib/pg_trgm'), import('./pglite-server.js'),
+  ]);
   // pg_trgm: the lookup's fuzzy name matching (migration 0010); cube: image fingerprints (migration 0012); btree_gin:
   // the emails' text index with their dates (migration 0025). PostgreSQL ships all three in its contrib; PGlite loads
   // them on request.

@@ -64,30 +64,63 @@ describe('operator CLI', () => {
     expect(ledger.map((entry) => [entry.pool, entry.amount])).toEqual([['recurring', 10000], ['recurring', -9700], ['recurring', -20], ['topup', 50]]);
   });
 
-  it('answers bad input with one JSON error object and a non-zero exit, changing nothing', async () => {
+  it('answers bad input with one JSON error object, exit 2 when refused and 1 when failed, changing nothing', async () => {
     const before = await db.prisma.workspace.count();
-    const cases = [
-      ['bogus'],
-      ['workspace', 'create'],
-      ['workspace', 'create', '--slug', 'Bad Slug!'],
-      ['workspace', 'create', '--slug', 'x', '--api-access', 'maybe'],
-      ['workspace', 'create', '--slug', 'y', '--credits', '-3'],
-      ['workspace', 'create', '--slug', 'z', '--unknown-flag', '1'],
-      ['key', 'create', '--workspace', 'nope'],
-      ['key', 'revoke', '--id', 'not-a-uuid'],
-      ['key', 'delete', '--id', '00000000-0000-4000-8000-000000000000'],
-      ['user', 'create', '--workspace', 'acme', '--name', 'X', '--role', 'god'],
-      ['seed', '--scale', 'galactic'],
+    const cases: [string[], string, number][] = [
+      [['bogus'], 'validation_error', 2],
+      [['workspace'], 'validation_error', 2],
+      [['workspace', 'create'], 'validation_error', 2],
+      [['workspace', 'create', '--slug', 'Bad Slug!'], 'validation_error', 2],
+      [['workspace', 'create', '--slug', 'x', '--api-access', 'maybe'], 'validation_error', 2],
+      [['workspace', 'create', '--slug', 'y', '--credits', '-3'], 'validation_error', 2],
+      [['workspace', 'create', '--slug', 'z', '--unknown-flag', '1'], 'validation_error', 2],
+      [['key', 'create', '--workspace', 'nope'], 'not_found', 1],
+      [['key', 'revoke', '--id', 'not-a-uuid'], 'validation_error', 2],
+      [['key', 'delete', '--id', '00000000-0000-4000-8000-000000000000'], 'not_found', 1],
+      [['user', 'create', '--workspace', 'acme', '--name', 'X', '--role', 'god'], 'validation_error', 2],
+      [['seed', '--scale', 'galactic'], 'validation_error', 2],
+      [['import', 'meta-ads', '/no/such/folder'], 'validation_error', 2],
     ];
-    const results = await Promise.all(cases.map((args) => cli(...args)));
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
     for (const [index, result] of results.entries()) {
-      const args = cases[index];
-      expect(result.code, args.join(' ')).not.toBe(0);
+      const [args, code, exit] = cases[index];
+      expect(result.code, args.join(' ')).toBe(exit);
       expect(result.stdout.trim().split('\n'), args.join(' ')).toHaveLength(1);
-      expect(result.json, args.join(' ')).toEqual({ error: { code: expect.stringMatching(/^(validation_error|not_found|conflict)$/), message: expect.any(String) } });
+      expect(result.json, args.join(' ')).toEqual({ error: { code, message: expect.any(String) } });
     }
-    expect((await cli('workspace', 'create', '--slug', 'acme')).json.error.code).toBe('conflict');
+    // An unknown command also prints the usage, on stderr.
+    expect(results[0].stderr).toMatch(/^usage: .*\n[\s\S]*workspace create --slug S/);
+    expect(results[1].json.error.message).toMatch(/one of workspace create, workspace set-access/);
+    const conflict = await cli('workspace', 'create', '--slug', 'acme');
+    expect(conflict).toMatchObject({ code: 1, json: { error: { code: 'conflict' } } });
     expect(await db.prisma.workspace.count()).toBe(before);
+  });
+
+  it('prints its usage for --help, -h and help, and a command\'s own for <command> --help, without a database', async () => {
+    const commands = [
+      'workspace create', 'workspace set-access', 'user create', 'user revoke', 'key create', 'key revoke', 'key delete', 'credits set',
+      'seed', 'demo tick', 'import', 'sync run', 'sync status', 'sync schedule list', 'migrate',
+    ];
+    // An address nothing answers at: help must not need the database.
+    const nowhere = { DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' };
+    const [help, short, word] = await Promise.all([['--help'], ['-h'], ['help']].map((args) => harness.run(nowhere, args)));
+    for (const result of [help, short, word]) {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(help.stdout);
+    }
+    for (const command of commands) expect(help.stdout).toContain(`\n  ${command}`);
+    expect(help.stdout).toMatch(/exit codes: 0 done; 1 failed .*\n.*2 refused/);
+
+    const own = await Promise.all(commands.map((command) => harness.run(nowhere, [...command.split(' ').slice(0, 2), '--help'])));
+    for (const [index, result] of own.entries()) {
+      expect(result.code, commands[index]).toBe(0);
+      expect(result.stdout, commands[index]).toMatch(new RegExp(`^usage: ${commands[index]}`));
+    }
+    const key = own[commands.indexOf('key create')].stdout;
+    for (const option of ['--workspace', '--name', '--description', '--access', '--user', '--expires-at']) expect(key).toContain(option);
+    const group = await harness.run(nowhere, ['sync', '--help']);
+    expect(group.stdout.match(/^usage: sync /gm)).toHaveLength(3);
+    expect(await harness.run(nowhere, ['workspace', 'create', '--slug', 'w'])).toMatchObject({ code: 1, json: { error: { code: 'internal_error' } } });
   });
 
   it('seeds the tiny market once and refuses to seed over it without --replace', async () => {

@@ -221,7 +221,7 @@ describe('cli demo tick', () => {
     expect(counts(result.json)).toEqual(counts(summaries[0]));
     const again = await harness.cli('demo', 'tick', '--as-of', '2025-06-02');
     expect(again.json.events).toEqual({ recorded: 0, byType: {} });
-    expect(await harness.cli('demo', 'tick', '--as-of', 'someday')).toMatchObject({ code: 1, json: { error: { code: 'validation_error' } } });
+    expect(await harness.cli('demo', 'tick', '--as-of', 'someday')).toMatchObject({ code: 2, json: { error: { code: 'validation_error' } } });
     expect(await harness.cli('demo', 'tick', '--as-of', '2025-05-20')).toMatchObject({ code: 1, json: { error: { code: 'conflict' } } });
   });
 });

@@ -47,18 +47,32 @@ describe('cli import', () => {
     expect(again.json).toMatchObject({ read: 8, inserted: 0, updated: 0, skipped: 3 });
   });
 
-  it('reports an unreadable file in the summary, and bad arguments as a validation error', async () => {
+  it('fails (exit 1) with the summary when a file was not imported, and refuses (exit 2) bad arguments and missing paths', async () => {
     const broken = path.join(scratch, 'broken.json');
     await writeFile(broken, 'not json');
     const summary = await cli('import', 'meta-ads', broken);
-    expect(summary.code).toBe(0);
-    expect(summary.json).toEqual({ read: 0, inserted: 0, updated: 0, skipped: 0, errors: [{ file: broken, position: null, reason: expect.stringMatching(/^not JSON/) }] });
+    expect(summary.code).toBe(1);
+    expect(summary.stdout.trim().split('\n')).toHaveLength(1);
+    expect(summary.json).toEqual({
+      error: { code: 'validation_error', message: expect.stringMatching(/^1 file or batch not imported; the first: .*broken\.json: not JSON/) },
+      read: 0, inserted: 0, updated: 0, skipped: 0, errors: [{ file: broken, position: null, reason: expect.stringMatching(/^not JSON/) }],
+    });
 
-    for (const args of [['import', 'shopify-products', broken], ['import', 'meta-ads'], ['import'], ['import', 'meta-ads', broken, '--as-of', 'yesterday']]) {
+    // An import for a new day writes each ad's reach of that day.
+    const reachDays = async () => (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM ad_reach_days')).rows[0].n;
+    const before = await reachDays();
+    const missing = path.join(scratch, 'no-such-folder');
+    for (const args of [
+      ['import', 'shopify-products', broken], ['import', 'meta-ads'], ['import'], ['import', 'meta-ads', broken, '--as-of', 'yesterday'],
+      ['import', 'meta-ads', path.join(fixtures, 'meta-ads'), missing, '--as-of', '2026-11-23T10:00:00Z'],
+    ]) {
       const res = await cli(...args);
-      expect(res.code, res.stdout).toBe(1);
-      expect(res.json.error.code).toBe('validation_error');
+      expect(res.code, res.stdout).toBe(2);
+      expect(res.json, res.stdout).toEqual({ error: { code: 'validation_error', message: expect.any(String) } });
     }
+    // A path that is not there imports nothing, not even the paths beside it.
+    expect((await cli('import', 'meta-ads', path.join(fixtures, 'meta-ads'), missing)).json.error.message).toBe(`no such file or directory: ${missing}`);
+    expect(await reachDays()).toBe(before);
   });
 });
 

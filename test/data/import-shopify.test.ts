@@ -302,7 +302,7 @@ describe('cli import shopify-products', () => {
     ];
     for (const [args, message] of cases) {
       const res = await harness.cli(...args);
-      expect(res.code, res.stdout).toBe(1);
+      expect(res.code, res.stdout).toBe(2);
       expect(res.json.error).toEqual({ code: 'validation_error', message: expect.stringMatching(message) });
     }
   });

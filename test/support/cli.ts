@@ -10,14 +10,44 @@ import { createTestDatabase } from './database.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 
-export type CliResult = { code: number; json: any; stdout: string };
+/** `json`: stdout parsed, when it is JSON (`--help` prints text). */
+export type CliResult = { code: number; json: any; stdout: string; stderr: string };
+
+/**
+ * Builds dist/ as `npm run cli` and `npm start` do (scripts/build.js: only what changed, each file replaced whole, so
+ * test files building at the same time never load a half-written module). Once per test file: each CLI call or server
+ * start is then plain node. Returns the build's folder.
+ */
+export async function build(): Promise<string> {
+  await run(process.execPath, [path.join(root, 'scripts/build.js')], { cwd: root });
+  return path.join(root, 'dist');
+}
+
+/** Runs the built CLI with `env`; a non-zero exit is a result, not an error. */
+export async function runCli(cli: string, env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  const parsed = (stdout: string) => {
+    try {
+      return JSON.parse(stdout);
+    } catch {
+      return undefined;
+    }
+  };
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root, env });
+    return { code: 0, json: parsed(stdout), stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, json: parsed(failed.stdout), stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
 
 export type CliHarness = {
   db: Db;
-  /** Runs `src/cli.ts <args>` as a child process against this harness's database. */
+  /** Runs the built CLI (`dist/src/cli.js <args>`) as a child process against this harness's database. */
   cli(...args: string[]): Promise<CliResult>;
+  /** The same with these variables changed. */
+  run(overrides: NodeJS.ProcessEnv, args: string[]): Promise<CliResult>;
   close(): Promise<void>;
 };
 
@@ -26,6 +56,7 @@ export type CliHarness = {
  * embedded one in a scratch DATA_DIR that this test process serves, playing the running server the CLI must share.
  */
 export async function createCliHarness(): Promise<CliHarness> {
+  const cli = path.join(await build(), 'src/cli.js');
   let env: NodeJS.ProcessEnv;
   let db: Db;
   let cleanup: () => Promise<void>;
@@ -48,15 +79,8 @@ export async function createCliHarness(): Promise<CliHarness> {
   }
   return {
     db,
-    async cli(...args) {
-      try {
-        const { stdout } = await run(tsx, ['src/cli.ts', ...args], { cwd: root, env });
-        return { code: 0, json: JSON.parse(stdout), stdout };
-      } catch (error) {
-        const failed = error as { code: number; stdout: string };
-        return { code: failed.code, json: JSON.parse(failed.stdout), stdout: failed.stdout };
-      }
-    },
+    cli: (...args) => runCli(cli, env, args),
+    run: (overrides, args) => runCli(cli, { ...env, ...overrides }, args),
     close: () => cleanup(),
   };
 }

@@ -4,12 +4,12 @@ import { metaAds } from './meta-ads.js';
 import { importFiles, type Format, type ImportSummary } from './run.js';
 import { shopDomain, shopifyProducts } from './shopify-products.js';
 import { tiktokAds } from './tiktok-ads.js';
+import type { ImportFormat } from './formats.js';
 
 export type { ImportError, ImportSummary } from './run.js';
 
 // `npm run --silent cli -- import <format> <file|dir> [...]`.
-export const IMPORT_FORMATS = ['meta-ads', 'tiktok-ads', 'shopify-products', 'google-ads'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export { IMPORT_FORMATS, type ImportFormat } from './formats.js';
 
 /** `domain`: the shop whose `products.json` pages are imported (shopify-products only). */
 export type ImportOptions = { asOf?: Date; domain?: string };

@@ -5,6 +5,7 @@ import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './data/demo.js';
+import { seedProgressPrinter } from './data/market/progress.js';
 import { startDemoTicks } from './data/demo-ticks.js';
 import { createHttpServer, createMetricsServer } from './http.js';
 import { KnownBalances } from './metering/balances.js';
@@ -19,6 +20,7 @@ import { createApp } from './server.js';
 import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
 import { sourceStatuses } from './sources/index.js';
+import { embeddedIsNew, emptyDatabaseHint, listen, listenFailure, migrationLines, portRefusal } from './startup.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
 // on the first embedded start, and serve GraphQL at /graphql and REST at /v1.
@@ -36,14 +38,37 @@ const onSignal = (signal: string) => {
 };
 process.on('SIGINT', () => onSignal('SIGINT'));
 process.on('SIGTERM', () => onSignal('SIGTERM'));
-const location = await openDatabase(config, { shareRunning: false });
+/** A start that cannot go on: one line, then exit 1 (after `close`, what was opened so far). */
+async function stopStarting(line: string, close?: () => Promise<void>): Promise<never> {
+  logger.error(line);
+  logger.flush();
+  await close?.().catch(() => undefined);
+  process.exit(1);
+}
+// A busy port is told at once, not after the migrations and the demo load.
+for (const [port, variable] of [[config.port, 'PORT'], [config.metrics.port, 'METRICS_PORT']] as const) {
+  const refusal = await portRefusal(port, config.host, variable);
+  if (refusal) await stopStarting(refusal);
+}
+const creating = !config.databaseUrl && embeddedIsNew(config.dataDir);
+if (creating) log(`creating the embedded database in ${config.dataDir} (first start)…`);
+const location = await openDatabase(config, { shareRunning: false }).catch((error: Error) => stopStarting(error.message));
+if (creating) log(`embedded database created in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s`);
 const db = connect(location.url, { max: location.embedded ? 4 : 10 });
+const closeDatabase = async () => {
+  await db.close();
+  await location.close();
+};
 
-const applied = await migrate(db.pool);
-if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+await migrate(db.pool, migrationLines(log));
 
 const demoWanted = process.env.DEMO_DATA ? process.env.DEMO_DATA === 'true' : location.embedded;
-const demoKey = demoWanted ? await ensureDemo(db.prisma, db.pool, log) : null;
+let demoKey: string | null = null;
+if (demoWanted) {
+  // The demo load's progress on stderr: a bar per table, redrawn in place on a terminal, plain lines otherwise.
+  const progress = seedProgressPrinter(process.stderr);
+  demoKey = await ensureDemo(db.prisma, db.pool, log, progress.onProgress).finally(() => progress.finish());
+}
 
 // Reported once per period (src/metering/index.ts), however many requests meet the failure meanwhile.
 const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl, undefined, (err) => {
@@ -76,11 +101,12 @@ const app = createApp(
   { logger, metrics, corsOrigins: config.corsOrigins, readiness, mcpMutations: config.mcpMutations },
 );
 const server = createHttpServer(app, { logger, metrics, metricsOnThisPort: config.metrics.onApiPort });
-await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+await listen(server, config.port, config.host).catch((error) => stopStarting(listenFailure(error, config.port, config.host, 'PORT'), closeDatabase));
 let metricsServer: Server | undefined;
 if (metrics && config.metrics.port !== undefined) {
   metricsServer = createMetricsServer(metrics);
-  await new Promise<void>((resolve) => metricsServer!.listen(config.metrics.port, config.host, resolve));
+  const port = config.metrics.port;
+  await listen(metricsServer, port, config.host).catch((error) => stopStarting(listenFailure(error, port, config.host, 'METRICS_PORT'), closeDatabase));
 }
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
@@ -95,6 +121,8 @@ if (demoKey) {
   log('demo workspace "demo" created. Its API key is shown this once (only a hash is stored):');
   console.log(`\n  ${demoKey}\n\n  curl -H "Authorization: Bearer ${demoKey}" "${base}/v1/ads?search=summer&limit=3"\n`);
 }
+const hint = demoWanted ? null : await emptyDatabaseHint(db.pool);
+if (hint) log(hint);
 
 // The job queue's workers (the sync schedules) and the events' dispatcher run in this process unless WORKERS=off
 // (`npm run worker` runs them alone).

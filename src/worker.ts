@@ -5,6 +5,7 @@ import { openDatabase } from './db/open.js';
 import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
 import { createLogger } from './observability/logger.js';
+import { migrationLines } from './startup.js';
 
 // `npm run worker`: a worker-only process. It works the job queue (the sync schedules) and dispatches the market's
 // events (src/events/) on the database of DATABASE_URL, or on the embedded database of a server running in DATA_DIR
@@ -13,7 +14,7 @@ const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'auto' ? undefined : config.logFormat === 'pretty' });
 const location = await openDatabase(config, { shareRunning: true });
 const db = connect(location.url, { max: 3 });
-await migrate(db.pool);
+await migrate(db.pool, migrationLines((line) => logger.info(line)));
 const jobs = await startJobs(db.pool, { work: true, logger });
 const events = startEvents(db.pool, { logger });
 logger.info({ pid: process.pid }, `worker ready: ${jobs.schedules.length} schedule(s)${jobs.schedules.length ? '' : ' (set SYNC_SCHEDULES or SYNC_CONFIG)'}`);

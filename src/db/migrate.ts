@@ -12,13 +12,17 @@ export async function listMigrations(): Promise<{ name: string; sql: string }[]>
   return Promise.all(names.map(async (name) => ({ name, sql: await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8') })));
 }
 
+/** `done` of the `total` pending migrations applied, the last one `name`. */
+export type MigrationProgress = { done: number; total: number; name: string | null };
+
 const MIGRATION = acrossWorkspaces('a migration changes the tables of every workspace');
 
 /**
  * Applies the migrations not yet recorded in `_migrations`, each in its own transaction.
- * An advisory lock keeps two starting instances from applying the same file twice.
+ * An advisory lock keeps two starting instances from applying the same file twice. `onProgress` hears of the pending
+ * ones before the first is applied (`done` 0) and after each.
  */
-export async function migrate(pool: pg.Pool): Promise<string[]> {
+export async function migrate(pool: pg.Pool, onProgress?: (progress: MigrationProgress) => void): Promise<string[]> {
   const client = await pool.connect();
   const applied: string[] = [];
   try {
@@ -27,8 +31,9 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
       'CREATE TABLE IF NOT EXISTS "_migrations" (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
     const done = new Set((await client.query<{ name: string }>('SELECT name FROM "_migrations"')).rows.map((row) => row.name));
-    for (const migration of await listMigrations()) {
-      if (done.has(migration.name)) continue;
+    const pending = (await listMigrations()).filter((migration) => !done.has(migration.name));
+    if (pending.length) onProgress?.({ done: 0, total: pending.length, name: null });
+    for (const migration of pending) {
       await client.query('BEGIN');
       try {
         await client.query(`${MIGRATION}\n${migration.sql}`);
@@ -39,6 +44,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
         throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
       }
       applied.push(migration.name);
+      onProgress?.({ done: applied.length, total: pending.length, name: migration.name });
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock(727274)').catch(() => {});

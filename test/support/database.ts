@@ -6,8 +6,12 @@ import { migrate } from '../../src/db/migrate.js';
 
 export type TestDatabase = Db & { url: string; kind: 'pglite' | 'postgres'; dispose(): Promise<void> };
 
-/** A fresh, migrated database: in-memory PGlite, or a new database on TEST_DATABASE_URL's server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database: in-memory PGlite, or a new database on TEST_DATABASE_URL's server (`migrated: false`:
+ * left empty, for a test of a first start).
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const migrated = options.migrated ?? true;
   if (process.env.TEST_DB === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
@@ -19,7 +23,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const db = connect(url.toString());
-    await migrate(db.pool);
+    if (migrated) await migrate(db.pool);
     return {
       ...db,
       url: url.toString(),
@@ -35,7 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const embedded = await startEmbedded(null);
   const db = connect(embedded.url);
-  await migrate(db.pool);
+  if (migrated) await migrate(db.pool);
   return {
     ...db,
     url: embedded.url,

@@ -323,7 +323,10 @@ describe('exports run by the job queue', () => {
     expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { nope: 1 }, format: 'ndjson' }), 'body.params.nope');
     expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { limit: 5 }, format: 'ndjson' }), 'body.params.limit');
     expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: {}, format: 'xlsx' }), 'body.format');
-    // A relevance-ranked text search pages a bounded set of candidates: it cannot be read whole.
-    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { search: ['serum'], sortBy: 'relevance' }, format: 'ndjson' }), 'body.path');
+    // A relevance-ranked text search pages a bounded set of candidates: it cannot be read whole, and says to add sortBy
+    // (sent as relevance, or left to a search's default sort); the dry run says the same.
+    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { search: ['serum'], sortBy: 'relevance' }, format: 'ndjson' }), 'body.params.sortBy', /add sortBy/);
+    expectViolation(await create({ method: 'GET', path: '/v1/ads', params: { search: 'serum' }, format: 'ndjson' }), 'body.params.sortBy', /add sortBy/);
+    expectViolation(await create({ method: 'GET', path: '/v1/ads', params: { search: 'serum' }, format: 'csv' }, demo, '?dryRun=true'), 'body.params.sortBy', /add sortBy/);
   });
 });

@@ -181,3 +181,38 @@ export function coverage(model: string, loaded: Selection): (wanted: object) => 
   const have = loadedBy(model, loaded);
   return (wanted) => holds(have, wanted as Selection);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Items as a transport shows them, written by PostgreSQL as compact JSON text (exports' bulk reads: a chunk of rows
+// written to a file without a resolver per field). Each field's value is SQL; the text is what JSON.stringify writes
+// of the same object, its keys in the given order.
+
+/**
+ * One key of a JSON text object: its SQL value, read as `value` (a value that needs JSON's escaping, strings and
+ * lists: to_json writes it), `json` (SQL of text that is JSON already, written as it is: a number's or a boolean's
+ * text, isoJson, a nested jsonText) or `omitNull` (a `value` whose key is left out when it is null, as the REST
+ * envelope's omitNull keys are). NULL is written as null.
+ */
+export type JsonTextField = readonly [key: string, sql: Prisma.Sql | string, kind?: 'value' | 'json' | 'omitNull'];
+
+/**
+ * The SQL of one compact JSON object's text (`{"k":v,…}`), built by one concat() (to_json only for what needs
+ * escaping: it costs a type lookup per value); the first field may not be omitNull.
+ */
+export function jsonText(fields: readonly JsonTextField[]): Prisma.Sql {
+  if (!fields.length || fields[0]![2] === 'omitNull') throw new Error('jsonText: the first field must always be written');
+  if (fields.length > 49) throw new Error('jsonText: at most 49 fields (concat takes 100 arguments)');
+  const parts = fields.flatMap(([key, given, kind = 'value'], i) => {
+    const value = typeof given === 'string' ? Prisma.raw(given) : given;
+    const name = Prisma.raw(`'${i ? ',' : '{'}${JSON.stringify(key).replaceAll("'", "''")}:'`);
+    if (kind === 'json') return [name, Prisma.sql`coalesce(${value}, 'null')`];
+    if (kind === 'omitNull') return [Prisma.sql`(CASE WHEN (${value}) IS NULL THEN '' ELSE ${name} || to_json(${value})::text END)`];
+    return [name, Prisma.sql`coalesce(to_json(${value})::text, 'null')`];
+  });
+  return Prisma.sql`concat(${Prisma.join(parts, ', ')}, '}')`;
+}
+
+/** A timestamp column as JSON writes a JavaScript Date (toISOString: UTC, milliseconds, `Z`, quoted), or NULL. */
+export function isoJson(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\\"')`;
+}

@@ -351,12 +351,33 @@ async function restrictedIds(db: SqlSource, id: Prisma.Sql, from: Prisma.Sql, wh
  * engines that cannot (rows computed in SQL, a model read by Prisma, a relevance-ranked text search) refuse with
  * ExportRefused, so the export is refused before it starts.
  */
-export type ExportRead = { mode: 'count' | 'rows'; chunk: number; total: number | null; done: boolean; cursor: string | null };
+export type ExportRead = {
+  mode: 'count' | 'rows';
+  chunk: number;
+  total: number | null;
+  done: boolean;
+  cursor: string | null;
+  /**
+   * Bulk read (rows mode): the base URL of the export's media URLs, set by a caller that runs the route with its whole
+   * REST selection. A list whose rows say how to write their REST items (ListRows' `exported`) then answers an empty
+   * page and leaves the chunk's items here, as NDJSON text (one item a line, no final newline) and their count: one
+   * statement for the chunk, no resolver per field. A list without them answers its rows as usual (`lines` stays null).
+   */
+  bulk?: { baseUrl: string };
+  lines: { text: string; count: number } | null;
+};
 
-/** A fresh export read: counting, or reading `chunk` rows a run. */
-export function exportRead(mode: ExportRead['mode'], chunk = 1_000): ExportRead {
-  return { mode, chunk, total: null, done: false, cursor: null };
+/** A fresh export read: counting, or reading `chunk` rows a run (`bulk`: as REST items' text where the list can). */
+export function exportRead(mode: ExportRead['mode'], chunk = 1_000, bulk?: ExportRead['bulk']): ExportRead {
+  return { mode, chunk, total: null, done: false, cursor: null, bulk, lines: null };
 }
+
+/**
+ * How a list's rows are written as the items REST shows (the route's whole selection, its envelope's omitNull keys left
+ * out) for a bulk export read: `item(baseUrl)` is SQL of one row's item as JSON text over `from` (a `FROM …` without
+ * WHERE, naming the list's row as its id's alias does), `baseUrl` SQL of the media URLs' base.
+ */
+export type ExportRows = { from: Prisma.Sql; item(baseUrl: Prisma.Sql): Prisma.Sql };
 
 const exporting = new AsyncLocalStorage<ExportRead>();
 
@@ -365,14 +386,31 @@ export function withExportRead<T>(state: ExportRead, run: () => Promise<T>): Pro
   return exporting.run(state, run);
 }
 
-/** Thrown by a list engine that cannot be read whole under an export read. */
-export class ExportRefused extends Error {}
+/** Thrown by a list engine that cannot be read whole under an export read; `argument`: the route's argument at fault, if one is. */
+export class ExportRefused extends Error {
+  constructor(message: string, readonly argument?: string) {
+    super(message);
+  }
+}
 
 function refuseExport(engine: string): void {
   if (exporting.getStore()) throw new ExportRefused(`this list cannot be exported (${engine}): only the lists paged by findPage and findIds can`);
 }
 
 let cursors = 0;
+
+/** The next `state.chunk` rows of the cursor over `ordered` (declared by the first call); `done` once a chunk comes back short. */
+async function exportFetch<T>(db: SqlSource, state: ExportRead, ordered: Prisma.Sql): Promise<T[]> {
+  if (state.done) return [];
+  if (state.cursor === null) {
+    const name = `list_export_${++cursors}`;
+    await rawRows(db, sql`DECLARE ${Prisma.raw(name)} NO SCROLL CURSOR FOR ${ordered}`);
+    state.cursor = name;
+  }
+  const rows = await rawRows<T>(db, sql`FETCH FORWARD ${Prisma.raw(String(state.chunk))} FROM ${Prisma.raw(state.cursor)}`);
+  if (rows.length < state.chunk) state.done = true;
+  return rows;
+}
 
 /** The ids of the next chunk (rows) or none (count: `total` set), from `matches` (`FROM … WHERE …`) and the list's `ordered` id query. */
 async function exportIds(db: SqlSource, state: ExportRead, matches: Prisma.Sql, ordered: Prisma.Sql): Promise<string[]> {
@@ -382,15 +420,40 @@ async function exportIds(db: SqlSource, state: ExportRead, matches: Prisma.Sql, 
     state.done = true;
     return [];
   }
-  if (state.done) return [];
-  if (state.cursor === null) {
-    const name = `list_export_${++cursors}`;
-    await rawRows(db, sql`DECLARE ${Prisma.raw(name)} NO SCROLL CURSOR FOR ${ordered}`);
-    state.cursor = name;
+  return (await exportFetch<{ id: string }>(db, state, ordered)).map((row) => row.id);
+}
+
+/**
+ * Whether this run is a bulk export read (rows mode, `bulk` set, the list's rows say how to write their items), and
+ * then what to read it with.
+ */
+function bulkRead(rows: { exported?: ExportRows }): { state: ExportRead; exported: ExportRows } | null {
+  const state = exporting.getStore();
+  return state?.mode === 'rows' && state.bulk && rows.exported ? { state, exported: rows.exported } : null;
+}
+
+/**
+ * The next chunk of a bulk export read, left in `state.lines`: the cursor reads the matches' addresses in the list's
+ * order (`id`, `matches` its `FROM … WHERE …`, `order` its ORDER BY), and each row's item is written as it is fetched,
+ * read again by its address (a TID scan in the same snapshot): only the fetched rows are written, none is sorted with
+ * its text. A scalar subquery over the ordered addresses, not a join, so that nothing reorders them.
+ */
+async function exportLines(db: SqlSource, bulk: { state: ExportRead; exported: ExportRows }, id: Prisma.Sql, matches: Prisma.Sql, order: Prisma.Sql): Promise<void> {
+  const { state, exported } = bulk;
+  const address = rowAddress(id);
+  const item = exported.item(sql`${state.bulk!.baseUrl}::text`);
+  const lines = await exportFetch<{ line: string }>(db, state, sql`
+    SELECT (SELECT ${item} ${exported.from} WHERE ${address} = o.t) AS line FROM (SELECT ${address} AS t ${matches} ORDER BY ${order}) o`);
+  state.lines = { text: lines.map((row) => row.line).join('\n'), count: lines.length };
+}
+
+/** The order a list is exported in (its pages' order), or ExportRefused for a relevance rank over a bounded set. */
+function exportOrder(query: ListQuery): readonly OrderKey[] {
+  const { search } = query;
+  if (search?.rank && !query.scansAllMatches) {
+    throw new ExportRefused('a text search sorted by relevance (the default sort of a search) ranks a bounded set of candidates per page and cannot be read whole: add sortBy with another sort (newest, reach, …) to export it', 'sortBy');
   }
-  const rows = await rawRows<{ id: string }>(db, sql`FETCH FORWARD ${Prisma.raw(String(state.chunk))} FROM ${Prisma.raw(state.cursor)}`);
-  if (rows.length < state.chunk) state.done = true;
-  return rows.map((row) => row.id);
+  return search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -404,8 +467,8 @@ export type InlineRows<Row> = { inline(ids: Prisma.Sql): Prisma.Sql; parse(json:
  * page is found (`load`, e.g. Prisma with the request's selection), and put back in the page's order either way.
  */
 export type ListRows<Row> =
-  | { inline?: InlineRows<Row & { id: string }> | null; load: (ids: string[]) => Promise<(Row & { id: string })[]>; idOf?: undefined }
-  | { inline?: InlineRows<Row> | null; load: (ids: string[]) => Promise<Row[]>; idOf: (row: Row) => string };
+  | { inline?: InlineRows<Row & { id: string }> | null; load: (ids: string[]) => Promise<(Row & { id: string })[]>; idOf?: undefined; exported?: ExportRows }
+  | { inline?: InlineRows<Row> | null; load: (ids: string[]) => Promise<Row[]>; idOf: (row: Row) => string; exported?: ExportRows };
 // Rows with a text `id` are put back in the page's order by it; any other rows (a numeric id, a key under another name)
 // must say how to read theirs (`idOf`), so a loader cannot forget it. A union rather than a conditional type on Row:
 // `load`'s parameter is typed from its context, and a conditional type there would fix Row (to unknown) before `load`
@@ -500,12 +563,23 @@ export async function findPage<Row>(
       const all = [...query.keys, { key: query.id }];
       const where = query.where.length ? sql`WHERE ${Prisma.join(query.where, ' AND ')}` : Prisma.empty;
       const order = Prisma.join(all.map(({ key }) => sql`${key} ${Prisma.raw(query.direction)}`), ', ');
+      const pagination = { limit: query.page.limit, total: exported.total ?? 0, totalRelation: 'eq' as const, nextCursor: null };
+      const bulk = bulkRead(rows);
+      if (bulk) {
+        await exportLines(db, bulk, query.id, sql`${query.from} ${where}`, order);
+        return { data: [], pagination };
+      }
       const ids = await exportIds(db, exported, sql`${query.from} ${where}`, sql`SELECT (${query.id})::text AS id ${query.from} ${where} ORDER BY ${order}`);
-      return { data: await inOrder(ids, null), pagination: { limit: query.page.limit, total: exported.total ?? 0, totalRelation: 'eq', nextCursor: null } };
+      return { data: await inOrder(ids, null), pagination };
     }
     const found = await findKeysetPage(db, { ...query, limit: query.page.limit, after }, rows.inline ?? undefined);
     const pagination = { limit: query.page.limit, total: found.total, totalRelation: found.totalRelation, nextCursor: found.next ? encodeCursor(digest, found.next) : null };
     return { data: await inOrder(found.ids, found.rows), pagination };
+  }
+  const bulk = bulkRead(rows);
+  if (bulk && !restriction.getStore()) {
+    await exportLines(db, bulk, query.id, query.from, orderBySql(exportOrder(query)));
+    return pageOf([], query.page, { total: 0 });
   }
   const found = await findIds(db, query, { limit: query.page.limit, offset: offsetOf(query.page) }, rows.inline ?? undefined);
   return pageOf(await inOrder(found.ids, found.rows), query.page, found);
@@ -519,8 +593,7 @@ export async function findIds<Row = never>(db: SqlSource, query: ListQuery, page
   if (restricted) return restrictedIds(db, id, from, null, restricted);
   const exported = exporting.getStore();
   if (exported) {
-    if (search?.rank && !query.scansAllMatches) throw new ExportRefused('a text search sorted by relevance ranks a bounded set of candidates per page: sort it by another key to export it');
-    const order: readonly OrderKey[] = search?.rank ? [{ key: search.rank, direction: 'DESC' }, ...query.order] : query.order;
+    const order = exportOrder(query);
     return { ids: await exportIds(db, exported, from, sql`SELECT (${id})::text AS id ${from} ORDER BY ${orderBySql(order)}`), total: exported.total ?? 0 };
   }
   if (search && !query.scansAllMatches) return findSearchPage(db, { id, from, order: query.order, rank: search.rank, leading: search.leading, limit, offset }, inline);
@@ -692,11 +765,11 @@ type SearchPageQuery = {
 
 /**
  * The physical address (ctid) of the row whose id is `id` (`alias."id"`): a relevance rank reads each candidate again
- * by it, a TID scan (within one statement, one snapshot, a row's address stays its own).
+ * by it, as a bulk export read each row, a TID scan (within one statement, one snapshot, a row's address stays its own).
  */
 function rowAddress(id: Prisma.Sql): Prisma.Sql {
   const alias = /^([a-z_][a-z0-9_]*)\."id"$/.exec(id.sql.trim())?.[1];
-  if (!alias || id.values.length) throw new Error(`findPage: a text search's id must be a table's "id" column (alias."id"), not ${id.sql}`);
+  if (!alias || id.values.length) throw new Error(`findPage: a text search's (or a bulk export's) id must be a table's "id" column (alias."id"), not ${id.sql}`);
   return Prisma.raw(`${alias}.ctid`);
 }
 

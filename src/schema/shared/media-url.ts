@@ -1,3 +1,5 @@
+import { Prisma } from '../../generated/prisma/client.js';
+
 /** Where the server serves the media it makes itself (demo and seed data): `/media/...` below its own address. */
 export const MEDIA_PATH = '/media';
 
@@ -38,4 +40,10 @@ export function resolveMediaUrls<P>(read: (parent: P) => string[]) {
  */
 export function htmlMediaUrls(html: string, publicBaseUrl: string): string {
   return html.replaceAll(`src="${MEDIA_PATH}/`, `src="${publicBaseUrl}${MEDIA_PATH}/`);
+}
+
+/** mediaUrl in SQL, for rows PostgreSQL writes as JSON (exports): `column` (text) as clients see it, `base` the public base URL. */
+export function mediaUrlSql(column: string, base: Prisma.Sql): Prisma.Sql {
+  const stored = Prisma.raw(column);
+  return Prisma.sql`(CASE WHEN left(${stored}, ${Prisma.raw(String(MEDIA_PATH.length + 1))}) = ${Prisma.raw(`'${MEDIA_PATH}/'`)} THEN ${base} || ${stored} ELSE ${stored} END)`;
 }

@@ -6,6 +6,7 @@ import {
   asParamsError, listArguments, ListRunFailed, marketListAt, runContext, runRows, runPrincipal, type MarketList, type RunServices,
 } from '../../shared/market-lists.js';
 import { priceOf } from '../../../metering/prices.js';
+import { RowChunk } from './writers.js';
 
 // An export's list: the route named by its method and path as called, its arguments read from the params as REST reads
 // them, counted or read whole under the list engine's export mode (src/schema/shared/list.ts), as the workspace.
@@ -21,9 +22,14 @@ export async function exportList(method: string, path: string, params: Record<st
   return { list, values, pricePerRow: price?.kind === 'perRow' ? 1 : 0 };
 }
 
-/** The route's refusal as the export's: its parameters named `params.<name>`; an engine that cannot export, named `path`. */
+/**
+ * The route's refusal as the export's: its parameters named `params.<name>`; an engine that cannot export, named `path`
+ * (or the parameter that makes it unable to: `params.sortBy` for a relevance-ranked search).
+ */
 function refusal(error: unknown, list: MarketList): unknown {
-  if (error instanceof ExportRefused) return validationError([{ argument: 'path', expected: [`${list.name} cannot be exported: ${error.message}`] }]);
+  if (error instanceof ExportRefused) {
+    return validationError([{ argument: error.argument ? `params.${error.argument}` : 'path', expected: [`${list.name} cannot be exported: ${error.message}`] }]);
+  }
   if (error instanceof ListRunFailed && error.failure.kind === 'refused') {
     const refused: GraphQLError = error.failure.error;
     return refused.extensions?.code === 'validation_error' ? asParamsError(refused) : refused;
@@ -31,11 +37,21 @@ function refusal(error: unknown, list: MarketList): unknown {
   return error;
 }
 
-/** Runs the list once under `state` (a count, or the next chunk) in the services given: the chunk's rows as REST shows them. */
-export async function readList(target: ExportList, services: RunServices, workspace: Principal['workspace'], state: ExportRead, requestId: string): Promise<Record<string, unknown>[]> {
+/**
+ * Runs the list once under `state` (a count, or the next chunk) in the services given: the chunk's rows as REST shows
+ * them. A chunk is read in bulk where the list can (its items' NDJSON text written by one statement: ExportRows,
+ * shared/list.ts), else through the route's resolvers.
+ */
+export async function readList(target: ExportList, services: RunServices, workspace: Principal['workspace'], state: ExportRead, requestId: string): Promise<RowChunk> {
   const context = runContext(services, runPrincipal(workspace), requestId);
+  // The items of the route's whole REST selection (runRows), their media URLs on the export's base URL.
+  state.bulk ??= { baseUrl: services.publicBaseUrl };
+  state.lines = null;
   try {
-    return await withExportRead(state, () => runRows(target.list, target.values, context));
+    const rows = await withExportRead(state, () => runRows(target.list, target.values, context));
+    // Set by the run (a bulk read), which TypeScript does not see.
+    const lines = state.lines as ExportRead['lines'];
+    return lines ? RowChunk.ofLines(lines.text, lines.count) : RowChunk.ofRows(rows);
   } catch (error) {
     const original = (error as { originalError?: unknown }).originalError;
     throw refusal(original instanceof ExportRefused ? original : error, target.list);

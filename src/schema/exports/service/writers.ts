@@ -86,10 +86,32 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * A chunk of rows read, as REST shows them: objects (read through the route's resolvers), or the NDJSON text of
+ * `length` items (a bulk read: one item a line), written as it is to an NDJSON file and parsed only for the flat formats.
+ */
+export class RowChunk {
+  private constructor(readonly length: number, readonly lines: string | null, private objects: Record<string, unknown>[] | null) {}
+
+  static ofRows(rows: Record<string, unknown>[]): RowChunk {
+    return new RowChunk(rows.length, null, rows);
+  }
+
+  static ofLines(text: string, count: number): RowChunk {
+    return new RowChunk(count, text, null);
+  }
+
+  /** The rows as objects (a bulk chunk's lines parsed once). */
+  rows(): Record<string, unknown>[] {
+    this.objects ??= this.length ? (JSON.parse(`[${this.lines!.replaceAll('\n', ',')}]`) as Record<string, unknown>[]) : [];
+    return this.objects;
+  }
+}
+
 export type RowWriter = {
   /** The temporary file being written. */
   readonly partPath: string;
-  write(rows: Record<string, unknown>[]): Promise<void>;
+  write(chunk: RowChunk): Promise<void>;
   /** Completes the file and renames it to its final name: its size. */
   finish(): Promise<number>;
   /** Deletes what was written. */
@@ -144,12 +166,17 @@ export function rowWriter(format: ExportFormat, finalPath: string, columns: Colu
   let header = format === 'csv';
   return {
     partPath,
-    async write(rows) {
+    async write(chunk) {
       let text = '';
       if (header) {
         text += `${columns.map((column) => csvField(column.name)).join(',')}\r\n`;
         header = false;
       }
+      if (format === 'ndjson' && chunk.lines !== null) {
+        if (chunk.length) await file.put(`${chunk.lines}\n`);
+        return;
+      }
+      const rows = chunk.rows();
       if (format === 'ndjson') for (const row of rows) text += `${JSON.stringify(row)}\n`;
       else for (const row of rows) text += `${columns.map((column) => csvField(valueAt(row, column.path))).join(',')}\r\n`;
       if (text) await file.put(text);
@@ -199,8 +226,8 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
   };
   return {
     partPath,
-    async write(rows) {
-      for (const row of rows) {
+    async write(chunk) {
+      for (const row of chunk.rows()) {
         columns.forEach((column, i) => pending[i]!.data.push(parquetValue(column.kind, valueAt(row, column.path))));
         if (++count >= ROW_GROUP) flush();
       }

@@ -84,6 +84,8 @@ for (let i = 0; ; i++) {
 const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 await s2(base, apiKey, 2);
 const idle = await s2(base, apiKey, Number(opts.seconds));
+// The server's RSS before any export (the heap warmed by S2): what an export adds is the peak less this.
+const idleRssMb = Math.round(kb(server.pid!, 'VmRSS') / 1024);
 const results: Record<string, unknown> = {};
 for (const format of ['ndjson', 'parquet']) {
   const created = await fetch(`${base}/v1/exports`, { method: 'POST', headers, body: JSON.stringify({ method: 'POST', path: '/v1/ads/query', params: { sortBy: 'newest' }, format }) });
@@ -112,6 +114,7 @@ for (const format of ['ndjson', 'parquet']) {
 const report = {
   scale: opts.scale,
   s2IdleP50Ms: +idle.p50.toFixed(2),
+  serverIdleRssMb: idleRssMb,
   ...results,
   serverPeakRssMb: Math.round(kb(server.pid!, 'VmHWM') / 1024),
   targets: '≥ 50,000 rows/s, server RSS ≤ 300 MB, S2 p50 during the export ≤ 1.5× idle',

@@ -3800,7 +3800,9 @@ export interface components {
              */
             at?: string;
             adId?: string;
-            /** @description The ad as the ads routes show it (null if it is no longer stored). */
+            /** @description The ad's title, or the opening line of its body when it has none (null if it is no longer stored). */
+            adTitle?: string | null;
+            /** @description The ad as the ads routes show it, with `expand=ads` only (null without it, or if the ad is no longer stored). */
             ad?: components["schemas"]["PublicAd"] | null;
         };
         BrandChangesAdsStopped: {
@@ -3835,7 +3837,9 @@ export interface components {
             /** @description The event it comes from (`evt_…`), as the feed (GET /v1/events) shows it. */
             eventId?: string;
             adId?: string;
-            /** @description The ad as the ads routes show it (null if it is no longer stored). */
+            /** @description The ad's title, or the opening line of its body when it has none (null if it is no longer stored). */
+            adTitle?: string | null;
+            /** @description The ad as the ads routes show it, with `expand=ads` only (null without it, or if the ad is no longer stored). */
             ad?: components["schemas"]["PublicAd"] | null;
             before?: components["schemas"]["BrandChangeCopyText"];
             after?: components["schemas"]["BrandChangeCopyText"];
@@ -3865,7 +3869,9 @@ export interface components {
             /** @description The event it comes from (`evt_…`), as the feed (GET /v1/events) shows it. */
             eventId?: string;
             adId?: string;
-            /** @description The ad as the ads routes show it (null if it is no longer stored). */
+            /** @description The ad's title, or the opening line of its body when it has none (null if it is no longer stored). */
+            adTitle?: string | null;
+            /** @description The ad as the ads routes show it, with `expand=ads` only (null without it, or if the ad is no longer stored). */
             ad?: components["schemas"]["PublicAd"] | null;
             before?: string | null;
             after?: string | null;
@@ -3891,7 +3897,9 @@ export interface components {
             /** @description The event it comes from (`evt_…`), as the feed (GET /v1/events) shows it. */
             eventId?: string;
             adId?: string;
-            /** @description The ad as the ads routes show it (null if it is no longer stored). */
+            /** @description The ad's title, or the opening line of its body when it has none (null if it is no longer stored). */
+            adTitle?: string | null;
+            /** @description The ad as the ads routes show it, with `expand=ads` only (null without it, or if the ad is no longer stored). */
             ad?: components["schemas"]["PublicAd"] | null;
             before?: string | null;
             after?: string | null;
@@ -3933,7 +3941,9 @@ export interface components {
             createdAt?: string;
             productId?: string;
             shopId?: string;
-            /** @description The product as the products routes show it (null if it is no longer stored). */
+            /** @description The product's title (null if it is no longer stored). */
+            productTitle?: string | null;
+            /** @description The product as the products routes show it, with `expand=products` only (null without it, or if the product is no longer stored). */
             product?: components["schemas"]["Product"] | null;
         };
         /** @description A product of a shop, with its sales estimates, ads and (Pro) EU/UK delivery. */
@@ -4080,7 +4090,9 @@ export interface components {
             eventId?: string;
             productId?: string;
             shopId?: string;
-            /** @description The product as the products routes show it (null if it is no longer stored). */
+            /** @description The product's title (null if it is no longer stored). */
+            productTitle?: string | null;
+            /** @description The product as the products routes show it, with `expand=products` only (null without it, or if the product is no longer stored). */
             product?: components["schemas"]["Product"] | null;
             before?: number | null;
             after?: number | null;
@@ -4108,7 +4120,9 @@ export interface components {
             eventId?: string;
             productId?: string;
             shopId?: string;
-            /** @description The product as the products routes show it (null if it is no longer stored). */
+            /** @description The product's title (null if it is no longer stored). */
+            productTitle?: string | null;
+            /** @description The product as the products routes show it, with `expand=products` only (null without it, or if the product is no longer stored). */
             product?: components["schemas"]["Product"] | null;
             /** @description true: back in stock; false: out of stock. */
             available?: boolean;
@@ -4134,7 +4148,9 @@ export interface components {
             /** @description The event it comes from (`evt_…`), as the feed (GET /v1/events) shows it. */
             eventId?: string;
             adId?: string;
-            /** @description The ad as the ads routes show it (null if it is no longer stored). */
+            /** @description The ad's title, or the opening line of its body when it has none (null if it is no longer stored). */
+            adTitle?: string | null;
+            /** @description The ad as the ads routes show it, with `expand=ads` only (null without it, or if the ad is no longer stored). */
             ad?: components["schemas"]["PublicAd"] | null;
             /** @description The rank before (null: new or inactive before). */
             before?: number | null;
@@ -8760,6 +8776,8 @@ export interface operations {
                 /** @description Only these sections (the others are null); default: all of them. With one section, `offset` pages through it. Repeat the parameter or separate values with commas. */
                 sections?: ("adsStarted" | "adsStopped" | "copyChanges" | "hookChanges" | "landingPageChanges" | "newLandingPages" | "newProducts" | "priceChanges" | "stockChanges" | "rankMoves" | "appsInstalled" | "appsRemoved")[];
                 limit?: number;
+                /** @description What items carry beyond their ids, titles, dates and what changed: `ads`, each ad's Ad summary (`ad`); `products`, each product (`product`). Default: neither (`ad` and `product` are null); the totals are the same either way. Repeat the parameter or separate values with commas. */
+                expand?: ("ads" | "products")[];
                 offset?: number;
             };
             header?: never;
@@ -10234,6 +10252,8 @@ export interface operations {
                 /** @description Only these sections (the others are null); default: all of them. With one section, `offset` pages through it. Repeat the parameter or separate values with commas. */
                 sections?: ("adsStarted" | "adsStopped" | "copyChanges" | "hookChanges" | "landingPageChanges" | "newLandingPages" | "newProducts" | "priceChanges" | "stockChanges" | "rankMoves" | "appsInstalled" | "appsRemoved")[];
                 limit?: number;
+                /** @description What items carry beyond their ids, titles, dates and what changed: `ads`, each ad's Ad summary (`ad`); `products`, each product (`product`). Default: neither (`ad` and `product` are null); the totals are the same either way. Repeat the parameter or separate values with commas. */
+                expand?: ("ads" | "products")[];
                 offset?: number;
             };
             header?: never;
@@ -15551,6 +15571,8 @@ export interface operations {
                 /** @description Only these sections (the others are null); default: all of them. With one section, `offset` pages through it. Repeat the parameter or separate values with commas. */
                 sections?: ("adsStarted" | "adsStopped" | "copyChanges" | "hookChanges" | "landingPageChanges" | "newLandingPages" | "newProducts" | "priceChanges" | "stockChanges" | "rankMoves" | "appsInstalled" | "appsRemoved")[];
                 limit?: number;
+                /** @description What items carry beyond their ids, titles, dates and what changed: `ads`, each ad's Ad summary (`ad`); `products`, each product (`product`). Default: neither (`ad` and `product` are null); the totals are the same either way. Repeat the parameter or separate values with commas. */
+                expand?: ("ads" | "products")[];
                 offset?: number;
             };
             header?: never;

@@ -107,7 +107,7 @@ async function recorded(type: string, from: Date, to: Date) {
 
 describe('GET /v1/brandtrackers/{brandtrackerId}/changes', () => {
   it("counts and lists the day's changes of the brand's page and shop, and nothing of the days around it", async () => {
-    const res = await changes(`/brandtrackers/${brandtrackerId}`);
+    const res = await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-02&expand=ads,products');
     expect(res.status).toBe(200);
     const data = res.body.data;
     expect(data).toMatchObject({ brandtrackerId, advertiserIds: [PAGE], shopIds: [shopId], from: '2026-10-02T00:00:00.000Z', to: '2026-10-03T00:00:00.000Z' });
@@ -139,6 +139,36 @@ describe('GET /v1/brandtrackers/{brandtrackerId}/changes', () => {
     expect(data.appsInstalled.items).toEqual([expect.objectContaining({ shopId, appId: 42, appName: 'Reviews Pro', occurredAt: DAY_2.toISOString() })]);
   });
 
+  it('is compact by default: ids, titles, dates and what changed, without the Ad summaries and products, the totals the same', async () => {
+    const compact = (await changes(`/brandtrackers/${brandtrackerId}`)).body.data;
+    const expanded = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-02&expand=ads,products')).body.data;
+    const onlyAds = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-02&expand=ads')).body.data;
+    type Item = { ad?: { content: { title: string | null } } | null; product?: { title: string } | null; adTitle?: string | null; productTitle?: string | null };
+    type Sections = Record<string, { total: number; hasMore: boolean; items: Item[] } | unknown>;
+    const sectionsOf = (data: Sections) => Object.entries(data).filter((entry): entry is [string, { total: number; hasMore: boolean; items: Item[] }] => !!entry[1] && typeof entry[1] === 'object' && 'items' in entry[1]);
+    const strip = (data: Sections) => Object.fromEntries(sectionsOf(data).map(([name, section]) => [name, { ...section, items: section.items.map(({ ad: _a, product: _p, ...item }) => item) }]));
+    expect(sectionsOf(compact)).toHaveLength(12);
+    expect(strip(compact)).toEqual(strip(expanded));
+    for (const [name, section] of sectionsOf(compact)) {
+      expect(section.total, name).toBe((expanded[name] as { total: number }).total);
+      for (const item of section.items) {
+        expect(item.ad ?? null, name).toBeNull();
+        expect(item.product ?? null, name).toBeNull();
+      }
+    }
+    const adItems = sectionsOf(expanded).flatMap(([, section]) => section.items.filter((item) => item.ad));
+    expect(adItems.length).toBeGreaterThan(5);
+    for (const item of adItems) if (item.ad!.content.title) expect(item.adTitle).toBe(item.ad!.content.title);
+    expect(compact.copyChanges.items.find((item: { adId: string }) => item.adId === id(3)).adTitle).toBe('Only the title changed');
+    expect(compact.newProducts.items).toEqual([expect.objectContaining({ productTitle: 'Launched in October' })]);
+    expect(compact.priceChanges.items[0].productTitle).toBe(expanded.priceChanges.items[0].product.title);
+    expect(onlyAds.adsStarted.items[0].ad).toMatchObject({ id: onlyAds.adsStarted.items[0].adId });
+    expect(onlyAds.newProducts.items[0].product).toBeNull();
+    const bad = await changes(`/brandtrackers/${brandtrackerId}`, 'expand=ads,everything');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.validationErrors).toEqual([expect.objectContaining({ field: 'query-string.expand' })]);
+  });
+
   it("widens to day 3's changes with a wider window, and date-times bound it exactly", async () => {
     const wide = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-03&sections=adsStarted,copyChanges')).body.data;
     expect(wide.adsStarted.total).toBe(3);
@@ -151,8 +181,12 @@ describe('GET /v1/brandtrackers/{brandtrackerId}/changes', () => {
     expect(before.copyChanges.total + before.landingPageChanges.total + before.priceChanges.total + before.adsStopped.total).toBe(0);
   });
 
-  it("reads the window's events in one statement, then the items' ads and products once each", async () => {
-    const { res, statements } = await statementsOf(() => changes(`/brandtrackers/${brandtrackerId}`));
+  it("answers by default in one statement; expanded, it loads the items' ads and products once each", async () => {
+    const compact = await statementsOf(() => changes(`/brandtrackers/${brandtrackerId}`));
+    expect(compact.res.status).toBe(200);
+    expect(compact.statements).toHaveLength(1);
+    expect(compact.statements[0]).toContain('"market_events"');
+    const { res, statements } = await statementsOf(() => changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-02&expand=ads,products'));
     expect(res.status).toBe(200);
     expect(statements.filter((text) => text.includes('"market_events"'))).toHaveLength(1);
     expect(statements.filter((text) => text.includes('"product_weeks"'))).toHaveLength(1);
@@ -168,10 +202,11 @@ describe('GET /v1/brandtrackers/{brandtrackerId}/changes', () => {
     expect(new Set([...first.items, ...next.items].map((item: { adId: string }) => item.adId))).toEqual(new Set([id(6), id(7), id(8)]));
   });
 
-  it("answers another workspace's brandtracker as a missing one: 404 not_found", async () => {
+  it("answers another workspace's brandtracker as a missing one: 404 not_found, expanded or not", async () => {
     const theirs = await changes(`/brandtrackers/${brandtrackerId}`, undefined, other.apiKey);
+    const theirsExpanded = await changes(`/brandtrackers/${brandtrackerId}`, 'expand=ads,products', other.apiKey);
     const missing = await changes(`/brandtrackers/${randomUUID()}`);
-    for (const res of [theirs, missing]) {
+    for (const res of [theirs, theirsExpanded, missing]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
       expect(res.body.error.message).toMatch(/^Brandtracker "[0-9a-f-]{36}" was not found\.$/);
@@ -224,7 +259,7 @@ describe('GraphQL', () => {
   it('answers what REST answers, and validates alike', async () => {
     const rest = (await changes(`/brandtrackers/${brandtrackerId}`, 'from=2026-10-02&to=2026-10-02&sections=copyChanges,priceChanges')).body.data;
     const gql = await t.graphql(
-      `query($id: String!) { brandtrackerChanges(brandtrackerId: $id, from: "2026-10-02", to: "2026-10-02", sections: [copyChanges, priceChanges]) {
+      `query($id: String!) { brandtrackerChanges(brandtrackerId: $id, from: "2026-10-02", to: "2026-10-02", sections: [copyChanges, priceChanges], expand: [ads, products]) {
         brandtrackerId from to
         copyChanges { total hasMore items { occurredAt eventId adId ad { id status } before { title body } after { title body } } }
         priceChanges { total items { eventId productId before after currency product { id title } } }
@@ -242,6 +277,18 @@ describe('GraphQL', () => {
     expect(shop.body.data.shopChanges.appsInstalled).toEqual({ total: 1, items: [{ appName: 'Reviews Pro' }] });
     const bad = await t.graphql(`{ advertiserChanges(advertiserId: "${PAGE}", from: "2026-10-05", to: "2026-10-01") { from } }`, {}, key.apiKey);
     expect(bad.body.errors[0].extensions.code).toBe('validation_error');
+  });
+
+  it('loads the Ad summaries only when expanded and selected', async () => {
+    const query = (args: string, fields: string) =>
+      statementsOf(() => t.graphql(`{ brandtrackerChanges(brandtrackerId: "${brandtrackerId}", from: "2026-10-02", to: "2026-10-02", sections: [adsStarted]${args}) { adsStarted { total items { adId adTitle ${fields} } } } }`, {}, key.apiKey));
+    const selected = await query(', expand: [ads]', 'ad { id }');
+    const unexpanded = await query('', 'ad { id }');
+    const unselected = await query(', expand: [ads]', '');
+    const items = (run: typeof selected) => (run.res.body.data.brandtrackerChanges.adsStarted.items as { adId: string; ad?: { id: string } | null }[]);
+    expect(items(selected).map((item) => item.ad?.id)).toEqual(items(selected).map((item) => item.adId));
+    expect(items(unexpanded).map((item) => item.ad)).toEqual([null, null]);
+    expect([selected.statements.length, unexpanded.statements.length, unselected.statements.length]).toEqual([2, 1, 1]);
   });
 });
 
@@ -262,11 +309,17 @@ describe('analyze_brand_changes (MCP)', () => {
     const answer = parse(result);
     expect(answer).toMatchObject({ brand: { brandtrackerId, advertiserIds: [PAGE], shopIds: [shopId] }, from: rest.from, to: rest.to });
     for (const section of ['adsStarted', 'copyChanges', 'priceChanges', 'appsInstalled']) expect(answer.changes[section].total).toBe(rest[section].total);
-    expect(answer.changes.adsStarted.items[0]).toEqual({ at: rest.adsStarted.items[0].at, adId: id(8), ad: expect.objectContaining({ id: id(8), status: 'active' }) });
+    expect(answer.changes.adsStarted.items[0]).toEqual({ at: rest.adsStarted.items[0].at, adId: id(8), adTitle: rest.adsStarted.items[0].adTitle });
+    expect(rest.adsStarted.items[0].adTitle).toEqual(expect.any(String));
     expect(answer.changes.adsStarted.continueWith).toEqual({
       tool: 'brandtracker_changes', arguments: { brandtrackerId, from: rest.from, to: rest.to, sections: ['adsStarted'], limit: 50, offset: 2 }, remaining: 1,
     });
-    expect(answer.changes.priceChanges.items[0]).toMatchObject({ after: 99.5, product: { title: expect.any(String), currency: expect.any(String) } });
+    expect(answer.changes.priceChanges.items[0]).toMatchObject({ after: 99.5, productTitle: expect.any(String) });
+    expect(answer.changes.priceChanges.items[0].product).toBeUndefined();
+    const expanded = parse(await analyze({ brandtrackerId, from: '2026-10-02', to: '2026-10-03', limit: 2, expand: ['ads', 'products'] }));
+    expect(expanded.changes.adsStarted.items[0]).toEqual({ at: rest.adsStarted.items[0].at, adId: id(8), adTitle: rest.adsStarted.items[0].adTitle, ad: expect.objectContaining({ id: id(8), status: 'active' }) });
+    expect(expanded.changes.priceChanges.items[0]).toMatchObject({ after: 99.5, product: { title: expect.any(String), currency: expect.any(String) } });
+    expect(expanded.changes.adsStarted.total).toBe(answer.changes.adsStarted.total);
     const shop = parse(await analyze({ shopId, from: '2026-10-02', to: '2026-10-02', sections: ['appsInstalled'] }));
     expect(shop.changes).toEqual({ appsInstalled: { total: 1, items: [expect.objectContaining({ appName: 'Reviews Pro', shopId })] } });
   });

@@ -3,8 +3,9 @@ import type { Json, TaskDefinition } from './frame.js';
 
 // analyze_brand_changes: what changed for a brand between two dates, for agents: one call of the brand's changes route
 // (GET /v1/brandtrackers/{brandtrackerId}/changes, /v1/advertisers/{advertiserId}/changes or /v1/shops/{shopId}/changes,
-// whichever id is given), answered compactly: each section's exact total, its newest items with their texts cut and
-// their ad or product in a few fields, and the route tool call that pages a section on.
+// whichever id is given), answered compactly: each section's exact total, its newest items (ids, titles, what changed)
+// with their texts cut, their ad or product in a few fields when `expand` asks for it, and the route tool call that
+// pages a section on.
 
 const SECTIONS = [
   'adsStarted', 'adsStopped', 'copyChanges', 'hookChanges', 'landingPageChanges', 'newLandingPages', 'newProducts',
@@ -19,6 +20,7 @@ const params = {
   to: { type: 'string', optional: true, maxLength: 40, description: 'End of the window: a date (that day included) or a date-time (exclusive). Default: now. At most 366 days after `from`.' },
   sections: { type: 'strings', values: SECTIONS, maxItems: SECTIONS.length, description: 'Only these kinds of change (all when omitted).' },
   limit: { type: 'integer', description: 'Newest items to show per section, 1..20 (the totals count them all).', minimum: 1, maximum: 20, default: 5 },
+  expand: { type: 'strings', values: ['ads', 'products'], maxItems: 2, description: "Also each item's ad (`ads`: format, reach, text, landing page) or product (`products`: title, price). Items always carry their ids and titles." },
 } as const;
 
 const SUBJECTS = [
@@ -52,8 +54,8 @@ export const analyzeBrandChanges: TaskDefinition<typeof params> = {
     const given = SUBJECTS.filter((subject) => input[subject.param] !== undefined);
     if (given.length !== 1) return api.fail('validation_error', 'Name the brand with exactly one of brandtrackerId, advertiserId and shopId.');
     const [subject] = given;
-    const { from, to, sections, limit } = input;
-    const args: Json = { [subject.param]: input[subject.param], limit, ...(from && { from }), ...(to && { to }), ...(sections.length && { sections }) };
+    const { from, to, sections, limit, expand } = input;
+    const args: Json = { [subject.param]: input[subject.param], limit, ...(from && { from }), ...(to && { to }), ...(sections.length && { sections }), ...(expand.length && { expand }) };
     const answer = (await api.call(subject.field, args)).data as Json;
     const window = { from: answer.from, to: answer.to };
     const changes = Object.fromEntries(

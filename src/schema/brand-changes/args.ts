@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { brandtrackerId } from '../shared/ids.js';
-import { DEFAULT_DAYS, ITEM_LIMITS, MAX_OFFSET, MAX_SPAN_DAYS, SECTIONS } from './service.js';
-import { BrandChangeSection } from './types.js';
+import { DEFAULT_DAYS, EXPANSIONS, ITEM_LIMITS, MAX_OFFSET, MAX_SPAN_DAYS, SECTIONS } from './service.js';
+import { BrandChangeExpansion, BrandChangeSection } from './types.js';
 
 // The arguments of a brand's changes: the brand (a path parameter of each route), the window, which sections, and the
 // page of each section's items. The window's own rules (from ≤ to, its longest span) are checked when it is resolved
@@ -36,6 +36,11 @@ export const changesArgs = () =>
       defaultValue: ITEM_LIMITS.defaultLimit,
       description: `Items per section, 1..${ITEM_LIMITS.maxLimit} (default ${ITEM_LIMITS.defaultLimit}); each section's total counts them all.`,
       validate: z.number().int().min(1).max(ITEM_LIMITS.maxLimit),
+    }),
+    expand: t.field({
+      type: [BrandChangeExpansion],
+      description: "What items carry beyond their ids, titles, dates and what changed: `ads`, each ad's Ad summary (`ad`); `products`, each product (`product`). Default: neither (`ad` and `product` are null); the totals are the same either way.",
+      validate: z.array(z.string()).max(EXPANSIONS.length),
     }),
     offset: t.int({ defaultValue: 0, description: `Items of each section to skip, 0..${MAX_OFFSET} (default 0), newest first.`, validate: z.number().int().min(0).max(MAX_OFFSET) }),
   }));

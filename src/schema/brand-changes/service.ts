@@ -1,5 +1,5 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { GraphQLResolveInfo } from 'graphql';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Context } from '../../context.js';
 import { eventIdOf } from '../../data/events.js';
 import { notFound, validationError } from '../../errors.js';
@@ -11,8 +11,8 @@ import { DAY_MS } from '../shared/time.js';
 import { findChanges, SECTIONS, type FoundRow, type Section, type Subject, type Window } from './service/statement.js';
 
 // A brand's changes between two dates (issue #37), the public face of the domain: the window from the arguments,
-// the one statement of service/statement.ts (the brand, each section's count and page), then the Ad summaries and
-// products its items name (one statement each, with the fields the request selects).
+// the one statement of service/statement.ts (the brand, each section's count and page, the items' titles), then, only
+// with `expand`, the Ad summaries and products its items name (one statement each, with the fields the request selects).
 
 export { SECTIONS, type Section, type Window };
 
@@ -44,6 +44,10 @@ export function windowOf(args: { from?: string | null; to?: string | null }, now
   return { from, to };
 }
 
+/** What an item can carry beyond its ids and figures: its ad's Ad summary (`ads`), its product (`products`). */
+export const EXPANSIONS = ['ads', 'products'] as const;
+export type Expansion = (typeof EXPANSIONS)[number];
+
 export type ChangeData = { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null; [key: string]: unknown };
 
 /** One item of a section: when, what it is about (an ad, a product, a shop, a domain), and what changed. */
@@ -51,8 +55,10 @@ export type ChangeItem = {
   at: Date;
   eventId: string | null;
   adId: string | null;
+  adTitle: string | null;
   ad: AdSummaryRow | null;
   productId: string | null;
+  productTitle: string | null;
   product: ProductRow | null;
   shopId: string | null;
   domain: string | null;
@@ -70,10 +76,25 @@ export type BrandChanges = {
   sections: Partial<Record<Section, ChangeSection>>;
 };
 
-export type ChangesArgs = { from?: string | null; to?: string | null; sections?: readonly Section[] | null; limit?: number | null; offset?: number | null };
+export type ChangesArgs = {
+  from?: string | null; to?: string | null; sections?: readonly Section[] | null; limit?: number | null; offset?: number | null; expand?: readonly Expansion[] | null;
+};
 
 const AD_SECTIONS = new Set<Section>(['adsStarted', 'adsStopped', 'copyChanges', 'hookChanges', 'landingPageChanges', 'rankMoves']);
 const PRODUCT_SECTIONS = new Set<Section>(['newProducts', 'priceChanges', 'stockChanges']);
+
+/** Whether the request selects the field at `path` below the resolved field (in any of its fragments). */
+function selects(info: GraphQLResolveInfo, path: readonly string[]): boolean {
+  const within = (set: SelectionSetNode | undefined, rest: readonly string[]): boolean => {
+    if (!set) return false;
+    return set.selections.some((node) => {
+      if (node.kind === Kind.FIELD) return node.name.value === rest[0] && (rest.length === 1 || within(node.selectionSet, rest.slice(1)));
+      if (node.kind === Kind.INLINE_FRAGMENT) return within(node.selectionSet, rest);
+      return within(info.fragments[node.name.value]?.selectionSet, rest);
+    });
+  };
+  return info.fieldNodes.some((node) => within(node.selectionSet, path));
+}
 
 /** The fields the request selects under each section's items' `ad` or `product`: one load per distinct selection. */
 async function loadBy<T extends { id: string }>(
@@ -110,11 +131,17 @@ export async function brandChanges(context: Context, info: GraphQLResolveInfo, s
     const what = subject.kind === 'brandtracker' ? `Brandtracker "${subject.brandtrackerId}"` : subject.kind === 'advertiser' ? `Advertiser "${subject.advertiserId}"` : `Shop "${subject.shopId}"`;
     throw notFound(what);
   }
+  // The Ad summaries and products only when asked for (`expand`) and selected: the compact answer is the statement's.
+  const expand = new Set(args.expand ?? []);
+  const wanted = (expansion: Expansion, field: 'ad' | 'product', kinds: Set<Section>) =>
+    expand.has(expansion) ? new Set(sections.filter((section) => kinds.has(section) && selects(info, [section, 'items', field]))) : new Set<Section>();
+  const adSections = wanted('ads', 'ad', AD_SECTIONS);
+  const productSections = wanted('products', 'product', PRODUCT_SECTIONS);
   const selectionAt = (field: 'ad' | 'product') => (section: Section) => queryFromInfo({ context, info, path: [section, 'items', field] });
-  const productRows = found.rows.filter((row) => PRODUCT_SECTIONS.has(row.section) && row.productId !== null);
+  const productRows = found.rows.filter((row) => productSections.has(row.section) && row.productId !== null);
   const [ads, products, euAccess] = await Promise.all([
-    loadBy(found.rows, AD_SECTIONS, (row) => row.adId, selectionAt('ad'), async (ids, selection) => withCpm(await adsByIds(context.prisma, ids, selection), DEFAULT_CPM)),
-    loadBy(found.rows, PRODUCT_SECTIONS, (row) => row.productId, selectionAt('product'), (ids, selection) => productsByIds(context.prisma, ids, selection)),
+    loadBy(found.rows, adSections, (row) => row.adId, selectionAt('ad'), async (ids, selection) => withCpm(await adsByIds(context.prisma, ids, selection), DEFAULT_CPM)),
+    loadBy(found.rows, productSections, (row) => row.productId, selectionAt('product'), (ids, selection) => productsByIds(context.prisma, ids, selection)),
     productRows.length ? hasEuAccess(context) : Promise.resolve(false),
   ]);
   withView([...products.values()], { cpm: DEFAULT_CPM, euAccess });
@@ -125,8 +152,10 @@ export async function brandChanges(context: Context, info: GraphQLResolveInfo, s
       at: new Date(row.at),
       eventId: row.eventId === null ? null : eventIdOf({ id: row.eventId }),
       adId: row.adId,
+      adTitle: row.adTitle,
       ad: row.adId === null ? null : ads.get(row.adId) ?? null,
       productId: row.productId,
+      productTitle: row.productTitle,
       product: row.productId === null ? null : products.get(row.productId) ?? null,
       shopId: row.shopId,
       domain: row.domain,

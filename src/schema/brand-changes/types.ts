@@ -2,15 +2,21 @@ import type { ObjectRef } from '@pothos/core';
 import { PublicAd } from '../ads/types.js';
 import { builder } from '../builder.js';
 import { ProductRef } from '../products/types.js';
-import { SECTIONS, type BrandChanges, type ChangeItem, type ChangeSection, type Section } from './service.js';
+import { EXPANSIONS, SECTIONS, type BrandChanges, type ChangeItem, type ChangeSection, type Expansion, type Section } from './service.js';
 
 // The answer of a brand's changes: the brand, the window, and one section per kind of change, each with its exact count
-// and a page of its items (newest first). Items name their ad (an Ad summary) or product (a Product) as the ads and
-// products routes show them, and the event they come from (`evt_…`, as the feed shows it) when they come from one.
+// and a page of its items (newest first). Items are compact: the ids, the ad's or product's title, the dates and what
+// changed, and the event they come from (`evt_…`, as the feed shows it) when they come from one; their ad (an Ad
+// summary) or product (a Product), as the ads and products routes show them, only with `expand`.
 
 export const BrandChangeSection = builder.enumType('BrandChangeSection', {
   description: 'A kind of change of a brand (a section of its changes).',
   values: Object.fromEntries(SECTIONS.map((section) => [section, { value: section }])) as Record<Section, { value: Section }>,
+});
+
+export const BrandChangeExpansion = builder.enumType('BrandChangeExpansion', {
+  description: "What a brand's change items carry beyond their ids and titles: `ads`, each ad's Ad summary (`ad`); `products`, each product (`product`).",
+  values: Object.fromEntries(EXPANSIONS.map((expansion) => [expansion, { value: expansion }])) as Record<Expansion, { value: Expansion }>,
 });
 
 type Side = Record<string, unknown> | null | undefined;
@@ -35,7 +41,8 @@ function eventFields(t: Fields) {
 function adFields(t: Fields) {
   return {
     adId: t.string({ resolve: (item) => item.adId ?? '' }),
-    ad: t.field({ type: PublicAd, nullable: true, description: 'The ad as the ads routes show it (null if it is no longer stored).', resolve: (item) => item.ad }),
+    adTitle: t.string({ nullable: true, description: "The ad's title, or the opening line of its body when it has none (null if it is no longer stored).", resolve: (item) => item.adTitle }),
+    ad: t.field({ type: PublicAd, nullable: true, description: 'The ad as the ads routes show it, with `expand=ads` only (null without it, or if the ad is no longer stored).', resolve: (item) => item.ad }),
   };
 }
 
@@ -43,7 +50,8 @@ function productFields(t: Fields) {
   return {
     productId: t.string({ resolve: (item) => item.productId ?? '' }),
     shopId: t.string({ resolve: (item) => item.shopId ?? '' }),
-    product: t.field({ type: ProductRef, nullable: true, description: 'The product as the products routes show it (null if it is no longer stored).', resolve: (item) => item.product as never }),
+    productTitle: t.string({ nullable: true, description: "The product's title (null if it is no longer stored).", resolve: (item) => item.productTitle }),
+    product: t.field({ type: ProductRef, nullable: true, description: 'The product as the products routes show it, with `expand=products` only (null without it, or if the product is no longer stored).', resolve: (item) => item.product as never }),
   };
 }
 

@@ -12,7 +12,8 @@ import { inWorkspace } from '../../shared/workspace.js';
 //     ("advertiserId", "occurredAt") and ("shopId", "occurredAt") indexes of migration 0036);
 //   - newLandingPages: the domains the window's started ads and landing-page changes point to, less those an ad of
 //     the page that started before the window points to (and did not move to in the window).
-// Nothing is read beyond the brand's own rows in the window, and the page of each section is cut in SQL.
+// Nothing is read beyond the brand's own rows in the window, and the page of each section is cut in SQL; the page's
+// items get their ad's or product's title by primary key.
 
 const sql = Prisma.sql;
 
@@ -44,7 +45,8 @@ const SECTION_OF_TYPE = sql`CASE e."type" WHEN 'ad.copy_changed' THEN 'copyChang
  * break), as the hook of an ad without a transcript is read.
  */
 const OPENING_LINE = '^\\s*([^\\n.!?]*[.!?]?)';
-const opening = (side: 'before' | 'after') => sql`nullif(btrim(substring(coalesce(e."data"->${Prisma.raw(`'${side}'`)}->>'body', '') from ${OPENING_LINE}::text)), '')`;
+const firstLine = (body: Prisma.Sql) => sql`nullif(btrim(substring(coalesce(${body}, '') from ${OPENING_LINE}::text)), '')`;
+const opening = (side: 'before' | 'after') => firstLine(sql`e."data"->${Prisma.raw(`'${side}'`)}->>'body'`);
 
 export type Subject =
   | { kind: 'brandtracker'; workspaceId: string; brandtrackerId: string }
@@ -65,6 +67,10 @@ export type FoundRow = {
   shopId: string | null;
   domain: string | null;
   data: { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null; [key: string]: unknown } | null;
+  /** The item's ad's title, or the opening line of its body when it has none (null: no ad, or no longer stored). */
+  adTitle: string | null;
+  /** The item's product's title (null: no product, or no longer stored). */
+  productTitle: string | null;
 };
 
 export type Found = { known: boolean; pages: string[]; shops: string[]; totals: Partial<Record<Section, number>>; rows: FoundRow[] };
@@ -87,7 +93,8 @@ function subjectCte(subject: Subject): Prisma.Sql {
 
 /** The events of the page (`pages`) and shops (`shops`) of the given types in the window. */
 function eventsCte(window: Window, pageTypes: string[], shopTypes: string[]): Prisma.Sql {
-  const columns = sql`e."id", e."type", e."occurredAt", e."adId", e."productId", e."shopId", e."data"`;
+  const hook = (side: 'before' | 'after') => sql`CASE WHEN e."type" = 'ad.copy_changed' THEN ${opening(side)} END`;
+  const columns = sql`e."id", e."type", e."occurredAt", e."adId", e."productId", e."shopId", e."data", ${hook('before')} AS "hookBefore", ${hook('after')} AS "hookAfter"`;
   const inWindow = sql`e."occurredAt" >= ${window.from} AND e."occurredAt" < ${window.to} AND e."workspaceId" IS NULL`;
   const branches: Prisma.Sql[] = [];
   if (pageTypes.length) {
@@ -131,9 +138,9 @@ function sectionRows(request: ChangesRequest): Prisma.Sql[] {
       WHERE x."section" = ANY(${eventSections}::text[])`);
   }
   if (wants.has('hookChanges')) {
-    const data = sql`jsonb_build_object('before', jsonb_build_object('hook', ${opening('before')}), 'after', jsonb_build_object('hook', ${opening('after')}))`;
+    const data = sql`jsonb_build_object('before', jsonb_build_object('hook', e."hookBefore"), 'after', jsonb_build_object('hook', e."hookAfter"))`;
     branches.push(sql`${ROW(sql`'hookChanges'`, sql`e."occurredAt"`, sql`lpad(e."id"::text, 20, '0')`, { ...fromEvent, data })}
-      FROM ev e WHERE e."type" = 'ad.copy_changed' AND ${opening('before')} IS DISTINCT FROM ${opening('after')}`);
+      FROM ev e WHERE e."type" = 'ad.copy_changed' AND e."hookBefore" IS DISTINCT FROM e."hookAfter"`);
   }
   if (wants.has('newLandingPages')) {
     branches.push(sql`${ROW(sql`'newLandingPages'`, sql`d."at"`, sql`d."domain"`, { domain: sql`d."domain"` })}
@@ -144,10 +151,11 @@ function sectionRows(request: ChangesRequest): Prisma.Sql[] {
           UNION ALL
           SELECT e."data"->'after'->>'landingPageDomain', e."occurredAt" FROM ev e WHERE e."type" = 'ad.landing_page_changed'
         ) c WHERE c."domain" IS NOT NULL GROUP BY c."domain") d
-      WHERE NOT EXISTS (
-        SELECT 1 FROM s, "ads" b
-        WHERE b."advertiserId" = ANY(s."pages") AND b."landingPageDomain" = d."domain" AND b."firstSeenAt" < ${window.from}
-          AND NOT EXISTS (SELECT 1 FROM ev m WHERE m."adId" = b."id" AND m."type" = 'ad.landing_page_changed' AND m."data"->'after'->>'landingPageDomain' = d."domain"))`);
+      WHERE (
+        SELECT b."id" FROM s, "ads" b
+        WHERE b."advertiserId" = ANY(s."pages") AND b."firstSeenAt" < ${window.from} AND b."landingPageDomain" = d."domain"
+          AND NOT EXISTS (SELECT 1 FROM ev m WHERE m."adId" = b."id" AND m."type" = 'ad.landing_page_changed' AND m."data"->'after'->>'landingPageDomain' = d."domain")
+        LIMIT 1) IS NULL`);
   }
   return branches;
 }
@@ -162,7 +170,8 @@ export async function findChanges(db: SqlSource, request: ChangesRequest): Promi
   const branches = sectionRows(request);
   const first = request.offset;
   const last = request.offset + request.limit;
-  type Row = Omit<FoundRow, 'section'> & { section: Section | null; known: boolean; pages: string[]; shops: string[]; totals: Partial<Record<Section, number>> };
+  type Head = { known: boolean; pages: string[]; shops: string[]; totals: Partial<Record<Section, number>> };
+  type Row = Omit<FoundRow, 'section'> & { section: Section | null } & { [K in keyof Head]: Head[K] | null };
   // Every section of a subject (the default) is one text per subject kind: prepared, it is planned once per
   // connection (planning it takes longer than running it). Other selections of sections run unprepared, so that they
   // do not fill the connections with statements.
@@ -174,16 +183,22 @@ export async function findChanges(db: SqlSource, request: ChangesRequest): Promi
         page AS (
           SELECT * FROM (SELECT f.*, row_number() OVER (PARTITION BY f."section" ORDER BY f."at" DESC, f."key" DESC) AS "n" FROM found f) r
           WHERE r."n" > ${first} AND r."n" <= ${last})
-      SELECT s."known", s."pages", s."shops"::text[] AS "shops", t."totals", p."section", p."at", p."eventId", p."adId", p."productId", p."shopId", p."domain", p."data"
-      FROM s CROSS JOIN totals t LEFT JOIN page p ON TRUE
-      ORDER BY p."section", p."n"`
+      SELECT s."known", s."pages", s."shops"::text[] AS "shops", t."totals", NULL AS "section", NULL::bigint AS "n", NULL::timestamptz AS "at", NULL AS "eventId", NULL AS "adId",
+        NULL AS "productId", NULL AS "shopId", NULL AS "domain", NULL::jsonb AS "data", NULL AS "adTitle", NULL AS "productTitle"
+      FROM s CROSS JOIN totals t
+      UNION ALL
+      SELECT NULL, NULL, NULL, NULL, p."section", p."n", p."at", p."eventId", p."adId", p."productId", p."shopId", p."domain", p."data",
+        coalesce(nullif(btrim(ad."title"), ''), ${firstLine(sql`ad."body"`)}), pr."title"
+      FROM page p LEFT JOIN "ads" ad ON ad."id" = p."adId" LEFT JOIN "products" pr ON pr."id" = p."productId"
+      ORDER BY "section" NULLS FIRST, "n"`
     : sql`WITH ${Prisma.join(ctes, ', ')} SELECT s."known", s."pages", s."shops"::text[] AS "shops", '{}'::json AS "totals", NULL AS "section" FROM s`, { prepared });
-  const [head] = rows;
+  // The brand and the totals come once, in the first row; the page's rows follow.
+  const [head, ...page] = rows;
   return {
-    known: head.known,
-    pages: head.pages,
-    shops: head.shops,
-    totals: head.totals,
-    rows: rows.filter((row): row is Row & { section: Section } => row.section !== null).map(({ known: _k, pages: _p, shops: _s, totals: _t, ...row }) => row),
+    known: head.known ?? false,
+    pages: head.pages ?? [],
+    shops: head.shops ?? [],
+    totals: head.totals ?? {},
+    rows: page.filter((row): row is Row & { section: Section } => row.section !== null).map(({ known: _k, pages: _p, shops: _s, totals: _t, ...row }) => row),
   };
 }

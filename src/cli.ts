@@ -22,7 +22,8 @@ type Command = {
   options: Record<string, { type: 'string' | 'boolean' }>;
   /** The command takes positional arguments (after its name). */
   positionals?: boolean;
-  run(db: Db, o: Options, args: string[]): Promise<object>;
+  /** `db()` opens the database: a command checks its arguments first, so a refused one never opens it. */
+  run(db: () => Promise<Db>, o: Options, args: string[]): Promise<object>;
 };
 
 /** A failure the CLI states itself; `validation_error` (the command line or a value refused) exits 2. */
@@ -46,90 +47,111 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 const opt = <T>(schema: z.ZodType<T>, value: unknown): T | undefined => (value === undefined ? undefined : parse(schema, value));
 const text = { type: 'string' } as const;
 const admin = () => import('./auth/admin.js');
+const prismaOf = async (db: () => Promise<Db>) => (await db()).prisma;
 
 const commands: Record<string, Command> = {
   'workspace create': {
     usage: 'workspace create --slug S [--name N] [--plan P] [--credits N] [--api-access enabled|disabled|suspended|none]',
     summary: 'creates a workspace with its credit account (--credits: the monthly allowance, default 10,000)',
     options: { slug: text, name: text, plan: text, credits: text, 'api-access': text },
-    run: async ({ prisma }, o) =>
-      (await admin()).createWorkspace(prisma, {
+    async run(db, o) {
+      const input = {
         slug: parse(required('slug'), o.slug),
         name: o.name as string | undefined,
         plan: o.plan as string | undefined,
         credits: opt(count('credits'), o.credits),
         apiAccess: opt(oneOf('api-access', ['enabled', 'disabled', 'suspended', 'none']), o['api-access']),
-      }),
+      };
+      return (await admin()).createWorkspace(await prismaOf(db), input);
+    },
   },
   'workspace set-access': {
     usage: 'workspace set-access --workspace S --api-access enabled|disabled|suspended',
     summary: "sets a workspace's API access",
     options: { workspace: text, 'api-access': text },
-    run: async ({ prisma }, o) =>
-      (await admin()).setApiAccess(prisma, parse(required('workspace'), o.workspace), parse(oneOf('api-access', ['enabled', 'disabled', 'suspended']), o['api-access'])),
+    async run(db, o) {
+      const [workspace, access] = [parse(required('workspace'), o.workspace), parse(oneOf('api-access', ['enabled', 'disabled', 'suspended']), o['api-access'])];
+      return (await admin()).setApiAccess(await prismaOf(db), workspace, access);
+    },
   },
   'user create': {
     usage: 'user create --workspace S --name N --role owner|admin|member|readonly',
     summary: 'creates a delegated user of a workspace',
     options: { workspace: text, name: text, role: text },
-    run: async ({ prisma }, o) =>
-      (await admin()).createUser(prisma, {
+    async run(db, o) {
+      const input = {
         workspace: parse(required('workspace'), o.workspace),
         name: parse(required('name'), o.name),
         role: parse(oneOf('role', ['owner', 'admin', 'member', 'readonly']), o.role),
-      }),
+      };
+      return (await admin()).createUser(await prismaOf(db), input);
+    },
   },
   'user revoke': {
     usage: 'user revoke --id U',
     summary: "revokes a delegated user (its keys stop working)",
     options: { id: text },
-    run: async ({ prisma }, o) => (await admin()).revokeUser(prisma, parse(uuid('id'), o.id)),
+    async run(db, o) {
+      const id = parse(uuid('id'), o.id);
+      return (await admin()).revokeUser(await prismaOf(db), id);
+    },
   },
   'key create': {
     usage: 'key create --workspace S [--name N] [--description D] [--access full_access|delegated_user] [--user U] [--expires-at ISO]',
     summary: 'creates an API key (shown once; only its hash is stored)',
     options: { workspace: text, name: text, description: text, access: text, user: text, 'expires-at': text },
-    run: async ({ prisma }, o) =>
-      (await admin()).createKey(prisma, {
+    async run(db, o) {
+      const input = {
         workspace: parse(required('workspace'), o.workspace),
         name: o.name as string | undefined,
         description: o.description as string | undefined,
         access: opt(oneOf('access', ['full_access', 'delegated_user']), o.access),
         user: opt(uuid('user'), o.user),
         expiresAt: opt(z.coerce.date({ message: '--expires-at must be an ISO 8601 date-time' }), o['expires-at']),
-      }),
+      };
+      return (await admin()).createKey(await prismaOf(db), input);
+    },
   },
   'key revoke': {
     usage: 'key revoke --id C',
     summary: 'revokes an API key',
     options: { id: text },
-    run: async ({ prisma }, o) => (await admin()).revokeKey(prisma, parse(uuid('id'), o.id)),
+    async run(db, o) {
+      const id = parse(uuid('id'), o.id);
+      return (await admin()).revokeKey(await prismaOf(db), id);
+    },
   },
   'key delete': {
     usage: 'key delete --id C',
     summary: 'deletes an API key',
     options: { id: text },
-    run: async ({ prisma }, o) => (await admin()).deleteKey(prisma, parse(uuid('id'), o.id)),
+    async run(db, o) {
+      const id = parse(uuid('id'), o.id);
+      return (await admin()).deleteKey(await prismaOf(db), id);
+    },
   },
   'credits set': {
     usage: 'credits set --workspace S [--recurring-limit N] [--recurring-used N] [--topup N]',
     summary: "sets a workspace's credit pools (each change written to the credit ledger)",
     options: { workspace: text, 'recurring-limit': text, 'recurring-used': text, topup: text },
-    run: async ({ prisma }, o) =>
-      (await admin()).setCredits(prisma, {
+    async run(db, o) {
+      const input = {
         workspace: parse(required('workspace'), o.workspace),
         recurringLimit: opt(count('recurring-limit'), o['recurring-limit']),
         recurringUsed: opt(count('recurring-used'), o['recurring-used']),
         topup: opt(count('topup'), o.topup),
-      }),
+      };
+      return (await admin()).setCredits(await prismaOf(db), input);
+    },
   },
   seed: {
     usage: 'seed [--scale tiny|small|medium|large] [--seed N] [--replace]',
     summary: 'loads the synthetic market (--replace empties the market tables first)',
     options: { scale: text, seed: text, replace: { type: 'boolean' } },
-    async run({ pool }, o) {
+    async run(db, o) {
       const scale = opt(oneOf('scale', ['tiny', 'small', 'medium', 'large']), o.scale) ?? 'tiny';
       const seed = opt(count('seed'), o.seed);
+      const { pool } = await db();
       const [{ seedMarket }, { seedProgressPrinter }] = await Promise.all([import('./data/market.js'), import('./data/market/progress.js')]);
       // Progress goes to stderr: a bar per table on a terminal, plain lines otherwise.
       const progress = seedProgressPrinter(process.stderr);
@@ -145,9 +167,10 @@ const commands: Record<string, Command> = {
     usage: 'demo tick [--as-of YYYY-MM-DD] [--seed N]',
     summary: 'advances the demo market by one day (the same day again changes nothing)',
     options: { 'as-of': text, seed: text },
-    async run({ pool }, o) {
+    async run(db, o) {
       const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date like 2025-06-01' }), o['as-of']);
       const seed = opt(count('seed'), o.seed);
+      const { pool } = await db();
       const { demoTick } = await import('./data/demo-tick.js');
       return demoTick(pool, { asOf, seed }).catch((error: Error) => {
         throw /already advanced/.test(error.message) ? new CliError('conflict', error.message) : error;
@@ -159,7 +182,7 @@ const commands: Record<string, Command> = {
     summary: 'imports files (a folder: its files in name order); exits 1 when a file or a batch was not imported',
     options: { 'as-of': text, domain: text },
     positionals: true,
-    async run({ pool }, o, args) {
+    async run(db, o, args) {
       const [format, ...paths] = args;
       const chosen = parse(oneOf('format', IMPORT_FORMATS), format);
       if (paths.length === 0) throw refused('import needs at least one file or directory');
@@ -171,7 +194,7 @@ const commands: Record<string, Command> = {
       // A path that is not there is a typo: nothing is imported.
       const missing = (await Promise.all(paths.map((file) => stat(file).then(() => null, () => file)))).filter((file) => file !== null);
       if (missing.length) throw refused(`no such file or directory: ${missing.join(', ')}`);
-      const summary = await importData(pool, chosen, paths, { asOf, domain });
+      const summary = await importData((await db()).pool, chosen, paths, { asOf, domain });
       // An error without a position is a file (or a batch of one) that was not imported: the import failed.
       const failed = summary.errors.filter((error) => error.position === null);
       if (failed.length) {
@@ -193,12 +216,13 @@ const commands: Record<string, Command> = {
       'advertiser-ids': text, 'max-count': text, domain: text, force: { type: 'boolean' }, 'as-of': text,
     },
     positionals: true,
-    async run({ pool }, o, args) {
+    async run(db, o, args) {
       const { SOURCE_NAMES, syncSource } = await import('./sources/index.js');
       const source = parse(oneOf('source', SOURCE_NAMES as [string, ...string[]]), args[0]);
       if (args.length > 1) throw refused(`sync run takes one source, got ${args.join(' ')}`);
       const asOf = opt(z.coerce.date({ message: '--as-of must be an ISO 8601 date or date-time' }), o['as-of']);
       const query = syncQuery(source, o);
+      const { pool } = await db();
       const controller = new AbortController();
       const interrupt = () => controller.abort(new Error('interrupted (SIGINT)'));
       process.once('SIGINT', interrupt);
@@ -217,10 +241,11 @@ const commands: Record<string, Command> = {
     usage: 'sync status [--source S] [--limit N]',
     summary: "each source's freshness and totals, and the latest runs",
     options: { source: text, limit: text },
-    async run({ pool }, o) {
+    async run(db, o) {
       const { listRuns, SOURCE_NAMES, sourceStatuses } = await import('./sources/index.js');
       const source = opt(oneOf('source', SOURCE_NAMES as [string, ...string[]]), o.source);
       const limit = opt(count('limit'), o.limit) ?? 10;
+      const { pool } = await db();
       const [sources, runs] = await Promise.all([sourceStatuses(pool), listRuns(pool, { source, limit })]);
       return { sources: source ? sources.filter((s) => s.source === source) : sources, runs: runs.map(summarize) };
     },
@@ -230,10 +255,10 @@ const commands: Record<string, Command> = {
     summary: 'the schedules of SYNC_SCHEDULES / SYNC_CONFIG, as the job queue holds them',
     options: {},
     positionals: true,
-    async run({ pool }, _o, args) {
+    async run(db, _o, args) {
       if (args.join(' ') !== 'list') throw refused('usage: sync schedule list');
       const { listSchedules } = await import('./jobs/index.js');
-      const schedules = await listSchedules(pool).catch((error: Error) => {
+      const schedules = await listSchedules((await db()).pool).catch((error: Error) => {
         throw /^(SYNC_|\/)/.test(error.message) ? refused(error.message) : error;
       });
       return { schedules };
@@ -243,9 +268,9 @@ const commands: Record<string, Command> = {
     usage: 'migrate',
     summary: 'applies the pending migrations (every other command does it first too)',
     options: {},
-    run: async ({ pool }) => {
+    run: async (db) => {
       const { migrate } = await import('./db/migrate.js');
-      return { applied: await migrate(pool) };
+      return { applied: await migrate((await db()).pool) };
     },
   },
 };
@@ -387,17 +412,27 @@ async function main(argv: string[]): Promise<Outcome> {
   } catch (error) {
     throw refused(`${(error as Error).message}\nusage: ${command.usage}`);
   }
-  const [{ loadConfig }, { openDatabase }, { connect }, { migrate }] = await Promise.all([
-    import('./config.js'), import('./db/open.js'), import('./db/client.js'), import('./db/migrate.js'),
-  ]);
-  const location = await openDatabase(loadConfig(), { shareRunning: true });
-  const db = connect(location.url, { max: 2 });
+  let opened: Promise<{ db: Db; close(): Promise<void> }> | undefined;
+  const open = async () => {
+    const [{ loadConfig }, { openDatabase }, { connect }, { migrate }] = await Promise.all([
+      import('./config.js'), import('./db/open.js'), import('./db/client.js'), import('./db/migrate.js'),
+    ]);
+    const location = await openDatabase(loadConfig(), { shareRunning: true });
+    const db = connect(location.url, { max: 2 });
+    const close = async () => {
+      await db.close();
+      await location.close();
+    };
+    if (name !== 'migrate') await migrate(db.pool).catch(async (error: unknown) => {
+      await close();
+      throw error;
+    });
+    return { db, close };
+  };
   try {
-    if (name !== 'migrate') await migrate(db.pool);
-    return { exitCode: EXIT.ok, stdout: JSON.stringify(await command.run(db, values, positionals)) };
+    return { exitCode: EXIT.ok, stdout: JSON.stringify(await command.run(async () => (await (opened ??= open())).db, values, positionals)) };
   } finally {
-    await db.close();
-    await location.close();
+    if (opened) await (await opened.catch(() => undefined))?.close();
   }
 }
 

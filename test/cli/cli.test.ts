@@ -96,7 +96,7 @@ describe('operator CLI', () => {
     expect(await db.prisma.workspace.count()).toBe(before);
   });
 
-  it('prints its usage for --help, -h and help, and a command\'s own for <command> --help, without a database', async () => {
+  it('prints its usage for --help, -h and help, and a command\'s own for <command> --help, and refuses a bad command line, without a database', async () => {
     const commands = [
       'workspace create', 'workspace set-access', 'user create', 'user revoke', 'key create', 'key revoke', 'key delete', 'credits set',
       'seed', 'demo tick', 'import', 'sync run', 'sync status', 'sync schedule list', 'migrate',
@@ -121,6 +121,10 @@ describe('operator CLI', () => {
     const group = await harness.run(nowhere, ['sync', '--help']);
     expect(group.stdout.match(/^usage: sync /gm)).toHaveLength(3);
     expect(await harness.run(nowhere, ['workspace', 'create', '--slug', 'w'])).toMatchObject({ code: 1, json: { error: { code: 'internal_error' } } });
+    // A refused command line never opens the database (nor creates an embedded one).
+    for (const args of [['workspace', 'create'], ['key', 'revoke', '--id', 'x'], ['seed', '--scale', 'galactic'], ['import', 'meta-ads', '/no/such/file'], ['sync', 'run', 'nowhere']]) {
+      expect(await harness.run(nowhere, args), args.join(' ')).toMatchObject({ code: 2, json: { error: { code: 'validation_error' } } });
+    }
   });
 
   it('seeds the tiny market once and refuses to seed over it without --replace', async () => {

@@ -126,6 +126,17 @@ describe('an export kept in an S3-compatible store', () => {
   });
 });
 
+describe('a store configured wrong', () => {
+  it('fails the export at its start with the setting at fault, writing no file', async () => {
+    process.env.EXPORT_S3_PART_MB = '3';
+    const before = s3.requests.length;
+    const failed = await exportOf();
+    expect(failed).toMatchObject({ state: 'failed', rowsWritten: 0, error: 'the export store is misconfigured: EXPORT_S3_PART_MB must be at least 5 (S3\'s smallest part), got 3' });
+    expect(s3.requests.length).toBe(before);
+    expect((await readdir(dir)).filter((name) => name.startsWith(failed.id))).toEqual([]);
+  });
+});
+
 describe('a file larger than a part', () => {
   it('goes up as a multipart upload of EXPORT_S3_PART_MB parts, and reads back by range across the parts', async () => {
     process.env.EXPORT_S3_PART_MB = '5';

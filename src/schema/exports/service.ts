@@ -129,7 +129,8 @@ export async function exportCancel(context: Context, id: string): Promise<Export
   });
   const { priorState: prior, priorFile, ...view } = row as ExportRow & { priorState?: ExportState; priorFile?: string | null };
   if (prior === 'queued') await settleHolds(context.ledger, view, '', 0, 0);
-  if (prior === 'done') await removeFile(priorFile ?? null);
+  // The export is cancelled (committed): a file the store cannot delete now is left to it (a lifecycle rule), not an error.
+  if (prior === 'done') await removeFile(priorFile ?? null).catch(() => undefined);
   return viewOf(view, context.publicBaseUrl);
 }
 

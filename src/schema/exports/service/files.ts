@@ -46,7 +46,7 @@ function s3Object(location: string): S3Object | null {
   const bucket = rest.slice(0, slash);
   const key = rest.slice(slash + 1);
   const settings = s3Settings();
-  if (!settings) throw new Error(`exports: ${location} is in an S3 store, but EXPORT_S3_BUCKET is not set`);
+  if (!settings) throw Object.assign(new Error(`the export store is misconfigured: ${location} is in an S3 store, but EXPORT_S3_BUCKET is not set`), { extensions: { code: 'service_unavailable' } });
   return { client: s3Client(settings), url: objectUrl(settings, bucket, key), settings };
 }
 

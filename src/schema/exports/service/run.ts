@@ -10,7 +10,7 @@ import { exportRead, rawRows } from '../../shared/list.js';
 import { rowsSelection, type RunServices } from '../../shared/market-lists.js';
 import { countList, exportList, readList } from './lists.js';
 import { keepFile, localPath, removeFile } from './files.js';
-import { CONTENT_TYPES, exportSettings } from './settings.js';
+import { CONTENT_TYPES, exportSettings, s3Settings } from './settings.js';
 import { COLUMNS, moveExport, type ExportRow } from './store.js';
 import { columnsOf, rowWriter, type RowWriter } from './writers.js';
 
@@ -106,8 +106,12 @@ export async function runExport(
   let writer: RowWriter | null = null;
   let written = 0;
   let field = '';
+  // Where the finished file was kept, once it was: deleted again if the export then fails.
+  let kept: string | null = null;
   try {
     if (!workspace) throw new Error('the workspace is gone');
+    // A store that is not configured right fails the export now, not after its whole file is written.
+    s3Settings();
     const target = await exportList(row.method, row.path, row.params);
     field = target.list.route.field;
     const embedded = await isEmbedded(pool);
@@ -164,19 +168,22 @@ export async function runExport(
       await rm(localPath(row), { force: true });
       throw error;
     });
+    kept = location;
     const charged = await settleHolds(ledger, row, field, written, written * row.pricePerRow);
     const done = await moveExport(pool, row, ['running'], sql`"state" = 'done', "rowsWritten" = ${written}, "totalRows" = ${written},
       "priceCharged" = ${charged}, "fileName" = ${location}, "fileBytes" = ${size}, "etag" = ${`"${row.id}-${size}"`},
       "finishedAt" = now(), "expiresAt" = now() + ${`${settings.ttlMs} milliseconds`}::interval, "heartbeatAt" = now()`);
     if (!done) {
       // Cancelled while it finished: the file goes, the rows written are paid (charged above).
-      await removeFile(location);
+      kept = null;
+      await removeFile(location).catch((error: unknown) => options.onError?.(error));
       await moveExport(pool, row, ['cancelled'], sql`"rowsWritten" = ${written}, "priceCharged" = ${charged}, "finishedAt" = now()`);
     }
   } catch (error) {
     if (!(error as { extensions?: unknown }).extensions) options.onError?.(error);
     await snapshot?.end(false);
     await writer?.abort();
+    if (kept) await removeFile(kept).catch(() => undefined);
     await settleHolds(ledger, row, field, 0, 0).catch(() => 0);
     await moveExport(pool, row, ['running'], sql`"state" = 'failed', "error" = ${message(error)}, "rowsWritten" = ${written}, "finishedAt" = now()`);
   }

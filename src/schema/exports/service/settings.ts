@@ -54,6 +54,9 @@ export type S3Settings = {
   partBytes: number;
 };
 
+/** A setting of the store that cannot work: coded, so an export failing on it shows the message. */
+const misconfigured = (message: string) => Object.assign(new Error(`the export store is misconfigured: ${message}`), { extensions: { code: 'service_unavailable' } });
+
 /** The S3-compatible store of export files, or null when EXPORT_S3_BUCKET is not set (files stay in EXPORT_DIR). */
 export function s3Settings(): S3Settings | null {
   const bucket = process.env.EXPORT_S3_BUCKET;
@@ -61,16 +64,16 @@ export function s3Settings(): S3Settings | null {
   const region = process.env.EXPORT_S3_REGION || process.env.AWS_REGION || 'us-east-1';
   const accessKeyId = process.env.EXPORT_S3_ACCESS_KEY_ID || process.env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = process.env.EXPORT_S3_SECRET_ACCESS_KEY || process.env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) throw new Error('EXPORT_S3_BUCKET needs EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
+  if (!accessKeyId || !secretAccessKey) throw misconfigured('EXPORT_S3_BUCKET needs EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
   const endpoint = process.env.EXPORT_S3_ENDPOINT || `https://s3.${region}.amazonaws.com`;
   try {
     new URL(endpoint);
   } catch {
-    throw new Error(`EXPORT_S3_ENDPOINT must be a URL, got ${JSON.stringify(endpoint)}`);
+    throw misconfigured(`EXPORT_S3_ENDPOINT must be a URL, got ${JSON.stringify(endpoint)}`);
   }
   const pathStyle = process.env.EXPORT_S3_PATH_STYLE ? process.env.EXPORT_S3_PATH_STYLE === 'true' : Boolean(process.env.EXPORT_S3_ENDPOINT);
   const partMb = positive('EXPORT_S3_PART_MB', 16);
-  if (partMb < 5) throw new Error(`EXPORT_S3_PART_MB must be at least 5 (S3's smallest part), got ${partMb}`);
+  if (partMb < 5) throw misconfigured(`EXPORT_S3_PART_MB must be at least 5 (S3's smallest part), got ${partMb}`);
   const prefix = process.env.EXPORT_S3_PREFIX ?? 'exports/';
   return { endpoint, bucket, region, accessKeyId, secretAccessKey, prefix, pathStyle, partBytes: Math.floor(partMb * 1024 * 1024) };
 }

@@ -320,6 +320,8 @@ describe('analyze_brand_changes (MCP)', () => {
     expect(expanded.changes.adsStarted.items[0]).toEqual({ at: rest.adsStarted.items[0].at, adId: id(8), adTitle: rest.adsStarted.items[0].adTitle, ad: expect.objectContaining({ id: id(8), status: 'active' }) });
     expect(expanded.changes.priceChanges.items[0]).toMatchObject({ after: 99.5, product: { title: expect.any(String), currency: expect.any(String) } });
     expect(expanded.changes.adsStarted.total).toBe(answer.changes.adsStarted.total);
+    // The call that pages on keeps the expansion asked for.
+    expect(expanded.changes.adsStarted.continueWith.arguments).toMatchObject({ sections: ['adsStarted'], offset: 2, expand: ['ads', 'products'] });
     const shop = parse(await analyze({ shopId, from: '2026-10-02', to: '2026-10-02', sections: ['appsInstalled'] }));
     expect(shop.changes).toEqual({ appsInstalled: { total: 1, items: [expect.objectContaining({ appName: 'Reviews Pro', shopId })] } });
   });

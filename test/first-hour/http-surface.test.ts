@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../rest/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 async function call(method: string, path: string, headers: Record<string, string> = {}) {

@@ -15,12 +15,12 @@ const root = path.resolve(import.meta.dirname, '../..');
 export type CliResult = { code: number; json: any; stdout: string; stderr: string };
 
 /**
- * Builds dist/ as `npm run cli` and `npm start` do (scripts/build.js: only what changed, each file replaced whole, so
+ * Builds dist/ as `npm run cli` and `npm start` do (src/build.mjs: only what changed, each file replaced whole, so
  * test files building at the same time never load a half-written module). Once per test file: each CLI call or server
  * start is then plain node. Returns the build's folder.
  */
 export async function build(): Promise<string> {
-  await run(process.execPath, [path.join(root, 'scripts/build.js')], { cwd: root });
+  await run(process.execPath, [path.join(root, 'src/build.mjs')], { cwd: root });
   return path.join(root, 'dist');
 }
 

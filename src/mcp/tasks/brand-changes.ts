@@ -62,7 +62,7 @@ export const analyzeBrandChanges: TaskDefinition<typeof params> = {
       SECTIONS.flatMap((name) => {
         const section = answer[name] as Section | null;
         if (!section) return [];
-        const more = continuation(subject.tool, { [subject.param]: input[subject.param], ...window, sections: [name], limit: 50, offset: section.items.length }, section.items.length, section.total);
+        const more = continuation(subject.tool, { [subject.param]: input[subject.param], ...window, sections: [name], limit: 50, offset: section.items.length, ...(expand.length && { expand }) }, section.items.length, section.total);
         return [[name, { total: section.total, items: section.items.map(compactItem), ...(more && { continueWith: more }) }]];
       }),
     );

@@ -8,7 +8,7 @@ import { build, version } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outdir = path.join(root, 'dist');
-const options = { outdir, outbase: root, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' };
+const options = { outdir, outbase: root, format: 'esm', platform: 'node', target: 'node22', logLevel: 'warning' };
 const stampFile = path.join(outdir, '.build-options.json');
 const stamp = JSON.stringify({ esbuild: version, ...options, outdir: undefined, outbase: undefined });
 

@@ -5,7 +5,8 @@ import type { RateLimiter } from '../src/metering/rate-limit.js';
 import type { Logger } from '../src/observability/logger.js';
 import { currentRequest, noteErrorCode } from '../src/plugins/use-request-state.js';
 import { restErrorFrom, validationFailure, type RestError } from './errors.js';
-import { BASE_PATH, argumentsFromHttp } from './plugin.js';
+import { argumentsFromHttp } from './arguments.js';
+import { BASE_PATH } from './plugin.js';
 import type { RestRoute } from './routes.js';
 
 // GET /v1/events/stream: the live feed for REST clients, as Server-Sent Events (text/event-stream). It runs the

@@ -9,7 +9,7 @@ import { priceOf } from '../src/metering/prices.js';
 import { isPublicField } from '../src/schema/access.js';
 import { violationsFromIssues } from '../src/schema/validation.js';
 import { notFoundFailure, validationFailure } from './errors.js';
-import { argumentsFromHttp } from './plugin.js';
+import { argumentsFromHttp } from './arguments.js';
 import { locationOf, MAX_QUERY_LIST } from './routes.js';
 import type { ParamViolation, RestRoute } from './routes.js';
 

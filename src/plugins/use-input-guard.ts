@@ -9,7 +9,7 @@ import { currentRequest, type RequestState } from './use-request-state.js';
 // can UTF-8 hold an unpaired surrogate (JSON's "\ud800"): the driver would store U+FFFD in its place, a value the
 // client never sent. Bytes that are not UTF-8 are refused where they are decoded (bodies: use-request-body-limit.ts;
 // paths: rest/match.ts; query strings: below), since every decoder would also turn them into U+FFFD silently.
-// REST applies the rules while reading parameters (rest/plugin.ts, argumentsFromHttp); this plugin applies them to /graphql requests.
+// REST applies the rules while reading parameters (rest/arguments.ts, argumentsFromHttp); this plugin applies them to /graphql requests.
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentsFromHttp } from '../../rest/plugin.js';
+import { argumentsFromHttp } from '../../rest/arguments.js';
 import { routes } from '../../rest/routes.js';
 import { routeRequest } from '../../src/mcp/call.js';
 import { schema } from '../../src/schema/index.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { argumentsFromHttp } from '../../rest/plugin.js';
+import { argumentsFromHttp } from '../../rest/arguments.js';
 import { locationOf, MAX_QUERY_LIST } from '../../rest/routes.js';
 import type { RestRoute } from '../../rest/routes.js';
 import { schema } from '../../src/schema/index.js';
 
-// rest/plugin.ts's argumentsFromHttp as a unit: HTTP input to typed GraphQL argument values. GET /v1/ads has no list
+// rest/arguments.ts's argumentsFromHttp as a unit: HTTP input to typed GraphQL argument values. GET /v1/ads has no list
 // parameter, so the list rules are checked with the arguments of Query.adsQuery read from a query string.
 
 const adsQueryArgs = schema.getQueryType()!.getFields().adsQuery.args;

@@ -4,7 +4,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createSofa } from 'sofa-api';
 import { envelope } from '../../../rest/envelope.js';
 import { matchRoute } from '../../../rest/match.js';
-import { argumentsFromHttp } from '../../../rest/plugin.js';
+import { argumentsFromHttp } from '../../../rest/arguments.js';
 import { routes, type RestRoute } from '../../../rest/routes.js';
 import type { Principal } from '../../auth/principal.js';
 import { createContext, type AppServices, type Context } from '../../context.js';

@@ -189,12 +189,15 @@ describe('the /media routes', () => {
     expect([logo.status, logo.headers.get('content-type')]).toEqual([200, 'image/png']);
   });
 
-  it('answer 404 for paths and methods they do not serve', async () => {
-    for (const [method, path] of [['GET', '/media/ads/x.gif'], ['GET', '/media/shops/1/logo.jpg'], ['POST', '/media/ads/1.jpg']]) {
-      const res = await t.app.fetch(`${BASE}${path}`, { method });
-      expect(res.status, `${method} ${path}`).toBe(404);
+  it('answer 404 for paths they do not serve, and 405 for a method they do not answer', async () => {
+    for (const path of ['/media/ads/x.gif', '/media/shops/1/logo.jpg']) {
+      const res = await t.app.fetch(`${BASE}${path}`);
+      expect(res.status, path).toBe(404);
       expect((await res.json()).error.code).toBe('not_found');
     }
+    const post = await t.app.fetch(`${BASE}/media/ads/1.jpg`, { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect((await post.json()).error.code).toBe('method_not_allowed');
   });
 
   it('answer 416 for a range past the end, and the whole body for a range they do not read', async () => {

@@ -41,7 +41,10 @@ type JobData = { schedule: string };
 /** pg-boss through `pool`: its statements go where every other statement goes. */
 export function bossOn(pool: pg.Pool, options: { work: boolean }): PgBoss {
   return new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
+    // A statement pg-boss sends once the pool is closing (a job that finished after the workers' graceful stop timed
+    // out, as the process ends) is never sent: pg-boss would leave its rejection unhandled. The job stays active and
+    // its expiry hands it to a worker again (at least once).
+    db: { executeSql: (text: string, values?: unknown[]) => (pool.ending ? new Promise<never>(() => {}) : pool.query(text, values)) },
     schema: SCHEMA,
     supervise: options.work,
     schedule: options.work,

@@ -177,8 +177,8 @@ function outOfBounds(schema: Schema): unknown {
  * (the resolvers' zod schemas) can be broken, else whose type a text can break (REST's own coercion); a JSON route's
  * body that is not JSON at the last. Null when nothing the client sends can be refused (no arguments, no body).
  */
-function badRequestExample(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>): ParamViolation[] | null {
-  const pathNames = new Set([...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!));
+function badRequestExample(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>, inPath: readonly string[]): ParamViolation[] | null {
+  const pathNames = new Set(inPath);
   const args = [...field.args].sort((a, b) => Number(pathNames.has(a.name)) - Number(pathNames.has(b.name)));
   const locationFor = (name: string) => (pathNames.has(name) ? 'path' : locationOf(route, name));
   const read = (arg: GraphQLArgument, raw: string | undefined) => {
@@ -214,23 +214,22 @@ function badRequestExample(builder: Builder, route: RestRoute, field: GraphQLFie
 }
 
 /** What the route's subject is called in its 404 ("The ad"), from its last path parameter. */
-function subjectOf(route: RestRoute): string {
-  const names = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
-  const last = (names[names.length - 1] ?? 'object').replace(/Id$|Identifier$/, '').replace(/^identifier$/, 'shop');
+function subjectOf(pathNames: readonly string[]): string {
+  const last = (pathNames[pathNames.length - 1] ?? 'object').replace(/Id$|Identifier$/, '').replace(/^identifier$/, 'shop');
   return `The ${last.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`;
 }
 
 /** The route's own error responses with their examples: a 400 naming one of its parameters, a 404 naming its subject. */
-function routeErrors(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>): Record<string, unknown> {
+function routeErrors(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>, pathNames: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const response = (status: number, body: unknown) => ({
     description: ERROR_DESCRIPTIONS[status],
     headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: body } },
   });
-  const bad = badRequestExample(builder, route, field);
+  const bad = badRequestExample(builder, route, field, pathNames);
   if (bad) out['400'] = response(400, validationFailure(bad, EXAMPLE_REQUEST_ID).body);
-  if (/:[A-Za-z]+/.test(route.path)) out['404'] = response(404, notFoundFailure(`${subjectOf(route)} was not found.`, EXAMPLE_REQUEST_ID).body);
+  if (pathNames.length) out['404'] = response(404, notFoundFailure(`${subjectOf(pathNames)} was not found.`, EXAMPLE_REQUEST_ID).body);
   return out;
 }
 
@@ -347,7 +346,7 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
       : {}),
     responses: {
       [String(route.status ?? 200)]: { description: 'The answer in its envelope.', headers, content: { 'application/json': { schema: data } } },
-      ...routeErrors(builder, route, field),
+      ...routeErrors(builder, route, field, pathNames),
       ...Object.fromEntries(errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
   };

@@ -18,9 +18,12 @@ import type { ExportRow } from './store.js';
 
 const S3_SCHEME = 's3://';
 
+/** The path in EXPORT_DIR of a file named `name` (a location kept in EXPORT_DIR is its name). */
+const inDir = (name: string) => path.join(exportSettings().dir, path.basename(name));
+
 /** The path in EXPORT_DIR the writer writes `row`'s file to (renamed from `.part` when whole). */
 export function localPath(row: Pick<ExportRow, 'id' | 'format'>): string {
-  return path.join(exportSettings().dir, `${row.id}.${EXTENSIONS[row.format]}`);
+  return inDir(`${row.id}.${EXTENSIONS[row.format]}`);
 }
 
 type S3Object = { client: AwsClient; url: string; settings: S3Settings };
@@ -135,7 +138,7 @@ export class FileGone extends Error {}
 export async function readFileRange(location: string, start: number, end: number): Promise<ReadableStream<Uint8Array>> {
   const object = s3Object(location);
   if (!object) {
-    const file = path.join(exportSettings().dir, path.basename(location));
+    const file = inDir(location);
     const found = await stat(file).catch(() => null);
     if (!found?.isFile()) throw new FileGone(`exports: ${file} is missing`);
     return Readable.toWeb(createReadStream(file, { start, end })) as unknown as ReadableStream<Uint8Array>;
@@ -151,7 +154,7 @@ export async function readFileRange(location: string, start: number, end: number
 export async function removeFile(location: string | null): Promise<void> {
   if (!location) return;
   const object = s3Object(location);
-  if (!object) return rm(path.join(exportSettings().dir, path.basename(location)), { force: true });
+  if (!object) return rm(inDir(location), { force: true });
   const response = await object.client.fetch(object.url, { method: 'DELETE' });
   if (!response.ok && response.status !== 404) throw await s3Failure(response, 'DeleteObject');
 }

@@ -156,7 +156,7 @@ export function createApp(given: AppServices, options: AppOptions = {}): App {
     plugins: [
       useRequestState({ onAnswered: recordAnswers(logger, options.metrics) }),
       useHomePage({ publicBaseUrl: services.publicBaseUrl }),
-      useSharePages(given.prisma, { publicBaseUrl: services.publicBaseUrl }),
+      useSharePages(given.prisma, { publicBaseUrl: services.publicBaseUrl, rateLimiter: services.rateLimiter }),
       useMedia({ rateLimiter: services.rateLimiter }),
       useIdempotency({ pool: services.pool }),
       useMcp({ schema, routes, mutations: options.mcpMutations ?? false, metering: services.metering ?? true, fetch: async (request) => app.fetch(request), authenticate, rateLimiter: services.rateLimiter, logger }),

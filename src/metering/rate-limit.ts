@@ -145,6 +145,17 @@ export class RateLimiter {
     return decision.allowed ? null : rateLimited(decision, 'media drawn for this address');
   }
 
+  /**
+   * A share page (GET /share/..., no key: a link anyone may open) takes a token from its client address's bucket,
+   * twice the read bucket (a browser opens a board and pages through it); what this returns is the 429 to answer
+   * once it is empty, or null. Each page reads the database, so an address cannot make the server read at will.
+   */
+  async sharePage(clientAddress: string): Promise<ReturnType<typeof rateLimited> | null> {
+    const { capacity, perSecond } = this.limits.read;
+    const decision = await this.take(`share:${clientAddress}`, { capacity: 2 * capacity, perSecond: 2 * perSecond });
+    return decision.allowed ? null : rateLimited(decision, 'share pages read from this address');
+  }
+
   private async take(key: string, bucket: Bucket): Promise<Decision> {
     let state: BucketState;
     try {

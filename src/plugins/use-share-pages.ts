@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
-import { methodNotAllowedFailure, notFoundFailure, validationFailure } from '../../rest/errors.js';
+import { methodNotAllowedFailure, notFoundFailure, restErrorFrom, validationFailure } from '../../rest/errors.js';
 import type { PrismaClient } from '../db/client.js';
+import type { RateLimiter } from '../metering/rate-limit.js';
 import { sharedAdPage, type SharedAdPage } from '../schema/ads/service.js';
 import { sharedBoardPage, type SharedBoardPage } from '../schema/boards/service.js';
 import { errorResponse, escapeHtml, htmlPage, htmlResponse, jsonResponse, SERVER_NAME, wantsHtml } from './pages.js';
@@ -11,7 +12,8 @@ import { currentRequest } from './use-request-state.js';
 // - GET /share/boards/{slug} (boards and favorite ad folders): `{ requestId, data{ board, items[] }, pagination }`,
 //   with `page` and `limit` (1..100, default 25);
 // - GET /share/ads/{slug}: `{ requestId, data{ ad, sharedAt } }`.
-// A slug that no share has (never made, revoked, its board no longer public) is a 404 not_found.
+// A slug that no share has (never made, revoked, its board no longer public) is a 404 not_found. Each page read takes a
+// token of its client address's bucket (RateLimiter.sharePage): past it, 429 rate_limited with Retry-After.
 
 const PATH = /^\/share\/(boards|ads)\/([A-Za-z0-9_-]{1,64})$/;
 const INT = /^\d{1,9}$/;
@@ -56,7 +58,7 @@ ${landing ? `<p><a href="${landing}" rel="nofollow noopener noreferrer">${escape
 <p class="muted">Shared ${date(sharedAt)}</p>`);
 }
 
-export function useSharePages(prisma: PrismaClient, options: { publicBaseUrl: string }): Plugin {
+export function useSharePages(prisma: PrismaClient, options: { publicBaseUrl: string; rateLimiter: RateLimiter }): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (!url.pathname.startsWith('/share/')) return;
@@ -66,6 +68,10 @@ export function useSharePages(prisma: PrismaClient, options: { publicBaseUrl: st
       const kind = match?.[1] as 'boards' | 'ads' | undefined;
       if (state && kind) state.route = `/share/${kind}/:slug`;
       if (kind && !ALLOWED.includes(request.method)) return endResponse(errorResponse(request, methodNotAllowedFailure(request.method, url.pathname, ALLOWED, requestId)));
+      if (kind) {
+        const refused = await options.rateLimiter.sharePage(state?.clientAddress ?? 'unknown');
+        if (refused) return endResponse(errorResponse(request, restErrorFrom([refused], requestId, undefined)));
+      }
       let shared: { json: object; html: () => string } | null = null;
       if (kind === 'boards') {
         const page = url.searchParams.get('page') ?? '1';

@@ -114,6 +114,25 @@ describe('ad share links', () => {
   });
 });
 
+describe('share pages under load', () => {
+  it("take a token of the client address's bucket (twice the read bucket): past it a 429 rate_limited with Retry-After, also for unknown slugs", async () => {
+    const link = await share(AD);
+    const limited = await createTestApp(undefined, { database: t.db, rateLimits: { read: { capacity: 1, perSecond: 0.001 }, write: { capacity: 1, perSecond: 0.001 } } });
+    try {
+      const get = (path: string) => limited.app.fetch(`http://api.test${path}`);
+      expect((await get(link.sharePath)).status).toBe(200);
+      expect((await get('/share/ads/doesNotExist')).status).toBe(404);
+      const refused = await get(link.sharePath);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((await refused.json()).error.code).toBe('rate_limited');
+      expect((await get('/share/boards/doesNotExist')).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('board share links', () => {
   it('answer a browser with a page of the board and its items, and JSON otherwise, until revoked', async () => {
     const board = (await t.rest('POST', '/boards', { key, body: { name: 'Winter <picks>', surface: 'ads', visibility: 'workspace' } })).body.data;

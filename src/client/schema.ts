@@ -2739,8 +2739,8 @@ export interface paths {
         get: operations["exports"];
         put?: never;
         /**
-         * Exports a market list route's whole result as a file: ads, advertisers, shops, products, emails, TikTok, Google and a…
-         * @description Exports a market list route's whole result as a file (POST /v1/exports): ads, advertisers, shops, products, emails, TikTok, Google and a brandtracker's ads, as ndjson, csv or parquet. Its price (the rows × the route's per-row price, what walking its pages costs) is held now (insufficient_credits when the workspace cannot cover it; ?dryRun=true tells it) and settled on the rows written. A job reads one consistent snapshot and writes the file; follow it with GET /v1/exports/{exportId}. GraphQL field `Mutation.exportCreate`. Free.
+         * Exports a market list route's whole result as a file: ads, advertisers, shops, products, emails, TikTok, Google, a…
+         * @description Exports a market list route's whole result as a file (POST /v1/exports): ads, advertisers, shops, products, emails, TikTok, Google, a brandtracker's ads and the event feed (GET /v1/events), as ndjson, csv or parquet. Its price (the rows × the route's per-row price, what walking its pages costs) is held now (insufficient_credits when the workspace cannot cover it; ?dryRun=true tells it) and settled on the rows written. A job reads one consistent snapshot and writes the file; follow it with GET /v1/exports/{exportId}. GraphQL field `Mutation.exportCreate`. Free.
          */
         post: operations["exportCreate"];
         delete?: never;
@@ -21635,7 +21635,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     method: "GET" | "POST";
-                    /** @description The list route as called: `/v1/ads/query`, `/v1/shops`, `/v1/brandtrackers/{brandtrackerId}/ads` with its id. */
+                    /** @description The list route as called: `/v1/ads/query`, `/v1/shops`, `/v1/brandtrackers/{brandtrackerId}/ads` with its id, `/v1/events`. */
                     path: string;
                     /** @description The route's arguments as one JSON object: a GET list's query-string parameters, a POST list's body. Read and checked as the route reads them: a bad value is the route's own validation_error, named `params.<parameter>`; a parameter the route does not have, and the paging ones (page, limit, offset, cursor), are refused. */
                     params?: unknown;
@@ -21719,7 +21719,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     method: "GET" | "POST";
-                    /** @description The list route as called: `/v1/ads/query`, `/v1/shops`, `/v1/brandtrackers/{brandtrackerId}/ads` with its id. */
+                    /** @description The list route as called: `/v1/ads/query`, `/v1/shops`, `/v1/brandtrackers/{brandtrackerId}/ads` with its id, `/v1/events`. */
                     path: string;
                     /** @description The route's arguments as one JSON object: a GET list's query-string parameters, a POST list's body. Read and checked as the route reads them: a bad value is the route's own validation_error, named `params.<parameter>`; a parameter the route does not have, and the paging ones (page, limit, offset, cursor), are refused. */
                     params?: unknown;

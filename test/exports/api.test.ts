@@ -5,11 +5,13 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createUser } from '../../src/auth/admin.js';
 import { ensureDemo } from '../../src/data/demo.js';
+import { recordEvents } from '../../src/data/events.js';
 import { startJobs, type Jobs } from '../../src/jobs/index.js';
 import { exportJobServices } from '../../src/jobs/exports.js';
 import { runExport, sweepExports } from '../../src/schema/exports/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { expectNotFound, expectViolation } from '../support/assertions.js';
+import { dispatchAll } from '../support/market-writes.js';
 import { exportDir, QUIET, settled, walk } from './helpers.js';
 
 // Exports through REST and GraphQL on the demo market: an export's rows are the route's pages walked to the end (ads,
@@ -114,6 +116,56 @@ describe('exports run by the job queue', () => {
     const ads = lines(await (await exported({ method: 'GET', path: `/v1/brandtrackers/${tracker}/ads`, params: {}, format: 'ndjson' })).file.text());
     expect(ads.length).toBeGreaterThan(0);
     expect(ads).toEqual(await walk(t, demo, 'GET', `/brandtrackers/${tracker}/ads`, {}));
+  });
+
+  it('NDJSON: advertisers, emails, TikTok items and Google ads as their pages', async () => {
+    // Each walked with pages of 50 (the largest some of them allow).
+    const cases: [method: 'GET' | 'POST', route: string, params: Record<string, unknown>, limit: number][] = [
+      ['GET', '/advertisers', {}, 50],
+      ['POST', '/emails/query', {}, 50],
+      ['GET', '/tiktok/library', {}, 50],
+      ['POST', '/google-ads/query', {}, 50],
+    ];
+    for (const [method, route, params, limit] of cases) {
+      const rows = lines(await (await exported({ method, path: `/v1${route}`, params, format: 'ndjson' })).file.text());
+      expect(rows.length, route).toBeGreaterThan(0);
+      expect(rows, route).toEqual(await walk(t, demo, method, route, params, limit));
+    }
+  });
+
+  it('NDJSON: the event feed (GET /v1/events) as its cursor pages walked to the end, newest first and forward, filtered; charged per event', async () => {
+    // Events of the demo's tracked advertisers (two types), dispatched as the dispatcher does: more than a page of them.
+    const { rows: interests } = await t.db.pool.query<{ key: string }>(`SELECT DISTINCT w."key" FROM "workspace_interests" w
+      WHERE w."workspaceId" = (SELECT s."id" FROM "workspaces" s WHERE s."slug" = 'demo') AND w."kind" = 'advertiser' ORDER BY 1`);
+    expect(interests.length).toBeGreaterThan(0);
+    const events = Array.from({ length: 230 }, (_, i) => ({
+      type: (i % 3 ? 'ad.created' : 'ad.stopped') as 'ad.created' | 'ad.stopped',
+      dedupeKey: `export-test-${i}`,
+      advertiserId: interests[i % interests.length]!.key,
+      adId: `facebook_export_${i}`,
+      data: { before: null, after: { platform: 'facebook', status: i % 3 ? 'active' : 'inactive' } },
+    }));
+    await recordEvents(t.db.pool, 'demo', events, new Date('2026-11-20T10:00:00Z'));
+    await dispatchAll(t.db.pool);
+    const all = await walk(t, demo, 'GET', '/events', {});
+    expect(all.length).toBeGreaterThan(200);
+    const before = await used();
+    const { done, file } = await exported({ method: 'GET', path: '/v1/events', params: {}, format: 'ndjson' });
+    expect(lines(await file.text())).toEqual(all);
+    // The feed costs one credit per event: the export what its pages cost.
+    expect(done).toMatchObject({ rowsWritten: all.length, totalRows: all.length, pricePerRow: 1, priceCharged: all.length });
+    expect((await used()) - before).toBe(all.length);
+    // Forward from an event, one type: the same filters and position as the pages.
+    const params = { order: 'asc', types: 'ad.stopped', after: all.at(-1)!.id as string };
+    const forward = lines(await (await exported({ method: 'GET', path: '/v1/events', params, format: 'ndjson' })).file.text());
+    expect(forward.length).toBeGreaterThan(0);
+    expect(forward).toEqual(await walk(t, demo, 'GET', '/events', params));
+    const dry = await create({ method: 'GET', path: '/v1/events', params, format: 'csv' }, demo, '?dryRun=true');
+    expect(dry.body.data).toMatchObject({ rows: forward.length, pricePerRow: 1, reserve: forward.length });
+    // The route's own refusals: an unknown event, another workspace's brandtracker (as a missing one).
+    expectViolation(await create({ method: 'GET', path: '/v1/events', params: { after: 'evt_999999999' }, format: 'ndjson' }), 'body.params.after');
+    expectViolation(await create({ method: 'GET', path: '/v1/events', params: { limit: 5 }, format: 'ndjson' }), 'body.params.limit');
+    expectNotFound(await create({ method: 'GET', path: '/v1/events', params: { brandtrackerId: '00000000-0000-4000-8000-000000000000' }, format: 'ndjson' }));
   });
 
   it('CSV: RFC 4180 parsed back to the NDJSON rows, nested fields by dotted name, lists as JSON text', async () => {

@@ -3,5 +3,6 @@
 //   service/feed.ts   the SQL: a page of the feed, a live stream's start and catch-up, whom dispatched events concern
 //   service/live.ts   the live hub (in process, or across instances through Redis) and a stream over it
 
-export { concernsOf, eventPage, streamStart, type Concern, type EventFilter, type SequencedEvent } from './service/feed.js';
+export { concernsOf, eventCount, eventPage, streamStart, type Concern, type EventFilter, type SequencedEvent } from './service/feed.js';
+export { readPosition } from './cursor.js';
 export { createLiveHub, liveHub, openLiveStream, reportLiveHubErrors, setLiveHub, type LiveHub, type Membership } from './service/live.js';

@@ -9,8 +9,8 @@ builder.mutationFields((t) => ({
     type: ExportRef,
     authScopes: { writer: true },
     description:
-      "Exports a market list route's whole result as a file (POST /v1/exports): ads, advertisers, shops, products, emails, TikTok, Google and a " +
-      "brandtracker's ads, as ndjson, csv or parquet. Its price (the rows × the route's per-row price, what walking its pages costs) is held now " +
+      "Exports a market list route's whole result as a file (POST /v1/exports): ads, advertisers, shops, products, emails, TikTok, Google, a " +
+      "brandtracker's ads and the event feed (GET /v1/events), as ndjson, csv or parquet. Its price (the rows × the route's per-row price, what walking its pages costs) is held now " +
       '(insufficient_credits when the workspace cannot cover it; ?dryRun=true tells it) and settled on the rows written. A job reads one consistent ' +
       'snapshot and writes the file; follow it with GET /v1/exports/{exportId}.',
     args: exportRequestArgs(),

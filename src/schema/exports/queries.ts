@@ -10,7 +10,7 @@ export const EXPORT_PARAMS =
   "The route's arguments as one JSON object: a GET list's query-string parameters, a POST list's body. Read and checked as the route reads them: " +
   "a bad value is the route's own validation_error, named `params.<parameter>`; a parameter the route does not have, and the paging ones (page, " +
   'limit, offset, cursor), are refused.';
-export const EXPORT_PATH = 'The list route as called: `/v1/ads/query`, `/v1/shops`, `/v1/brandtrackers/{brandtrackerId}/ads` with its id.';
+export const EXPORT_PATH = 'The list route as called: `/v1/ads/query`, `/v1/shops`, `/v1/brandtrackers/{brandtrackerId}/ads` with its id, `/v1/events`.';
 
 /** What an export asks for (`exportCreate` and `exportEstimate` take the same): the route, its params, the format. */
 export const exportRequestArgs = () =>

@@ -41,10 +41,20 @@ const FAMILIES: Record<string, { family: Family; publicId: (id: string) => strin
   EmailSummary: { family: 'emails', publicId: same },
 };
 
+/**
+ * Lists that only exports read, by their item type: their own engine, not the list engine (the event feed, GET
+ * /v1/events: a cursor list of events in the order they were recorded, read whole by its pages one after another).
+ * No saved search names them (their rows are not market rows that a change makes enter or leave).
+ */
+const FEEDS = new Set(['Event']);
+
 /** Arguments that page a list: a saved search holds a list's filters and sort, never a page of it. */
 const PAGING = new Set(['page', 'limit', 'offset', 'cursor']);
 
-export type MarketList = {
+/** A list route read whole (a market list, or a feed: FEEDS) with the item selection REST gives it. */
+export type ListRoute = {
+  /** `list`: the list engine's (findPage, findIds); `feed`: the event feed's own pages (exports read them one by one). */
+  engine: 'list' | 'feed';
   /** `GET /v1/ads`: how a saved search names it. */
   name: string;
   method: 'GET' | 'POST';
@@ -52,9 +62,6 @@ export type MarketList = {
   path: string;
   route: RestRoute;
   field: GraphQLField<unknown, unknown>;
-  family: Family;
-  publicId: (id: string) => string;
-  run: CompiledQuery;
   /** The route's path parameters (`brandtrackerId`): none for the lists a saved search may name. */
   pathParams: string[];
   /** The list with the item selection REST gives the route, compiled on first use (rowsQuery), and that operation. */
@@ -62,16 +69,23 @@ export type MarketList = {
   rowsDocument?: DocumentNode;
 };
 
+export type MarketList = ListRoute & {
+  engine: 'list';
+  family: Family;
+  publicId: (id: string) => string;
+  run: CompiledQuery;
+};
+
 const publicPath = (route: RestRoute) => `/v1${route.path}`;
 export const listName = (method: string, path: string) => `${method} ${path}`;
 
-let lists: Promise<{ schema: GraphQLSchema; all: Map<string, MarketList>; plain: Map<string, MarketList> }> | undefined;
+let lists: Promise<{ schema: GraphQLSchema; all: Map<string, MarketList>; plain: Map<string, MarketList>; feeds: ListRoute[] }> | undefined;
 
 function allLists() {
   // The schema imports the domains that use this module: it is read once built, on first use.
   lists ??= import('../index.js').then(({ schema }) => {
     const all = listsOf(schema);
-    return { schema, all, plain: new Map([...all].filter(([, list]) => list.pathParams.length === 0)) };
+    return { schema, all, plain: new Map([...all].filter(([, list]) => list.pathParams.length === 0)), feeds: feedsOf(schema) };
   });
   return lists;
 }
@@ -100,8 +114,26 @@ function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
     const run = compileQuery(schema, document, 'SavedSearchRun');
     if (!isCompiledQuery(run)) throw new Error(`saved searches: ${route.field} cannot be compiled: ${JSON.stringify(run.errors)}`);
     const name = listName(route.method, publicPath(route));
-    const pathParams = route.path.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
-    found.set(name, { name, method: route.method, path: publicPath(route), route, field, family: family.family, publicId: family.publicId, run, pathParams });
+    const pathParams = pathParamsOf(route);
+    found.set(name, { engine: 'list', name, method: route.method, path: publicPath(route), route, field, family: family.family, publicId: family.publicId, run, pathParams });
+  }
+  return found;
+}
+
+const pathParamsOf = (route: RestRoute) => route.path.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+
+/** The route table's Query routes whose page's items are a FEEDS type (the event feed). */
+function feedsOf(schema: GraphQLSchema): ListRoute[] {
+  const query = schema.getQueryType()!.getFields();
+  const found: ListRoute[] = [];
+  for (const route of routes) {
+    if (!route.field.startsWith('Query.') || (route.method !== 'GET' && route.method !== 'POST')) continue;
+    const field = query[route.field.slice('Query.'.length)];
+    const page = field ? getNamedType(field.type) : undefined;
+    const data = page && isObjectType(page) ? page.getFields().data : undefined;
+    const row = data ? getNamedType(data.type) : undefined;
+    if (!field || !row || !FEEDS.has(row.name) || !isObjectType(page) || !('pagination' in page.getFields())) continue;
+    found.push({ engine: 'feed', name: listName(route.method, publicPath(route)), method: route.method, path: publicPath(route), route, field, pathParams: pathParamsOf(route) });
   }
   return found;
 }
@@ -136,7 +168,7 @@ const inParams = (violations: ArgumentViolation[]) => violations.map((v) => ({ .
  * `params.<name>`. A parameter the route does not have, or one that pages it, is refused too: a saved search that
  * quietly ignored a misspelt filter would report the whole market.
  */
-export function listArguments(list: MarketList, params: Record<string, unknown>, pathParams: Record<string, string> = {}): Record<string, unknown> {
+export function listArguments(list: ListRoute, params: Record<string, unknown>, pathParams: Record<string, string> = {}): Record<string, unknown> {
   const known = new Set(list.field.args.map((arg) => arg.name).filter((name) => !(name in pathParams)));
   const violations: ArgumentViolation[] = [];
   for (const name of Object.keys(params)) {
@@ -207,9 +239,9 @@ export function runContext(services: RunServices, principal: Principal, requestI
  * The market list a request names by its path as called, with the path's parameters; or the validation error naming
  * `path` (and the lists it may name).
  */
-export async function marketListAt(method: string, path: string): Promise<{ list: MarketList; pathParams: Record<string, string> }> {
-  const { all } = await allLists();
-  const candidates = [...all.values()];
+export async function marketListAt(method: string, path: string): Promise<{ list: ListRoute; pathParams: Record<string, string> }> {
+  const { all, feeds } = await allLists();
+  const candidates: ListRoute[] = [...all.values(), ...feeds];
   const below = path.startsWith('/v1/') ? path.slice(3) : null;
   const match = below === null ? null : matchRoute(candidates.map((list) => list.route), method, below);
   const list = match && !match.malformed.length ? candidates.find((candidate) => candidate.route === match.route) : undefined;
@@ -219,7 +251,7 @@ export async function marketListAt(method: string, path: string): Promise<{ list
 }
 
 /** The route's list with every field REST selects for it (SOFA's selection: rest/plugin.ts), compiled once. */
-export async function rowsQuery(list: MarketList): Promise<CompiledQuery> {
+export async function rowsQuery(list: ListRoute): Promise<CompiledQuery> {
   if (list.rows) return list.rows;
   const { schema } = await allLists();
   // SOFA's own reading of the schema (its models, its depth), as the plugin configures it: the same selection.
@@ -234,7 +266,7 @@ export async function rowsQuery(list: MarketList): Promise<CompiledQuery> {
 }
 
 /** The schema and the operation rowsQuery runs (what an item holds, for a file's columns). */
-export async function rowsSelection(list: MarketList): Promise<{ schema: GraphQLSchema; document: DocumentNode }> {
+export async function rowsSelection(list: ListRoute): Promise<{ schema: GraphQLSchema; document: DocumentNode }> {
   await rowsQuery(list);
   return { schema: (await allLists()).schema, document: list.rowsDocument! };
 }
@@ -244,12 +276,17 @@ export async function rowsSelection(list: MarketList): Promise<{ schema: GraphQL
  * envelope rules applied: its omitNull keys). The caller sets the mode (the list engine's export mode reads a chunk).
  * A refusal is thrown as ListRunFailed (refused), its violations named as the route's.
  */
-export async function runRows(list: MarketList, values: Record<string, unknown>, context: Context): Promise<Record<string, unknown>[]> {
+export async function runRows(list: ListRoute, values: Record<string, unknown>, context: Context): Promise<Record<string, unknown>[]> {
+  return (await runPage(list, values, context)).data;
+}
+
+/** runRows' page: its items and its pagination as REST shows them (a feed's nextCursor). */
+export async function runPage(list: ListRoute, values: Record<string, unknown>, context: Context): Promise<{ data: Record<string, unknown>[]; pagination: Record<string, unknown> }> {
   const query = await rowsQuery(list);
   const result = (await query.query(undefined, context, values)) as ExecutionResult;
   if (result.errors?.length) throw failureOf(result.errors);
   const page = envelope(list.route, '', result.data?.[list.field.name]);
-  return (page.data as Record<string, unknown>[] | undefined) ?? [];
+  return { data: (page.data as Record<string, unknown>[] | undefined) ?? [], pagination: (page.pagination as Record<string, unknown> | undefined) ?? {} };
 }
 
 export function failureOf(errors: readonly GraphQLError[]): Error {

@@ -64,8 +64,10 @@ function eventConditions(filter: EventFilter, bound: Prisma.Sql): Prisma.Sql {
  * `interests` (the workspace's, or one brandtracker's) and `hits`: the `seq` of up to `take` events that concern the
  * workspace, pass the filter and come after `position` in `direction` (each index scan stops at `take`).
  */
-function hitsOf(workspaceId: string, filter: EventFilter, position: Prisma.Sql | null, direction: Direction, take: number): Prisma.Sql {
+function hitsOf(workspaceId: string, filter: EventFilter, position: Prisma.Sql | null, direction: Direction, take: number | null): Prisma.Sql {
   const order = Prisma.raw(direction === 'asc' ? 'ASC' : 'DESC');
+  // No bound (take null): every event (a count).
+  const limit = take === null ? Prisma.empty : sql`LIMIT ${take}`;
   const bound = position === null ? sql`e."seq" IS NOT NULL` : direction === 'asc' ? sql`e."seq" > ${position}` : sql`e."seq" < ${position}`;
   const ownEvents = !filter.brandtrackerId;
   const interests = sql`interests AS MATERIALIZED (
@@ -83,23 +85,36 @@ function hitsOf(workspaceId: string, filter: EventFilter, position: Prisma.Sql |
     hits AS (
       SELECT e."seq" FROM "market_events" e
       WHERE ${eventConditions(filter, bound)} AND (${own}(e."workspaceId" IS NULL AND EXISTS (SELECT 1 FROM interests i WHERE ${concerns})))
-      ORDER BY e."seq" ${order} LIMIT ${take})`;
+      ORDER BY e."seq" ${order} ${limit})`;
   }
   const branches = SUBJECTS.map(
     (subject) => sql`SELECT x."seq" FROM interests i CROSS JOIN LATERAL (
         SELECT e."seq" FROM "market_events" e
         WHERE e.${Prisma.raw(subject.column)} = ${subject.filter === 'shopId' ? sql`i."key"::uuid` : sql`i."key"`} AND e.${Prisma.raw(subject.column)} IS NOT NULL
           AND e."workspaceId" IS NULL AND ${eventConditions(filter, bound)}
-        ORDER BY e."seq" ${order} LIMIT ${take}) x
+        ORDER BY e."seq" ${order} ${limit}) x
       WHERE i."kind" = ${subject.kind}`,
   );
   if (ownEvents) {
-    branches.push(sql`(SELECT e."seq" FROM "market_events" e WHERE e."workspaceId" = ${workspaceId}::uuid AND ${eventConditions(filter, bound)} ORDER BY e."seq" ${order} LIMIT ${take})`);
+    branches.push(sql`(SELECT e."seq" FROM "market_events" e WHERE e."workspaceId" = ${workspaceId}::uuid AND ${eventConditions(filter, bound)} ORDER BY e."seq" ${order} ${limit})`);
   }
   return sql`${interests},
     hits AS (
       SELECT DISTINCT u."seq" FROM (${Prisma.join(branches, ' UNION ALL ')}) u
-      ORDER BY u."seq" ${order} LIMIT ${take})`;
+      ORDER BY u."seq" ${order} ${limit})`;
+}
+
+/** The `seq` bound of a position (null without one) and the CTE that finds an event id's `seq` (`resume_at`). */
+function positionOf(workspaceId: string, position: Position | null): { bound: Prisma.Sql | null; positionCte: Prisma.Sql } {
+  if (position && 'seq' in position) return { bound: sql`${position.seq}::bigint`, positionCte: Prisma.empty };
+  if (position && 'eventId' in position) {
+    // An event of the dispatch order: a market event, or one of the workspace's own (another's is answered as unknown).
+    const positionCte = sql`resume_at AS (
+      SELECT p."seq" FROM "market_events" p
+      WHERE p."id" = ${position.eventId}::bigint AND p."seq" IS NOT NULL AND (p."workspaceId" IS NULL OR p."workspaceId" = ${workspaceId}::uuid)), `;
+    return { bound: sql`(SELECT "seq" FROM resume_at)`, positionCte };
+  }
+  return { bound: null, positionCte: Prisma.empty };
 }
 
 type FoundRow = Omit<EventRow, 'seq'> & { seq: string | null; known: boolean; positioned: string | null; watermark: string | null };
@@ -111,16 +126,7 @@ type FoundRow = Omit<EventRow, 'seq'> & { seq: string | null; known: boolean; po
  */
 async function readEvents(db: Db, request: { workspaceId: string; filter: EventFilter; position: Position | null; direction: Direction; take: number }) {
   const { workspaceId, filter, position, direction, take } = request;
-  let bound: Prisma.Sql | null = null;
-  let positionCte = Prisma.empty;
-  if (position && 'seq' in position) bound = sql`${position.seq}::bigint`;
-  if (position && 'eventId' in position) {
-    // An event of the dispatch order: a market event, or one of the workspace's own (another's is answered as unknown).
-    positionCte = sql`resume_at AS (
-      SELECT p."seq" FROM "market_events" p
-      WHERE p."id" = ${position.eventId}::bigint AND p."seq" IS NOT NULL AND (p."workspaceId" IS NULL OR p."workspaceId" = ${workspaceId}::uuid)), `;
-    bound = sql`(SELECT "seq" FROM resume_at)`;
-  }
+  const { bound, positionCte } = positionOf(workspaceId, position);
   const known = filter.brandtrackerId
     ? sql`EXISTS (SELECT 1 FROM "brandtracker_links" l WHERE ${inWorkspace('l', workspaceId)} AND l."isActive" AND l."brandtrackerId" = ${filter.brandtrackerId}::uuid)`
     : sql`TRUE`;
@@ -161,6 +167,19 @@ export async function eventPage(context: Pick<Context, 'pool' | 'principal'>, fi
     data: page.map((row) => publicEvent(toEvent(row))),
     pagination: { limit: request.limit, total: page.length + (more ? 1 : 0), totalRelation: more ? 'gte' : 'eq', nextCursor: more && last ? eventCursor(last.seq) : null },
   };
+}
+
+/**
+ * How many events the feed holds for this filter after `position` in `direction` (an export's count: what walking the
+ * feed's pages to the end returns), in one statement: the same union as a page's, without its bound. The caller has
+ * checked the filter and position (a page of the feed).
+ */
+export async function eventCount(db: Db, workspaceId: string, filter: EventFilter, position: Position | null, direction: Direction): Promise<number> {
+  const { bound, positionCte } = positionOf(workspaceId, position);
+  const [row] = await rawRows<{ total: number }>(db, sql`
+    WITH ${positionCte}${hitsOf(workspaceId, filter, bound, direction, null)}
+    SELECT count(*)::int AS "total" FROM hits`);
+  return row?.total ?? 0;
 }
 
 function checkFound(found: { known: boolean; position: string | null }, filter: EventFilter, positionArg: string) {

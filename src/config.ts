@@ -26,6 +26,8 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   MCP_MUTATIONS: z.enum(['on', 'off']).default('off'),
   WORKERS: z.enum(['on', 'off']).default('on'),
+  HISTORY_PARTITIONS_AHEAD: z.coerce.number().int().min(0).max(24).default(3),
+  HISTORY_RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(0),
 });
 
 export type Config = {
@@ -54,6 +56,8 @@ export type Config = {
   mcpMutations: boolean;
   /** Whether this process works the job queue (the sync schedules); WORKERS=off for API-only instances. */
   workers: boolean;
+  /** The history tables' month partitions: made `aheadMonths` ahead; months before the last `retentionMonths` dropped (null: kept). */
+  history: { aheadMonths: number; retentionMonths: number | null };
 };
 
 /** Reads and validates the environment once; a bad value stops the process with a clear message. */
@@ -85,5 +89,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mcpMutations: e.MCP_MUTATIONS === 'on',
     workers: e.WORKERS === 'on',
+    history: { aheadMonths: e.HISTORY_PARTITIONS_AHEAD, retentionMonths: e.HISTORY_RETENTION_MONTHS || null },
   };
 }

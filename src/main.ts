@@ -3,6 +3,7 @@ import { createAuthenticator } from './auth/authenticate.js';
 import { loadConfig } from './config.js';
 import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { describeMaintenance, maintainHistoryPartitions, startHistoryMaintenance } from './db/partitions.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './data/demo.js';
 import { seedProgressPrinter } from './data/market/progress.js';
@@ -69,6 +70,11 @@ if (demoWanted) {
   const progress = seedProgressPrinter(process.stderr);
   demoKey = await ensureDemo(db.prisma, db.pool, log, progress.onProgress).finally(() => progress.finish());
 }
+// The history tables' month partitions: this month's and the next ones', and one for each month the data covers (a demo
+// or bulk load of past months lands in the default partition until then); old months dropped with a retention.
+const partitioned = await maintainHistoryPartitions(db.pool, config.history);
+const partitionLine = describeMaintenance(partitioned);
+if (partitionLine) log(partitionLine);
 
 // Reported once per period (src/metering/index.ts), however many requests meet the failure meanwhile.
 const rateLimiter = createRateLimiter(config.rateLimits, config.redisUrl, undefined, (err) => {
@@ -128,6 +134,7 @@ if (hint) log(hint);
 // (`npm run worker` runs them alone).
 const jobs = config.workers ? await startJobs(db.pool, { work: true, logger }) : null;
 const events = config.workers ? startEvents(db.pool, { logger }) : null;
+const historyPartitions = config.workers ? startHistoryMaintenance(db.pool, { ...config.history, logger }) : null;
 // The demo market lives: a day's tick now and each day after (DEMO_TICK=off keeps it as loaded).
 const demoTicks = config.workers && demoWanted && process.env.DEMO_TICK !== 'off' ? startDemoTicks(db.pool, logger) : null;
 
@@ -155,6 +162,7 @@ async function stop(signal: string) {
   await jobs?.stop();
   await demoTicks?.stop();
   await events?.stop();
+  await historyPartitions?.stop();
   // Closing the pools and the database is bounded too: a connection that never ends must not keep the process alive.
   const stuck = setTimeout(() => {
     logger.error('the pools or the database did not close within 5 s: exiting anyway');

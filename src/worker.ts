@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { connect } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { describeMaintenance, maintainHistoryPartitions, startHistoryMaintenance } from './db/partitions.js';
 import { openDatabase } from './db/open.js';
 import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
@@ -15,8 +16,11 @@ const logger = createLogger({ level: config.logLevel, pretty: config.logFormat =
 const location = await openDatabase(config, { shareRunning: true });
 const db = connect(location.url, { max: 3 });
 await migrate(db.pool, migrationLines((line) => logger.info(line)));
+const partitionLine = describeMaintenance(await maintainHistoryPartitions(db.pool, config.history));
+if (partitionLine) logger.info(partitionLine);
 const jobs = await startJobs(db.pool, { work: true, logger });
 const events = startEvents(db.pool, { logger });
+const historyPartitions = startHistoryMaintenance(db.pool, { ...config.history, logger });
 logger.info({ pid: process.pid }, `worker ready: ${jobs.schedules.length} schedule(s)${jobs.schedules.length ? '' : ' (set SYNC_SCHEDULES or SYNC_CONFIG)'}`);
 
 let stopping = false;
@@ -26,6 +30,7 @@ async function stop(signal: string) {
   logger.info({ signal }, 'stopping: a run in flight is interrupted and resumes on the next start');
   await jobs.stop();
   await events.stop();
+  await historyPartitions.stop();
   await db.close();
   await location.close();
   logger.flush();

@@ -532,12 +532,15 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   }
 
   // The day's snapshots with the ads' reach and rank of the day; the fetch time moves on every run (a snapshot write only).
+  // `inserted`: the day had no row before this statement (its subquery reads the table as the statement found it). Not
+  // xmax: "ad_reach_days" is partitioned (migration 0037), and a partitioned table's RETURNING has no system columns.
   const snapshots = await client.query<{ adId: string; advertiserId: string; inserted: boolean }>(
     `INSERT INTO "ad_reach_days" AS t ("adId", "date", "reach", "rank", "fetchedAt")
      SELECT a."id", $2::date, a."reach", a."currentRank", $3::timestamptz FROM "ads" a WHERE a."id" = ANY($1::text[])
      ON CONFLICT ("adId", "date") DO UPDATE SET "reach" = excluded."reach", "rank" = excluded."rank", "fetchedAt" = excluded."fetchedAt"
        WHERE (t."reach", t."rank", t."fetchedAt") IS DISTINCT FROM (excluded."reach", excluded."rank", excluded."fetchedAt")
-     RETURNING t."adId", (xmax = 0) AS inserted, (SELECT a."advertiserId" FROM "ads" a WHERE a."id" = t."adId") AS "advertiserId"`,
+     RETURNING t."adId", NOT EXISTS (SELECT 1 FROM "ad_reach_days" d WHERE d."adId" = t."adId" AND d."date" = t."date") AS inserted,
+       (SELECT a."advertiserId" FROM "ads" a WHERE a."id" = t."adId") AS "advertiserId"`,
     [ids, dayText, context.asOf.toISOString()],
   );
   const historyPages = new Set(dirtyPages);

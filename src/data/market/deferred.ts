@@ -4,6 +4,9 @@ import type { Queryable } from '../bulk.js';
 // secondary indexes are dropped first and re-created from their own definitions once the rows are in (an
 // index built in one sort, a key validated in one join, instead of row by row). Everything happens inside
 // the load's transaction, so a failure (a duplicate key, a dangling reference) rolls the whole load back.
+// On a partitioned table (the history tables, migration 0037) the parent's keys and indexes are the ones dropped and
+// re-created, which PostgreSQL does on every partition: the partitions' own copies (conparentid set) are left to it,
+// and the parent's index is re-created on the whole table, not `ON ONLY` the parent as pg_get_indexdef prints it.
 
 type Structure = {
   /** Foreign keys from or to the market tables. */
@@ -21,7 +24,7 @@ export async function readStructure(client: Queryable, tables: readonly string[]
      JOIN pg_class t ON t.oid = k.conrelid
      JOIN pg_namespace n ON n.oid = t.relnamespace
      LEFT JOIN pg_class r ON r.oid = k.confrelid
-     WHERE n.nspname = current_schema() AND k.contype IN ('f', 'p', 'u')
+     WHERE n.nspname = current_schema() AND k.contype IN ('f', 'p', 'u') AND k.conparentid = 0
        AND (t.relname = ANY($1::text[]) OR (k.contype = 'f' AND r.relname = ANY($1::text[])))
      ORDER BY t.relname, k.conname`,
     [tables],
@@ -40,7 +43,7 @@ export async function readStructure(client: Queryable, tables: readonly string[]
   return {
     foreignKeys: constraints.rows.filter((row) => row.type === 'f'),
     keys: constraints.rows.filter((row) => row.type !== 'f'),
-    indexes: indexes.rows,
+    indexes: indexes.rows.map((index) => ({ ...index, definition: index.definition.replace(/ ON ONLY /, ' ON ') })),
   };
 }
 

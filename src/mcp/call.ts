@@ -79,9 +79,10 @@ export function bounded(text: string): string {
   return text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters: ask for a smaller limit]` : text;
 }
 
-/** The answer of a route call as a tool result: errors (any non-2xx) are tool errors carrying the error envelope. */
-export async function toolResult(response: Response): Promise<ToolResult> {
-  const text = bounded(await response.text());
+/** The answer of a route call as a tool result (a success's text shaped by `shapeText`): errors (any non-2xx) are tool errors carrying the error envelope. */
+export async function toolResult(response: Response, shapeText?: (text: string) => string): Promise<ToolResult> {
+  const raw = await response.text();
+  const text = bounded(response.status < 400 && shapeText ? shaped(raw, shapeText) : raw);
   const meta: Record<string, unknown> = {};
   for (const name of METERING_HEADERS) {
     const value = response.headers.get(name);
@@ -93,17 +94,28 @@ export async function toolResult(response: Response): Promise<ToolResult> {
   return result;
 }
 
+/** The answer's text shaped (src/mcp/shape.ts), or as it is when it is not JSON. */
+function shaped(raw: string, shapeText: (text: string) => string): string {
+  try {
+    return shapeText(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** A tool error carrying the error envelope, as a route's error is. */
 export function errorResult(code: string, message: string, requestId: string, details?: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: bounded(JSON.stringify(errorBody(code, message, requestId, details))) }], isError: true };
 }
 
 /** The route called with these arguments; `known` names the arguments it reads (all, when not given). */
-export async function callRoute(fetch: Fetch, route: RestRoute, args: Record<string, unknown>, authorization: string | null, origin: string, known?: ReadonlySet<string>): Promise<ToolResult> {
+export async function callRoute(
+  fetch: Fetch, route: RestRoute, args: Record<string, unknown>, authorization: string | null, origin: string, known?: ReadonlySet<string>, shapeText?: (text: string) => string,
+): Promise<ToolResult> {
   const violations = urlViolations(route, args, known);
   if (violations.length) {
     const { error } = validationFailure(violations, requestIdOf()).body;
     return errorResult(error.code, error.message, error.requestId, error.details);
   }
-  return toolResult(await fetch(routeRequest(route, args, authorization, origin)));
+  return toolResult(await fetch(routeRequest(route, args, authorization, origin)), shapeText);
 }

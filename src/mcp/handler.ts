@@ -5,6 +5,8 @@ import type { GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../../rest/routes.js';
 import { callRoute, errorResult, requestIdOf, type Fetch, type ToolResult } from './call.js';
 import { taskTools, type TaskTool } from './tasks/index.js';
+import { publicTools, type PublicTool } from './public.js';
+import { readShaping, shapeEnvelope } from './shape.js';
 import { routeTools, type RouteTool } from './tools.js';
 
 // POST /v1/mcp: the Model Context Protocol over Streamable HTTP, stateless (each POST is answered on its own,
@@ -16,7 +18,9 @@ const INSTRUCTIONS = [
   'Results are the REST JSON envelope; lists carry `pagination` to continue with page/offset/cursor.',
   'Metered tools say their cost; `_meta` carries x-usage-cost and x-credits-remaining: stop before the balance runs out, and do not retry an insufficient_credits error.',
   'Metered tools accept dryRun: true to learn the cost without spending it. check_credits shows the balance.',
-  'Task tools (brief_competitor, find_similar_shops, daily_radar) run several routes in one call and say their total cost; continueWith in their answer names the route tool to page on.',
+  'Task tools (brief_competitor, find_similar_shops, daily_radar, …) run several routes in one call and say their total cost; continueWith in their answer names the route tool to page on.',
+  'The public tool names (search_ads, search_shops, scan_ad, list_tracked_brands, …) take snake_case arguments and answer compact list items; fullRecord names the tool that answers one item in full.',
+  'Every tool takes maxTokens (the answer\'s size budget, default 8000) and fields (dotted paths of each record); a list cut to the budget says cut and gives continueWith: call that tool with those arguments to go on.',
 ].join(' ');
 
 export type McpOptions = {
@@ -26,9 +30,10 @@ export type McpOptions = {
 };
 
 /** The tools this server offers, in the order they are listed. */
-export function mcpTools(options: Omit<McpOptions, 'fetch' | 'metering'>): (RouteTool | TaskTool)[] {
+export function mcpTools(options: Omit<McpOptions, 'fetch' | 'metering'>): (RouteTool | TaskTool | PublicTool)[] {
   const tools = routeTools(options.schema, options.routes, { mutations: options.mutations });
-  return [...tools, ...taskTools(options.routes)];
+  const tasks = taskTools(options.routes).filter((task) => options.mutations || !task.writes);
+  return [...tools, ...tasks, ...publicTools(options.schema, options.routes, { mutations: options.mutations })];
 }
 
 export function createMcpHandler(options: McpOptions) {
@@ -47,7 +52,10 @@ export function createMcpHandler(options: McpOptions) {
       const requestId = requestIdOf();
       if (!tool) return errorResult('not_found', `No tool ${call.params.name}.`, requestId);
       if ('run' in tool) return tool.run({ fetch: options.fetch, routes: options.routes, authorization, origin, requestId, metering: options.metering ?? true }, args);
-      return callRoute(options.fetch, tool.route, args, authorization, origin, tool.arguments);
+      const read = readShaping(args, 'full');
+      if ('violations' in read) return errorResult('validation_error', `Invalid request: ${read.violations.flatMap((v) => v.expected).join('; ')}`, requestId, { validationErrors: read.violations });
+      const shapeText = (text: string) => shapeEnvelope(JSON.parse(text), read.shaping, { tool: tool.name, args });
+      return callRoute(options.fetch, tool.route, read.rest, authorization, origin, tool.arguments, shapeText);
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -13,7 +13,7 @@ export const END = '<!-- mcp-tools:end -->';
 export function toolTable(): string {
   const tools = mcpTools({ schema, routes, mutations: true });
   const rows = tools.map((tool) => {
-    const write = 'route' in tool && tool.route.field.startsWith('Mutation.') ? ' (MCP_MUTATIONS=on)' : '';
+    const write = ('route' in tool ? tool.route.field.startsWith('Mutation.') : tool.writes) ? ' (MCP_MUTATIONS=on)' : '';
     const summary = tool.description.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
     return `| \`${tool.name}\`${write} | ${summary} |`;
   });

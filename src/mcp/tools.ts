@@ -2,22 +2,24 @@ import type { GraphQLField, GraphQLSchema } from 'graphql';
 import { priceOf, type Price } from '../metering/prices.js';
 import type { RestRoute } from '../../rest/routes.js';
 import { objectSchema, type JsonSchema } from './json-schema.js';
+import { shapingSchema } from './shape.js';
 
 // One tool per route of rest/routes.ts, generated: its name from the GraphQL field, its description from the
-// field's, its input from the field's arguments. A new route is a new tool with no code here.
+// field's, its input from the field's arguments (and the shaping arguments of src/mcp/shape.ts: maxTokens, fields,
+// detail, which the tool reads and the route never sees). A new route is a new tool with no code here.
 
 /** `arguments` are those the route reads (its field's, deprecated ones too): any other is ignored, as by the route. */
 export type RouteTool = { name: string; description: string; inputSchema: JsonSchema; route: RestRoute; metered: boolean; arguments: ReadonlySet<string> };
 
-const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+export const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-function costLine(price: Price | undefined): string {
+export function costLine(price: Price | undefined): string {
   if (!price || price.kind === 'free') return 'Free.';
   if (price.kind === 'perItem') return 'Costs 1 credit when the item is found.';
   return `Costs 1 credit per returned row (at most \`${price.limitArg}\`, default ${price.defaultLimit}).`;
 }
 
-function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
+export function fieldOf(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
   const [kind, name] = route.field.split('.') as ['Query' | 'Mutation', string];
   const field = (kind === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
   if (!field) throw new Error(`rest/routes.ts names ${route.field}, which the schema does not have`);
@@ -39,6 +41,7 @@ export function routeTools(schema: GraphQLSchema, routes: readonly RestRoute[], 
         if (!inputSchema.required?.includes(param)) inputSchema.required = [...(inputSchema.required ?? []), param];
       }
       if (metered) inputSchema.properties!.dryRun = { type: 'boolean', description: 'Answer what the call would cost, without running or charging it.' };
+      Object.assign(inputSchema.properties!, shapingSchema('full'));
       const description = [field.description ?? '', `${route.method} /v1${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}.`, costLine(price)].filter(Boolean).join(' ');
       const name = snake(route.field.slice(route.field.indexOf('.') + 1));
       return { name, description, inputSchema, route, metered, arguments: new Set(field.args.map((arg) => arg.name)) };

@@ -22,12 +22,14 @@ afterAll(() => t?.close());
 const connect = (apiKey: string | null) => connectTo(t, apiKey);
 
 describe('tools', () => {
-  it('lists one tool per read route, with its input schema, and the task tools; no writes by default', async () => {
+  it('lists one tool per read route, with its input schema, the task tools and the public tools; no writes by default', async () => {
     const client = await connect(key.apiKey);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     const reads = routes.filter((route) => route.field.startsWith('Query.'));
-    expect(names).toHaveLength(reads.length + 6);
+    // 10 task tools and 18 public read tools (8 public write tools need MCP_MUTATIONS=on).
+    expect(names).toHaveLength(reads.length + 10 + 18);
+    expect(names).not.toContain('add_to_brandtracker');
     expect(names).toEqual(expect.arrayContaining(['check_credits', 'brief_competitor', 'find_similar_shops', 'daily_radar', 'whats_new', 'analyze_brand_changes']));
     expect(names).toContain('ads_query');
     expect(names).not.toContain('ad_share'); // a mutation

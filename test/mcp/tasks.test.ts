@@ -66,7 +66,7 @@ describe('descriptions', () => {
 
   it('are offered only when every route they call is routed', () => {
     const names = taskTools(routes.filter((route) => route.field !== 'Query.workspaceScalingAds')).map((tool) => tool.name);
-    expect(names).toEqual(['check_credits', 'brief_competitor', 'find_similar_shops', 'whats_new', 'analyze_brand_changes']);
+    expect(names).toEqual(['check_credits', 'brief_competitor', 'find_similar_shops', 'whats_new', 'analyze_brand_changes', 'creative_inspiration_pack', 'analyze_tracked_brand', 'analyze_shop_emails', 'run_saved_search']);
     expect(taskTools(routes.filter((route) => route.field !== 'Query.shopChanges')).map((tool) => tool.name)).not.toContain('analyze_brand_changes');
   });
 });

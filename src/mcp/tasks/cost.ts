@@ -10,9 +10,10 @@ export type Prices = (field: string) => Price | undefined;
 
 /**
  * A route a task calls. `rowsFrom` names the task argument passed as the route's limit argument (a perRow route
- * without it is called with the route's default limit); `repeatFrom` the argument bounding how often it is called.
+ * without it is called with the route's default limit); `repeatFrom` the argument bounding how often it is called;
+ * `oneOf` a group of calls of which one call runs (the task picks the route), so the group holds its dearest.
  */
-export type TaskCall = { field: FieldName; rowsFrom?: string; repeatFrom?: string };
+export type TaskCall = { field: FieldName; rowsFrom?: string; repeatFrom?: string; oneOf?: string };
 
 export type CallCost = { field: FieldName; reserve: number };
 
@@ -20,13 +21,18 @@ const metered = (price: Price | undefined): price is Exclude<Price, { kind: 'fre
 
 /** The most each metered call can charge for these arguments (the holds its route calls take). */
 export function callCosts(calls: readonly TaskCall[], input: Record<string, unknown>, prices: Prices = priceOf): CallCost[] {
-  return calls.flatMap(({ field, rowsFrom, repeatFrom }) => {
+  const dearest = new Map<string, CallCost>();
+  const costs = calls.flatMap(({ field, rowsFrom, repeatFrom, oneOf }) => {
     const price = prices(field);
     if (!metered(price)) return [];
     const args = price.kind === 'perRow' && rowsFrom ? { [price.limitArg]: input[rowsFrom] } : {};
     const times = repeatFrom ? Number(input[repeatFrom]) : 1;
-    return [{ field, reserve: reserveFor(price, args) * times }];
+    const cost = { field, reserve: reserveFor(price, args) * times };
+    if (!oneOf) return [cost];
+    if ((dearest.get(oneOf)?.reserve ?? -1) < cost.reserve) dearest.set(oneOf, cost);
+    return [];
   });
+  return [...costs, ...dearest.values()];
 }
 
 export const totalOf = (costs: readonly CallCost[]) => costs.reduce((total, cost) => total + cost.reserve, 0);

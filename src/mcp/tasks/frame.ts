@@ -3,6 +3,7 @@ import { priceOf } from '../../metering/prices.js';
 import type { RestRoute } from '../../../rest/routes.js';
 import { bounded, callRoute, errorResult, type Fetch, type ToolResult } from '../call.js';
 import type { JsonSchema } from '../json-schema.js';
+import { readShaping, shapeValue, shapingSchema, type Shaping } from '../shape.js';
 import { callCosts, costSentence, totalOf, type Prices, type TaskCall } from './cost.js';
 import { paramsSchema, readParams, type InputOf, type Params } from './params.js';
 
@@ -28,10 +29,12 @@ export type TaskDefinition<P extends Params> = {
   params: P;
   /** Every route the body may call, metered ones with the argument bounding their rows. */
   calls: TaskCall[];
+  /** A task that writes (it calls a mutation route) is offered only where the write routes are (MCP_MUTATIONS=on). */
+  writes?: boolean;
   run(api: TaskApi, input: InputOf<P>): Promise<Json>;
 };
 
-export type TaskTool = { name: string; description: string; inputSchema: JsonSchema; uses: string[]; run(context: TaskContext, args: Json): Promise<ToolResult> };
+export type TaskTool = { name: string; description: string; inputSchema: JsonSchema; uses: string[]; writes: boolean; run(context: TaskContext, args: Json): Promise<ToolResult> };
 
 /** The balance is read here before a metered task runs (free: GET /v1/usage). */
 const USAGE: FieldName = 'Query.usage';
@@ -42,7 +45,7 @@ class TaskEnded extends Error {
   }
 }
 
-const json = (value: unknown, meta?: Json): ToolResult => ({ content: [{ type: 'text', text: bounded(JSON.stringify(value)) }], ...(meta && { _meta: meta }) });
+const json = (value: unknown, shaping: Shaping, meta?: Json): ToolResult => ({ content: [{ type: 'text', text: bounded(shapeValue(value, shaping)) }], ...(meta && { _meta: meta }) });
 
 function errorCode(result: ToolResult): string | undefined {
   try {
@@ -56,16 +59,20 @@ export function taskTool<P extends Params>(task: TaskDefinition<P>, routes: read
   const metered = callCosts(task.calls, {}, prices).length > 0;
   const uses = [...new Set([...task.calls.map((call) => call.field), ...(metered ? [USAGE] : [])])];
   const description = `${task.summary} ${costSentence(task.calls, task.params, routes, prices)}`;
-  return { name: task.name, description, inputSchema: paramsSchema(task.params, metered), uses, run: (context, args) => runTask(task, context, args, prices) };
+  const inputSchema = paramsSchema(task.params, metered);
+  Object.assign(inputSchema.properties!, shapingSchema(null));
+  return { name: task.name, description, inputSchema, uses, writes: task.writes ?? false, run: (context, args) => runTask(task, context, args, prices) };
 }
 
 async function runTask<P extends Params>(task: TaskDefinition<P>, context: TaskContext, args: Json, prices: Prices): Promise<ToolResult> {
-  const read = readParams(task.params, args);
+  const shape = readShaping(args, 'compact');
+  const read = 'violations' in shape ? shape : readParams(task.params, shape.rest);
   if ('violations' in read) {
     const summary = read.violations.flatMap((v) => v.expected).join('; ');
     return errorResult('validation_error', `Invalid request: ${summary}`, context.requestId, { validationErrors: read.violations });
   }
   const { input, dryRun } = read;
+  const { shaping } = shape as { shaping: Shaping };
   const costs = callCosts(task.calls, input, prices);
   const reserve = totalOf(costs);
   const spent = { cost: 0, remaining: undefined as unknown };
@@ -82,7 +89,7 @@ async function runTask<P extends Params>(task: TaskDefinition<P>, context: TaskC
   const api: TaskApi = {
     call: (field, callArgs) => {
       made.set(field, (made.get(field) ?? 0) + 1);
-      guard(task, input, field, callArgs, made.get(field)!, prices);
+      guard(task, input, field, callArgs, made, prices);
       return call(field, callArgs);
     },
     find: async (field, callArgs) => {
@@ -101,7 +108,7 @@ async function runTask<P extends Params>(task: TaskDefinition<P>, context: TaskC
     if (dryRun || reserve > 0) {
       const usage = await call(USAGE, {});
       const remaining = (usage.credits as { totalRemaining: number }).totalRemaining;
-      if (dryRun) return json({ dryRun: true, reserve, remaining, affordable: remaining >= reserve, fields: costs });
+      if (dryRun) return json({ dryRun: true, reserve, remaining, affordable: remaining >= reserve, fields: costs }, shaping);
       // Each route refuses a call whose hold the balance cannot cover; the task refuses the sum of its holds up
       // front, so an agent is never charged for the first calls of a task that could not finish.
       if (context.metering && remaining < reserve) {
@@ -109,7 +116,7 @@ async function runTask<P extends Params>(task: TaskDefinition<P>, context: TaskC
       }
     }
     const output = await task.run(api, input);
-    return json(output, spent.remaining === undefined ? { 'x-usage-cost': spent.cost } : { 'x-usage-cost': spent.cost, 'x-credits-remaining': spent.remaining });
+    return json(output, shaping, spent.remaining === undefined ? { 'x-usage-cost': spent.cost } : { 'x-usage-cost': spent.cost, 'x-credits-remaining': spent.remaining });
   } catch (error) {
     if (!(error instanceof TaskEnded)) throw error;
     if (spent.cost > 0) error.result._meta = { ...error.result._meta, 'x-usage-cost': spent.cost };
@@ -118,9 +125,13 @@ async function runTask<P extends Params>(task: TaskDefinition<P>, context: TaskC
 }
 
 /** A body may call only the routes it declares, metered ones within the calls and rows its description promises. */
-function guard(task: TaskDefinition<Params>, input: Json, field: FieldName, args: Json, nth: number, prices: Prices) {
+function guard(task: TaskDefinition<Params>, input: Json, field: FieldName, args: Json, made: ReadonlyMap<FieldName, number>, prices: Prices) {
+  const nth = made.get(field)!;
   const declared = task.calls.find((call) => call.field === field);
   if (!declared) throw new Error(`task ${task.name} calls ${field}, which it does not declare`);
+  if (declared.oneOf && task.calls.some((call) => call.oneOf === declared.oneOf && call.field !== field && made.has(call.field))) {
+    throw new Error(`task ${task.name} calls two routes of its one-of group ${declared.oneOf}`);
+  }
   const price = prices(field);
   if (!price || price.kind === 'free') return;
   if (nth > (declared.repeatFrom ? Number(input[declared.repeatFrom]) : 1)) throw new Error(`task ${task.name} calls ${field} more often than it declares`);

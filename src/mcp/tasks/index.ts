@@ -5,6 +5,8 @@ import { briefCompetitor } from './brief-competitor.js';
 import type { Prices } from './cost.js';
 import { dailyRadar } from './daily-radar.js';
 import { taskTool, type TaskDefinition, type TaskTool } from './frame.js';
+import type { Params } from './params.js';
+import { analyzeShopEmails, analyzeTrackedBrand, creativeInspirationPack, runSavedSearch } from './public-tasks.js';
 import { findSimilarShops } from './similar-shops.js';
 import { whatsNew } from './whats-new.js';
 
@@ -24,6 +26,7 @@ const checkCredits: TaskDefinition<Record<string, never>> = {
 /** The task tools of this route table; `prices` is the price table (a test passes another). */
 export function taskTools(routes: readonly RestRoute[], prices: Prices = priceOf): TaskTool[] {
   const fields = new Set<string>(routes.map((route) => route.field));
-  const tools = [taskTool(checkCredits, routes, prices), taskTool(briefCompetitor, routes, prices), taskTool(findSimilarShops, routes, prices), taskTool(dailyRadar, routes, prices), taskTool(whatsNew, routes, prices), taskTool(analyzeBrandChanges, routes, prices)];
+  const definitions = [checkCredits, briefCompetitor, findSimilarShops, dailyRadar, whatsNew, analyzeBrandChanges, creativeInspirationPack, analyzeTrackedBrand, analyzeShopEmails, runSavedSearch] as TaskDefinition<Params>[];
+  const tools = definitions.map((definition) => taskTool(definition, routes, prices));
   return tools.filter((tool) => tool.uses.every((field) => fields.has(field)));
 }

@@ -9,6 +9,8 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_REPLICA_URLS: z.string().optional(),
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   REDIS_URL: z.string().url().optional(),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(DEFAULT_REDIS_COMMAND_TIMEOUT_MS),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -35,6 +37,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Read replicas of DATABASE_URL (DATABASE_REPLICA_URLS, comma-separated) and how far behind one may be (src/db/replicas.ts). */
+  replicas: { urls: string[]; maxLagMs: number };
   redisUrl: string | undefined;
   /** How long a rate-limit command waits for Redis before the request is served without a limit. */
   redisCommandTimeoutMs: number;
@@ -68,11 +72,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const replicaUrls = (e.DATABASE_REPLICA_URLS ?? '').split(',').map((url) => url.trim()).filter(Boolean);
+  const badReplica = replicaUrls.findIndex((url) => !URL.canParse(url) || !/^postgres(?:ql)?:$/.test(new URL(url).protocol));
+  if (badReplica >= 0) throw new Error(`invalid configuration:\n  DATABASE_REPLICA_URLS: entry ${badReplica + 1} is not a postgresql:// URL`);
+  if (replicaUrls.length && !e.DATABASE_URL) {
+    throw new Error('invalid configuration:\n  DATABASE_REPLICA_URLS: read replicas need DATABASE_URL (their primary); the embedded database (PGlite) has no replicas');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    replicas: { urls: replicaUrls, maxLagMs: e.REPLICA_MAX_LAG_MS },
     redisUrl: e.REDIS_URL,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),

@@ -55,7 +55,15 @@ const creating = !config.databaseUrl && embeddedIsNew(config.dataDir);
 if (creating) log(`creating the embedded database in ${config.dataDir} (first start)…`);
 const location = await openDatabase(config, { shareRunning: false }).catch((error: Error) => stopStarting(error.message));
 if (creating) log(`embedded database created in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s`);
-const db = connect(location.url, { max: location.embedded ? 4 : 10 });
+// Read replicas (DATABASE_REPLICA_URLS): market reads go to them while they keep up (src/db/replicas.ts).
+const db = connect(location.url, {
+  max: location.embedded ? 4 : 10,
+  replicas: {
+    ...config.replicas,
+    onChange: (replica) =>
+      replica.inRotation ? logger.info({ replica: replica.name, lagMs: replica.lagMs }, 'read replica in rotation') : logger.warn({ replica: replica.name, reason: replica.reason }, 'read replica out of rotation: its reads run on the primary'),
+  },
+});
 const closeDatabase = async () => {
   await db.close();
   await location.close();
@@ -117,7 +125,7 @@ if (metrics && config.metrics.port !== undefined) {
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 const base = `http://localhost:${port}`;
-log(`database: ${location.embedded ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : 'DATABASE_URL'}`);
+log(`database: ${location.embedded ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : 'DATABASE_URL'}${db.replicas ? ` and ${db.replicas.replicas.length} read replica(s) (DATABASE_REPLICA_URLS)` : ''}`);
 if (metricsServer) {
   const metricsAddress = metricsServer.address();
   log(`metrics on port ${typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : config.metrics.port} (/metrics)`);

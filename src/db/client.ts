@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { isDatabaseUnavailable } from './failures.js';
+import { ReplicaSet, type ReplicaStatus } from './replicas.js';
 import { prismaStatementName } from './statements.js';
 import { WorkspaceCheckedClient } from './workspace-check.js';
 
@@ -12,8 +13,13 @@ export type Db = {
   prisma: PrismaClient;
   /** The credit ledger's own small pool: its short statements never wait behind data queries for a connection. */
   ledger: pg.Pool;
+  /** The read replicas `pool` routes market reads to (DATABASE_REPLICA_URLS), when there are any (src/db/replicas.ts). */
+  replicas?: ReplicaSet;
   close(): Promise<void>;
 };
+
+/** DATABASE_REPLICA_URLS and REPLICA_MAX_LAG_MS; `onChange` hears a replica enter or leave the rotation. */
+export type ReplicaOptions = { urls: readonly string[]; maxLagMs: number; onChange?: (status: ReplicaStatus) => void };
 
 /**
  * Fields no read returns unless it selects them: an email's captured HTML (about 2.4 kB, compressed out of line) is
@@ -25,10 +31,16 @@ export const OMITTED = { email: { html: true } } as const;
  * One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. Its connections
  * refuse a statement on workspace data that does not state the workspace filter (src/db/workspace-check.ts).
  */
-export function connect(url: string, options: { max?: number } = {}): Db {
+export function connect(url: string, options: { max?: number; replicas?: ReplicaOptions } = {}): Db {
   // Generous connect timeout: on the embedded database a new connection waits its turn behind a long transaction (a seed).
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000, Client: WorkspaceCheckedClient });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
+  // With replicas, the pool's query() sends market reads to them (Prisma's statements reach it through the adapter).
+  const replicas = options.replicas?.urls.length
+    ? new ReplicaSet(url, [...options.replicas.urls], { maxLagMs: options.replicas.maxLagMs, poolOptions: { max: options.max ?? 8 }, onChange: options.replicas.onChange })
+    : undefined;
+  replicas?.install(pool);
+  replicas?.start();
   // Prisma's own statements run prepared, its $queryRaw ones unnamed (src/db/statements.ts).
   const prisma = eachLookupAlone(new PrismaClient({
     adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }),
@@ -44,9 +56,10 @@ export function connect(url: string, options: { max?: number } = {}): Db {
     pool,
     prisma,
     ledger,
+    replicas,
     async close() {
       await prisma.$disconnect();
-      await Promise.all([pool.end(), ledger.end()]);
+      await Promise.all([pool.end(), ledger.end(), replicas?.close()]);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { replicaSetOf, type ReplicaReport } from '../db/replicas.js';
 
 /** What one answered request tells the metrics (see access.ts). */
 export type RequestOutcome = {
@@ -63,7 +64,47 @@ export class Metrics {
         }
       },
     });
+    for (const pool of Object.values(pools)) {
+      const replicas = replicaSetOf(pool);
+      if (replicas) this.replicaGauges(() => replicas.report());
+    }
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'mi_' });
+  }
+
+  /** The read replicas' state (src/db/replicas.ts): lag, rotation, and the statements sent to each server. */
+  private replicaGauges(report: () => ReplicaReport): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'mi_db_replica_lag_ms',
+      help: 'How far behind the primary each read replica was at its last sample (ms); absent while it does not answer.',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        this.reset();
+        for (const replica of report().replicas) if (replica.lagMs !== null) this.set({ replica: replica.name }, replica.lagMs);
+      },
+    });
+    new Gauge({
+      name: 'mi_db_replica_in_rotation',
+      help: '1 while a read replica takes reads; 0 while it is out (not answering, further behind than REPLICA_MAX_LAG_MS, or not a standby).',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        for (const replica of report().replicas) this.set({ replica: replica.name }, replica.inRotation ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'mi_db_routed_statements_total',
+      help: 'Statements the data pool sent to the primary and to each read replica (a replica read retried on the primary counts on both).',
+      labelNames: ['target'],
+      registers,
+      collect() {
+        const now = report();
+        this.reset();
+        this.inc({ target: 'primary' }, now.primaryStatements);
+        for (const replica of now.replicas) this.inc({ target: replica.name }, replica.statements);
+      },
+    });
   }
 
   /** The collection's figures per source, from the runs every instance stored (one read per scrape). */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { primaryQuery } from '../db/replicas.js';
 import type { RateLimiter } from '../metering/rate-limit.js';
 
 export type CheckResult = { status: 'up' | 'down'; latencyMs: number; error?: string };
@@ -33,7 +34,8 @@ export function createReadiness(deps: { pool: Pick<pg.Pool, 'query'>; rateLimite
     },
     async check() {
       const [database, redis] = await Promise.all([
-        timed(() => deps.pool.query('SELECT 1')),
+        // The primary's answer, also when the pool sends reads to replicas (their state is on /metrics).
+        timed(() => primaryQuery(deps.pool, 'SELECT 1')),
         deps.rateLimiter.external() ? timed(() => deps.rateLimiter.ping()) : Promise.resolve(undefined),
       ]);
       const checks: Record<string, CheckResult> = redis ? { database, redis } : { database };

@@ -14,7 +14,7 @@ import { countList, exportList, type ExportList } from './service/lists.js';
 import { isEmbedded, settleHolds } from './service/run.js';
 import { readFileRange, removeFile } from './service/files.js';
 import { exportSettings } from './service/settings.js';
-import { exportsQueued } from './service/signal.js';
+import { cancelRunning, exportsQueued } from './service/signal.js';
 import { COLUMNS, exportOf, moveExport, type ExportRow } from './service/store.js';
 
 // A workspace's exports: create (the price counted and held first), list, read, cancel or delete. Every statement of
@@ -116,9 +116,17 @@ export async function exportPage(context: Context, page: PageRequest) {
  */
 export async function exportCancel(context: Context, id: string): Promise<ExportView> {
   const workspaceId = (await context.principal()).workspace.id;
+  // Its job, when it runs in this process, stops at its next chunk (on the embedded database, before the statements
+  // below can run: the job holds the database); it then records the cancel and what the rows written cost.
+  const signalled = cancelRunning(id, workspaceId);
   const row = await writeAudited(context, async (tx, audit) => {
     const [before] = await tx.$queryRaw<ExportRow[]>(sql`SELECT ${COLUMNS} FROM "exports" e WHERE e."id" = ${id}::uuid AND ${inWorkspace('e', workspaceId)} FOR UPDATE`);
     if (!before) throw notFound('The export');
+    if (signalled && before.state === 'cancelled') {
+      // The job stopped on this call's signal and recorded the cancel: the call's audit is still its own.
+      await audit({ action: 'export.cancel', entityType: 'export', entityId: id, before: { state: 'running' }, after: { state: 'cancelled' } });
+      return before;
+    }
     if (!(['queued', 'running', 'done'] as ExportState[]).includes(before.state)) return before;
     const [after] = await tx.$queryRaw<ExportRow[]>(sql`
       UPDATE "exports" e SET "state" = 'cancelled', "fileName" = NULL,

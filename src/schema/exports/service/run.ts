@@ -11,6 +11,7 @@ import { rowsSelection, type RunServices } from '../../shared/market-lists.js';
 import { countList, exportList, readList } from './lists.js';
 import { keepFile, localPath, removeFile } from './files.js';
 import { CONTENT_TYPES, exportSettings, s3Settings } from './settings.js';
+import { runningHere } from './signal.js';
 import { COLUMNS, moveExport, type ExportRow } from './store.js';
 import { columnsOf, rowWriter, type RowWriter } from './writers.js';
 
@@ -108,6 +109,8 @@ export async function runExport(
   let field = '';
   // Where the finished file was kept, once it was: deleted again if the export then fails.
   let kept: string | null = null;
+  // A cancel made in this process reaches the job here, without the database (service/signal.ts).
+  const here = runningHere(row.id, row.workspaceId);
   try {
     if (!workspace) throw new Error('the workspace is gone');
     // A store that is not configured right fails the export now, not after its whole file is written.
@@ -136,6 +139,10 @@ export async function runExport(
       written += rows.length;
       if (options.signal?.aborted) {
         stopped = 'interrupted';
+        break;
+      }
+      if (here.flag.cancelled) {
+        stopped = 'cancelled';
         break;
       }
       if (!embedded && Date.now() - beat >= HEARTBEAT_MS) {
@@ -186,13 +193,19 @@ export async function runExport(
     if (kept) await removeFile(kept).catch(() => undefined);
     await settleHolds(ledger, row, field, 0, 0).catch(() => 0);
     await moveExport(pool, row, ['running'], sql`"state" = 'failed', "error" = ${message(error)}, "rowsWritten" = ${written}, "finishedAt" = now()`);
+  } finally {
+    here.done();
   }
 }
 
-/** A running export cancelled by DELETE: it pays for the rows it wrote. */
+/**
+ * A running export cancelled by DELETE: it pays for the rows it wrote. Its row is cancelled already (the DELETE
+ * committed: the heartbeat saw it), or still running (a DELETE of this process signalled the job and waits for the
+ * database: the embedded one's, held by the job until now).
+ */
 async function cancelled(ledger: Sql, pool: pg.Pool, row: ExportRow, field: string, written: number): Promise<void> {
   const charged = await settleHolds(ledger, row, field, written, written * row.pricePerRow);
-  await moveExport(pool, row, ['cancelled'], sql`"rowsWritten" = ${written}, "priceCharged" = ${charged}, "finishedAt" = now()`);
+  await moveExport(pool, row, ['running', 'cancelled'], sql`"state" = 'cancelled', "fileName" = NULL, "rowsWritten" = ${written}, "priceCharged" = ${charged}, "finishedAt" = now()`);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../../rest/routes.js';
 import { callRoute, errorResult, requestIdOf, type Fetch, type ToolResult } from './call.js';
 import { taskTools, type TaskTool } from './tasks/index.js';
+import { DEPRECATIONS, MCP_TOOLS_VERSION, resolveDeprecated } from './manifest.js';
 import { publicTools, type PublicTool } from './public.js';
 import { readShaping, shapeEnvelope } from './shape.js';
 import { routeTools, type RouteTool } from './tools.js';
@@ -44,11 +45,13 @@ export function createMcpHandler(options: McpOptions) {
   return async function handle(request: Request): Promise<Response> {
     const authorization = request.headers.get('authorization');
     const origin = new URL(request.url).origin;
-    const server = new Server({ name: 'market-intelligence-api', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+    const server = new Server({ name: 'market-intelligence-api', version: MCP_TOOLS_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed, _meta: { manifestVersion: MCP_TOOLS_VERSION, deprecated: DEPRECATIONS } }));
     server.setRequestHandler(CallToolRequestSchema, async (call): Promise<ToolResult> => {
-      const tool = byName.get(call.params.name);
-      const args = (call.params.arguments ?? {}) as Record<string, unknown>;
+      // An old name (tool or argument) still works: src/mcp/manifest.ts DEPRECATIONS.
+      const resolved = resolveDeprecated(call.params.name, (call.params.arguments ?? {}) as Record<string, unknown>);
+      const tool = byName.get(resolved.name);
+      const args = resolved.args;
       const requestId = requestIdOf();
       if (!tool) return errorResult('not_found', `No tool ${call.params.name}.`, requestId);
       if ('run' in tool) return tool.run({ fetch: options.fetch, routes: options.routes, authorization, origin, requestId, metering: options.metering ?? true }, args);

@@ -29,6 +29,8 @@ export type PublicDefinition = {
   defaults?: Json;
   /** The tool and argument that answer one list item's full record, from its id. */
   record?: { tool: string; argument: string };
+  /** Arguments the tool lists beyond the route's (the route reads them from the query string: dryRun). */
+  extra?: Record<string, JsonSchema>;
 };
 
 export type PublicTool = {
@@ -146,6 +148,7 @@ export const PUBLIC_DEFINITIONS: PublicDefinition[] = [
   },
   {
     name: 'start_export', field: 'Mutation.exportCreate',
+    extra: { dryRun: { type: 'boolean', description: 'Answer the rows and the price the export would hold, without starting it (POST /v1/exports?dryRun=true).' } },
     summary: "Export a market list route's whole result as a file (POST /v1/exports): `method`, `path`, `params`, `format` (ndjson, csv, parquet). `dryRun: true` answers its price without starting it; the price is held at the start and settled on the rows written. Follow it with export_status.",
   },
   {
@@ -188,6 +191,7 @@ function inputSchemaOf(definition: PublicDefinition, tools: RouteTool[]): JsonSc
     }
   }
   if (definition.by) required.add(definition.by.argument);
+  Object.assign(properties, definition.extra ?? {});
   const list = tools.some((tool) => tool.route.field.startsWith('Query.'));
   Object.assign(properties, shapingSchema(list ? 'compact' : null));
   return required.size ? { type: 'object', properties, required: [...required] } : { type: 'object', properties };

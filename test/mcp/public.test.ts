@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await createTestApp(async (db) => {
     demoKey = (await ensureDemo(db.prisma, db.pool, () => {}))!;
   }, { mcpMutations: true });
-});
+}, 600_000); // the demo market's seed takes a minute or more on a loaded machine
 afterAll(() => t?.close());
 
 async function call(apiKey: string, name: string, args: Record<string, unknown>) {
@@ -185,5 +185,37 @@ describe('prices and workspaces are the API\'s own', () => {
       expect(parse(theirs).error.code).toBe('not_found');
       expect(parse(theirs).error.message.replace(ids.brandtrackerId, 'X')).toBe(parse(none).error.message.replace(unknown, 'X'));
     }
+  });
+});
+
+describe("the round's capabilities as tools", () => {
+  it('saved searches: create, list, run its matches through its own route', async () => {
+    const { apiKey } = await t.newKey();
+    const created = parse(await call(apiKey, 'create_saved_search', { name: 'All ads', method: 'POST', path: '/v1/ads/query', params: { status: 'all', sortBy: 'reach' } }));
+    const listed = parse(await call(apiKey, 'list_saved_searches', {}));
+    expect(listed.data.map((row: { id: string }) => row.id)).toEqual([created.data.id]);
+    expect(listed.fullRecord).toMatchObject({ tool: 'run_saved_search', argument: 'saved_search_id' });
+    const run = parse(await call(apiKey, 'run_saved_search', { saved_search_id: created.data.id, limit: 3 }));
+    const direct = await t.rest('POST', '/ads/query', { key: apiKey, body: { status: 'all', sortBy: 'reach', limit: 3 } });
+    expect(run.data.map((row: { id: string }) => row.id)).toEqual(direct.body.data.map((row: { id: string }) => row.id));
+    expect(run.continueWith).toMatchObject({ tool: 'ads_query', arguments: { status: 'all', sortBy: 'reach', limit: 3, page: 2 } });
+    const theirs = await call(demoKey, 'run_saved_search', { saved_search_id: created.data.id });
+    expect(parse(theirs).error.code).toBe('not_found');
+  });
+
+  it('exports: the dry run prices it without starting it; export_status reads one; sync_status the sources; whats_new the feed', async () => {
+    const { apiKey, workspaceId } = await t.newKey();
+    const dry = parse(await call(apiKey, 'start_export', { method: 'POST', path: '/v1/ads/query', params: { status: 'all' }, format: 'csv', dryRun: true }));
+    expect(dry.data).toMatchObject({ dryRun: true, rows: expect.any(Number) });
+    expect(await t.db.prisma.export.count({ where: { workspaceId } })).toBe(0);
+    const started = parse(await call(apiKey, 'start_export', { method: 'POST', path: '/v1/ads/query', params: { status: 'all' }, format: 'csv' }));
+    const status = parse(await call(apiKey, 'export_status', { export_id: started.data.id }));
+    expect(status.data).toMatchObject({ id: started.data.id, state: expect.any(String) });
+    expect(status.data).toHaveProperty('fileUrl');
+    expect(parse(await call(demoKey, 'export_status', { export_id: started.data.id })).error.code).toBe('not_found');
+    const sync = parse(await call(apiKey, 'sync_status', {}));
+    expect(sync.data).toMatchObject({ sources: expect.any(Array), dataFreshnessLagDays: expect.anything() });
+    const feed = await call(demoKey, 'whats_new', { since: '2000-01-01T00:00:00Z', limit: 5 });
+    expect(feed.isError, feed.content[0].text.slice(0, 200)).toBeFalsy();
   });
 });

@@ -3,7 +3,8 @@ import type { FieldName } from '../metering/prices.js';
 import type { RestRoute } from '../../rest/routes.js';
 import { callRoute, errorResult, type ToolResult } from './call.js';
 import type { JsonSchema } from './json-schema.js';
-import { readShaping, shapeEnvelope, shapingSchema, type Json } from './shape.js';
+import { compactItem, readShaping, shapeEnvelope, shapingSchema, type Json } from './shape.js';
+import { compactAd, compactShop, type AdRow, type ShopRow } from './tasks/compact.js';
 import type { TaskContext } from './tasks/frame.js';
 import { costLine, routeTools, snake, type RouteTool } from './tools.js';
 import { priceOf } from '../metering/prices.js';
@@ -29,6 +30,8 @@ export type PublicDefinition = {
   defaults?: Json;
   /** The tool and argument that answer one list item's full record, from its id. */
   record?: { tool: string; argument: string };
+  /** The compact form of one list item (shape.ts compactItem when not given). */
+  compact?: (item: unknown) => unknown;
   /** Arguments the tool lists beyond the route's (the route reads them from the query string: dryRun). */
   extra?: Record<string, JsonSchema>;
 };
@@ -38,11 +41,23 @@ export type PublicTool = {
   run(context: TaskContext, args: Json): Promise<ToolResult>;
 };
 
+/** An ad row in a few fields (tasks/compact.ts) with its advertiser's id and name; any other row the generic way. */
+function adItem(item: unknown): unknown {
+  const ad = item as AdRow & { advertiser?: { id: string; name: string } | null };
+  if (!ad?.media || !ad.content || !ad.metrics) return compactItem(item);
+  return { ...compactAd(ad), ...(ad.advertiser && { advertiser: { id: ad.advertiser.id, name: ad.advertiser.name } }) };
+}
+
+function shopItem(item: unknown): unknown {
+  const shop = item as ShopRow;
+  return shop?.profile && shop.catalog && shop.traffic && shop.advertising ? compactShop(shop) : compactItem(item);
+}
+
 const SEARCH = { query: 'search', keywords: 'search', search_in: 'searchType', sort_order: 'order' };
 
 export const PUBLIC_DEFINITIONS: PublicDefinition[] = [
   {
-    name: 'search_ads', field: 'Query.adsQuery', rename: { ...SEARCH, ad_languages: 'adLanguage', ad_language: 'adLanguage' }, record: { tool: 'scan_ad', argument: 'ad_id' },
+    name: 'search_ads', field: 'Query.adsQuery', compact: adItem, rename: { ...SEARCH, ad_languages: 'adLanguage', ad_language: 'adLanguage' }, record: { tool: 'scan_ad', argument: 'ad_id' },
     summary: 'Search Meta ads with the full filter set (POST /v1/ads/query): `query` (or `keywords`) in the ad copy, brand, website or domain (`search_in`), status, media type, dates, reach, rank, audience, shop and advertiser filters; `sort_by`, `page`, `limit`.',
   },
   {
@@ -50,7 +65,7 @@ export const PUBLIC_DEFINITIONS: PublicDefinition[] = [
     summary: 'Search advertisers (Facebook pages) with the full filter set (POST /v1/advertisers/query): `query` by brand, domain or ad copy (`search_in`), active ads, reach, followers, countries; `sort_by`, `offset`, `limit`.',
   },
   {
-    name: 'search_shops', field: 'Query.shopsQuery', record: { tool: 'shop', argument: 'shopId' },
+    name: 'search_shops', field: 'Query.shopsQuery', compact: shopItem, record: { tool: 'shop', argument: 'shopId' },
     rename: { query: 'search', match_mode: 'searchType', sort_order: 'order', creation_date_from: 'createdAfter', creation_date_to: 'createdBefore', min_traffic: 'minMonthlyVisits', max_traffic: 'maxMonthlyVisits', min_products: 'minProductsCount', max_products: 'maxProductsCount' },
     values: { match_mode: { exact: 'domain', domain: 'domain', contains: 'shopContains', product: 'productName' } },
     summary: 'Search shops with every filter (POST /v1/shops/query): `query` with `match_mode` exact (the domain or a related one), contains or product; traffic, ads, products, creation date, apps, themes, markets; `sort_by`, `offset`, `limit`.',
@@ -93,7 +108,7 @@ export const PUBLIC_DEFINITIONS: PublicDefinition[] = [
     summary: 'One Meta ad in full (GET /v1/ads/{adId}): its creative, copy, transcript, landing page, reach, audience, rank and advertiser. `ad_id` or `collation_id` (a search result\'s id; a member of a duplicate group answers its group lead).',
   },
   {
-    name: 'get_brandtracker_scaling_ads', field: 'Query.brandtrackerScalingAds', record: { tool: 'scan_ad', argument: 'ad_id' },
+    name: 'get_brandtracker_scaling_ads', field: 'Query.brandtrackerScalingAds', compact: adItem, record: { tool: 'scan_ad', argument: 'ad_id' },
     summary: "A tracked brand's ads climbing its ranking (GET /v1/brandtrackers/{brandtrackerId}/scaling-ads): `brandtracker_id`, `time_window`, `sort_by`, `max_current_rank`, `min_rank_delta`, `page`, `limit`.",
   },
   {
@@ -249,6 +264,6 @@ async function runPublic(definition: PublicDefinition, tools: RouteTool[], conte
     tool = tools.find((candidate) => candidate.route.field === chosen)!;
   }
   const routeArgs = routeArguments(definition, tool, read.rest);
-  const shapeText = (text: string) => shapeEnvelope(JSON.parse(text), read.shaping, { tool: definition.name, args, record: definition.record });
+  const shapeText = (text: string) => shapeEnvelope(JSON.parse(text), read.shaping, { tool: definition.name, args, record: definition.record, compact: definition.compact });
   return callRoute(context.fetch, tool.route, routeArgs, context.authorization, context.origin, tool.arguments, shapeText);
 }

@@ -57,6 +57,8 @@ describe('the public tool set', () => {
     expect(body.pagination).toEqual(direct.body.pagination);
     expect(body.fullRecord).toEqual({ tool: 'scan_ad', argument: 'ad_id', from: 'id' });
     expect(JSON.stringify(body.data[0]).length).toBeLessThan(JSON.stringify(direct.body.data[0]).length);
+    const [ad] = direct.body.data;
+    expect(body.data[0]).toMatchObject({ id: ad.id, format: ad.media.type, reach: ad.metrics.aggregatedReach, advertiser: { id: ad.advertiser.id, name: ad.advertiser.name } });
     const full = parse(await call(demoKey, 'search_ads', { status: 'all', sort_by: 'reach', sort_order: 'desc', limit: 5, min_days_running: 1, detail: 'full' }));
     expect(full.data).toEqual(direct.body.data);
     const projected = parse(await call(demoKey, 'search_ads', { status: 'all', sort_by: 'reach', limit: 2, fields: ['metrics.reach'] }));
@@ -66,7 +68,7 @@ describe('the public tool set', () => {
   it('search_shops: match_mode exact finds the domain', async () => {
     const { shopDomain } = await demoIds();
     const body = parse(await call(demoKey, 'search_shops', { query: shopDomain, match_mode: 'exact' }));
-    expect(body.data[0]).toMatchObject({ domain: shopDomain });
+    expect(body.data[0]).toMatchObject({ domain: shopDomain, monthlyVisits: expect.any(Number), activeAds: expect.any(Number) });
   });
 });
 
@@ -168,6 +170,26 @@ describe('prices and workspaces are the API\'s own', () => {
     const dry = parse(await call(viaMcp.apiKey, 'find_winning_products', { limit: 2, dryRun: true }));
     expect(dry).toMatchObject({ dryRun: true });
     expect(await used(viaMcp.workspaceId)).toBe(direct.body.data.length);
+  });
+
+  it('each metered public tool is charged exactly what its REST call is charged', async () => {
+    const { shopDomain } = await demoIds();
+    const cases: [string, Record<string, unknown>, string, string, unknown][] = [
+      ['search_google_ads_library', { limit: 3 }, 'POST', '/google-ads/query', { limit: 3 }],
+      ['find_winning_products', { limit: 3 }, 'POST', '/products/query', { limit: 3 }],
+      ['lookup_filter_ids', { type: 'landing_pages', scope_domain: shopDomain, limit: 3 }, 'GET', `/ads/facets/landing-pages?scopeDomain=${shopDomain}&limit=3`, undefined],
+    ];
+    for (const [name, args, method, path, body] of cases) {
+      const viaMcp = await t.newKey();
+      const viaRest = await t.newKey();
+      for (const key of [viaMcp, viaRest]) await setCredits(t.db.prisma, { workspace: key.slug, recurringLimit: 100, recurringUsed: 0, topup: 0 });
+      const result = await call(viaMcp.apiKey, name, args);
+      const direct = await t.rest(method, path, { key: viaRest.apiKey, body });
+      expect(result.isError, name).toBeFalsy();
+      expect(result._meta?.['x-usage-cost'], name).toBe(Number(direct.headers.get('x-usage-cost')));
+      const usedBy = async (workspaceId: string) => (await t.db.prisma.creditAccount.findFirstOrThrow({ where: { workspaceId } })).recurringUsed;
+      expect(await usedBy(viaMcp.workspaceId), name).toBe(await usedBy(viaRest.workspaceId));
+    }
   });
 
   it("another workspace's ids are answered as missing, as an unknown id is", async () => {

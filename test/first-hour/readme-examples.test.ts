@@ -23,7 +23,7 @@ import { exampleBlocks, parseCurl, readmeFiles, ROOT, RUNNABLE, shellWords, type
 
 type Answer = { status: number; headers: Headers; text: string; body: any };
 type Expectation = {
-  /** What the command is, as written: `GET /v1/ads?search=summer&limit=3`, `graphql query { events(…`, `cli workspace create`. */
+  /** What the command is, as written: `GET /v1/ads?search=summer&limit=3`, `graphql query events` (its root fields), `cli workspace create`. */
   call: string;
   /** 200 unless given (the CLI: its exit code, 0 unless given). */
   status?: number;

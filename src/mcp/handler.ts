@@ -28,10 +28,12 @@ export type McpOptions = {
   schema: GraphQLSchema; routes: readonly RestRoute[]; fetch: Fetch; mutations: boolean;
   /** false on servers that do not sell credits (METERING=off): task tools then never refuse for the balance. */
   metering?: boolean;
+  /** The old names that keep working (src/mcp/manifest.ts DEPRECATIONS; a test passes others). */
+  deprecations?: typeof DEPRECATIONS;
 };
 
 /** The tools this server offers, in the order they are listed. */
-export function mcpTools(options: Omit<McpOptions, 'fetch' | 'metering'>): (RouteTool | TaskTool | PublicTool)[] {
+export function mcpTools(options: Omit<McpOptions, 'fetch' | 'metering' | 'deprecations'>): (RouteTool | TaskTool | PublicTool)[] {
   const tools = routeTools(options.schema, options.routes, { mutations: options.mutations });
   const tasks = taskTools(options.routes).filter((task) => options.mutations || !task.writes);
   return [...tools, ...tasks, ...publicTools(options.schema, options.routes, { mutations: options.mutations })];
@@ -41,15 +43,16 @@ export function createMcpHandler(options: McpOptions) {
   const tools = mcpTools(options);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  const deprecations = options.deprecations ?? DEPRECATIONS;
 
   return async function handle(request: Request): Promise<Response> {
     const authorization = request.headers.get('authorization');
     const origin = new URL(request.url).origin;
     const server = new Server({ name: 'market-intelligence-api', version: MCP_TOOLS_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed, _meta: { manifestVersion: MCP_TOOLS_VERSION, deprecated: DEPRECATIONS } }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed, _meta: { manifestVersion: MCP_TOOLS_VERSION, deprecated: deprecations } }));
     server.setRequestHandler(CallToolRequestSchema, async (call): Promise<ToolResult> => {
       // An old name (tool or argument) still works: src/mcp/manifest.ts DEPRECATIONS.
-      const resolved = resolveDeprecated(call.params.name, (call.params.arguments ?? {}) as Record<string, unknown>);
+      const resolved = resolveDeprecated(call.params.name, (call.params.arguments ?? {}) as Record<string, unknown>, deprecations);
       const tool = byName.get(resolved.name);
       const args = resolved.args;
       const requestId = requestIdOf();

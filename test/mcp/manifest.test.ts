@@ -3,6 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPRECATIONS, manifestOf, manifestProblems, MCP_TOOLS_VERSION, resolveDeprecated, type Manifest } from '../../src/mcp/manifest.js';
 import { MANIFEST_FILE, printedManifest, toolManifest } from '../../src/mcp/print.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createMcpHandler } from '../../src/mcp/handler.js';
+import { schema } from '../../src/schema/index.js';
+import { routes } from '../../rest/routes.js';
+import { adsScenario } from '../ads/scenario.js';
 import { connect, parse } from './client.js';
 
 // The versioned manifest: the committed src/mcp/manifest.json is the live tool list's (npm run mcp:tools), it never
@@ -47,7 +53,7 @@ describe('src/mcp/manifest.json', () => {
 describe('the endpoint carries the version', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(adsScenario);
   });
   afterAll(() => t?.close());
 
@@ -58,6 +64,26 @@ describe('the endpoint carries the version', () => {
     const list = await client.listTools();
     expect(list._meta).toEqual({ manifestVersion: MCP_TOOLS_VERSION, deprecated: DEPRECATIONS });
     expect(parse(await client.callTool({ name: 'usage_get', arguments: {} })).credits).toBeDefined();
+    await client.close();
+  });
+
+  it('an old tool or argument name answers what the current one answers', async () => {
+    const { apiKey } = await t.newKey();
+    const deprecations = { tools: { find_ads: { use: 'search_ads', since: '2.1.0' } }, arguments: { search_ads: { text: { use: 'query', since: '2.1.0' } } } };
+    const handle = createMcpHandler({ schema, routes, fetch: async (request) => t.app.fetch(request), mutations: false, deprecations });
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://api.test/v1/mcp'), {
+      fetch: (url, init) => handle(new Request(String(url), init as RequestInit)),
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+    }));
+    expect((await client.listTools())._meta).toMatchObject({ deprecated: deprecations });
+    const current = parse(await client.callTool({ name: 'search_ads', arguments: { query: 'winter', status: 'all', limit: 2 } }));
+    const old = parse(await client.callTool({ name: 'find_ads', arguments: { text: 'winter', status: 'all', limit: 2 } }));
+    expect(old.data).toEqual(current.data);
+    expect(old.pagination).toEqual(current.pagination);
+    expect(current.data.length).toBe(1);
+    const all = parse(await client.callTool({ name: 'find_ads', arguments: { status: 'all', limit: 2 } }));
+    expect(all.pagination.total).toBeGreaterThan(current.pagination.total);
     await client.close();
   });
 });

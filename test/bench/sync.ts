@@ -32,8 +32,10 @@ const recreate = () => recreateDatabase(url);
 
 async function tableWrites(pool: pg.Pool): Promise<Record<string, number>> {
   const { rows } = await pool.query<{ relname: string; n: string }>(
-    `SELECT relname, (n_tup_ins + n_tup_upd + n_tup_del)::text AS n FROM pg_stat_user_tables
-     WHERE relname IN ('ads', 'advertisers', 'ad_demography', 'ad_reach_days', 'advertiser_metric_days', 'ad_groups')`,
+    // The history tables are partitioned by month (migration 0037): their writes are their partitions', summed.
+    `SELECT t.name AS relname, sum(s.n_tup_ins + s.n_tup_upd + s.n_tup_del)::text AS n
+     FROM pg_stat_user_tables s CROSS JOIN LATERAL (SELECT coalesce(pg_partition_root(s.relid)::regclass::text, s.relname) AS name) t
+     WHERE t.name IN ('ads', 'advertisers', 'ad_demography', 'ad_reach_days', 'advertiser_metric_days', 'ad_groups') GROUP BY 1`,
   );
   return Object.fromEntries(rows.map((row) => [row.relname, Number(row.n)]));
 }

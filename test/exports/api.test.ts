@@ -64,6 +64,17 @@ async function exported(body: Record<string, unknown>): Promise<{ done: Record<s
 const used = async () =>
   (await t.db.pool.query<{ n: number }>(`SELECT a."recurringUsed" - a."topupBalance" AS n FROM "credit_accounts" a WHERE a."workspaceId" = (SELECT w."id" FROM "workspaces" w WHERE w."slug" = 'demo')`)).rows[0]!.n;
 
+/**
+ * An export's rows are the pages walked after it, except that an ad's `daysRunning` is counted at each read's own time
+ * (the export's snapshot, a page's call): between them it may have turned over by one day.
+ */
+function expectPages(rows: Record<string, unknown>[], pages: Record<string, unknown>[], label?: string) {
+  const without = (list: Record<string, unknown>[]) => list.map(({ daysRunning: _days, ...row }) => row);
+  expect(without(rows), label).toEqual(without(pages));
+  const turned = rows.map((row, i) => Number(pages[i]!.daysRunning ?? 0) - Number(row.daysRunning ?? 0));
+  expect(turned.filter((days) => days !== 0 && days !== 1), label).toEqual([]);
+}
+
 /** A row's value in a flat file's column (the documented rule): nested objects by dotted name, lists as JSON text. */
 const cell = (row: Record<string, unknown>, column: string): unknown => column.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | null)?.[key], row) ?? null;
 
@@ -101,7 +112,7 @@ describe('exports run by the job queue', () => {
     const rows = lines(await file.text());
     const pages = await walk(t, demo, 'POST', '/ads/query', params);
     expect(rows.length).toBeGreaterThan(100);
-    expect(rows).toEqual(pages);
+    expectPages(rows, pages);
     // Ads lists are free (the price table): so is their export.
     expect(done).toMatchObject({ rowsWritten: pages.length, totalRows: pages.length, progress: 1, pricePerRow: 0, priceCharged: 0 });
   });
@@ -115,7 +126,7 @@ describe('exports run by the job queue', () => {
     const tracker = (await t.rest('GET', '/brandtrackers', { key: demo })).body.data[0].id as string;
     const ads = lines(await (await exported({ method: 'GET', path: `/v1/brandtrackers/${tracker}/ads`, params: {}, format: 'ndjson' })).file.text());
     expect(ads.length).toBeGreaterThan(0);
-    expect(ads).toEqual(await walk(t, demo, 'GET', `/brandtrackers/${tracker}/ads`, {}));
+    expectPages(ads, await walk(t, demo, 'GET', `/brandtrackers/${tracker}/ads`, {}));
   });
 
   it('NDJSON: advertisers, emails, TikTok items and Google ads as their pages', async () => {
@@ -129,7 +140,7 @@ describe('exports run by the job queue', () => {
     for (const [method, route, params, limit] of cases) {
       const rows = lines(await (await exported({ method, path: `/v1${route}`, params, format: 'ndjson' })).file.text());
       expect(rows.length, route).toBeGreaterThan(0);
-      expect(rows, route).toEqual(await walk(t, demo, method, route, params, limit));
+      expectPages(rows, await walk(t, demo, method, route, params, limit), route);
     }
   });
 

@@ -19,13 +19,16 @@ process.env.MALLOC_ARENA_MAX ??= '2';
 // its own only for a test that can be asked to do more, and says why.
 const shared = { testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: true, maxWorkers: 2 };
 
+// Once per project: the migrated template every test file's database is copied from (test/global-setup.ts).
+const globalSetup = ['test/global-setup.ts'];
+
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
   test: {
     projects: [
-      { extends: true, test: { ...shared, name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      { extends: true, test: { ...shared, globalSetup, name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
       ...(postgres
-        ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/unit/**'], env: { TEST_DB: 'postgres' } } }]
+        ? [{ extends: true as const, test: { ...shared, globalSetup, name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/unit/**'], env: { TEST_DB: 'postgres' } } }]
         : []),
     ],
   },

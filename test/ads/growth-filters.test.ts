@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // Issue #33: the growth filters of POST /v1/ads/query (trafficGrowth, adsGrowth, pageReachGrowth, adReachGrowth) and
@@ -10,9 +9,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp(async (db) => {
-    await seedMarket(db.pool, { scale: 'tiny' });
-  });
+  t = await createTestApp(undefined, { market: { scale: 'tiny' } });
   key = (await t.newKey()).apiKey;
 });
 afterAll(() => t?.close());

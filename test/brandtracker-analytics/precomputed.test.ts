@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { refreshAdGroups } from '../../src/data/ad-groups.js';
-import { seedMarket } from '../../src/data/market.js';
 import { daysRunningSql } from '../../src/schema/shared/days-running.js';
 import { scopeToWorkspace } from '../../src/schema/shared/workspace.js';
 import {
@@ -19,7 +18,7 @@ let folderId: number;
 let tracked: { id: string; pageId: string }[];
 
 beforeAll(async () => {
-  t = await createTestApp((db) => seedMarket(db.pool, { scale: 'tiny' }).then(() => undefined));
+  t = await createTestApp(undefined, { market: { scale: 'tiny' } });
   const { workspaceId } = await t.newKey();
   tracked = await t.db.prisma.$queryRaw<{ id: string; pageId: string }[]>`
     SELECT b."id", b."facebookPageId" AS "pageId" FROM "brandtrackers" b JOIN "advertisers" v ON v."id" = b."facebookPageId"

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemo } from '../../src/data/demo.js';
-import { seedMarket } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // GET /v1/brandtrackers/{id}/testing's bounds on the demo market (the tiny synthetic market and the demo workspace),
@@ -77,9 +76,7 @@ const BOUNDS: [string, (ad: Ad) => number | string | null, 'min' | 'max'][] = [
 ];
 
 beforeAll(async () => {
-  t = await createTestApp(async (db) => {
-    await seedMarket(db.pool, { scale: 'tiny', seed: 42 });
-  });
+  t = await createTestApp(undefined, { market: { scale: 'tiny', seed: 42 } });
   key = (await ensureDemo(t.db.prisma, t.db.pool, () => {}))!;
   const list = await get('/brandtrackers?limit=100');
   let most = -1;

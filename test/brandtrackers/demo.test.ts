@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemo } from '../../src/data/demo.js';
-import { seedMarket } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // On first start the demo workspace tracks a handful of the market's brands in two folders and has saved items,
@@ -10,9 +9,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp(async (db) => {
-    await seedMarket(db.pool, { scale: 'tiny', seed: 42 });
-  });
+  t = await createTestApp(undefined, { market: { scale: 'tiny', seed: 42 } });
   key = (await ensureDemo(t.db.prisma, t.db.pool, () => {}))!;
 });
 afterAll(() => t?.close());

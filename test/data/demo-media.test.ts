@@ -1,6 +1,5 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { decodeImage } from '../../src/data/images/decode.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
@@ -38,9 +37,7 @@ const rest = async (method: string, path: string, body?: unknown) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp(async (db) => {
-    await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
-  });
+  t = await createTestApp(undefined, { market: { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') } });
   ({ apiKey: key } = await t.newKey());
 });
 

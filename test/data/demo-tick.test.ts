@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AD_GROUP_TABLES } from '../../src/data/ad-groups.js';
 import { demoTick, type DemoTickSummary } from '../../src/data/demo-tick.js';
 import { EVENT_THRESHOLDS } from '../../src/data/events.js';
-import { MARKET_TABLES, seedMarket } from '../../src/data/market.js';
+import { MARKET_TABLES } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { checksums } from '../support/checksums.js';
 import { createCliHarness, type CliHarness } from '../support/cli.js';
@@ -24,9 +24,7 @@ const TABLES = [...MARKET_TABLES, ...AD_GROUP_TABLES];
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp(async (db) => {
-    await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: SEEDED });
-  });
+  t = await createTestApp(undefined, { market: { scale: 'tiny', seed: 7, asOf: SEEDED } });
   key = (await t.newKey()).apiKey;
 });
 afterAll(() => t?.close());
@@ -210,8 +208,7 @@ describe('demo tick', () => {
 describe('cli demo tick', () => {
   let harness: CliHarness;
   beforeAll(async () => {
-    harness = await createCliHarness();
-    await seedMarket(harness.db.pool, { scale: 'tiny', seed: 7, asOf: SEEDED });
+    harness = await createCliHarness({ market: { scale: 'tiny', seed: 7, asOf: SEEDED } });
   });
   afterAll(() => harness?.close());
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { expectViolation, graphqlData, withoutRequestId } from '../support/assertions.js';
 
@@ -25,9 +24,7 @@ let market: Email[];
 const shops = new Map<string, Shop>();
 
 beforeAll(async () => {
-  t = await createTestApp(async (db) => {
-    await seedMarket(db.pool, { scale: 'tiny', seed: 42 });
-  });
+  t = await createTestApp(undefined, { market: { scale: 'tiny', seed: 42 } });
   key = (await t.newKey()).apiKey;
   market = await t.db.prisma.$queryRaw<Email[]>`SELECT "id", "shopId"::text AS "shopId" FROM "emails" ORDER BY "id"`;
   const rows = await t.db.prisma.$queryRaw<Shop[]>`

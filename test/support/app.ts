@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { createLogger, type LogLevel } from '../../src/observability/logger.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import { createApp, type App } from '../../src/server.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTestDatabase, type MarketTemplate, type TestDatabase } from './database.js';
 
 export type HttpResult = { status: number; headers: Headers; body: any };
 
@@ -43,6 +43,8 @@ export async function createTestApp(
     redisUrl?: string;
     redisPrefix?: string;
     database?: TestDatabase;
+    /** Start from this seeded market (a copy of the run's template of it: see support/templates.ts), before `seed`. */
+    market?: MarketTemplate;
     metering?: boolean;
     /** Credential lookup cache (0, the default here, looks every key up on every request). */
     authCacheMs?: number;
@@ -53,7 +55,7 @@ export async function createTestApp(
     mcpMutations?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const db = options.database ?? (await createTestDatabase());
+  const db = options.database ?? (await createTestDatabase({ market: options.market }));
   if (seed) {
     await seed(db);
     // A scenario writes market rows as a loader does; what the loaders refresh after writing them is refreshed here.

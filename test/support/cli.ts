@@ -6,7 +6,9 @@ import { promisify } from 'node:util';
 import { connect, type Db } from '../../src/db/client.js';
 import { startEmbedded } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, type MarketTemplate } from './database.js';
+import { marketOptions, pgliteTemplate, templateContext } from './templates.js';
+import { seedMarket } from '../../src/data/market.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -54,22 +56,25 @@ export type CliHarness = {
 /**
  * A database the operator CLI can reach from a child process: a fresh PostgreSQL database (TEST_DB=postgres), or an
  * embedded one in a scratch DATA_DIR that this test process serves, playing the running server the CLI must share.
+ * Migrated, and holding `market` when given (copies of the run's templates, as createTestDatabase's).
  */
-export async function createCliHarness(): Promise<CliHarness> {
+export async function createCliHarness(options: { market?: MarketTemplate } = {}): Promise<CliHarness> {
   const cli = path.join(await build(), 'src/cli.js');
   let env: NodeJS.ProcessEnv;
   let db: Db;
   let cleanup: () => Promise<void>;
   if (process.env.TEST_DB === 'postgres') {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ market: options.market });
     db = database;
     env = { ...process.env, DATABASE_URL: database.url };
     cleanup = () => database.dispose();
   } else {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'mi-cli-'));
-    const embedded = await startEmbedded(dataDir);
+    const context = await templateContext();
+    const embedded = await startEmbedded(dataDir, context ? { loadDataDir: await pgliteTemplate(context, options.market) } : {});
     db = connect(embedded.url);
-    await migrate(db.pool);
+    if (!context) await migrate(db.pool);
+    if (options.market && !context) await seedMarket(db.pool, marketOptions(options.market).options);
     env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
     cleanup = async () => {
       await db.close();

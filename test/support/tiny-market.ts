@@ -1,6 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { PREBUILT_MARKETS } from './templates.js';
+
+/** The tiny synthetic market of seed 7 as of 2025-06-01, which several files read (a template built once per run). */
+export const TINY_MARKET = PREBUILT_MARKETS[0]!;
 
 /**
  * A fresh database holding the tiny synthetic market (seed 7, as of 2025-06-01) for the tests of one file, and the ids
@@ -10,8 +13,7 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 export function useTinyMarket(model: 'ad' | 'product'): { readonly db: TestDatabase; readonly ids: string[] } {
   const market = {} as { db: TestDatabase; ids: string[] };
   beforeAll(async () => {
-    market.db = await createTestDatabase();
-    await seedMarket(market.db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+    market.db = await createTestDatabase({ market: TINY_MARKET });
     const query = { select: { id: true }, orderBy: { id: 'asc' } } as const;
     const rows = model === 'ad' ? await market.db.prisma.ad.findMany(query) : await market.db.prisma.product.findMany(query);
     market.ids = rows.map((row) => row.id);

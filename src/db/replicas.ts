@@ -45,16 +45,29 @@ const PRIMARY_TABLES = [
   'saved_searches', 'saved_search_matches', 'exports',
   // identity, credits, idempotency, bookkeeping
   'workspaces', 'workspace_users', 'workspace_api_access', 'credentials', 'credit_accounts', 'credit_ledger', 'credit_reservations',
-  'usage_records', 'idempotency_keys', 'sync_runs', 'shop_fetch_states', 'pgboss',
+  'usage_records', 'idempotency_keys', 'pgboss',
 ];
 const PRIMARY_TABLE = new RegExp(`\\b(?:${PRIMARY_TABLES.join('|')})\\b`, 'i');
+const PRIMARY_TABLE_NAMES: ReadonlySet<string> = new Set(PRIMARY_TABLES);
+/** The tables a statement writes: `INSERT INTO "public"."boards"`, `UPDATE credentials`, `DELETE FROM ONLY x`. */
+const WRITE_TARGET = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO)\s+(?:ONLY\s+)?(?:"?(\w+)"?\.)?"?(\w+)"?/gi;
 /** Comments a statement may start with. */
 const LEADING_COMMENTS = /^\s*(?:\/\*[\s\S]*?\*\/\s*|--[^\n]*\n\s*)*/;
 const READ_START = /^(?:SELECT|WITH)\b/i;
 /** A write, a row lock, a sequence or an advisory lock anywhere in a read's text (a CTE, a function): primary. */
+/** What a write names besides its targets that the request's later reads must not race: locks, sequences. */
+const LOCKS = /\b(?:FOR\s+(?:NO\s+KEY\s+)?UPDATE|FOR\s+(?:KEY\s+)?SHARE|nextval|setval|pg_advisory\w*)\b/i;
 const WRITES = /\b(?:INSERT\s+INTO|UPDATE\s+[\w".]+\s+(?:[\w"]+\s+)?SET|DELETE\s+FROM|MERGE\s+INTO|FOR\s+(?:NO\s+KEY\s+)?UPDATE|FOR\s+(?:KEY\s+)?SHARE|nextval|setval|pg_advisory\w*|pg_notify|txid_current|pg_current_wal\w*|set_config)\b/i;
 
-type Kind = 'read' | 'write' | 'primary';
+/**
+ * `read`: a replica may answer it. `primary`: a read that stays on the primary. `write`: a write (or a lock, a
+ * sequence, a statement that is not a plain read) that the request's later reads, and its workspace's next ones, must
+ * see. `bookkeeping`: a write only to tables that are read on the primary anyway (a key's last use, a credit, an
+ * idempotency claim, a board): it runs on the primary and sends no later read there.
+ */
+type Kind = 'read' | 'write' | 'primary' | 'bookkeeping';
+/** The statements that frame a transaction: no write of their own. */
+const TRANSACTION_CONTROL = /^\s*(?:BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|SET\s+TRANSACTION|SET\s+LOCAL)\b/i;
 const kinds = new Map<string, Kind>();
 const MAX_KINDS = 5_000;
 
@@ -63,7 +76,10 @@ export function statementKind(text: string): Kind {
   let kind = kinds.get(text);
   if (kind !== undefined) return kind;
   const body = text.replace(LEADING_COMMENTS, '');
-  kind = !READ_START.test(body) || WRITES.test(body) ? 'write' : PRIMARY_TABLE.test(body) ? 'primary' : 'read';
+  if (!READ_START.test(body) || WRITES.test(body)) {
+    const targets = [...body.matchAll(WRITE_TARGET)];
+    kind = targets.length > 0 && targets.every(([, schema, table]) => (schema === 'pgboss' || PRIMARY_TABLE_NAMES.has(table))) && !LOCKS.test(body) ? 'bookkeeping' : 'write';
+  } else kind = PRIMARY_TABLE.test(body) ? 'primary' : 'read';
   if (kinds.size < MAX_KINDS) kinds.set(text, kind);
   return kind;
 }
@@ -244,7 +260,7 @@ export class ReplicaSet {
       this.pinned.add(request);
       return null;
     }
-    if (kind === 'primary') return null;
+    if (kind !== 'read') return null;
     const workspace = request.identity?.workspaceId;
     const wroteAt = workspace === undefined ? undefined : this.writes.get(workspace);
     for (let i = 0; i < this.replicas.length; i++) {
@@ -257,9 +273,8 @@ export class ReplicaSet {
     return null;
   }
 
-  /** Notes that the current request wrote (or opened a transaction): the rest of it, and its workspace's next reads, see it. */
-  private wrote(): void {
-    const request = currentRequest();
+  /** Notes that a request's write completed: the rest of it, and its workspace's next reads, see it. */
+  private wrote(request = currentRequest()): void {
     if (!request) return;
     this.pinned.add(request);
     const workspace = request.identity?.workspaceId;
@@ -276,16 +291,27 @@ export class ReplicaSet {
       // The write's time is noted once it completed (its commit is then in the primary's WAL position).
       return primaryQuery(config, values).finally(() => this.wrote());
     };
-    // The statements of a checked-out connection count as the primary's too (once per connection: pg keeps it).
-    const counted = new WeakSet<pg.PoolClient>();
-    const countStatements = (client: pg.PoolClient) => {
-      if (counted.has(client)) return;
-      counted.add(client);
+    // The statements of a checked-out connection count as the primary's too, and whether one of them wrote is noted
+    // per checkout (its query is wrapped once per connection: pg keeps the connection for the next checkout).
+    const checkouts = new WeakMap<pg.PoolClient, { wrote: boolean }>();
+    const watch = (client: pg.PoolClient) => {
+      const existing = checkouts.get(client);
+      if (existing) return existing;
+      const checkout = { wrote: false };
+      checkouts.set(client, checkout);
       const query = client.query;
       client.query = ((...args: unknown[]) => {
         this.primaryStatements++;
+        const [config] = args;
+        const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
+        if (!checkout.wrote && typeof text === 'string' && !TRANSACTION_CONTROL.test(text) && statementKind(text) === 'write') {
+          checkout.wrote = true;
+          const request = currentRequest();
+          if (request) this.pinned.add(request);
+        }
         return (query as (...args: unknown[]) => unknown).apply(client, args);
       }) as pg.PoolClient['query'];
+      return checkout;
     };
     const routed = (...args: unknown[]): unknown => {
       const [config, values] = args;
@@ -306,16 +332,18 @@ export class ReplicaSet {
     };
     const connect = (...args: unknown[]): unknown => {
       if (args.length > 0) return (primaryConnect as (...args: unknown[]) => unknown)(...args);
-      // A checked-out connection runs a transaction (or statements that belong together): the primary, and the rest
-      // of the request too. Its end is noted as a write (pg's pool gives each checkout its own release function).
+      // A checked-out connection (a transaction, or statements that belong together) runs on the primary. When one of
+      // its statements wrote, the rest of the request runs there too, and its end is noted as the workspace's write
+      // (pg's pool gives each checkout its own release function). A transaction that only read (Prisma's batches of
+      // reads) leaves the request's next reads to the replicas.
       const request = currentRequest();
-      if (request) this.pinned.add(request);
       return primaryConnect().then((client) => {
-        countStatements(client);
+        const checkout = watch(client);
+        checkout.wrote = false;
         if (!request) return client;
         const release = client.release;
         client.release = (error?: Error | boolean) => {
-          this.wrote();
+          if (checkout.wrote) this.wrote(request);
           return release.call(client, error);
         };
         return client;

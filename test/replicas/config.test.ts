@@ -28,8 +28,9 @@ describe('statement kinds', () => {
 
   it('keeps writes, locks and sequences on the primary, in a CTE or a function too', () => {
     for (const text of [
-      'INSERT INTO "boards" ("name") VALUES ($1)',
+      'INSERT INTO "ads" ("id") VALUES ($1)',
       'UPDATE "ads" SET "status" = $1',
+      'UPDATE "credentials" SET "x" = 1 FROM "ads" WHERE "ads".id = $1 FOR UPDATE',
       'WITH moved AS (UPDATE "ads" a SET "status" = $1 RETURNING 1) SELECT count(*) FROM moved',
       'WITH gone AS (DELETE FROM "ads" WHERE id = $1 RETURNING 1) SELECT 1',
       'SELECT * FROM "ads" WHERE id = $1 FOR UPDATE',
@@ -39,6 +40,15 @@ describe('statement kinds', () => {
       'BEGIN',
       'CREATE TEMP TABLE t (x int)',
     ]) expect(statementKind(text), text).toBe('write');
+  });
+
+  it('runs writes of data read on the primary only there, without sending the request\'s later reads to the primary', () => {
+    for (const text of [
+      'INSERT INTO "public"."boards" ("name") VALUES ($1) RETURNING "id"',
+      'UPDATE "public"."credentials" SET "lastUsedAt" = $1 WHERE ("public"."credentials"."id" = $2 AND 1=1)',
+      `WITH commit_mode AS (SELECT 1), held AS (UPDATE "credit_accounts" a SET "balance" = 1 RETURNING 1) INSERT INTO "credit_reservations" ("id") VALUES ($1)`,
+      'DELETE FROM "idempotency_keys" WHERE "expiresAt" < now()',
+    ]) expect(statementKind(text), text).toBe('bookkeeping');
   });
 
   it('keeps reads of workspace data, keys, credits and idempotency claims on the primary', () => {

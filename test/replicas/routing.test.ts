@@ -105,15 +105,13 @@ describe.skipIf(!!skip)('read replicas on a real streaming standby', () => {
       const read = await t.rest('GET', `/boards/${boardId}`, { key: a });
       expect(read.status).toBe(200);
       expect(read.body.data.name).toBe('Replicated picks');
-      // …and the workspace's market reads stay on the primary until the standby has replayed its write, while another
-      // workspace's still run on the standby.
-      const mid = report();
-      expect((await t.rest('GET', '/ads?search=summer&limit=5', { key: a })).status).toBe(200);
-      const afterA = report();
-      expect(onReplica(afterA)).toBe(onReplica(mid));
-      expect(afterA.primaryStatements).toBeGreaterThan(mid.primaryStatements);
-      expect((await t.rest('GET', '/ads?search=summer&limit=5', { key: b })).status).toBe(200);
-      expect(onReplica(report())).toBeGreaterThan(onReplica(afterA));
+      // …and the write, to data read on the primary only, sends none of the workspace's market reads there: they still
+      // run on the standby, as another workspace's do.
+      for (const key of [a, b]) {
+        const mid = report();
+        expect((await t.rest('GET', '/ads?search=summer&limit=5', { key })).status).toBe(200);
+        expect(onReplica(report())).toBeGreaterThan(onReplica(mid));
+      }
 
       // A GraphQL mutation runs wholly on the primary.
       const beforeMutation = report();

@@ -4,12 +4,15 @@
 // a process loading dist/ while another one builds (two starts, a test file) never reads a half-written module.
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { build, version } from 'esbuild';
+import { createRequire } from 'node:module';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outdir = path.join(root, 'dist');
 const options = { outdir, outbase: root, format: 'esm', platform: 'node', target: 'node22', logLevel: 'warning' };
 const stampFile = path.join(outdir, '.build-options.json');
+// esbuild's version from its package.json: esbuild itself is loaded only when there is something to compile (`npm run
+// cli` and `npm start` run this first, and most often nothing changed).
+const { version } = createRequire(import.meta.url)('esbuild/package.json');
 const stamp = JSON.stringify({ esbuild: version, ...options, outdir: undefined, outbase: undefined });
 
 const sources = ['src', 'rest'].flatMap((dir) =>
@@ -24,6 +27,7 @@ const sameOptions = existsSync(stampFile) && readFileSync(stampFile, 'utf8') ===
 const stale = sameOptions ? sources.filter((source) => mtime(outputOf(source)) < mtime(source)) : sources;
 
 if (stale.length > 0) {
+  const { build } = await import('esbuild');
   const result = await build({ ...options, entryPoints: stale, write: false });
   const now = new Date();
   for (const file of result.outputFiles) {

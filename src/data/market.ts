@@ -6,7 +6,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { bulkInsertParams, bulkInsertSql, copyRows, copySql, type Queryable } from './bulk.js';
 import { planMarket, SCALES, type MarketScale } from './market/generate.js';
 import { MARKET_TABLES, sliceTables, type MarketTable, type TableRows } from './market/tables.js';
-import { DAY } from './market/time.js';
+import { DAY, WINDOW_DAYS } from './market/time.js';
+import { createHistoryMonths } from '../db/partitions.js';
 import { dropStructure, readStructure, restoreStructure } from './market/deferred.js';
 import { AD_GROUP_TABLES, refreshAdGroups } from './ad-groups.js';
 import { marketLoad } from './shop-links.js';
@@ -172,6 +173,8 @@ export async function seedMarket(pool: pg.Pool, options: SeedMarketOptions): Pro
     }
     await marketLoad(client);
     if (options.replace) await client.query(`TRUNCATE ${MARKET_TABLES.map((table) => `"${table}"`).join(', ')} CASCADE`);
+    // The months its daily snapshots cover get their history partitions first: the rows go straight into them.
+    await createHistoryMonths(client, new Date(asOf.getTime() - WINDOW_DAYS * DAY), asOf);
     const structure = deferIndexes ? await readStructure(client, MARKET_TABLES) : null;
     if (structure) await dropStructure(client, structure);
 

@@ -119,6 +119,35 @@ async function createMonth(client: pg.PoolClient, table: HistoryTable, month: st
   return moved.rowCount ?? 0;
 }
 
+/**
+ * Makes sure each month from `first` to `last` (dates; their UTC months) has its partition in every history table,
+ * in the caller's transaction: a bulk load of past months (the demo, a seeded market) writes straight into them instead
+ * of the default partition, which the maintenance would then have to empty row by row. Rows of such a month already
+ * waiting in the default partition are moved into the new one. Returns the partitions created.
+ */
+export async function createHistoryMonths(client: pg.PoolClient, first: Date, last: Date): Promise<string[]> {
+  const months: string[] = [];
+  for (let month = monthStart(first); month <= monthStart(last); month = nextMonth(month)) months.push(month);
+  const created: string[] = [];
+  const { rows: partitioned } = await client.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class WHERE relkind = 'p' AND relname = ANY($1::text[]) AND relnamespace = current_schema()::regnamespace`,
+    [[...HISTORY_TABLES]],
+  );
+  for (const table of HISTORY_TABLES) {
+    // A database whose migrations stop before the partitioned history (0037) has plain tables: nothing to make.
+    if (!partitioned.some((row) => row.name === table)) continue;
+    const have = new Set((await monthPartitions(client, table)).map((p) => p.month));
+    const missing = months.filter((month) => !have.has(month));
+    if (!missing.length) continue;
+    const waiting = new Set(await defaultMonths(client, table));
+    for (const month of missing) {
+      await createMonth(client, table, month, waiting.has(month));
+      created.push(partitionName(table, month));
+    }
+  }
+  return created;
+}
+
 /** Keeps the history partitions as the header says; each table's changes in transactions of their own. */
 export async function maintainHistoryPartitions(pool: pg.Pool, options: HistoryPartitionOptions): Promise<HistoryMaintenance> {
   const { aheadMonths, retentionMonths } = options;

@@ -5,7 +5,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { digests, monthsOfRows, partitionOf, partitionsOf } from './support.js';
 
 // The maintenance of the history partitions (src/db/partitions.ts): the tiny market (as of 2025-06-01) is loaded on a
-// freshly migrated database, where no month has a partition yet, so every row lands in the default partitions. The
+// freshly migrated database; the load makes the months of its snapshot window first and writes into them. Those months
+// are then folded back into the default partitions (as a load of past months that made none would leave them). The
 // maintenance then gives each month of the data its partition (moving the rows), creates the months ahead, and drops
 // whole months past the retention.
 
@@ -15,11 +16,36 @@ let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+  for (const table of HISTORY_TABLES) {
+    for (const { name } of await monthPartitions(db.pool, table)) {
+      await db.pool.query(`ALTER TABLE "${table}" DETACH PARTITION "${name}"`);
+      await db.pool.query(`INSERT INTO "${table}" SELECT * FROM "${name}"`);
+      await db.pool.query(`DROP TABLE "${name}"`);
+    }
+  }
 });
 afterAll(() => db?.dispose());
 
 const names = async (table: (typeof HISTORY_TABLES)[number]) => (await monthPartitions(db.pool, table)).map((p) => p.name);
 const defaultRows = async (table: string) => (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}_default"`)).rows[0].n;
+
+describe('a market load', () => {
+  it('writes its snapshot window into month partitions it makes first, leaving the default partitions empty', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await seedMarket(fresh.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+      for (const table of HISTORY_TABLES) {
+        const months = await monthsOfRows(fresh.pool, table);
+        expect(months.length, table).toBeGreaterThan(0);
+        expect((await monthPartitions(fresh.pool, table)).map((p) => p.name), table).toEqual(expect.arrayContaining(months.map((month) => partitionOf(table, month))));
+        const { rows: [left] } = await fresh.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}_default"`);
+        expect(left.n, table).toBe(0);
+      }
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
 
 describe('history partition maintenance', () => {
   it('moves the rows a load left in the default partitions into a partition per month, and creates the months ahead', async () => {

@@ -30,7 +30,7 @@ beforeAll(async () => {
     await db.brandtrackerLink.create({ data: { workspaceId, brandtrackerId: brandtracker.id, folderId: index < 4 ? folderId : null, isActive: index < 11 } });
   }
   scope = { workspaceId };
-}, 300_000); // the tiny market seeded in PGlite: about 45 s on an idle machine, over 120 s on a busy one
+});
 afterAll(() => t?.close());
 
 const SORTS: GroupSort[] = ['usageCount', 'activeAdsCount', 'longestRunning', 'totalImpressions', 'firstUsedAt', 'lastUsedAt'];

@@ -32,13 +32,13 @@ beforeAll(async () => {
   let key: string | null = null;
   t = await createTestApp(async (db) => {
     key = await ensureDemo(db.prisma, db.pool, () => {});
-  });
+  }, { market: { scale: 'tiny', seed: 42 } }); // the demo's market: a copy of the run's template
   demo = key!;
   other = (await t.newKey()).apiKey;
   const { userId } = await createUser(t.db.prisma, { workspace: 'demo', name: 'Rita Reader', role: 'readonly' });
   reader = (await createKey(t.db.prisma, { workspace: 'demo', access: 'delegated_user', user: userId })).apiKey;
   await t.db.pool.query(`UPDATE "credit_accounts" SET "topupBalance" = 1000000`);
-}, 180_000);
+});
 afterAll(async () => {
   await jobs?.stop();
   await t?.close();

@@ -21,10 +21,10 @@ beforeAll(async () => {
   let demo: string | null = null;
   t = await createTestApp(async (db) => {
     demo = await ensureDemo(db.prisma, db.pool, () => {});
-  }, { authCacheMs: 600_000 });
+  }, { authCacheMs: 600_000, market: { scale: 'tiny', seed: 42 } }); // the demo's market: a copy of the run's template
   key = demo!;
   await t.db.pool.query(`UPDATE "credit_accounts" SET "topupBalance" = 1000000`);
-}, 180_000);
+});
 afterAll(async () => {
   delete process.env.EXPORT_CHUNK_ROWS;
   await t?.close();

@@ -292,7 +292,7 @@ const values = new Map<string, string>();
 
 beforeAll(async () => {
   await exportDir();
-  cli = await createCliHarness();
+  cli = await createCliHarness({ market: { scale: 'tiny', seed: 42 } }); // the demo's market: a copy of the run's template
   const database: TestDatabase = { ...cli.db, url: '', kind: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite', dispose: async () => {} };
   t = await createTestApp(undefined, { database });
   key = (await ensureDemo(t.db.prisma, t.db.pool, () => {}))!;

@@ -15,8 +15,8 @@ let demoKey: string;
 beforeAll(async () => {
   t = await createTestApp(async (db) => {
     demoKey = (await ensureDemo(db.prisma, db.pool, () => {}))!;
-  }, { mcpMutations: true });
-}, 600_000); // the demo market's seed takes a minute or more on a loaded machine
+  }, { mcpMutations: true, market: { scale: 'tiny', seed: 42 } }); // the demo's market: a copy of the run's template
+});
 afterAll(() => t?.close());
 
 async function call(apiKey: string, name: string, args: Record<string, unknown>) {

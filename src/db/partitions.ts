@@ -126,6 +126,9 @@ async function createMonth(client: pg.PoolClient, table: HistoryTable, month: st
  * waiting in the default partition are moved into the new one. Returns the partitions created.
  */
 export async function createHistoryMonths(client: pg.PoolClient, first: Date, last: Date): Promise<string[]> {
+  // The maintenance's lock, held to the end of the caller's transaction: an instance maintaining the partitions
+  // meanwhile (a worker starting beside the server) neither sees these months half made nor makes them twice.
+  await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK]);
   const months: string[] = [];
   for (let month = monthStart(first); month <= monthStart(last); month = nextMonth(month)) months.push(month);
   const created: string[] = [];

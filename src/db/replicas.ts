@@ -12,7 +12,7 @@ import { WorkspaceCheckedClient } from './workspace-check.js';
 //     checks a connection out with `connect()`, always runs on the primary).
 //   - It names none of the tables whose reads must see their own writes, or that meter: the workspace's own data
 //     (boards and their items, favorites, brandtrackers, saved searches, webhooks, exports, audit events, shares,
-//     image searches), keys and workspaces, credits, idempotency claims, sync bookkeeping, the job queue.
+//     image searches), keys and workspaces, credits, idempotency claims, the job queue.
 //   - The request has not written yet (its first write pins the rest of it to the primary), and a replica is in
 //     rotation that has replayed every write this process made for the request's workspace (read-your-writes
 //     across requests: each write's time is noted per workspace, and a replica is only used for that workspace once
@@ -49,7 +49,7 @@ const PRIMARY_TABLES = [
 ];
 const PRIMARY_TABLE = new RegExp(`\\b(?:${PRIMARY_TABLES.join('|')})\\b`, 'i');
 const PRIMARY_TABLE_NAMES: ReadonlySet<string> = new Set(PRIMARY_TABLES);
-/** The tables a statement writes: `INSERT INTO "public"."boards"`, `UPDATE credentials`, `DELETE FROM ONLY x`. */
+/** The tables a statement writes: `INSERT INTO "public"."ads"`, `UPDATE credentials`, `DELETE FROM ONLY x`. */
 const WRITE_TARGET = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO)\s+(?:ONLY\s+)?(?:"?(\w+)"?\.)?"?(\w+)"?/gi;
 /** Comments a statement may start with. */
 const LEADING_COMMENTS = /^\s*(?:\/\*[\s\S]*?\*\/\s*|--[^\n]*\n\s*)*/;
@@ -207,7 +207,7 @@ export class ReplicaSet {
     this.maxLagMs = options.maxLagMs;
     this.onChange = options.onChange;
     this.replicas = urls.map((url) => new Replica(url, options.poolOptions));
-    this.primarySampler = new pg.Pool({ connectionString: primaryUrl, max: 1, connectionTimeoutMillis: SAMPLE_TIMEOUT_MS, statement_timeout: SAMPLE_TIMEOUT_MS, application_name: 'mi-replica-sampler' });
+    this.primarySampler = new pg.Pool({ connectionString: primaryUrl, max: 1, connectionTimeoutMillis: SAMPLE_TIMEOUT_MS, statement_timeout: SAMPLE_TIMEOUT_MS, query_timeout: SAMPLE_TIMEOUT_MS, application_name: 'mi-replica-sampler' });
     this.primarySampler.on('error', () => {});
   }
 
@@ -241,9 +241,11 @@ export class ReplicaSet {
         if (replica.inRotation !== before) this.onChange?.(replica.status());
       }),
     );
-    // A workspace's write that every replica has replayed needs no more tracking.
+    // A workspace's write that every replica has replayed needs no more tracking; nor one older than any lag a replica in
+    // rotation can have (twice REPLICA_MAX_LAG_MS, at least ten minutes).
     const oldest = Math.min(...this.replicas.map((replica) => replica.coveredUntil));
-    for (const [workspace, wroteAt] of this.writes) if (wroteAt < oldest || at - wroteAt > 600_000) this.writes.delete(workspace);
+    const forgetAfter = Math.max(600_000, 2 * this.maxLagMs);
+    for (const [workspace, wroteAt] of this.writes) if (wroteAt < oldest || at - wroteAt > forgetAfter) this.writes.delete(workspace);
   }
 
   report(): ReplicaReport {

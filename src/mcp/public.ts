@@ -256,7 +256,8 @@ async function runPublic(definition: PublicDefinition, tools: RouteTool[], conte
   }
   let tool = tools[0];
   if (definition.by) {
-    const chosen = definition.by.variants[String(read.rest[definition.by.argument] ?? '')];
+    const variant = String(read.rest[definition.by.argument] ?? '');
+    const chosen = Object.hasOwn(definition.by.variants, variant) ? definition.by.variants[variant] : undefined;
     if (!chosen) {
       const expected = `${definition.by.argument} must be one of: ${Object.keys(definition.by.variants).join(', ')}`;
       return errorResult('validation_error', `Invalid request: ${expected}`, context.requestId, { validationErrors: [{ field: definition.by.argument, location: 'argument', expected: [expected] }] });

@@ -173,6 +173,9 @@ describe('exports run by the job queue', () => {
     expect(forward).toEqual(await walk(t, demo, 'GET', '/events', params));
     const dry = await create({ method: 'GET', path: '/v1/events', params, format: 'csv' }, demo, '?dryRun=true');
     expect(dry.body.data).toMatchObject({ rows: forward.length, pricePerRow: 1, reserve: forward.length });
+    // A page's nextCursor pages the feed: an export starts from a position with `after`, never `cursor`.
+    const first = (await t.rest('GET', '/events?limit=100', { key: demo })).body;
+    expectViolation(await create({ method: 'GET', path: '/v1/events', params: { cursor: first.pagination.nextCursor }, format: 'ndjson' }, demo, '?dryRun=true'), 'body.params.cursor');
     // The route's own refusals: an unknown event, another workspace's brandtracker (as a missing one).
     expectViolation(await create({ method: 'GET', path: '/v1/events', params: { after: 'evt_999999999' }, format: 'ndjson' }), 'body.params.after');
     expectViolation(await create({ method: 'GET', path: '/v1/events', params: { limit: 5 }, format: 'ndjson' }), 'body.params.limit');

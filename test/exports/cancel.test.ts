@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemo } from '../../src/data/demo.js';
 import { exportJobServices } from '../../src/jobs/exports.js';
 import { runExport } from '../../src/schema/exports/service.js';
-import { cancelSignalled } from '../../src/schema/exports/service/signal.js';
+import { cancelSignalled } from '../../src/schema/exports/service.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { exportDir } from './helpers.js';
 

@@ -173,7 +173,8 @@ describe('prices and workspaces are the API\'s own', () => {
   });
 
   it('each metered public tool is charged exactly what its REST call is charged', async () => {
-    const { shopDomain } = await demoIds();
+    // The demo brand's own domain (README's demo ids): its ads point at landing pages there, so the call charges.
+    const shopDomain = 'zoescore.com';
     const cases: [string, Record<string, unknown>, string, string, unknown][] = [
       ['search_google_ads_library', { limit: 3 }, 'POST', '/google-ads/query', { limit: 3 }],
       ['find_winning_products', { limit: 3 }, 'POST', '/products/query', { limit: 3 }],
@@ -186,9 +187,18 @@ describe('prices and workspaces are the API\'s own', () => {
       const result = await call(viaMcp.apiKey, name, args);
       const direct = await t.rest(method, path, { key: viaRest.apiKey, body });
       expect(result.isError, name).toBeFalsy();
+      expect(Number(direct.headers.get('x-usage-cost')), name).toBeGreaterThan(0);
       expect(result._meta?.['x-usage-cost'], name).toBe(Number(direct.headers.get('x-usage-cost')));
       const usedBy = async (workspaceId: string) => (await t.db.prisma.creditAccount.findFirstOrThrow({ where: { workspaceId } })).recurringUsed;
       expect(await usedBy(viaMcp.workspaceId), name).toBe(await usedBy(viaRest.workspaceId));
+    }
+  });
+
+  it('answers a variant that names none (an Object prototype key included) with a validation_error', async () => {
+    for (const type of ['constructor', 'toString', '__proto__', 'nope']) {
+      const result = await call(demoKey, 'lookup_filter_ids', { type, query: 'a' });
+      expect(result.isError, type).toBe(true);
+      expect(JSON.parse(result.content[0].text).error.code, type).toBe('validation_error');
     }
   });
 

@@ -154,7 +154,7 @@ export async function exportFile(db: Context['pool'], workspaceId: string, id: s
 }
 
 export { runExport, sweepExports, type ExportJobServices } from './service/run.js';
-export { onExportsQueued } from './service/signal.js';
+export { cancelSignalled, onExportsQueued } from './service/signal.js';
 export { CONTENT_TYPES, EXTENSIONS, exportSettings } from './service/settings.js';
 export { FileGone } from './service/files.js';
 export { moveExport };

@@ -16,5 +16,15 @@ export async function connect(t: TestApp, apiKey: string | null) {
 
 export type TextResult = { content: { type: string; text: string }[]; isError?: boolean; _meta?: Record<string, unknown> };
 
+/** One tool call on a connection of its own, closed after it. */
+export async function callTool(t: TestApp, apiKey: string, name: string, args: Record<string, unknown>): Promise<TextResult> {
+  const client = await connect(t, apiKey);
+  try {
+    return (await client.callTool({ name, arguments: args })) as TextResult;
+  } finally {
+    await client.close();
+  }
+}
+
 /** A tool's JSON text, parsed (asserted field by field by the tests). */
 export const parse = (result: unknown): any => JSON.parse((result as TextResult).content[0].text);

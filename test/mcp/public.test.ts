@@ -4,7 +4,7 @@ import { ensureDemo } from '../../src/data/demo.js';
 import { PUBLIC_TOOL_NAMES } from '../../src/mcp/manifest.js';
 import { CHARS_PER_TOKEN } from '../../src/mcp/shape.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { connect, parse, type TextResult } from './client.js';
+import { callTool, connect, parse } from './client.js';
 
 // The public service's tool names over Streamable HTTP with the SDK's client, on the demo market (the first start's
 // synthetic market and demo workspace): every named tool answers, charged what its REST calls are charged, within
@@ -19,14 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function call(apiKey: string, name: string, args: Record<string, unknown>) {
-  const client = await connect(t, apiKey);
-  try {
-    return (await client.callTool({ name, arguments: args })) as TextResult;
-  } finally {
-    await client.close();
-  }
-}
+const call = (apiKey: string, name: string, args: Record<string, unknown>) => callTool(t, apiKey, name, args);
 
 /** The demo workspace's ids to call the tools with. */
 async function demoIds() {

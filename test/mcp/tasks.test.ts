@@ -6,7 +6,7 @@ import { taskTool } from '../../src/mcp/tasks/frame.js';
 import { routes } from '../../rest/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { BT_B, PAGE_A, PAGE_B } from '../brandtrackers/scenario.js';
-import { connect, parse, type TextResult } from './client.js';
+import { callTool, connect, parse } from './client.js';
 import { SIMILAR_DOMAINS, taskScenario } from './scenario.js';
 
 // The task tools through the SDK's client: each is the routes it names, called with the caller's key, so it is
@@ -29,14 +29,7 @@ async function workspace(credits: number) {
   return { ...key, used: remaining, charges };
 }
 
-async function call(apiKey: string, name: string, args: Record<string, unknown>) {
-  const client = await connect(t, apiKey);
-  try {
-    return (await client.callTool({ name, arguments: args })) as TextResult;
-  } finally {
-    await client.close();
-  }
-}
+const call = (apiKey: string, name: string, args: Record<string, unknown>) => callTool(t, apiKey, name, args);
 
 describe('descriptions', () => {
   it('state the total cost computed from the price table, and follow a price change', () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { connect } from '../src/db/client.js';
 import { startEmbedded } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
-import { dropStaleTemplates, PREBUILT_MARKETS, TEMPLATE_PREFIX, type TemplateContext } from './support/templates.js';
+import { alive, dropStaleTemplates, PREBUILT_MARKETS, TEMPLATE_PREFIX, type TemplateContext } from './support/templates.js';
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
@@ -25,9 +25,18 @@ declare module 'vitest' {
   }
 }
 
+/** The scratch folders (tarballs of hundreds of MB) of runs whose process is gone: a killed run never reached its teardown. */
+async function removeStaleFolders(): Promise<void> {
+  for (const name of await readdir(tmpdir())) {
+    const pid = /^mi-test-(?:pglite|postgres)-(\d+)-/.exec(name)?.[1];
+    if (pid && !alive(Number(pid))) await rm(path.join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const kind = project.config.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-  const dir = await mkdtemp(path.join(tmpdir(), `mi-test-${kind}-`));
+  await removeStaleFolders();
+  const dir = await mkdtemp(path.join(tmpdir(), `mi-test-${kind}-${process.pid}-`));
   // A run's names start with its main process id: another run on the same server (another checkout) keeps its own.
   const run = `${TEMPLATE_PREFIX}${process.pid}_${path.basename(dir).slice(-6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
   let context: TemplateContext;

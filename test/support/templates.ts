@@ -54,7 +54,8 @@ export function marketOptions(market: MarketTemplate): { options: { scale: Marke
   return { options, key };
 }
 
-const alive = (pid: number) => {
+/** Whether a process of this machine is running (a run's templates and folders are named by its main process). */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;

@@ -95,17 +95,24 @@ export async function marketLists(): Promise<Map<string, MarketList>> {
   return (await allLists()).plain;
 }
 
-function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
-  const found = new Map<string, MarketList>();
+/** The route table's Query routes (GET or POST) that answer a page (`data` items and `pagination`), with the items' type name. */
+function* pageRoutes(schema: GraphQLSchema): Generator<{ route: RestRoute; method: 'GET' | 'POST'; field: GraphQLField<unknown, unknown>; row: string }> {
   const query = schema.getQueryType()!.getFields();
   for (const route of routes) {
     if (!route.field.startsWith('Query.') || (route.method !== 'GET' && route.method !== 'POST')) continue;
     const field = query[route.field.slice('Query.'.length)];
     const page = field ? getNamedType(field.type) : undefined;
-    const data = page && isObjectType(page) ? page.getFields().data : undefined;
-    const row = data ? getNamedType(data.type) : undefined;
-    const family = row ? FAMILIES[row.name] : undefined;
-    if (!field || !family || !isObjectType(page) || !('pagination' in page.getFields())) continue;
+    if (!field || !isObjectType(page) || !('pagination' in page.getFields())) continue;
+    const data = page.getFields().data;
+    if (data) yield { route, method: route.method, field, row: getNamedType(data.type).name };
+  }
+}
+
+function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
+  const found = new Map<string, MarketList>();
+  for (const { route, method, field, row } of pageRoutes(schema)) {
+    const family = FAMILIES[row];
+    if (!family) continue;
     // Every argument is a variable; one that has a default may be left out (then the default applies).
     const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.defaultValue !== undefined ? getNullableType(arg.type) : arg.type)}`);
     const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`);
@@ -113,9 +120,9 @@ function listsOf(schema: GraphQLSchema): Map<string, MarketList> {
     const document = parse(`query SavedSearchRun(${variables.join(', ')}) { ${field.name}(${passed.join(', ')}) { __typename } }`);
     const run = compileQuery(schema, document, 'SavedSearchRun');
     if (!isCompiledQuery(run)) throw new Error(`saved searches: ${route.field} cannot be compiled: ${JSON.stringify(run.errors)}`);
-    const name = listName(route.method, publicPath(route));
+    const name = listName(method, publicPath(route));
     const pathParams = pathParamsOf(route);
-    found.set(name, { engine: 'list', name, method: route.method, path: publicPath(route), route, field, family: family.family, publicId: family.publicId, run, pathParams });
+    found.set(name, { engine: 'list', name, method, path: publicPath(route), route, field, family: family.family, publicId: family.publicId, run, pathParams });
   }
   return found;
 }
@@ -124,16 +131,10 @@ const pathParamsOf = (route: RestRoute) => route.path.split('/').filter((segment
 
 /** The route table's Query routes whose page's items are a FEEDS type (the event feed). */
 function feedsOf(schema: GraphQLSchema): ListRoute[] {
-  const query = schema.getQueryType()!.getFields();
   const found: ListRoute[] = [];
-  for (const route of routes) {
-    if (!route.field.startsWith('Query.') || (route.method !== 'GET' && route.method !== 'POST')) continue;
-    const field = query[route.field.slice('Query.'.length)];
-    const page = field ? getNamedType(field.type) : undefined;
-    const data = page && isObjectType(page) ? page.getFields().data : undefined;
-    const row = data ? getNamedType(data.type) : undefined;
-    if (!field || !row || !FEEDS.has(row.name) || !isObjectType(page) || !('pagination' in page.getFields())) continue;
-    found.push({ engine: 'feed', name: listName(route.method, publicPath(route)), method: route.method, path: publicPath(route), route, field, pathParams: pathParamsOf(route) });
+  for (const { route, method, field, row } of pageRoutes(schema)) {
+    if (!FEEDS.has(row)) continue;
+    found.push({ engine: 'feed', name: listName(method, publicPath(route)), method, path: publicPath(route), route, field, pathParams: pathParamsOf(route) });
   }
   return found;
 }

@@ -4,12 +4,11 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connect } from '../src/db/client.js';
 import { startEmbedded } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
-import { alive, dropStaleTemplates, PREBUILT_MARKETS, TEMPLATE_PREFIX, type TemplateContext } from './support/templates.js';
+import { alive, createPostgres, dropStaleTemplates, PREBUILT_MARKETS, TEMPLATE_PREFIX, type TemplateContext } from './support/templates.js';
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
@@ -45,10 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (!adminUrl) throw new Error('the postgres project needs TEST_DATABASE_URL');
     await dropStaleTemplates(adminUrl);
     const name = `${run}_migrated`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
+    await createPostgres(adminUrl, name);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const db = connect(url.toString());

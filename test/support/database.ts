@@ -4,7 +4,7 @@ import { connect, type Db } from '../../src/db/client.js';
 import { startEmbedded } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedMarket } from '../../src/data/market.js';
-import { copyPostgres, marketOptions, pgliteTemplate, postgresTemplate, templateContext, type MarketTemplate } from './templates.js';
+import { createPostgres, marketOptions, pgliteTemplate, postgresTemplate, templateContext, type MarketTemplate } from './templates.js';
 
 export type TestDatabase = Db & { url: string; kind: 'pglite' | 'postgres'; dispose(): Promise<void> };
 export type { MarketTemplate };
@@ -22,14 +22,7 @@ export async function createTestDatabase(options: { migrated?: boolean; market?:
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
     const name = `mi_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    if (context) {
-      await copyPostgres(adminUrl, await postgresTemplate(context, adminUrl, options.market), name);
-    } else {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${name}"`);
-      await admin.end();
-    }
+    await createPostgres(adminUrl, name, context ? await postgresTemplate(context, adminUrl, options.market) : undefined);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const db = connect(url.toString());

@@ -115,16 +115,16 @@ export async function postgresTemplate(context: TemplateContext, adminUrl: strin
 }
 
 /**
- * Copies `template` to a new database `name`. A backend that just left the template (its builder's pool) can still be
- * counted as using it for a moment: PostgreSQL then refuses the copy, and it is tried again.
+ * Creates the database `name`, a copy of `template` when given. A backend that just left the template (its builder's
+ * pool) can still be counted as using it for a moment: PostgreSQL then refuses the copy, and it is tried again.
  */
-export async function copyPostgres(adminUrl: string, template: string, name: string): Promise<void> {
+export async function createPostgres(adminUrl: string, name: string, template?: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     for (let attempt = 1; ; attempt++) {
       try {
-        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+        await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
         return;
       } catch (error) {
         if (attempt >= 5 || !/being accessed by other users/.test((error as Error).message)) throw error;

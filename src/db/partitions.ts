@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { Prisma } from '../generated/prisma/client.js';
 
 // The day-snapshot tables are partitioned by month on their "date" (migration 0037): `<table>_pYYYYMM` holds the
 // month's days, `<table>_default` any row of a month without a partition (a backfill, a bulk load of past months).
@@ -151,6 +152,79 @@ export async function createHistoryMonths(client: pg.PoolClient, first: Date, la
   return created;
 }
 
+// Pruning. A read bounded on both sides by constant dates inside the months that have partitions rules the default
+// partition out when it is planned; only then can PostgreSQL read the months in date order (an ordered Append) and stop
+// at the first rows a newest-first LIMIT needs, never touching the older months. A read open on one side, or bounded by
+// a value computed in the statement (max("date")), keeps the default in its plan, and its newest rows come from merging
+// every month's head (a Merge Append). The statements below therefore read a table in two parts: the span of months
+// with partitions (no gap up to the newest; the dates written as constants, so even a generic plan prunes) and the
+// rest (the default partition, empty after the maintenance, and any months before a gap). The two parts cover every
+// date whatever the span, so a span that is out of date (another instance made or dropped months since) only costs
+// speed, never a row. The spans are read from the catalogue after each maintenance, and again every SPAN_TTL_MS when
+// a statement asks for them.
+
+/** The months of a history table with partitions and no gap up to its newest one: "date" ≥ from and < to. */
+export type HistorySpan = { from: string; to: string };
+
+const SPAN_TTL_MS = 10 * 60_000;
+const spans = { known: new Map<HistoryTable, HistorySpan>(), at: 0, pool: null as pg.Pool | null, refreshing: false };
+
+function spanOf(months: MonthPartition[]): HistorySpan | null {
+  if (!months.length) return null;
+  let first = months.length - 1;
+  while (first > 0 && nextMonth(months[first - 1]!.month) === months[first]!.month) first--;
+  return { from: months[first]!.month, to: nextMonth(months[months.length - 1]!.month) };
+}
+
+/** Reads the history tables' spans from `pool`'s catalogue, and keeps `pool` to read them again when they are old. */
+export async function learnHistorySpans(pool: pg.Pool): Promise<void> {
+  const known = new Map<HistoryTable, HistorySpan>();
+  for (const table of HISTORY_TABLES) {
+    const span = spanOf(await monthPartitions(pool, table));
+    if (span) known.set(table, span);
+  }
+  Object.assign(spans, { known, at: Date.now(), pool });
+}
+
+/** The span of `table` last read (null before any, or for a table without month partitions). */
+export function historySpan(table: HistoryTable): HistorySpan | null {
+  if (spans.pool && !spans.refreshing && Date.now() - spans.at > SPAN_TTL_MS) {
+    spans.refreshing = true;
+    learnHistorySpans(spans.pool).catch(() => undefined).finally(() => (spans.refreshing = false));
+  }
+  return spans.known.get(table) ?? null;
+}
+
+const inSpan = (span: HistorySpan) => Prisma.raw(`"date" >= DATE '${span.from}' AND "date" < DATE '${span.to}'`);
+const outsideSpan = (span: HistorySpan) => Prisma.raw(`("date" < DATE '${span.from}' OR "date" >= DATE '${span.to}')`);
+
+/**
+ * A scalar subquery: the latest "date" of `table`'s rows where `where` holds (its columns unqualified), read from the
+ * newest month that has one (the months before it are not read).
+ */
+export function latestHistoryDay(table: HistoryTable, where: Prisma.Sql = Prisma.sql`TRUE`): Prisma.Sql {
+  const from = Prisma.raw(ident(table));
+  const span = historySpan(table);
+  if (!span) return Prisma.sql`(SELECT max("date") FROM ${from} WHERE ${where})`;
+  return Prisma.sql`(SELECT max(x."date") FROM (
+    (SELECT "date" FROM ${from} WHERE ${inSpan(span)} AND ${where} ORDER BY "date" DESC LIMIT 1)
+    UNION ALL (SELECT max("date") FROM ${from} WHERE ${outsideSpan(span)} AND ${where})) x)`;
+}
+
+/**
+ * A derived table's body: `columns` (which name "date") of `table`'s rows where `where` holds, the newest `limit` days,
+ * newest first, read from the newest months down until there are `limit` of them.
+ */
+export function newestHistoryDays(table: HistoryTable, columns: Prisma.Sql, where: Prisma.Sql, limit: Prisma.Sql | number): Prisma.Sql {
+  const from = Prisma.raw(ident(table));
+  const span = historySpan(table);
+  if (!span) return Prisma.sql`SELECT ${columns} FROM ${from} WHERE ${where} ORDER BY "date" DESC LIMIT ${limit}`;
+  return Prisma.sql`SELECT * FROM (
+    (SELECT ${columns} FROM ${from} WHERE ${inSpan(span)} AND ${where} ORDER BY "date" DESC LIMIT ${limit})
+    UNION ALL (SELECT ${columns} FROM ${from} WHERE ${outsideSpan(span)} AND ${where} ORDER BY "date" DESC LIMIT ${limit})) n
+    ORDER BY "date" DESC LIMIT ${limit}`;
+}
+
 /** Keeps the history partitions as the header says; each table's changes in transactions of their own. */
 export async function maintainHistoryPartitions(pool: pg.Pool, options: HistoryPartitionOptions): Promise<HistoryMaintenance> {
   const { aheadMonths, retentionMonths } = options;
@@ -199,6 +273,8 @@ export async function maintainHistoryPartitions(pool: pg.Pool, options: HistoryP
   } finally {
     if (locked) await client.query('SELECT pg_advisory_unlock($1)', [LOCK]).catch(() => undefined);
     client.release();
+    // What this or another instance made or dropped: the statements' spans follow.
+    await learnHistorySpans(pool).catch(() => undefined);
   }
 }
 

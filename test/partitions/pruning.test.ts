@@ -158,7 +158,7 @@ describe('history reads prune to their months', () => {
     expect(read.filter((name) => name > 'ad_reach_days_p202504')).toEqual([]);
   });
 
-  it("an ad's reach history (GET /ads/{id}/reach-history?limit=7), newest days first, reads its rows from the window's months", async () => {
+  it("an ad's reach history (GET /ads/{id}/reach-history?limit=7), newest days first, reads the months of its days and never an older one", async () => {
     const ad = await one<{ id: string; last: string; first: string }>(
       `SELECT "adId" AS id, to_char(max("date"), 'YYYY-MM-DD') AS last, to_char(min("date"), 'YYYY-MM-DD') AS first FROM "ad_reach_days"
        GROUP BY 1 HAVING min("date") < '2025-04-01' ORDER BY count(*) DESC, 1 LIMIT 1`);
@@ -166,12 +166,51 @@ describe('history reads prune to their months', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBe(7);
     const scans = (await scansOf(statements)).filter((s) => s.partition.startsWith('ad_reach_days'));
-    const window = [...new Set(res.body.data.map((day: { date: string }) => partitionOf('ad_reach_days', month(day.date))))];
-    // The newest-first read merges the months (the default partition rules out an ordered scan): each other month gives
-    // at most its head row, read to compare, never its days.
-    const outside = scans.filter((s) => !window.includes(s.partition));
-    expect(outside.every((s) => s.rows <= 1), JSON.stringify(outside)).toBe(true);
-    expect(scans.filter((s) => window.includes(s.partition)).reduce((sum, s) => sum + s.rows, 0)).toBeGreaterThanOrEqual(7);
+    const oldest = partitionOf('ad_reach_days', month(res.body.data[0].date));
+    // The months are read newest first and the read stops once it has its days: the months after them (made ahead,
+    // empty for this ad) and the default partition (empty) are looked into, the months before them never.
+    const read = executed(scans);
+    expect(read).toContain(partitionOf('ad_reach_days', month(ad.last)));
+    expectNothingBefore(read, oldest);
+    expect(scans.filter((s) => s.month !== null && s.month < month(res.body.data[0].date)).length, 'older months in the plan').toBeGreaterThanOrEqual(2);
+    expect(scans.filter((s) => s.month === null).reduce((sum, s) => sum + s.rows, 0)).toBe(0);
+  });
+
+  it("a day outside the partitioned months (in the default partition) is still an ad's newest day", async () => {
+    const ad = await one<{ id: string }>(`SELECT "adId" AS id FROM "ad_reach_days" GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`);
+    await t.db.pool.query(`INSERT INTO "ad_reach_days" ("adId", "date", "reach") VALUES ($1, '2031-01-15', 123)`, [ad.id]);
+    try {
+      expect((await one<{ n: number }>(`SELECT count(*)::int AS n FROM "ad_reach_days_default"`)).n).toBe(1);
+      const res = await t.rest('GET', `/ads/${ad.id}/reach-history?limit=3`, { key });
+      expect(res.status).toBe(200);
+      expect(res.body.data.at(-1)).toEqual({ date: '2031-01-15', reach: 123 });
+      expect(res.body.data).toHaveLength(3);
+      const freshness = await t.rest('GET', '/system/freshness', { key });
+      expect(freshness.body.data.latestScheduledDate).toBe('2031-01-15');
+    } finally {
+      await t.db.pool.query(`DELETE FROM "ad_reach_days" WHERE "date" = '2031-01-15'`);
+    }
+  });
+
+  it("the latest snapshot day (GET /system/freshness, max(\"date\")) is read from the newest month, not from every month", async () => {
+    const { last } = await one<{ last: string }>(`SELECT to_char(max("date"), 'YYYY-MM-DD') AS last FROM "ad_reach_days"`);
+    const { res, statements } = await historyStatements(() => t.rest('GET', '/system/freshness', { key }));
+    expect(res.status).toBe(200);
+    expect(res.body.data.latestScheduledDate).toBe(last);
+    expect(statements.length).toBeGreaterThan(0);
+    const scans = (await scansOf(statements)).filter((s) => s.partition.startsWith('ad_reach_days'));
+    const read = executed(scans);
+    expect(read).toContain(partitionOf('ad_reach_days', month(last)));
+    expectNothingBefore(read, partitionOf('ad_reach_days', month(last)));
+    expect((await monthPartitions(t.db.pool, 'ad_reach_days')).filter((p) => p.month < month(last)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the pages' latest day (GET /advertisers?reachPeriod=last7d) is read from the newest month of advertiser_metric_days", async () => {
+    const { last } = await one<{ last: string }>(`SELECT to_char(max("date"), 'YYYY-MM-DD') AS last FROM "advertiser_metric_days"`);
+    const { statements } = await historyStatements(() => t.rest('GET', '/advertisers?minReach=1&reachPeriod=last7d&limit=5', { key }));
+    const scans = (await scansOf(statements)).filter((s) => s.partition.startsWith('advertiser_metric_days'));
+    // Every scan of the statement, the window's and the latest day's, whatever its conditions.
+    expectNothingBefore(executed(scans), partitionOf('advertiser_metric_days', month(dayBefore(last, 6))));
   });
 
   it("a brand's changes (GET /advertisers/{id}/changes) read the event feed, never the history tables", async () => {

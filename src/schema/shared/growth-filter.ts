@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { latestHistoryDay } from '../../db/partitions.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 
@@ -122,8 +123,8 @@ export function longestPeriod(filter: GrowthFilter): number {
 export const growthPercent = (now: Prisma.Sql, then: Prisma.Sql) => Prisma.sql`((${now} - ${then}) * 100::float8 / nullif(${then}, 0))`;
 
 const sql = Prisma.sql;
-/** The last day of the pages' daily snapshots: the end of every page window. */
-export const LATEST_PAGE_DAY = sql`(SELECT max("date") FROM "advertiser_metric_days")`;
+/** The last day of the pages' daily snapshots: the end of every page window (read from its newest month). */
+export const latestPageDay = () => latestHistoryDay('advertiser_metric_days');
 
 /** The traffic growth of shop `s`: its stored 30-, 90- or 180-day growth, the shortest covering the period, a fraction (match with fraction = true). */
 export function shopTrafficGrowth(days: number): Prisma.Sql {
@@ -149,7 +150,7 @@ export function pagesByAdsGrowth(filter: GrowthFilter): Prisma.Sql {
  */
 export function pagesByReachGrowth(filter: GrowthFilter): Prisma.Sql {
   const impressions = (from: number, to: number) =>
-    sql`sum(m."totalImpressions") FILTER (WHERE m."date" > ${LATEST_PAGE_DAY} - ${from}::int AND m."date" <= ${LATEST_PAGE_DAY} - ${to}::int)`;
+    sql`sum(m."totalImpressions") FILTER (WHERE m."date" > ${latestPageDay()} - ${from}::int AND m."date" <= ${latestPageDay()} - ${to}::int)`;
   const match = growthMatch(filter, (days) => growthPercent(impressions(days, 0), impressions(2 * days, days)))!;
-  return sql`SELECT m."advertiserId" FROM "advertiser_metric_days" m WHERE m."date" > ${LATEST_PAGE_DAY} - ${2 * longestPeriod(filter)}::int GROUP BY m."advertiserId" HAVING ${match}`;
+  return sql`SELECT m."advertiserId" FROM "advertiser_metric_days" m WHERE m."date" > ${latestPageDay()} - ${2 * longestPeriod(filter)}::int GROUP BY m."advertiserId" HAVING ${match}`;
 }

@@ -1,4 +1,6 @@
 import type { Context } from '../../context.js';
+import { latestHistoryDay } from '../../db/partitions.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { sourceStatuses } from '../../sources/index.js';
 import { DAY_MS } from '../shared/time.js';
 
@@ -31,7 +33,7 @@ export async function systemFreshness(context: Context) {
     scheduled = meta.latestScheduledDate;
   } else {
     const [row] = await context.prisma.$queryRaw<{ ready: Date | null; scheduled: Date | null }[]>`
-        SELECT max("date") FILTER (WHERE "reach" > 0) AS ready, max("date") AS scheduled FROM "ad_reach_days"`;
+        SELECT ${latestHistoryDay('ad_reach_days', Prisma.sql`"reach" > 0`)} AS ready, ${latestHistoryDay('ad_reach_days')} AS scheduled`;
     ({ ready, scheduled } = row);
   }
   return {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { prepared } from '../../../db/statements.js';
-import type { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { newestHistoryDays } from '../../../db/partitions.js';
+import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { columns, coverage, jsonObject, reviver } from '../../shared/json-rows.js';
 
 // One ad: its detail (GET /v1/ads/{adId}, Query.ad), its media's source URLs and its daily reach history.
@@ -94,6 +95,9 @@ export function adMediaSource(prisma: PrismaClient, id: string) {
   return prisma.ad.findUnique({ where: { id }, select: { id: true, mediaType: true, mediaUrl: true, thumbnailUrl: true } });
 }
 
+/** The ad a's newest $2 days (src/db/partitions.ts: read from the newest months down). */
+const NEWEST_REACH_DAYS = () => newestHistoryDays('ad_reach_days', Prisma.raw('"date", "reach"'), Prisma.raw('"adId" = a."id"'), Prisma.raw('$2'));
+
 /**
  * The daily reach of the ad `id`, oldest first: its most recent `limit` days; null when there is no such ad.
  * A hot, fixed-shape read: plain SQL on the shared pool, prepared, without Prisma's query planning. The days come
@@ -107,7 +111,7 @@ export async function adReachHistory(pool: pg.Pool, id: string, limit: number): 
                'date', CASE WHEN d."date" BETWEEN DATE '0001-01-01' AND DATE '9999-12-31' THEN to_json(to_char(d."date", 'YYYY-MM-DD'))
                             ELSE to_json(extract(epoch FROM d."date")::float8 * 1000) END,
                'reach', d."reach") ORDER BY d."date")
-             FROM (SELECT "date", "reach" FROM "ad_reach_days" WHERE "adId" = a."id" ORDER BY "date" DESC LIMIT $2) d) AS "days"
+             FROM (${NEWEST_REACH_DAYS().text}) d) AS "days"
      FROM "ads" a
      WHERE a."id" = $1`,
     [id, limit],

@@ -1,10 +1,11 @@
+import { latestHistoryDay } from '../../../db/partitions.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { hostOf } from '../../shared/codes.js';
 import type { CountryFilter } from '../../shared/countries.js';
 import { daysRunningSql } from '../../shared/days-running.js';
 import { onDomain } from '../../shared/domains.js';
 import type { SortOrderValue } from '../../shared/enums.js';
-import { growthMatch, growthPercent, LATEST_PAGE_DAY, pagesByAdsGrowth, pagesByReachGrowth, shopTrafficGrowth, type GrowthFilter } from '../../shared/growth-filter.js';
+import { growthMatch, growthPercent, latestPageDay, pagesByAdsGrowth, pagesByReachGrowth, shopTrafficGrowth, type GrowthFilter } from '../../shared/growth-filter.js';
 import { columns, coverage, isoJson, jsonObject, jsonRowSet, jsonText, reviver } from '../../shared/json-rows.js';
 import { escapeLike } from '../../shared/like.js';
 import { mediaUrlSql } from '../../shared/media-url.js';
@@ -264,7 +265,7 @@ function pageReach(period: ReachPeriodValue): Prisma.Sql {
   if (period === 'total') return sql`v."totalReach"`;
   if (period === 'last30d') return sql`v."reach30d"`;
   const days = period === 'last24h' ? 1 : 7;
-  return sql`(SELECT coalesce(sum(m."totalImpressions"), 0) FROM "advertiser_metric_days" m WHERE m."advertiserId" = a."advertiserId" AND m."date" > ${LATEST_PAGE_DAY} - ${days}::int)`;
+  return sql`(SELECT coalesce(sum(m."totalImpressions"), 0) FROM "advertiser_metric_days" m WHERE m."advertiserId" = a."advertiserId" AND m."date" > ${latestPageDay()} - ${days}::int)`;
 }
 
 function rankDeltaFor(window: 7 | 14 | 30): Prisma.Sql {
@@ -309,7 +310,7 @@ export function pageConditions(filter: AdFilter): Prisma.Sql[] {
 }
 
 function rankDeltaOver(days: number): Prisma.Sql {
-  return sql`((SELECT r."rank" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" = (SELECT max("date") FROM "ad_reach_days") - ${days}::int) - a."currentRank")`;
+  return sql`((SELECT r."rank" FROM "ad_reach_days" r WHERE r."adId" = a."id" AND r."date" = ${latestHistoryDay('ad_reach_days')} - ${days}::int) - a."currentRank")`;
 }
 
 /**

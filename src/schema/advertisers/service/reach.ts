@@ -1,5 +1,5 @@
 import { Prisma } from '../../../generated/prisma/client.js';
-import { LATEST_PAGE_DAY } from '../../shared/growth-filter.js';
+import { latestPageDay } from '../../shared/growth-filter.js';
 import { daysAgo } from '../../shared/time.js';
 import { WINDOW_DAYS, type AdsWindow, type LaunchedPeriod, type ReachPeriodValue } from '../enums.js';
 
@@ -36,7 +36,7 @@ export function reachOver(period: ReachPeriodValue): Figure {
   if (period === 'last30d') return { value: sql`v."reach30d"` };
   const days = WINDOW_DAYS[period];
   return grouped(`reach_${days}d`, sql`SELECT m."advertiserId", sum(m."totalImpressions") AS n FROM "advertiser_metric_days" m
-    WHERE m."date" > ${LATEST_PAGE_DAY} - ${days}::int GROUP BY 1`);
+    WHERE m."date" > ${latestPageDay()} - ${days}::int GROUP BY 1`);
 }
 
 /** The page's ads (one per duplicate group) launched in the period. */

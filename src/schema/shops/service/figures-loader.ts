@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Context } from '../../../context.js';
+import { newestHistoryDays } from '../../../db/partitions.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 
 // Figures of a shop derived from other tables (its linked Facebook pages' ads, its TikTok profile), read for
@@ -42,7 +43,7 @@ export const mainTikTokProfile = (shopId: Prisma.Sql) =>
   Prisma.sql`SELECT p.* FROM "tiktok_profiles" p WHERE p."shopId" = ${shopId} ORDER BY p."followers" DESC, p."id" LIMIT 1`;
 
 const avgLatestSnapshots = (days: number) =>
-  Prisma.sql`(SELECT round(avg(x."adsCount")::numeric, 2)::float8 FROM (SELECT n."adsCount" FROM "tiktok_page_snapshots" n WHERE n."profileId" = t."id" ORDER BY n."date" DESC LIMIT ${days}) x)`;
+  Prisma.sql`(SELECT round(avg(x."adsCount")::numeric, 2)::float8 FROM (${newestHistoryDays('tiktok_page_snapshots', Prisma.sql`"adsCount", "date"`, Prisma.sql`"profileId" = t."id"`, days)}) x)`;
 
 // Set-based on purpose: the page's ads are read once (by the links' page ids) and grouped per shop. Correlated
 // subqueries per shop and week made the planner's estimate cross PostgreSQL's JIT threshold, and compiling cost

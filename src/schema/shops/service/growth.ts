@@ -1,5 +1,6 @@
+import { latestHistoryDay } from '../../../db/partitions.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { groupsOfConditions, growthMatch, growthPercent, LATEST_PAGE_DAY, shopTrafficGrowth, type GrowthCondition } from '../../shared/growth-filter.js';
+import { groupsOfConditions, growthMatch, growthPercent, latestPageDay, shopTrafficGrowth, type GrowthCondition } from '../../shared/growth-filter.js';
 import { shopAds } from './figures-loader.js';
 
 // The growth filters of POST /v1/shops/query (and of POST /v1/emails/query, on the sending shop): conditions
@@ -20,12 +21,12 @@ function growthOf(kind: 'traffic' | 'ads' | 'pageReach' | 'adReach', days: numbe
     }
     case 'pageReach': {
       const sum = (from: number, to: number) => sql`(SELECT sum(m."totalImpressions") FROM "advertiser_shops" l JOIN "advertiser_metric_days" m ON m."advertiserId" = l."advertiserId"
-        WHERE l."shopId" = ${S} AND m."date" > ${LATEST_PAGE_DAY} - ${from}::int AND m."date" <= ${LATEST_PAGE_DAY} - ${to}::int)`;
+        WHERE l."shopId" = ${S} AND m."date" > ${latestPageDay()} - ${from}::int AND m."date" <= ${latestPageDay()} - ${to}::int)`;
       return growthPercent(sum(days, 0), sum(2 * days, days));
     }
     case 'adReach': {
       const reachAt = (ago: number) => sql`(SELECT sum(r."reach") FROM "advertiser_shops" l JOIN "ads" a ON a."advertiserId" = l."advertiserId"
-        JOIN "ad_reach_days" r ON r."adId" = a."id" WHERE l."shopId" = ${S} AND r."date" = (SELECT max("date") FROM "ad_reach_days") - ${ago}::int)`;
+        JOIN "ad_reach_days" r ON r."adId" = a."id" WHERE l."shopId" = ${S} AND r."date" = ${latestHistoryDay('ad_reach_days')} - ${ago}::int)`;
       return growthPercent(reachAt(0), reachAt(days));
     }
   }

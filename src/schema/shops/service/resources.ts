@@ -1,5 +1,6 @@
 import type { Context } from '../../../context.js';
 import { notFound } from '../../../errors.js';
+import { latestHistoryDay } from '../../../db/partitions.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { findRowsPage, type OffsetPagination, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 import { LINKED_ADVERTISERS_SELECT, linkedAdvertisers, type LinkedAdvertiser, type LinkedAdvertiserLink } from '../linked.js';
@@ -37,7 +38,7 @@ export async function shopSocialsHistory(context: Pick<Context, 'prisma'>, shopI
   const rows = await context.prisma.$queryRaw<{ bucket: Date; facebook: number | null; instagram: number | null }[]>`
         SELECT DISTINCT ON (bucket) date_trunc(${unit}, d."date")::date AS bucket, d."facebook", d."instagram"
         FROM "shop_social_days" d
-        WHERE d."shopId" = ${id}::uuid AND d."date" > (SELECT max("date") FROM "shop_social_days" WHERE "shopId" = ${id}::uuid) - ${days}::int
+        WHERE d."shopId" = ${id}::uuid AND d."date" > ${latestHistoryDay('shop_social_days', Prisma.sql`"shopId" = ${id}::uuid`)} - ${days}::int
         ORDER BY bucket, d."date" DESC`;
   return {
     facebook: rows.flatMap((row) => (row.facebook === null ? [] : [point(row.bucket, row.facebook)])),

@@ -1,4 +1,5 @@
 import type { Context } from '../../../context.js';
+import { newestHistoryDays } from '../../../db/partitions.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { findPage, tsQuery, type OffsetPageOf, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
@@ -7,6 +8,7 @@ import { GROWTH_PERIOD_DAYS, type GrowthCondition } from '../../shared/growth-fi
 import { mainTikTokProfile, shopAds } from './figures-loader.js';
 import { shopsByIds } from './find.js';
 import { growthConditions } from './growth.js';
+import { EXPORTED_SHOPS } from './export.js';
 
 // The shops list engine (GET /v1/shops, POST /v1/shops/query): SQL finds the page of shop ids and the total of
 // matches (findPage, shared/list.ts); Prisma then loads the fields the request selected for those ids.
@@ -78,7 +80,7 @@ export function activeAdsOf(period: AdsPeriod): Prisma.Sql {
 
 const tiktok = (column: Prisma.Sql) => sql`(SELECT ${column} FROM (${mainTikTokProfile(S)}) p)`;
 const snapshotAverage = (days: number) =>
-  tiktok(sql`(SELECT avg(x."adsCount") FROM (SELECT n."adsCount" FROM "tiktok_page_snapshots" n WHERE n."profileId" = p."id" ORDER BY n."date" DESC LIMIT ${days}) x)`);
+  tiktok(sql`(SELECT avg(x."adsCount") FROM (${newestHistoryDays('tiktok_page_snapshots', sql`"adsCount", "date"`, sql`"profileId" = p."id"`, days)}) x)`);
 const TIKTOK = {
   followers: tiktok(sql`p."followers"`),
   activeAds: tiktok(sql`(SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = p."id" AND i."type" = 'ad' AND i."status" = 'active')`),
@@ -199,6 +201,6 @@ export async function searchShops(context: Pick<Context, 'prisma'>, select: obje
     scansAllMatches: COMPUTED_SORTS.has(sort.sortBy),
     boundedTotal: true, // the list reports meta.totalRelation
     page,
-    rows: { load: (ids) => shopsByIds<{ id: string }>(context.prisma, ids, select) },
+    rows: { load: (ids) => shopsByIds<{ id: string }>(context.prisma, ids, select), exported: EXPORTED_SHOPS },
   });
 }

@@ -216,3 +216,11 @@ export function jsonText(fields: readonly JsonTextField[]): Prisma.Sql {
 export function isoJson(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\\"')`;
 }
+
+/**
+ * The SQL of a JSON array's text (`[…]`, compact, `[]` for none) whose items are `item` (SQL of JSON text: a jsonText,
+ * to_json(…)::text) over the rows of `from` (`FROM … [WHERE …]`), in `order`.
+ */
+export function jsonTextArray(item: Prisma.Sql, from: Prisma.Sql, order: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT '[' || coalesce(string_agg(${item}, ',' ORDER BY ${order}), '') || ']' ${from})`;
+}

@@ -1,7 +1,6 @@
-import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { Response as FetsResponse } from 'fets';
-import { parse, printType, type GraphQLField, type GraphQLSchema } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
+import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Authenticator } from '../src/auth/authenticate.js';
 import type { PrismaClient } from '../src/db/client.js';
 import type { CreditHeaders } from '../src/metering/credit-headers.js';
@@ -20,28 +19,12 @@ import { methodNotAllowedFailure, notFoundFailure, restErrorFrom, validationFail
 import { allowedMethods, matchRoute, type Routed } from './match.js';
 import { isMultipart, readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
+import { routeOperations, type RouteOperation } from './operation.js';
 import type { ParamViolation, RestRoute } from './routes.js';
 
 export const BASE_PATH = '/v1';
 
-/**
- * Gives the Query and Mutation types an AST node when they have none (a code-first schema has none). SOFA reads each
- * operation's and argument's description from that node, and without it prints and parses the whole Query type once per
- * route and per argument, each description a slice that keeps the whole printed source alive (most of a small heap).
- */
-function withRootTypeNodes(schema: GraphQLSchema): void {
-  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
-    if (!type || type.astNode) continue;
-    const [node] = parse(printType(type)).definitions;
-    if (node?.kind === 'ObjectTypeDefinition') type.astNode = node;
-  }
-}
-
 const routeOfRequest = new WeakMap<RequestState, RestRoute>();
-/** What the field resolved to (already serialised by GraphQL), kept so the envelope is built without re-parsing SOFA's JSON. */
-const dataOfRequest = new WeakMap<RequestState, unknown>();
-/** Arguments sent as an explicit null (RestRoute.nullArgs), handed to the field past SOFA. */
-const nullsOfRequest = new WeakMap<RequestState, string[]>();
 
 /** Argument values as the resolver would see them: defaults filled in. */
 function withDefaults(field: GraphQLField<unknown, unknown>, values: Record<string, unknown>): Record<string, unknown> {
@@ -82,14 +65,6 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
   }
 }
 
-/**
- * Where SOFA serves a route's field: a fixed path per field, below BASE_PATH, that only this plugin calls (it matches
- * the public path itself, with its parameters, in rest/match.ts). SOFA's router finds a fixed path in a map; a path
- * with parameters it finds by trying each route's URLPattern in turn, which costs a call to a parameterised route at
- * the end of the table more than its resolver.
- */
-const sofaPath = (route: RestRoute) => `/_fields/${route.field}`;
-
 /** Paths below BASE_PATH served outside the route table (here or by another plugin): a wrong method on them is a 405 too. */
 const SERVED_OUTSIDE_THE_TABLE: Routed[] = [
   { method: 'GET', path: '/openapi.json' },
@@ -104,7 +79,8 @@ const SERVED_OUTSIDE_THE_TABLE: Routed[] = [
 /**
  * The REST /v1 surface: the route table decides which GraphQL field a request runs; this plugin
  * authenticates first (unless the field is public), turns path, query and body into typed arguments,
- * lets SOFA execute the field through yoga, and puts the result or error into the specification's envelope.
+ * runs the field's operation (SOFA's document: rest/operation.ts) through yoga's envelop, as /graphql runs a query,
+ * and puts the result or error into the specification's envelope.
  */
 export function useRestApi(options: {
   schema: GraphQLSchema;
@@ -121,7 +97,8 @@ export function useRestApi(options: {
   const fields = new Map(routes.map((route) => [route, rootField(schema, route)]));
   const everyPath: Routed[] = [...routes, ...SERVED_OUTSIDE_THE_TABLE];
   let openApi: string | undefined;
-  let sofaServerContext: Parameters<NonNullable<Plugin['onRequest']>>[0]['serverContext'] | undefined;
+  let getEnveloped: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>['getEnveloped'] | undefined;
+  let operationOf: ((route: RestRoute) => RouteOperation) | undefined;
   const failed = (errors: readonly unknown[], state: RequestState | undefined) => {
     const failure = restErrorFrom(errors, state?.requestId ?? '', state ? routeOfRequest.get(state) : undefined);
     // An error already masked by yoga (src/server.ts) was logged there; one raised outside the execution is logged here.
@@ -130,35 +107,13 @@ export function useRestApi(options: {
     if (failure.body.error.code === 'service_unavailable' && !masked) logger?.warn({ requestId: state?.requestId, err: errors[0] }, 'database unavailable');
     return failure;
   };
-  const sofa = useSofa({
-    basePath: BASE_PATH,
-    routes: Object.fromEntries(routes.map((route) => [route.field, { method: route.method, path: sofaPath(route), responseStatus: (route.status ?? 200) as 200, tags: route.tags }])),
-    errorHandler: (errors) => json(failed(errors, currentRequest())),
-  });
 
   return {
-    onYogaInit: sofa.onYogaInit,
-    onSchemaChange(payload) {
-      withRootTypeNodes(payload.schema);
-      return sofa.onSchemaChange!(payload);
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped as typeof getEnveloped;
     },
-    onExecute({ args }) {
-      const state = currentRequest();
-      if (!state?.rest) return;
-      // SOFA drops null parameters; an explicit null the route declares (`parentId: null`) reaches the field as null.
-      const nulls = nullsOfRequest.get(state);
-      if (nulls?.length) args.variableValues = { ...args.variableValues, ...Object.fromEntries(nulls.map((name) => [name, null])) };
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!('data' in result) || result.errors?.length) return; // errors go through SOFA's error handler
-          const route = routeOfRequest.get(state);
-          if (!route || !result.data) return;
-          const name = route.field.slice(route.field.indexOf('.') + 1);
-          dataOfRequest.set(state, result.data[name]);
-          // SOFA serialises what it is given into a response this plugin never sends: give it null, not the data.
-          setResult({ ...result, data: { ...result.data, [name]: null } });
-        },
-      };
+    onSchemaChange({ schema: current }) {
+      operationOf = routeOperations(current);
     },
     async onRequest(payload) {
       const { url, endResponse } = payload;
@@ -234,12 +189,10 @@ export function useRestApi(options: {
     }
     const read = argumentsFromHttp(match.route, field.args, { pathParams: match.params, query: url.searchParams, body, bodyIsText: multipart });
     const { values } = read;
-    // A path segment whose percent-escapes do not decode is refused here: SOFA's router would decode it again, and throw.
+    // A path segment whose percent-escapes do not decode is the client's 400, whatever the argument's type.
     const undecodable: ParamViolation[] = match.malformed.map((name) => ({ argument: name, location: 'path', expected: [`${name} must be valid percent-encoded UTF-8`] }));
     const violations = [...undecodable, ...read.violations.filter((v) => !match.malformed.includes(v.argument))];
     if (violations.length) return endResponse(json(validationFailure(violations, state.requestId)));
-    const nulls = Object.keys(values).filter((name) => values[name] === null);
-    if (nulls.length) nullsOfRequest.set(state, nulls);
     if (state.dryRun && principal) {
       const cost = await estimateCost(prisma, (await principal).workspace.id, [{ field: match.route.field, args: withDefaults(field, values) }]);
       return endResponse(FetsResponse.json({ requestId: state.requestId, ...cost }));
@@ -249,32 +202,20 @@ export function useRestApi(options: {
       if (kept) return endResponse(kept);
     }
 
-    // SOFA re-reads the arguments at the field's own path: GET and DELETE values as the request's parameters (the
-    // strings a query string would give, lists as lists; SOFA parses the query string again for each argument it
-    // does not find there), others as a JSON body.
-    const target = new URL(`${BASE_PATH}${sofaPath(match.route)}`, url);
-    let init: RequestInit = { method: request.method, headers: request.headers };
-    let params: Record<string, string | string[]> = {};
-    if (match.route.method === 'GET' || match.route.method === 'DELETE') {
-      params = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, Array.isArray(value) ? value.map(String) : String(value)]));
-    } else {
-      init = { ...init, body: JSON.stringify(values), headers: { ...Object.fromEntries(request.headers), 'content-type': 'application/json' } };
+    // The field's operation, through yoga's envelop as /graphql runs one (its context, its plugins' execute hooks,
+    // graphql-jit, masked errors); no parse or validation: the document is built from the schema. Arguments
+    // rest/arguments.ts did not set are left out; an explicit null a route declares (`parentId: null`) is sent as null.
+    const operation = operationOf!(match.route);
+    const enveloped = getEnveloped!({ request, waitUntil: payload.serverContext.waitUntil });
+    let result: ExecutionResult;
+    try {
+      const contextValue = await enveloped.contextFactory();
+      result = (await enveloped.execute({ schema: enveloped.schema, document: operation.document, contextValue, variableValues: values, operationName: operation.operationName })) as ExecutionResult;
+    } catch (error) {
+      return endResponse(json(failed([error], state)));
     }
-    let answer: Response | undefined;
-    // The server's own Request and Headers classes (whatwg-node), as yoga's: no conversion between implementations.
-    const { Request: ServerRequest, Headers: ServerHeaders } = payload.fetchAPI;
-    // SOFA's router gives each call a context created from the server context it is handed (Object.create): one
-    // constant object instead of this request's keeps V8's shapes of those contexts shared, where a fresh prototype
-    // per request made every property the context gets a slow path.
-    // Nothing below reads the Node request or response from it; the call's own state is in currentRequest().
-    sofaServerContext ??= { waitUntil: payload.serverContext.waitUntil };
-    await sofa.onRequest!({ ...payload, serverContext: sofaServerContext, request: Object.assign(new ServerRequest(target.toString(), init), { params }), url: target, endResponse: (response) => (answer = response) });
-    if (!answer) return endResponse(json(notFoundFailure(`No route ${request.method} ${url.pathname}.`, state.requestId)));
-    if (answer.status >= 400) return endResponse(answer);
-    const headers = new ServerHeaders(answer.headers);
-    headers.delete('content-length');
-    const data = dataOfRequest.has(state) ? dataOfRequest.get(state) : await answer.json();
+    if (result.errors) return endResponse(json(failed(result.errors, state)));
     // The server's own Response class: its string body is written to the socket as it is (no web stream).
-    return endResponse(FetsResponse.json(envelope(match.route, state.requestId, data), { status: answer.status as 200, headers }));
+    return endResponse(FetsResponse.json(envelope(match.route, state.requestId, result.data?.[operation.field]), { status: (match.route.status ?? 200) as 200 }));
   }
 }

@@ -386,6 +386,15 @@ export function withExportRead<T>(state: ExportRead, run: () => Promise<T>): Pro
   return exporting.run(state, run);
 }
 
+/**
+ * Whether this run is a bulk export read's (rows mode, `bulk` set): a list whose items' SQL needs a value it otherwise
+ * reads beside its page (the products' EU access) reads it first.
+ */
+export function inBulkExport(): boolean {
+  const state = exporting.getStore();
+  return state?.mode === 'rows' && state.bulk !== undefined;
+}
+
 /** Thrown by a list engine that cannot be read whole under an export read; `argument`: the route's argument at fault, if one is. */
 export class ExportRefused extends Error {
   constructor(message: string, readonly argument?: string) {

@@ -12,7 +12,7 @@ import { runExport, sweepExports } from '../../src/schema/exports/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { expectNotFound, expectViolation } from '../support/assertions.js';
 import { dispatchAll } from '../support/market-writes.js';
-import { exportDir, QUIET, settled, walk } from './helpers.js';
+import { expectPages, exportDir, QUIET, settled, walk } from './helpers.js';
 
 // Exports through REST and GraphQL on the demo market: an export's rows are the route's pages walked to the end (ads,
 // shops, products, a brandtracker's ads), as NDJSON, CSV (parsed back) and Parquet (read back with hyparquet); the file
@@ -63,17 +63,6 @@ async function exported(body: Record<string, unknown>): Promise<{ done: Record<s
 /** The demo workspace's credits spent so far (recurring used, less the top-up left). */
 const used = async () =>
   (await t.db.pool.query<{ n: number }>(`SELECT a."recurringUsed" - a."topupBalance" AS n FROM "credit_accounts" a WHERE a."workspaceId" = (SELECT w."id" FROM "workspaces" w WHERE w."slug" = 'demo')`)).rows[0]!.n;
-
-/**
- * An export's rows are the pages walked after it, except that an ad's `daysRunning` is counted at each read's own time
- * (the export's snapshot, a page's call): between them it may have turned over by one day.
- */
-function expectPages(rows: Record<string, unknown>[], pages: Record<string, unknown>[], label?: string) {
-  const without = (list: Record<string, unknown>[]) => list.map(({ daysRunning: _days, ...row }) => row);
-  expect(without(rows), label).toEqual(without(pages));
-  const turned = rows.map((row, i) => Number(pages[i]!.daysRunning ?? 0) - Number(row.daysRunning ?? 0));
-  expect(turned.filter((days) => days !== 0 && days !== 1), label).toEqual([]);
-}
 
 /** A row's value in a flat file's column (the documented rule): nested objects by dotted name, lists as JSON text. */
 const cell = (row: Record<string, unknown>, column: string): unknown => column.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | null)?.[key], row) ?? null;

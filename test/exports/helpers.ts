@@ -54,3 +54,14 @@ export async function walk(t: TestApp, key: string, method: 'GET' | 'POST', rout
     page++;
   }
 }
+
+/**
+ * An export's rows are the pages walked after it, except that an ad's `daysRunning` is counted at each read's own time
+ * (the export's snapshot, a page's call): between them it may have turned over by one day.
+ */
+export function expectPages(rows: Record<string, unknown>[], pages: Record<string, unknown>[], label?: string) {
+  const without = (list: Record<string, unknown>[]) => list.map(({ daysRunning: _days, ...row }) => row);
+  expect(without(rows), label).toEqual(without(pages));
+  const turned = rows.map((row, i) => Number(pages[i]!.daysRunning ?? 0) - Number(row.daysRunning ?? 0));
+  expect(turned.filter((days) => days !== 0 && days !== 1), label).toEqual([]);
+}

@@ -4,7 +4,7 @@
 // landing-pages.ts and share.ts.
 
 export { sharedAdPage, type SharedAdPage } from './service/share.js';
-export { adsByIds, countAds, searchAds, type AdFilter, type AdSort } from './service/search.js';
+export { adsByIds, countAds, exportedAds, searchAds, type AdFilter, type AdSort } from './service/search.js';
 export { DEFAULT_CPM, withCpm } from './types.js';
 export { filterFromListArgs, filterFromQueryArgs, normaliseAdId } from './args.js';
 

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { findPage, type PageOf, type PageRequest } from '../shared/list.js';
 import { avgEmailsPerWeek } from './figures.js';
 import { LAST_90_DAYS } from './service/frequency.js';
+import { EXPORTED_EMAILS } from './service/export.js';
 import { findEmails, inlineEmails } from './service/load.js';
 import { emailList, type EmailFilter, type EmailSort } from './service/search.js';
 
@@ -25,7 +26,7 @@ export async function searchEmails(context: Context, filter: EmailFilter, sort: 
   return findPage(context.pool, {
     ...emailList(filter, sort),
     page,
-    rows: { inline: inlineEmails(select), load: (ids) => findEmails(context.prisma, ids.map(Number), select), idOf: (row) => String(row.id) },
+    rows: { inline: inlineEmails(select), load: (ids) => findEmails(context.prisma, ids.map(Number), select), idOf: (row) => String(row.id), exported: EXPORTED_EMAILS },
   });
 }
 

@@ -9,7 +9,7 @@ import { growthMatch, growthPercent, latestPageDay, pagesByAdsGrowth, pagesByRea
 import { columns, coverage, isoJson, jsonObject, jsonRowSet, jsonText, reviver } from '../../shared/json-rows.js';
 import { escapeLike } from '../../shared/like.js';
 import { mediaUrlSql } from '../../shared/media-url.js';
-import { findPage, orderBySql, tsQuery, type ListQuery, type OrderKey, type PageOf, type PageRequest, type TextSearch } from '../../shared/list.js';
+import { findPage, orderBySql, tsQuery, type ExportRows, type ListQuery, type OrderKey, type PageOf, type PageRequest, type TextSearch } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
 import { inWorkspace } from '../../shared/workspace.js';
@@ -451,6 +451,11 @@ function restAd(base: Prisma.Sql, cpm: number): Prisma.Sql {
   ]);
 }
 
+/** How a list of ad summaries (its row `a`) is written in bulk for an export (ExportRows), at the request's CPM. */
+export function exportedAds(cpm: number): ExportRows {
+  return { from: AD_FROM, item: (base) => restAd(base, cpm) };
+}
+
 /** Whether a Prisma query (Pothos's selection) asks for no more than the summary statement loads. */
 export const isSummarySelection = coverage('Ad', SUMMARY);
 
@@ -479,6 +484,6 @@ export async function searchAds(prisma: PrismaClient, select: object, list: { fi
   return findPage(prisma, {
     ...adsListQuery(list.filter, list.sort, withinBrand),
     page: list.page,
-    rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm), exported: { from: AD_FROM, item: (base) => restAd(base, list.cpm) } },
+    rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm), exported: exportedAds(list.cpm) },
   });
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { notFound } from '../../../errors.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
-import { adsByIds, withCpm } from '../../ads/service.js';
+import { adsByIds, exportedAds, withCpm } from '../../ads/service.js';
 import { daysRunningSql } from '../../shared/days-running.js';
 import { findPage, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 
@@ -36,7 +36,7 @@ export async function advertiserAds(context: Pick<Context, 'prisma'>, select: ob
       // One page's ads: a few hundred rows at most, read through the (advertiserId, firstSeenAt) index.
       scansAllMatches: true,
       page,
-      rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), cpm) },
+      rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), cpm), exported: exportedAds(cpm) },
     }),
   ]);
   if (!advertiser) throw notFound(`Advertiser "${filter.advertiserId}"`);

@@ -6,6 +6,7 @@ import { escapeLike } from '../../shared/like.js';
 import { findPage, tsQuery, type ListMeta, type OffsetPageOf, type OffsetRequest, type OrderKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import type { AdsWindow, LaunchedPeriod, ReachPeriodValue } from '../enums.js';
+import { EXPORTED_ADVERTISERS } from './export.js';
 import { pageConditions, type PageFilter } from './page-conditions.js';
 import { activeAds, adsLaunched, euAdsShare, Figures, reachOver } from './reach.js';
 
@@ -114,7 +115,7 @@ export async function searchAdvertisers(context: Pick<Context, 'prisma'>, select
     scansAllMatches: order.computed,
     boundedTotal: true, // the list reports meta.totalRelation
     page,
-    rows: { load: (ids) => prisma.advertiser.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }) },
+    rows: { load: (ids) => prisma.advertiser.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }), exported: EXPORTED_ADVERTISERS },
   });
   // A cut search over ads counts no further than its cap either: the total is a lower bound.
   return { ...found, meta: { isTruncated, totalRelation: isTruncated ? 'gte' : found.meta.totalRelation } };

@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { AD_FROM, adsByIds, conditions, orderBy, textRank, withCpm, type AdFilter, type AdSortValue } from '../../ads/service.js';
+import { AD_FROM, adsByIds, conditions, exportedAds, orderBy, textRank, withCpm, type AdFilter, type AdSortValue } from '../../ads/service.js';
 import { findPage, type PageRequest } from '../../shared/list.js';
 import { brandAdFilter, effectiveEnd, type TimelineArgs } from './ad-filters.js';
 import { frameOf, type Frame } from './frame.js';
@@ -34,7 +34,7 @@ export async function timelinePage(context: Context, info: GraphQLResolveInfo, a
     // One brand's ads: a search ranks and counts every match, so the total is exact, as /timeline/metadata's.
     scansAllMatches: filter.search != null,
     page,
-    rows: { load: async (ids) => withCpm(await adsByIds(context.prisma, ids, select), frame.cpm) },
+    rows: { load: async (ids) => withCpm(await adsByIds(context.prisma, ids, select), frame.cpm), exported: exportedAds(frame.cpm) },
   });
 }
 

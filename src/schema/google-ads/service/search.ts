@@ -4,6 +4,7 @@ import type { CountryFilter } from '../../shared/countries.js';
 import { daysRunningSql } from '../../shared/days-running.js';
 import type { SortOrderValue } from '../../shared/enums.js';
 import { findPage, tsQuery, type PageRequest } from '../../shared/list.js';
+import { EXPORTED_GOOGLE_ADS } from './export.js';
 import { range, type Range } from '../../shared/ranges.js';
 import type { GoogleAdsSort as GoogleAdsSortEnum, GoogleAdStatusFilter, GoogleNetwork } from '../enums.js';
 
@@ -62,6 +63,6 @@ export async function searchGoogleAds(context: Pick<Context, 'prisma'>, select: 
     scansAllMatches: false,
     boundedTotal: true, // the list reports meta.totalRelation
     page,
-    rows: { load: (ids) => prisma.googleAd.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }) },
+    rows: { load: (ids) => prisma.googleAd.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }), exported: EXPORTED_GOOGLE_ADS },
   });
 }

@@ -1,12 +1,13 @@
 import type { Context } from '../../../context.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { checkCursor, findPage, searchBounds, tsQuery as textQuery, type CursorPageOf, type CursorRequest, type KeysetKey } from '../../shared/list.js';
+import { checkCursor, findPage, inBulkExport, searchBounds, tsQuery as textQuery, type CursorPageOf, type CursorRequest, type KeysetKey } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopUsesApps, shopUsesPixels } from '../../shared/shop-facets.js';
 import { requireEuAccess } from '../eu-access.js';
 import { EU_CPM_USD, withView } from '../figures.js';
 import type { ProductRow } from '../types.js';
 import { inlineProducts, productsByIds } from './by-ids.js';
+import { exportedProducts } from './export.js';
 
 // The products list engine (GET /v1/products, POST /v1/products/query): the filter's conditions and each sort's
 // keyset keys. Keys never hold a null
@@ -194,9 +195,12 @@ export async function searchProducts(context: Context, select: object, filter: P
   const list = { id: sql`p."id"`, from: FROM, where: conditions(filter), keys, direction, count, digestOf: { filter, sort }, page };
   // A cursor this query did not hand out is refused before any statement (the plan read below included).
   checkCursor(list);
+  // A bulk export writes the rows as the caller's plan shows them: it needs the plan's answer first.
+  const known = checked ?? (inBulkExport() ? await requireEuAccess(context, euFields) : null);
+  const exported = known === null ? undefined : exportedProducts({ cpm: filter.cpm, euAccess: known });
   const [euAccess, found] = await Promise.all([
-    checked ?? requireEuAccess(context, euFields),
-    findPage(context.pool, { ...list, rows: { inline: inlineProducts(select), load: (ids) => productsByIds(context.prisma, ids, select) } }),
+    known ?? requireEuAccess(context, euFields),
+    findPage(context.pool, { ...list, rows: { inline: inlineProducts(select), load: (ids) => productsByIds(context.prisma, ids, select), exported } }),
   ]);
   return { data: withView(found.data, { cpm: filter.cpm, euAccess }), pagination: found.pagination };
 }

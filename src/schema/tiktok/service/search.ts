@@ -5,6 +5,7 @@ import { onDomain } from '../../shared/domains.js';
 import type { SortOrderValue } from '../../shared/enums.js';
 import { findPage, tsQuery, type OrderKey, type PageRequest, type TextSearch } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
+import { EXPORTED_TIKTOK_ITEMS } from './export.js';
 import type { TikTokItemTypeFilter, TikTokLibrarySort, TikTokMediaTypeFilter, TikTokSearchArea, TikTokStatusFilter, YesNo } from '../enums.js';
 
 // The TikTok library engine: SQL finds the page of item ids and the total of matches (findPage, shared/list.ts);
@@ -149,6 +150,6 @@ export async function searchTikTokItems(context: Pick<Context, 'prisma'>, select
     scansAllMatches: false,
     boundedTotal: true, // the list reports meta.totalRelation
     page,
-    rows: { load: (ids) => prisma.tikTokItem.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }) },
+    rows: { load: (ids) => prisma.tikTokItem.findMany({ where: { id: { in: ids } }, relationLoadStrategy: 'join', ...select }), exported: EXPORTED_TIKTOK_ITEMS },
   });
 }

@@ -8,6 +8,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./.data'),
+  EMBEDDED_CACHE_MB: z.coerce.number().int().min(16).max(4096).default(32),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_REPLICA_URLS: z.string().optional(),
   REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
@@ -36,6 +37,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** The embedded database's page cache (PGlite's shared_buffers), in MB: in the process's memory, never given back. */
+  embeddedCacheMb: number;
   databaseUrl: string | undefined;
   /** Read replicas of DATABASE_URL (DATABASE_REPLICA_URLS, comma-separated) and how far behind one may be (src/db/replicas.ts). */
   replicas: { urls: string[]; maxLagMs: number };
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    embeddedCacheMb: e.EMBEDDED_CACHE_MB,
     databaseUrl: e.DATABASE_URL,
     replicas: { urls: replicaUrls, maxLagMs: e.REPLICA_MAX_LAG_MS },
     redisUrl: e.REDIS_URL,

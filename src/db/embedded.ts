@@ -17,9 +17,11 @@ const lockFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
 /**
  * Starts PGlite on `dataDir` (or in memory when null) and serves it on 127.0.0.1 at an ephemeral port.
  * `loadDataDir`: a tarball of a data directory (`dumpDataDir`) to start from, into an empty `dataDir`, instead of
- * creating a new cluster (PGlite's initdb: most of the time a new database takes).
+ * creating a new cluster (PGlite's initdb: most of the time a new database takes). `cacheMb`: its page cache
+ * (shared_buffers; PGlite's default 128 MB when not given), which lives in the WebAssembly memory: the process's RSS
+ * holds it whole once touched, and a database page it does not hold is read from the files (the OS's cache).
  */
-export async function startEmbedded(dataDir: string | null, options: { loadDataDir?: Blob } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbedded(dataDir: string | null, options: { loadDataDir?: Blob; cacheMb?: number } = {}): Promise<EmbeddedDatabase> {
   if (dataDir) await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
   // Loaded here, not with the module: a process that only uses a running server's database (the CLI) never loads PGlite.
   const [{ PGlite }, { btree_gin }, { cube }, { pg_trgm }, { servePGlite }] = await Promise.all([
@@ -32,6 +34,7 @@ export async function startEmbedded(dataDir: string | null, options: { loadDataD
   const db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
     extensions: { pg_trgm, cube, btree_gin },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(options.cacheMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.cacheMb}MB`] } : {}),
   });
   const server = await servePGlite(db);
   const url = `postgresql://postgres@127.0.0.1:${server.port}/postgres?sslmode=disable`;

@@ -14,6 +14,6 @@ export async function openDatabase(config: Config, options: { shareRunning: bool
     if (!options.shareRunning) throw new Error(`another process already serves the embedded database in ${config.dataDir} (${running})`);
     return { url: running, embedded: true, close: async () => {} };
   }
-  const embedded = await startEmbedded(config.dataDir);
+  const embedded = await startEmbedded(config.dataDir, { cacheMb: config.embeddedCacheMb });
   return { url: embedded.url, embedded: true, close: () => embedded.close() };
 }

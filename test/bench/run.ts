@@ -562,17 +562,22 @@ async function main() {
 
   // S6: each scenario's latency growth from the first scale to each larger one, and at the largest scale each target's
   // ratio to its floor (throughput: req/s ÷ the floor's; p50 scenarios: the floor's p50 ÷ the target's, so that ≥ 0.6 reads the same).
+  const measured = (r: Result) => r.rps > 0 && r.p50 > 0;
   const growth = rows
     .filter((r) => r.scale !== scales[0])
     .map((r) => {
       const base = rows.find((b) => b.scale === scales[0] && b.scenario === r.scenario && b.target === r.target);
-      return base && { scenario: r.scenario, target: r.target, from: scales[0], to: r.scale, p50From: base.p50, p50To: r.p50, p50Ratio: r.p50 / Math.max(base.p50, 0.01), p99Ratio: r.p99 / Math.max(base.p99, 0.01), rpsRatio: r.rps / base.rps };
+      // A run that completed no request (too short, or the target failing) has no latency: its ratios are left empty.
+      const both = base !== undefined && measured(base) && measured(r);
+      return base && { scenario: r.scenario, target: r.target, from: scales[0], to: r.scale, p50From: base.p50, p50To: r.p50, p50Ratio: both ? r.p50 / base.p50 : NaN, p99Ratio: both ? r.p99 / Math.max(base.p99, 0.01) : NaN, rpsRatio: both ? r.rps / base.rps : NaN };
     })
     .filter((g) => g !== undefined);
   const largest = scales[scales.length - 1];
   const floorShare = (r: (typeof rows)[number]) => {
     const scenario = scenarioInfo.get(r.scenario);
     if (scenario?.targets[0]?.name !== 'floor' || r.target === 'floor' || r.target === 'PostGraphile') return null;
+    const floor = rows.find((b) => b.scale === r.scale && b.scenario === r.scenario && b.target === 'floor');
+    if (!floor || !measured(floor) || !measured(r)) return NaN;
     return scenario.compare === 'p50' ? 1 / Math.max(r.ratio, 0.001) : r.ratio;
   };
   const shares = rows.filter((r) => r.scale === largest).map((r) => ({ row: r, share: floorShare(r) }));
@@ -584,11 +589,13 @@ async function main() {
         `|---|---|---|---|---|---|---|---|---|---|`,
         ...growth.map((g) => {
           const share = g.to === largest ? shares.find((s) => s.row.scenario === g.scenario && s.row.target === g.target)?.share ?? null : null;
-          const shareCell = share === null ? '' : `${fmt(share)} ${share >= FLOOR_SHARE ? 'met' : 'NOT met'}`;
-          return `| ${g.scenario} | ${g.target} | ${g.from} → ${g.to} | ${fmt(g.p50From)} → ${fmt(g.p50To)} | ${fmt(g.p50Ratio)} | ${fmt(g.p99Ratio)} | ${fmt(g.rpsRatio)} | ${g.p50Ratio <= GROWTH_LIMIT ? 'yes' : 'NO'} | ${g.p50Ratio <= GROWTH_GOAL ? 'yes' : 'no'} | ${shareCell} |`;
+          const shareCell = share === null ? '' : Number.isNaN(share) ? 'not measured' : `${fmt(share)} ${share >= FLOOR_SHARE ? 'met' : 'NOT met'}`;
+          const limit = (bound: number, miss: string) => (Number.isNaN(g.p50Ratio) ? 'not measured' : g.p50Ratio <= bound ? 'yes' : miss);
+          return `| ${g.scenario} | ${g.target} | ${g.from} → ${g.to} | ${fmt(g.p50From)} → ${fmt(g.p50To)} | ${fmt(g.p50Ratio)} | ${fmt(g.p99Ratio)} | ${fmt(g.rpsRatio)} | ${limit(GROWTH_LIMIT, 'NO')} | ${limit(GROWTH_GOAL, 'no')} | ${shareCell} |`;
         }),
         '',
-        `S6 at ${largest}: ${growth.filter((g) => g.to === largest && g.p50Ratio > GROWTH_LIMIT).length} of ${growth.filter((g) => g.to === largest).length} targets grew past ${GROWTH_LIMIT}× p50; ` +
+        `S6 at ${largest}: ${growth.filter((g) => g.to === largest && g.p50Ratio > GROWTH_LIMIT).length} of ${growth.filter((g) => g.to === largest).length} targets grew past ${GROWTH_LIMIT}× p50` +
+          ` (${growth.filter((g) => g.to === largest && Number.isNaN(g.p50Ratio)).length} not measured); ` +
           `${shares.filter((s) => s.share !== null && s.share < FLOOR_SHARE).length} of ${shares.filter((s) => s.share !== null).length} targets with a floor are below ${FLOOR_SHARE}× it` +
           (shares.some((s) => s.share !== null && s.share < FLOOR_SHARE) ? ` (${shares.filter((s) => s.share !== null && s.share < FLOOR_SHARE).map((s) => `${s.row.scenario} ${s.row.target} ${fmt(s.share!)}`).join(', ')})` : ''),
       ].join('\n')

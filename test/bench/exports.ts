@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { createKey, createWorkspace, setCredits } from '../../src/auth/admin.js';
@@ -102,13 +102,15 @@ for (const format of ['ndjson', 'parquet']) {
       else await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
+  const loadBefore = loadavg()[0]!;
   const during = await s2(base, apiKey, 0, () => done);
   await watcher;
+  const loadAfter = loadavg()[0]!;
   const seconds = (Date.parse(state.finishedAt) - Date.parse(state.startedAt)) / 1000;
   results[format] = {
     state: state.state, rows: state.rowsWritten, seconds: +seconds.toFixed(1), rowsPerSecond: Math.round(state.rowsWritten / seconds),
     fileMb: +(state.fileBytes / 1e6).toFixed(1), peakServerRssMb: Math.round(peakRss / 1024), s2DuringP50Ms: +during.p50.toFixed(2), s2DuringRequests: during.n,
-    s2Ratio: +(during.p50 / idle.p50).toFixed(2),
+    s2Ratio: +(during.p50 / idle.p50).toFixed(2), loadAverage: `${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
   };
 }
 const report = {

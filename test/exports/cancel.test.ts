@@ -78,4 +78,29 @@ describe('a running export cancelled', () => {
       await services.close();
     }
   });
+
+  // A bulk read (the ads lists) is streamed by a worker thread on PostgreSQL: the job answers it after each chunk.
+  it('stops the worker of a bulk read after its chunk, its file deleted', async () => {
+    process.env.EXPORT_CHUNK_ROWS = '7';
+    const services = exportJobServices(t.db.pool);
+    try {
+      const made = await t.rest('POST', '/exports', { key, body: { method: 'POST', path: '/v1/ads/query', params: { sortBy: 'newest' }, format: 'parquet' } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const id = made.body.data.id as string;
+      let deleted: Promise<HttpResult> | null = null;
+      await runExport(services, id, {
+        inSnapshot: async () => {
+          deleted = t.rest('DELETE', `/exports/${id}`, { key });
+          await signalReached(id);
+        },
+      });
+      expect((await deleted!).status).toBe(200);
+      const after = (await t.rest('GET', `/exports/${id}`, { key })).body.data;
+      expect(after).toMatchObject({ state: 'cancelled', rowsWritten: 7, fileUrl: null });
+      expect((await readdir(dir)).filter((name) => name.startsWith(id))).toEqual([]);
+    } finally {
+      delete process.env.EXPORT_CHUNK_ROWS;
+      await services.close();
+    }
+  });
 });

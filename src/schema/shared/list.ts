@@ -362,14 +362,17 @@ export type ExportRead = {
    * REST selection. A list whose rows say how to write their REST items (ListRows' `exported`) then answers an empty
    * page and leaves the chunk's items here, as NDJSON text (one item a line, no final newline) and their count: one
    * statement for the chunk, no resolver per field. A list without them answers its rows as usual (`lines` stays null).
+   * `stream`: the run reads no row; it leaves the statement of the whole list's items (one row a line, column `line`,
+   * in the list's order) in `statement`, for the caller to stream elsewhere (a COPY in the export's worker), and is done.
    */
-  bulk?: { baseUrl: string };
+  bulk?: { baseUrl: string; stream?: boolean };
   lines: { text: string; count: number } | null;
+  statement: Prisma.Sql | null;
 };
 
 /** A fresh export read: counting, or reading `chunk` rows a run (`bulk`: as REST items' text where the list can). */
 export function exportRead(mode: ExportRead['mode'], chunk = 1_000, bulk?: ExportRead['bulk']): ExportRead {
-  return { mode, chunk, total: null, done: false, cursor: null, bulk, lines: null };
+  return { mode, chunk, total: null, done: false, cursor: null, bulk, lines: null, statement: null };
 }
 
 /**
@@ -451,8 +454,15 @@ async function exportLines(db: SqlSource, bulk: { state: ExportRead; exported: E
   const { state, exported } = bulk;
   const address = rowAddress(id);
   const item = exported.item(sql`${state.bulk!.baseUrl}::text`);
-  const lines = await exportFetch<{ line: string }>(db, state, sql`
-    SELECT (SELECT ${item} ${exported.from} WHERE ${address} = o.t) AS line FROM (SELECT ${address} AS t ${matches} ORDER BY ${order}) o`);
+  const statement = sql`
+    SELECT (SELECT ${item} ${exported.from} WHERE ${address} = o.t) AS line FROM (SELECT ${address} AS t ${matches} ORDER BY ${order}) o`;
+  if (state.bulk!.stream) {
+    state.statement = statement;
+    state.done = true;
+    state.lines = { text: '', count: 0 };
+    return;
+  }
+  const lines = await exportFetch<{ line: string }>(db, state, statement);
   state.lines = { text: lines.map((row) => row.line).join('\n'), count: lines.length };
 }
 

@@ -8,6 +8,7 @@ import { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
 import { chargeAll, settle, type Hold, type Sql } from '../../../metering/ledger.js';
 import { exportRead, rawRows } from '../../shared/list.js';
 import { rowsSelection, type RunServices } from '../../shared/market-lists.js';
+import { inlineSql, runCopy } from './copy.js';
 import { countList, exportList, readList } from './lists.js';
 import { keepFile, localPath, removeFile } from './files.js';
 import { CONTENT_TYPES, exportSettings, s3Settings } from './settings.js';
@@ -106,6 +107,7 @@ export async function runExport(
   let snapshot: Snapshot | null = null;
   let writer: RowWriter | null = null;
   let written = 0;
+  let size = 0;
   let field = '';
   // Where the finished file was kept, once it was: deleted again if the export then fails.
   let kept: string | null = null;
@@ -128,47 +130,81 @@ export async function runExport(
     await options.inSnapshot?.();
     const { schema, document } = await rowsSelection(target.list);
     await mkdir(settings.dir, { recursive: true });
-    writer = rowWriter(row.format, localPath(row), columnsOf(schema, document, target.list.field.name));
-    const state = exportRead('rows', settings.chunkRows);
+    const columns = columnsOf(schema, document, target.list.field.name);
+    // On PostgreSQL a list read in bulk is streamed by a worker thread (one COPY in the snapshot, exported to it); the
+    // first run of the route then reads no row and leaves the statement. Any other list is read chunk by chunk here.
+    const state = exportRead('rows', settings.chunkRows, { baseUrl: snapshot.services.publicBaseUrl, stream: !embedded });
+    const first = await readList(target, snapshot.services, workspace, state, requestId);
     // The first chunk is followed by a heartbeat (a cancel made as it started is seen then), the others every second.
     let beat = 0;
     let stopped: 'cancelled' | 'interrupted' | null = null;
-    while (!state.done) {
-      const rows = await readList(target, snapshot.services, workspace, state, requestId);
-      await writer.write(rows);
-      written += rows.length;
-      if (options.signal?.aborted) {
-        stopped = 'interrupted';
-        break;
-      }
-      if (here.flag.cancelled) {
-        stopped = 'cancelled';
-        break;
-      }
-      if (!embedded && Date.now() - beat >= HEARTBEAT_MS) {
-        beat = Date.now();
-        const { rowCount } = await pool.query(
-          `UPDATE "exports" e SET "rowsWritten" = $2, "heartbeatAt" = now() WHERE e."id" = $1 AND e."workspaceId" = $3::uuid AND e."state" = 'running'`,
-          [row.id, written, row.workspaceId],
-        );
-        // Heartbeat of a held credit: the stale-hold sweep leaves a running export's holds alone.
-        for (const hold of row.holds) await ledger.query(`UPDATE "credit_reservations" SET "createdAt" = now() WHERE "id" = $1`, [hold.id]);
-        if (!rowCount) {
-          stopped = 'cancelled';
-          break;
+    const stop = () => {
+      if (options.signal?.aborted) stopped = 'interrupted';
+      else if (here.flag.cancelled) stopped = 'cancelled';
+      return stopped !== null;
+    };
+    const heartbeat = async () => {
+      beat = Date.now();
+      const { rowCount } = await pool.query(
+        `UPDATE "exports" e SET "rowsWritten" = $2, "heartbeatAt" = now() WHERE e."id" = $1 AND e."workspaceId" = $3::uuid AND e."state" = 'running'`,
+        [row.id, written, row.workspaceId],
+      );
+      // Heartbeat of a held credit: the stale-hold sweep leaves a running export's holds alone.
+      for (const hold of row.holds) await ledger.query(`UPDATE "credit_reservations" SET "createdAt" = now() WHERE "id" = $1`, [hold.id]);
+      if (!rowCount) stopped = 'cancelled';
+    };
+    if (state.statement) {
+      const url = services.pool.options.connectionString!;
+      const [exported] = await rawRows<{ snapshot: string }>(snapshot.services.pool, sql`SELECT pg_export_snapshot() AS snapshot`);
+      // The heartbeat runs beside the worker (one at a time); its failure stops the worker and fails the export.
+      let beating: Promise<void> | null = null;
+      let beatFailed: unknown = null;
+      const outcome = await runCopy(
+        { kind: 'export-copy', connectionString: url, snapshot: exported!.snapshot, statement: inlineSql(state.statement), format: row.format, finalPath: localPath(row), columns, chunkRows: settings.chunkRows },
+        {
+          onChunk(count) {
+            written = count;
+            if (beatFailed || stopped || stop()) return false;
+            if (!beating && Date.now() - beat >= HEARTBEAT_MS) {
+              beating = heartbeat().catch((error: unknown) => void (beatFailed = error)).finally(() => (beating = null));
+            }
+            return true;
+          },
+        },
+      ).catch((error: unknown) => {
+        written = (error as { written?: number }).written ?? written;
+        throw error;
+      });
+      await beating;
+      if (beatFailed) throw beatFailed;
+      written = outcome.written;
+      if (outcome.kind === 'done') size = outcome.size;
+      else stopped ??= 'interrupted';
+    } else {
+      writer = rowWriter(row.format, localPath(row), columns);
+      let rows = first;
+      for (;;) {
+        await writer.write(rows);
+        written += rows.length;
+        if (stop()) break;
+        if (!embedded && Date.now() - beat >= HEARTBEAT_MS) {
+          await heartbeat();
+          if (stopped) break;
         }
+        if (state.done) break;
+        rows = await readList(target, snapshot.services, workspace, state, requestId);
       }
     }
     await snapshot.end(true);
     snapshot = null;
     if (stopped) {
-      await writer.abort();
+      await writer?.abort();
       writer = null;
       if (stopped === 'interrupted') throw Object.assign(new Error('interrupted: the server stopped while the export ran; create it again'), { extensions: { code: 'service_unavailable' } });
       await cancelled(ledger, pool, row, field, written);
       return;
     }
-    const size = await writer.finish();
+    if (writer) size = await writer.finish();
     writer = null;
     // Kept where the files are kept (EXPORT_DIR, or uploaded to the S3 store): its location is the row's fileName.
     const location = await keepFile(row, size, CONTENT_TYPES[row.format]).catch(async (error: unknown) => {
@@ -190,6 +226,7 @@ export async function runExport(
     if (!(error as { extensions?: unknown }).extensions) options.onError?.(error);
     await snapshot?.end(false);
     await writer?.abort();
+    await rm(`${localPath(row)}.part`, { force: true });
     if (kept) await removeFile(kept).catch(() => undefined);
     await settleHolds(ledger, row, field, 0, 0).catch(() => 0);
     await moveExport(pool, row, ['running'], sql`"state" = 'failed', "error" = ${message(error)}, "rowsWritten" = ${written}, "finishedAt" = now()`);

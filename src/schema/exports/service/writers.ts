@@ -91,7 +91,7 @@ export function csvField(value: unknown): string {
  * `length` items (a bulk read: one item a line), written as it is to an NDJSON file and parsed only for the flat formats.
  */
 export class RowChunk {
-  private constructor(readonly length: number, readonly lines: string | null, private objects: Record<string, unknown>[] | null) {}
+  private constructor(readonly length: number, readonly lines: string | null, private objects: Record<string, unknown>[] | null, readonly bytes: Buffer | null = null) {}
 
   static ofRows(rows: Record<string, unknown>[]): RowChunk {
     return new RowChunk(rows.length, null, rows);
@@ -101,9 +101,15 @@ export class RowChunk {
     return new RowChunk(count, text, null);
   }
 
+  /** NDJSON bytes of `count` items, each line ended by a newline (the export's worker: COPY's bytes as they came). */
+  static ofNdjson(bytes: Buffer, count: number): RowChunk {
+    return new RowChunk(count, null, null, bytes);
+  }
+
   /** The rows as objects (a bulk chunk's lines parsed once). */
   rows(): Record<string, unknown>[] {
-    this.objects ??= this.length ? (JSON.parse(`[${this.lines!.replaceAll('\n', ',')}]`) as Record<string, unknown>[]) : [];
+    const lines = this.lines ?? this.bytes?.toString('utf8').trimEnd() ?? '';
+    this.objects ??= this.length ? (JSON.parse(`[${lines.replaceAll('\n', ',')}]`) as Record<string, unknown>[]) : [];
     return this.objects;
   }
 }
@@ -119,7 +125,7 @@ export type RowWriter = {
 };
 
 /** A text file written through a stream, waiting for it to drain (flat memory). */
-function textFile(partPath: string): { stream: WriteStream; put(text: string): Promise<void>; end(): Promise<void> } {
+function textFile(partPath: string): { stream: WriteStream; put(text: string | Buffer): Promise<void>; end(): Promise<void> } {
   const stream = createWriteStream(partPath, { flags: 'w' });
   let failed: Error | null = null;
   stream.on('error', (error) => (failed = error));
@@ -171,6 +177,10 @@ export function rowWriter(format: ExportFormat, finalPath: string, columns: Colu
       if (header) {
         text += `${columns.map((column) => csvField(column.name)).join(',')}\r\n`;
         header = false;
+      }
+      if (format === 'ndjson' && chunk.bytes !== null) {
+        if (chunk.length) await file.put(chunk.bytes);
+        return;
       }
       if (format === 'ndjson' && chunk.lines !== null) {
         if (chunk.length) await file.put(`${chunk.lines}\n`);

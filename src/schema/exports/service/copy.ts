@@ -1,0 +1,67 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import type { Prisma } from '../../../generated/prisma/client.js';
+import type { CopyAnswer, CopyJob, CopyReport } from './copy-worker.js';
+
+// A bulk read streamed by the export's worker thread (service/copy-worker.ts): the job keeps its snapshot open and
+// answers the worker after each chunk (go on or stop), so its heartbeat, cancel and credits stay where they were while
+// the rows' bytes never pass through the API's event loop.
+
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): string | Buffer | null };
+
+/**
+ * A statement with its parameters written in as literals (COPY takes no parameters). Each value as pg sends it (text,
+ * its type left to PostgreSQL), so the literal, untyped as the parameter was, is read as the parameter would be.
+ */
+export function inlineSql(statement: Prisma.Sql): string {
+  let text = statement.strings[0] ?? '';
+  statement.values.forEach((value, i) => {
+    const prepared = prepareValue(value);
+    if (Buffer.isBuffer(prepared)) throw new Error('exports: a bytea parameter cannot be written into a COPY');
+    text += `${prepared === null ? 'NULL' : pg.escapeLiteral(prepared)}${statement.strings[i + 1] ?? ''}`;
+  });
+  return text;
+}
+
+export type CopyRun = {
+  /** Called after each chunk written (the rows written so far): false stops the worker. */
+  onChunk(written: number): boolean;
+};
+
+export type CopyOutcome = { kind: 'done'; written: number; size: number } | { kind: 'stopped'; written: number };
+
+// The worker's module: the built .js beside this one, or the source under tsx (tests, `tsx` runs).
+const workerUrl = new URL(`./copy-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/** Runs one copy job in a worker thread; a failure of the worker is thrown here, with the rows it had written. */
+export function runCopy(job: CopyJob, run: CopyRun): Promise<CopyOutcome> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerUrl, {
+      workerData: job,
+      execArgv: workerUrl.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
+      // Its heap: one chunk of items and, for Parquet, a row group's columns.
+      resourceLimits: { maxOldGenerationSizeMb: 128 },
+    });
+    let settled = false;
+    const finish = (outcome: CopyOutcome | Error) => {
+      if (settled) return;
+      settled = true;
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    worker.on('message', (report: CopyReport) => {
+      switch (report.kind) {
+        case 'chunk':
+          worker.postMessage({ go: run.onChunk(report.written) } satisfies CopyAnswer);
+          return;
+        case 'failed':
+          return finish(Object.assign(new Error(report.message), { stack: report.stack, written: report.written }));
+        default:
+          return finish(report);
+      }
+    });
+    worker.on('error', (error) => finish(error));
+    worker.on('exit', (code) => finish(new Error(`exports: the export's worker thread exited (${code}) before it finished`)));
+  });
+}

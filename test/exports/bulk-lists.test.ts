@@ -16,6 +16,7 @@ let t: TestApp;
 let demo: string;
 let dir: string;
 const ids: Record<'advertiser' | 'tiktokShop' | 'emailShop' | 'tracker', string> = { advertiser: '', tiktokShop: '', emailShop: '', tracker: '' };
+let cutEmail = 0;
 
 beforeAll(async () => {
   dir = await exportDir();
@@ -31,6 +32,12 @@ beforeAll(async () => {
   ids.tiktokShop = await one(`SELECT i."shopId" AS id FROM "tiktok_items" i WHERE i."shopId" IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`);
   ids.emailShop = await one(`SELECT e."shopId" AS id FROM "emails" e GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`);
   ids.tracker = (await t.rest('GET', '/brandtrackers', { key: demo })).body.data[0].id as string;
+  // Two of the shop's emails whose preview (the body's first 200 UTF-16 code units) holds characters beyond the Basic
+  // Multilingual Plane: one cut in half at the 200th unit (JavaScript keeps its high surrogate), one counted as two.
+  const { rows: [cut, counted] } = await t.db.pool.query<{ id: number }>(`SELECT e."id" FROM "emails" e WHERE e."shopId" = $1::uuid ORDER BY e."id" LIMIT 2`, [ids.emailShop]);
+  cutEmail = cut!.id;
+  await t.db.pool.query(`UPDATE "emails" SET "body" = $2 WHERE "id" = $1`, [cut!.id, `${'a'.repeat(199)}\u{1F600} after the cut`]);
+  await t.db.pool.query(`UPDATE "emails" SET "body" = $2 WHERE "id" = $1`, [counted!.id, `\u{1F389} Sale: ${'b'.repeat(300)}`]);
 });
 afterAll(async () => {
   delete process.env.EXPORT_CHUNK_ROWS;
@@ -89,11 +96,15 @@ const CASES: Record<string, Case> = {
 
 describe('bulk exports of the lists', () => {
   for (const [name, [method, path, params, limit]] of Object.entries(CASES)) {
-    it(`${name}: the NDJSON rows are the pages walked to the end, every chunk read in bulk`, async () => {
+    it(`${name}: the NDJSON rows are the pages walked to the end, read in bulk, none through the resolvers`, async () => {
       const { rows, resolved, bulkRuns } = await exportRows(method, path(), params);
       const pages = await walk(t, demo, method, path(), params, limit);
       expect(pages.length, 'the list has rows').toBeGreaterThan(0);
       expectPages(rows, pages);
+      if (path().endsWith('/emails')) {
+        const cut = rows.find((row) => row.id === cutEmail)?.content as { bodyPreview: string } | undefined;
+        expect(cut?.bodyPreview).toBe(`${'a'.repeat(199)}\ud83d`);
+      }
       expect(resolved, 'rows read through the resolvers').toBe(0);
       expect(bulkRuns, 'runs read in bulk').toBeGreaterThan(0);
     });

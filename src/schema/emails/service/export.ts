@@ -19,10 +19,11 @@ const PREVIEW_LENGTH = 200;
  * `\udxxx`. Characters are counted only when the first PREVIEW_LENGTH hold such a character.
  */
 const PREVIEW = sql`(CASE WHEN left(e."body", ${PREVIEW_LENGTH}) !~ '[\\U00010000-\\U0010FFFF]' THEN to_json(left(e."body", ${PREVIEW_LENGTH}))::text ELSE (
-  SELECT to_json(coalesce(string_agg(c.ch, '' ORDER BY c.o) FILTER (WHERE c.units <= ${PREVIEW_LENGTH}), ''))::text
-    || coalesce(max(CASE WHEN c.units = ${PREVIEW_LENGTH + 1} AND ascii(c.ch) > 65535 THEN '\\u' || to_hex(55296 + ((ascii(c.ch) - 65536) >> 10)) END), '')
-  FROM (SELECT t.ch, t.o, sum(CASE WHEN ascii(t.ch) > 65535 THEN 2 ELSE 1 END) OVER (ORDER BY t.o) AS units
-    FROM regexp_split_to_table(left(e."body", ${PREVIEW_LENGTH}), '') WITH ORDINALITY AS t(ch, o)) c) END)`;
+  SELECT (CASE WHEN z.h IS NULL THEN z.j ELSE left(z.j, -1) || '\\u' || z.h || '"' END)
+  FROM (SELECT to_json(coalesce(string_agg(c.ch, '' ORDER BY c.o) FILTER (WHERE c.units <= ${PREVIEW_LENGTH}), ''))::text AS j,
+      max(CASE WHEN c.units = ${PREVIEW_LENGTH + 1} AND ascii(c.ch) > 65535 THEN to_hex(55296 + ((ascii(c.ch) - 65536) >> 10)) END) AS h
+    FROM (SELECT t.ch, t.o, sum(CASE WHEN ascii(t.ch) > 65535 THEN 2 ELSE 1 END) OVER (ORDER BY t.o) AS units
+      FROM regexp_split_to_table(left(e."body", ${PREVIEW_LENGTH}), '') WITH ORDINALITY AS t(ch, o)) c) z) END)`;
 
 function item(base: Prisma.Sql): Prisma.Sql {
   return jsonText([

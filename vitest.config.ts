@@ -17,7 +17,19 @@ process.env.MALLOC_ARENA_MAX ??= '2';
 // One timeout policy, sized for a cold 2-core machine running two files at a time: three to four times the slowest test
 // (~30 s) and the slowest beforeAll (a seeded market, ~60 s) of a full run there. Test files keep these; a file sets
 // its own only for a test that can be asked to do more, and says why.
-const shared = { testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: true, maxWorkers: 2 };
+//
+// A worker process runs its files one after another and imports the modules they share once (isolate: false): importing
+// the server (~4–5 s of CPU through vite's module runner) and a first PGlite start were most of a small file's time, once
+// per file. What a file changes of the process (environment, module mocks) is put back after it, and the schema is
+// imported whole before a file's own imports, so its types keep the server's order (test/support/per-file.ts).
+const shared = {
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+  fileParallelism: true,
+  maxWorkers: 2,
+  isolate: false,
+  setupFiles: ['test/support/per-file.ts'],
+};
 
 // Once per project: the migrated template every test file's database is copied from (test/global-setup.ts).
 const globalSetup = ['test/global-setup.ts'];

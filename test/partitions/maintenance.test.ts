@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { HISTORY_TABLES, maintainHistoryPartitions, monthPartitions } from '../../src/db/partitions.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { TINY_MARKET } from '../support/tiny-market.js';
 import { digests, monthsOfRows, partitionOf, partitionsOf } from './support.js';
 
-// The maintenance of the history partitions (src/db/partitions.ts): the tiny market (as of 2025-06-01) is loaded on a
-// freshly migrated database; the load makes the months of its snapshot window first and writes into them. Those months
+// The maintenance of the history partitions (src/db/partitions.ts): the tiny market (as of 2025-06-01) loaded on a
+// freshly migrated database (a copy of the run's template of it: seedMarket's database as the load left it); the load
+// makes the months of its snapshot window first and writes into them. Those months
 // are then folded back into the default partitions (as a load of past months that made none would leave them). The
 // maintenance then gives each month of the data its partition (moving the rows), creates the months ahead, and drops
 // whole months past the retention.
@@ -14,8 +15,7 @@ const JUNE = new Date('2025-06-15T08:00:00Z');
 let db: TestDatabase;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+  db = await createTestDatabase({ market: TINY_MARKET });
   for (const table of HISTORY_TABLES) {
     for (const { name } of await monthPartitions(db.pool, table)) {
       await db.pool.query(`ALTER TABLE "${table}" DETACH PARTITION "${name}"`);
@@ -31,9 +31,8 @@ const defaultRows = async (table: string) => (await db.pool.query<{ n: number }>
 
 describe('a market load', () => {
   it('writes its snapshot window into month partitions it makes first, leaving the default partitions empty', async () => {
-    const fresh = await createTestDatabase();
+    const fresh = await createTestDatabase({ market: TINY_MARKET });
     try {
-      await seedMarket(fresh.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
       for (const table of HISTORY_TABLES) {
         const months = await monthsOfRows(fresh.pool, table);
         expect(months.length, table).toBeGreaterThan(0);

@@ -68,6 +68,18 @@ const rows = (a: Answer, at: (body: any) => unknown = (body) => body.data) => {
 };
 const list = (a: Answer, at: (body: any) => unknown = (body) => body.data) => expect(Array.isArray(at(a.body)), a.text.slice(0, 500)).toBe(true);
 const firstEvent = (a: Answer) => expect(a.text).toMatch(/^data: \{"(id|data)"/m);
+/** The start of the day `days` before today (UTC), as the changes' window echoes it (a date as `to` includes its day: `to=<today-7d>` ends at dayStart(6)). */
+const dayStart = (days: number) => `${new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`;
+/** Whether each time falls in [dayStart(from), dayStart(to)). */
+const inWindow = (times: string[], from: number, to: number) => times.every((at) => at >= dayStart(from) && at < dayStart(to));
+/** The README's `brandtrackerChanges` of the last 30 days: ads started in that window, each with its expanded ad. */
+const monthOfChanges = (a: Answer) => {
+  const changes = a.body.data.brandtrackerChanges;
+  expect(changes).toMatchObject({ from: dayStart(30), to: dayStart(-1) });
+  const started = rows(a, () => changes.adsStarted.items);
+  expect(inWindow(started.map((item: { at: string }) => item.at), 30, -1)).toBe(true);
+  expect(started.every((item: { ad: { id: string } | null }) => item.ad?.id.startsWith('facebook_'))).toBe(true);
+};
 const exported = async (a: Answer) => {
   const services = exportJobServices(t.db.pool);
   try {
@@ -172,15 +184,20 @@ const EXPECTED: Record<string, Expectation[]> = {
   'brand-changes-rest': [
     { call: `GET /v1/brandtrackers/${ZOE.brandtrackerId}/changes`, check: (a) => rows(a, (body) => body.data.adsStarted.items) },
     {
-      call: `GET /v1/brandtrackers/${ZOE.brandtrackerId}/changes?from=2026-11-01&to=2026-11-07&sections=adsStarted,adsStopped&limit=5`,
-      check: (a) => expect(a.body.data).toMatchObject({ brandtrackerId: ZOE.brandtrackerId, copyChanges: null, adsStarted: { total: expect.any(Number) } }),
+      call: `GET /v1/brandtrackers/${ZOE.brandtrackerId}/changes?from=<today-14d>&to=<today-7d>&sections=adsStarted,adsStopped&limit=5`,
+      check: (a) => {
+        expect(a.body.data).toMatchObject({ brandtrackerId: ZOE.brandtrackerId, copyChanges: null, from: dayStart(14), to: dayStart(6) });
+        expect(rows(a, (body) => body.data.adsStarted.items).length).toBeLessThanOrEqual(5);
+        expect(inWindow(a.body.data.adsStarted.items.map((item: { at: string }) => item.at), 14, 6)).toBe(true);
+      },
     },
     { call: `GET /v1/shops/${ZOE.shopId}/changes?sections=priceChanges,stockChanges`, check: (a) => expect(a.body.data).toMatchObject({ shopIds: [ZOE.shopId], priceChanges: { total: expect.any(Number) } }) },
   ],
-  'brand-changes-graphql': [
-    { call: 'graphql query brandtrackerChanges', check: (a) => expect(a.body.data.brandtrackerChanges.adsStarted.total).toBeGreaterThanOrEqual(0) },
+  'brand-changes-graphql': [{ call: 'graphql query brandtrackerChanges', check: (a) => monthOfChanges(a) }],
+  'dry-run': [
+    { call: 'GET /v1/ads/facets/landing-pages?scopeDomain=zoescore.com&dryRun=true', check: (a) => expect(a.body).toMatchObject({ dryRun: true, affordable: true, reserve: expect.any(Number) }) },
+    { call: 'GET /v1/ads/facets/landing-pages?scopeDomain=zoescore.com', check: (a) => expect(rows(a).every((page) => new URL(page.url).hostname.endsWith('zoescore.com'))).toBe(true) },
   ],
-  'dry-run': [{ call: 'GET /v1/ads/facets/landing-pages?scopeDomain=example.com&dryRun=true', check: (a) => expect(a.body).toMatchObject({ dryRun: true, affordable: true }) }],
   'idempotent-share': [
     { call: `POST /v1/ads/${AD}/share`, check: (a) => expect(a.body.data).toMatchObject({ adId: AD, shareUrl: expect.stringMatching(/\/share\/ads\//) }) },
   ],
@@ -202,15 +219,16 @@ const EXPECTED: Record<string, Expectation[]> = {
   'brand-changes-domain-rest': [
     { call: `GET /v1/brandtrackers/${ZOE.brandtrackerId}/changes`, check: (a) => rows(a, (body) => body.data.adsStarted.items) },
     {
-      call: `GET /v1/advertisers/${ZOE.pageId}/changes?from=2026-11-01&to=2026-11-07&sections=adsStarted,copyChanges&limit=5`,
-      check: (a) => expect(a.body.data).toMatchObject({ advertiserIds: [ZOE.pageId], adsStopped: null }),
+      call: `GET /v1/advertisers/${ZOE.pageId}/changes?from=<today-14d>&to=<today-7d>&sections=adsStarted,copyChanges&limit=5`,
+      check: (a) => {
+        expect(a.body.data).toMatchObject({ advertiserIds: [ZOE.pageId], adsStopped: null, from: dayStart(14), to: dayStart(6) });
+        expect(inWindow(rows(a, (body) => body.data.adsStarted.items).map((item: { at: string }) => item.at), 14, 6)).toBe(true);
+      },
     },
     { call: `GET /v1/shops/${ZOE.shopId}/changes?sections=priceChanges&offset=10&limit=50`, check: (a) => expect(a.body.data.priceChanges.total).toBeGreaterThanOrEqual(0) },
     { call: `GET /v1/brandtrackers/${ZOE.brandtrackerId}/changes?sections=adsStarted&expand=ads`, check: (a) => expect(rows(a, (body) => body.data.adsStarted.items)[0].ad.id).toBeTruthy() },
   ],
-  'brand-changes-domain-graphql': [
-    { call: 'graphql query brandtrackerChanges', check: (a) => expect(a.body.data.brandtrackerChanges.adsStarted.total).toBeGreaterThanOrEqual(0) },
-  ],
+  'brand-changes-domain-graphql': [{ call: 'graphql query brandtrackerChanges', check: (a) => monthOfChanges(a) }],
   'brandtracker-analytics-rest': [
     { call: `GET /v1/brandtrackers/${ZOE.brandtrackerId}/creatives?timePeriod=last30d&sortBy=daysRunning`, check: (a) => rows(a) },
     { call: `GET /v1/brandtrackers/${ZOE.brandtrackerId}/testing?limit=5&mediaType=video`, check: (a) => rows(a) },
@@ -239,7 +257,7 @@ const EXPECTED: Record<string, Expectation[]> = {
       },
     },
   ],
-  emails: [{ call: `GET /v1/shops/${THRIVE_SHOP}/emails/stats?month=2026-11`, check: (a) => expect(a.body.data.last90Days.totalEmails).toBeGreaterThan(0) }],
+  emails: [{ call: `GET /v1/shops/${THRIVE_SHOP}/emails/stats?month=<this-month>`, check: (a) => expect(a.body.data.last90Days.totalEmails).toBeGreaterThan(0) }],
   'events-domain-rest': [
     { call: 'GET /v1/events?types=ad.created,ad.stopped&limit=10', check: (a) => rows(a) },
     { call: 'GET /v1/events?order=asc&after=<eventId>', check: (a) => rows(a) },
@@ -305,10 +323,20 @@ afterAll(async () => {
   await cli?.close();
 });
 
-/** The command with `<key>` and the captured values in, and no placeholder left. */
+/**
+ * The README's dates (README.md, "Demo ids"): the demo market ends on the day it is loaded, so its windows are written
+ * from today (UTC). `<today>`, `<today-7d>`: a date (YYYY-MM-DD); `<this-month>`: YYYY-MM.
+ */
+function relativeDate(name: string): string | undefined {
+  if (name === 'this-month') return new Date().toISOString().slice(0, 7);
+  const days = /^today(?:-(\d+)d)?$/.exec(name);
+  return days ? new Date(Date.now() - Number(days[1] ?? 0) * 86_400_000).toISOString().slice(0, 10) : undefined;
+}
+
+/** The command with `<key>`, the captured values and the dates in, and no placeholder left. */
 function substitute(command: string): string {
-  const text = command.replaceAll('<key>', key).replace(/<([A-Za-z][\w. ]*)>/g, (whole, name: string) => {
-    const value = values.get(name);
+  const text = command.replaceAll('<key>', key).replace(/<([A-Za-z][\w. -]*)>/g, (whole, name: string) => {
+    const value = values.get(name) ?? relativeDate(name);
     if (value === undefined) throw new Error(`no value for ${whole}: capture it from an earlier example`);
     return value;
   });

@@ -57,10 +57,15 @@ export class Metrics {
       labelNames: ['pool', 'state'],
       registers: [this.registry],
       collect() {
-        for (const [name, pool] of Object.entries(pools)) {
+        const set = (name: string, pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>) => {
           this.set({ pool: name, state: 'total' }, pool.totalCount);
           this.set({ pool: name, state: 'idle' }, pool.idleCount);
           this.set({ pool: name, state: 'waiting' }, pool.waitingCount);
+        };
+        for (const [name, pool] of Object.entries(pools)) {
+          set(name, pool);
+          // A pool that routes reads to replicas (DATABASE_REPLICA_URLS): each replica's own pool, as `<pool>@<replica>`.
+          for (const replica of replicaSetOf(pool)?.replicas ?? []) set(`${name}@${replica.name}`, replica.pool);
         }
       },
     });

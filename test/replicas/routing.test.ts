@@ -4,6 +4,7 @@ import { seedMarket } from '../../src/data/market.js';
 import { connect, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { ReplicaReport } from '../../src/db/replicas.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { replicaClusterUnavailable, startReplicatedCluster, type ReplicatedCluster } from '../support/replica.js';
 
@@ -86,6 +87,16 @@ describe.skipIf(!!skip)('read replicas on a real streaming standby', () => {
     expect(replica / (replica + primary)).toBeGreaterThanOrEqual(0.8);
     // The standby's own statistics saw the reads (they are flushed by its backends within seconds).
     await vi.waitFor(async () => expect(await scansOfAds('replica')).toBeGreaterThan(scansBefore), { timeout: 30_000, interval: 250 });
+  });
+
+  it('shows the standby on /metrics: its lag, its rotation, and its own pool beside the primary\'s', async () => {
+    const { body } = await new Metrics({ data: db.pool }, { processMetrics: false }).render();
+    const name = report().replicas[0].name;
+    expect(body).toContain(`mi_db_replica_in_rotation{replica="${name}"} 1`);
+    expect(body).toMatch(new RegExp(`mi_db_replica_lag_ms\\{replica="${name}"\\} \\d+`));
+    // The reads of the test above opened connections on the standby's pool: it is counted as a pool of its own.
+    expect(body).toMatch(/mi_db_pool_connections\{pool="data",state="total"\} [1-9]/);
+    expect(body).toMatch(new RegExp(`mi_db_pool_connections\\{pool="data@${name.replace(/[.]/g, '\\.')}",state="total"\\} [1-9]`));
   });
 
   it('runs writes and workspace data on the primary; the next request sees the write while the standby has not replayed it', async () => {

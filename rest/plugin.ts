@@ -214,8 +214,8 @@ export function useRestApi(options: {
     } catch (error) {
       return endResponse(json(failed([error], state)));
     }
-    if (result.errors) return endResponse(json(failed(result.errors, state)));
+    if (result.errors?.length) return endResponse(json(failed(result.errors, state)));
     // The server's own Response class: its string body is written to the socket as it is (no web stream).
-    return endResponse(FetsResponse.json(envelope(match.route, state.requestId, result.data?.[operation.field]), { status: (match.route.status ?? 200) as 200 }));
+    return endResponse(FetsResponse.json(envelope(match.route, state.requestId, result.data?.[operation.field] ?? null), { status: (match.route.status ?? 200) as 200 }));
   }
 }

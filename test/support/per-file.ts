@@ -26,7 +26,18 @@ if (mocked.length) vi.resetModules();
 // mocks).
 else await import('../../src/schema/index.js');
 
-afterAll(() => {
+// After the file's own afterAll hooks (vitest runs a file's after-hooks last registered first).
+afterAll(async () => {
+  // What vitest itself can put back: spies left on (a test that failed before restoring one), fake timers, stubs.
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  // The process's live hub (events over SSE and WebSocket) is made by the first stream of a process, on that stream's
+  // database and with the EVENTS_LIVE_CHECK_MS and REDIS_URL of then: each file starts without one. Imported here, so it
+  // is the module instance this file's servers used (a file that mocks imports its modules anew).
+  const { setLiveHub } = await import('../../src/schema/events/service.js');
+  await setLiveHub(null)?.close();
   for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
   Object.assign(process.env, saved);
   if (mocked.length) {

@@ -296,8 +296,11 @@ function liveCheckMs(): number {
   return n;
 }
 
-/** Replaces this process's hub (tests of several instances); the one before is returned, not closed. */
-export function setLiveHub(hub: LiveHub): LiveHub | null {
+/**
+ * Replaces this process's hub (tests of several instances), or forgets it (null: the next liveHub() makes one, on the
+ * database of the stream that joins first); the one before is returned, not closed.
+ */
+export function setLiveHub(hub: LiveHub | null): LiveHub | null {
   const before = processHub;
   processHub = hub;
   return before;

@@ -90,7 +90,8 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
       answers.push(resolve);
       port.postMessage(report);
     });
-  const client = new pg.Client({ connectionString: job.connectionString, application_name: 'export-worker' });
+  // A database that does not answer fails the export instead of holding its snapshot open.
+  const client = new pg.Client({ connectionString: job.connectionString, application_name: 'export-worker', connectionTimeoutMillis: 10_000 });
   const writer = rowWriter(job.format, job.finalPath, job.columns);
   try {
     await client.connect();

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { WorkspaceFilterError, workspaceFilterRefusal } from '../../../db/workspace-check.js';
 import type { Prisma } from '../../../generated/prisma/client.js';
 import type { CopyAnswer, CopyJob, CopyReport } from './copy-worker.js';
 
@@ -12,12 +13,17 @@ const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { 
 
 /**
  * A statement with its parameters written in as literals (COPY takes no parameters). Each value as pg sends it (text,
- * its type left to PostgreSQL), so the literal, untyped as the parameter was, is read as the parameter would be.
+ * its type left to PostgreSQL), so the literal, untyped as the parameter was, is read as the parameter would be; a
+ * Date as its UTC instant (`…Z`), as Prisma's adapter sends one, not pg's local time. The workspace filter
+ * (db/workspace-check.ts) checks the statement first, in its parameterised form: the worker's own connection is not
+ * one of the checked pools', and once inlined a workspace condition no longer has the `$n` the filter looks for.
  */
 export function inlineSql(statement: Prisma.Sql): string {
+  const refusal = workspaceFilterRefusal(statement.text);
+  if (refusal !== null) throw new WorkspaceFilterError(`Refused by the workspace filter: ${refusal}`);
   let text = statement.strings[0] ?? '';
   statement.values.forEach((value, i) => {
-    const prepared = prepareValue(value);
+    const prepared = value instanceof Date ? value.toISOString() : prepareValue(value);
     if (Buffer.isBuffer(prepared)) throw new Error('exports: a bytea parameter cannot be written into a COPY');
     text += `${prepared === null ? 'NULL' : pg.escapeLiteral(prepared)}${statement.strings[i + 1] ?? ''}`;
   });

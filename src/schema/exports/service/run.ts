@@ -176,6 +176,8 @@ export async function runExport(
         throw error;
       });
       await beating;
+      // Cancelled, stopped or failed beside a worker that had already renamed its finished file: the file goes.
+      if (outcome.kind === 'done' && (beatFailed || stopped)) await rm(localPath(row), { force: true });
       if (beatFailed) throw beatFailed;
       written = outcome.written;
       if (outcome.kind === 'done') size = outcome.size;
@@ -227,7 +229,9 @@ export async function runExport(
     await snapshot?.end(false);
     await writer?.abort();
     await rm(`${localPath(row)}.part`, { force: true });
+    // A file not yet kept is not the export's (a worker may have finished it before the failure).
     if (kept) await removeFile(kept).catch(() => undefined);
+    else await rm(localPath(row), { force: true });
     await settleHolds(ledger, row, field, 0, 0).catch(() => 0);
     await moveExport(pool, row, ['running'], sql`"state" = 'failed', "error" = ${message(error)}, "rowsWritten" = ${written}, "finishedAt" = now()`);
   } finally {

@@ -217,6 +217,23 @@ export function isoJson(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\\"')`;
 }
 
+// The value part of a jsonText field for what PostgreSQL writes as JSON itself: `['reach', ...jsonNumber('a."reach"')]`.
+
+/** A number (a column or an expression): its text, which is a JSON number. */
+export function jsonNumber(expression: string | Prisma.Sql): readonly [Prisma.Sql, 'json'] {
+  return [typeof expression === 'string' ? Prisma.raw(`(${expression})::text`) : Prisma.sql`(${expression})::text`, 'json'];
+}
+
+/** An enum's (or a text that needs no escaping's) value, quoted as a JSON string. */
+export function jsonEnum(column: string): readonly [string, 'json'] {
+  return [`'"' || ${column}::text || '"'`, 'json'];
+}
+
+/** A timestamp as REST writes it (isoJson). */
+export function jsonIso(column: string): readonly [string, 'json'] {
+  return [isoJson(column), 'json'];
+}
+
 /**
  * The SQL of a JSON array's text (`[…]`, compact, `[]` for none) whose items are `item` (SQL of JSON text: a jsonText,
  * to_json(…)::text) over the rows of `from` (`FROM … [WHERE …]`), in `order`.

@@ -1,5 +1,5 @@
 import { Prisma } from '../../../generated/prisma/client.js';
-import { isoJson, jsonText } from '../../shared/json-rows.js';
+import { isoJson, jsonNumber, jsonText } from '../../shared/json-rows.js';
 import type { ExportRows } from '../../shared/list.js';
 import { mediaUrlSql } from '../../shared/media-url.js';
 
@@ -8,7 +8,6 @@ import { mediaUrlSql } from '../../shared/media-url.js';
 // route's pages walked to the end.
 
 const sql = Prisma.sql;
-const num = (column: string) => [`(${column})::text`, 'json'] as const;
 
 /** The preview's length in UTF-16 code units (types.ts: body.slice(0, PREVIEW_LENGTH)). */
 const PREVIEW_LENGTH = 200;
@@ -27,14 +26,14 @@ const PREVIEW = sql`(CASE WHEN left(e."body", ${PREVIEW_LENGTH}) !~ '[\\U0001000
 
 function item(base: Prisma.Sql): Prisma.Sql {
   return jsonText([
-    ['id', ...num('e."id"')], ['sentAt', isoJson('e."sentAt"'), 'json'], ['campaignType', 'e."campaignType"'],
+    ['id', ...jsonNumber('e."id"')], ['sentAt', isoJson('e."sentAt"'), 'json'], ['campaignType', 'e."campaignType"'],
     ['classification', jsonText([
-      ['promotionType', '(SELECT x."name" FROM "email_promotion_types" x WHERE x."id" = e."promotionTypeId")'], ['promotionTypeId', ...num('e."promotionTypeId"')],
-      ['category', '(SELECT x."name" FROM "email_categories" x WHERE x."id" = e."categoryId")'], ['categoryId', ...num('e."categoryId"')],
-      ['event', sql`(SELECT ${jsonText([['name', 'x."name"'], ['id', ...num('x."id"')], ['category', 'x."category"']])} FROM "email_events" x WHERE x."id" = e."eventId")`, 'json'],
+      ['promotionType', '(SELECT x."name" FROM "email_promotion_types" x WHERE x."id" = e."promotionTypeId")'], ['promotionTypeId', ...jsonNumber('e."promotionTypeId"')],
+      ['category', '(SELECT x."name" FROM "email_categories" x WHERE x."id" = e."categoryId")'], ['categoryId', ...jsonNumber('e."categoryId"')],
+      ['event', sql`(SELECT ${jsonText([['name', 'x."name"'], ['id', ...jsonNumber('x."id"')], ['category', 'x."category"']])} FROM "email_events" x WHERE x."id" = e."eventId")`, 'json'],
     ]), 'json'],
     ['content', jsonText([
-      ['subject', 'e."subject"'], ['preheader', 'e."preheader"'], ['bodyPreview', PREVIEW, 'json'], ['bodyLength', ...num('e."bodyLength"')],
+      ['subject', 'e."subject"'], ['preheader', 'e."preheader"'], ['bodyPreview', PREVIEW, 'json'], ['bodyLength', ...jsonNumber('e."bodyLength"')],
       ['screenshotUrl', mediaUrlSql('e."screenshotUrl"', base)],
     ]), 'json'],
     ['shop', sql`(SELECT ${jsonText([['id', 'x."id"'], ['domain', 'x."domain"'], ['name', 'x."name"']])} FROM "shops" x WHERE x."id" = e."shopId")`, 'json'],

@@ -1,6 +1,6 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { daysRunningSql } from '../../shared/days-running.js';
-import { isoJson, jsonText, jsonTextArray } from '../../shared/json-rows.js';
+import { isoJson, jsonEnum, jsonNumber, jsonText, jsonTextArray } from '../../shared/json-rows.js';
 import type { ExportRows } from '../../shared/list.js';
 import { mediaUrlSql } from '../../shared/media-url.js';
 
@@ -9,29 +9,27 @@ import { mediaUrlSql } from '../../shared/media-url.js';
 // export with the route's pages walked to the end.
 
 const sql = Prisma.sql;
-const num = (column: string) => [`(${column})::text`, 'json'] as const;
-const enumText = (column: string) => [`'"' || ${column}::text || '"'`, 'json'] as const;
 
 function item(base: Prisma.Sql): Prisma.Sql {
   const country = jsonText([['countryCode', `e.v->>'countryCode'`], ['share', `(e.v->'share')::text`, 'json']]);
   return jsonText([
-    ['id', 'g."id"'], ['googleAdId', 'g."googleAdId"'], ['status', ...enumText('g."status"')], ['network', ...enumText('g."network"')],
+    ['id', 'g."id"'], ['googleAdId', 'g."googleAdId"'], ['status', ...jsonEnum('g."status"')], ['network', ...jsonEnum('g."network"')],
     ['firstSeenAt', isoJson('g."firstSeenAt"'), 'json'], ['lastSeenAt', isoJson('g."lastSeenAt"'), 'json'],
-    ['daysRunning', ...num(`greatest(0, ${daysRunningSql({ alias: 'g', start: 'firstSeenAt', since2018: true }).sql})::int`)],
-    ['media', jsonText([['type', ...enumText('g."mediaType"')], ['url', mediaUrlSql('g."mediaUrl"', base)], ['format', 'g."format"']]), 'json'],
+    ['daysRunning', ...jsonNumber(`greatest(0, ${daysRunningSql({ alias: 'g', start: 'firstSeenAt', since2018: true }).sql})::int`)],
+    ['media', jsonText([['type', ...jsonEnum('g."mediaType"')], ['url', mediaUrlSql('g."mediaUrl"', base)], ['format', 'g."format"']]), 'json'],
     ['advertiser', jsonText([
       ['id', 'v."id"'], ['name', 'v."name"'], ['shopName', 'v."shopName"'], ['domain', 'v."domain"'], ['websiteId', 'v."websiteId"'],
       ['logoUrl', mediaUrlSql('v."logoUrl"', base)],
       ['liveAds', jsonText([
-        ['all', ...num('v."liveAdsAll"')], ['search', ...num('v."liveAdsSearch"')], ['shopping', ...num('v."liveAdsShopping"')], ['maps', ...num('v."liveAdsMaps"')],
-        ['youtube', ...num('v."liveAdsYoutube"')], ['other', ...num('v."liveAdsOther"')],
+        ['all', ...jsonNumber('v."liveAdsAll"')], ['search', ...jsonNumber('v."liveAdsSearch"')], ['shopping', ...jsonNumber('v."liveAdsShopping"')], ['maps', ...jsonNumber('v."liveAdsMaps"')],
+        ['youtube', ...jsonNumber('v."liveAdsYoutube"')], ['other', ...jsonNumber('v."liveAdsOther"')],
       ]), 'json'],
     ]), 'json'],
-    ['reach', jsonText([['value', ...num('g."reach"')], ['lowerBound', ...num('g."reachLowerBound"')], ['upperBound', ...num('g."reachUpperBound"')]]), 'json'],
+    ['reach', jsonText([['value', ...jsonNumber('g."reach"')], ['lowerBound', ...jsonNumber('g."reachLowerBound"')], ['upperBound', ...jsonNumber('g."reachUpperBound"')]]), 'json'],
     ['audience', jsonText([
       ['mainCountry', 'g."mainCountry"'],
       ['countries', jsonTextArray(country, sql`FROM jsonb_array_elements(g."countryShares") WITH ORDINALITY AS e(v, o)`, sql`e.o`), 'json'],
-      ['remarketing', ...num('g."remarketing"')], ['interest', ...num('g."interest"')],
+      ['remarketing', ...jsonNumber('g."remarketing"')], ['interest', ...jsonNumber('g."interest"')],
     ]), 'json'],
   ]);
 }

@@ -1,5 +1,5 @@
 import { Prisma } from '../../../generated/prisma/client.js';
-import { isoJson, jsonText, jsonTextArray } from '../../shared/json-rows.js';
+import { isoJson, jsonNumber, jsonText, jsonTextArray } from '../../shared/json-rows.js';
 import type { ExportRows } from '../../shared/list.js';
 import { mediaUrlSql } from '../../shared/media-url.js';
 import { EU_CPM_USD, type RowView } from '../figures.js';
@@ -14,7 +14,6 @@ const sql = Prisma.sql;
 const FROM = sql`FROM "products" p LEFT JOIN "shops" s ON s."id" = p."shopId"`;
 
 /** Numbers and booleans as their text (JSON as they are); a float8 expression's text is the shortest that reads back. */
-const num = (expression: string | Prisma.Sql) => [typeof expression === 'string' ? Prisma.raw(`(${expression})::text`) : sql`(${expression})::text`, 'json'] as const;
 
 function product(base: Prisma.Sql, view: RowView): Prisma.Sql {
   // euSpend (figures.ts): Math.round(stored × cpm / EU_CPM_USD × 100) / 100, null without EU access.
@@ -25,44 +24,44 @@ function product(base: Prisma.Sql, view: RowView): Prisma.Sql {
   const elements = (column: string) => sql`FROM jsonb_array_elements(${Prisma.raw(column)}) WITH ORDINALITY AS e(v, o)`;
   const week = jsonText([
     ['from', `to_json(to_char(w."weekStart", 'YYYY-MM-DD'))::text`, 'json'], ['to', `to_json(to_char(w."weekEnd", 'YYYY-MM-DD'))::text`, 'json'],
-    ['activeAds', ...num('w."activeAds"')], ['euDailySpendUsd', ...num(euSpend('w."euDailySpendUsd"'))], ['euDailyReach', ...num(euOnly('w."euDailyReach"'))],
+    ['activeAds', ...jsonNumber('w."activeAds"')], ['euDailySpendUsd', ...jsonNumber(euSpend('w."euDailySpendUsd"'))], ['euDailyReach', ...jsonNumber(euOnly('w."euDailyReach"'))],
   ]);
   return jsonText([
     ['id', 'p."id"'], ['shopifyId', 'p."shopifyId"'], ['title', 'p."title"'], ['description', 'p."description"'], ['url', 'p."url"'], ['handle', 'p."handle"'],
     ['imageUrl', mediaUrlSql('p."imageUrl"', base)],
     ['publishedAt', isoJson('p."publishedAt"'), 'json'],
     ['price', jsonText([
-      ['amount', ...num('p."price"::float8')], ['currency', 'p."currency"'], ['amountUsd', ...num('p."priceUsd"::float8')],
-      ['compareAtAmount', ...num('p."compareAtPrice"::float8')], ['onSale', ...num(`coalesce(${onSale}, false)`)], ['discountPercent', ...num(discount)],
-      ['isSubscription', ...num('p."isSubscription"')], ['promoTypes', 'p."promoTypes"'],
+      ['amount', ...jsonNumber('p."price"::float8')], ['currency', 'p."currency"'], ['amountUsd', ...jsonNumber('p."priceUsd"::float8')],
+      ['compareAtAmount', ...jsonNumber('p."compareAtPrice"::float8')], ['onSale', ...jsonNumber(`coalesce(${onSale}, false)`)], ['discountPercent', ...jsonNumber(discount)],
+      ['isSubscription', ...jsonNumber('p."isSubscription"')], ['promoTypes', 'p."promoTypes"'],
     ]), 'json'],
-    ['reviews', jsonText([['rating', ...num('p."rating"')], ['count', ...num('p."reviewCount"')]]), 'json'],
-    ['bestSellerRank', jsonText([['position', ...num('p."bestSellerPosition"')], ['percentile', ...num('p."bestSellerPercentile"')]]), 'json'],
+    ['reviews', jsonText([['rating', ...jsonNumber('p."rating"')], ['count', ...jsonNumber('p."reviewCount"')]]), 'json'],
+    ['bestSellerRank', jsonText([['position', ...jsonNumber('p."bestSellerPosition"')], ['percentile', ...jsonNumber('p."bestSellerPercentile"')]]), 'json'],
     ['optionNames', 'p."optionNames"'],
     ['sales', jsonText([
-      ['dailyRevenueUsd', ...num('p."dailyRevenueUsd"')],
-      ['dailyRevenueRangeUsd', jsonText([['min', ...num('p."dailyRevenueMinUsd"')], ['mean', ...num('p."dailyRevenueUsd"')], ['max', ...num('p."dailyRevenueMaxUsd"')]]), 'json'],
-      ['monthlyRevenueUsd', ...num('p."monthlyRevenueUsd"')], ['dailyUnitsSold', ...num('p."dailyUnitsSold"')], ['monthlyUnitsSold', ...num('p."monthlyUnitsSold"')],
+      ['dailyRevenueUsd', ...jsonNumber('p."dailyRevenueUsd"')],
+      ['dailyRevenueRangeUsd', jsonText([['min', ...jsonNumber('p."dailyRevenueMinUsd"')], ['mean', ...jsonNumber('p."dailyRevenueUsd"')], ['max', ...jsonNumber('p."dailyRevenueMaxUsd"')]]), 'json'],
+      ['monthlyRevenueUsd', ...jsonNumber('p."monthlyRevenueUsd"')], ['dailyUnitsSold', ...jsonNumber('p."dailyUnitsSold"')], ['monthlyUnitsSold', ...jsonNumber('p."monthlyUnitsSold"')],
     ]), 'json'],
     ['ads', jsonText([
-      ['active', ...num('p."activeAds"')], ['total', ...num('p."totalAds"')], ['launched30d', ...num('p."adsLaunched30d"')],
-      ['weekOverWeekGrowth', ...num('p."weekOverWeekGrowth"')], ['adShare', ...num('p."adShare"')], ['advertisersCount', ...num('p."advertisersCount"')],
-      ['hasPartnershipAds', ...num('p."hasPartnershipAds"')],
+      ['active', ...jsonNumber('p."activeAds"')], ['total', ...jsonNumber('p."totalAds"')], ['launched30d', ...jsonNumber('p."adsLaunched30d"')],
+      ['weekOverWeekGrowth', ...jsonNumber('p."weekOverWeekGrowth"')], ['adShare', ...jsonNumber('p."adShare"')], ['advertisersCount', ...jsonNumber('p."advertisersCount"')],
+      ['hasPartnershipAds', ...jsonNumber('p."hasPartnershipAds"')],
       ['previewUrls', jsonTextArray(sql`to_json(${mediaUrlSql('u.url', base)})::text`, sql`FROM unnest(p."previewUrls") WITH ORDINALITY AS u(url, o)`, sql`u.o`), 'json'],
       ['activeByCountry', jsonTextArray(jsonText([['countryCode', `e.v->>'countryCode'`], ['activeAds', `(e.v->'activeAds')::text`, 'json']]), elements('p."activeByCountry"'), sql`e.o`), 'json'],
       ['sellingCountries', 'p."sellingCountries"'],
     ]), 'json'],
     ['euMetrics', jsonText([
       ['locked', view.euAccess ? `'false'` : `'true'`, 'json'],
-      ['spendUsd', ...num(euSpend('p."euSpendUsd"'))], ['dailySpendUsd', ...num(euSpend('p."euDailySpendUsd"'))],
-      ['reach', ...num(euOnly('p."euReach"'))], ['spendShare', ...num(euOnly('p."spendShare"'))],
+      ['spendUsd', ...jsonNumber(euSpend('p."euSpendUsd"'))], ['dailySpendUsd', ...jsonNumber(euSpend('p."euDailySpendUsd"'))],
+      ['reach', ...jsonNumber(euOnly('p."euReach"'))], ['spendShare', ...jsonNumber(euOnly('p."spendShare"'))],
       ['reachByCountry', view.euAccess ? jsonTextArray(jsonText([['countryCode', `e.v->>'countryCode'`], ['reach', `(e.v->'reach')::text`, 'json']]), elements('p."euReachByCountry"'), sql`e.o`) : 'NULL', 'json'],
     ]), 'json'],
     ['weeklyHistory', jsonTextArray(week, sql`FROM "product_weeks" w WHERE w."productId" = p."id"`, sql`w."weekStart"`), 'json'],
     ['shop', jsonText([
       ['id', 's."id"'], ['domain', 's."domain"'], ['name', 's."name"'], ['avatarUrl', mediaUrlSql('s."logoUrl"', base)],
-      ['countryCode', 's."countryCode"'], ['currency', 's."currency"'], ['productsCount', ...num('s."productsCount"')], ['monthlyVisits', ...num('s."monthlyVisits"')],
-      ['monthlyRevenueUsd', ...num('s."monthlyRevenueUsd"')], ['createdAt', isoJson('s."createdAt"'), 'json'], ['categoryIds', 's."categoryIds"'],
+      ['countryCode', 's."countryCode"'], ['currency', 's."currency"'], ['productsCount', ...jsonNumber('s."productsCount"')], ['monthlyVisits', ...jsonNumber('s."monthlyVisits"')],
+      ['monthlyRevenueUsd', ...jsonNumber('s."monthlyRevenueUsd"')], ['createdAt', isoJson('s."createdAt"'), 'json'], ['categoryIds', 's."categoryIds"'],
     ]), 'json'],
   ]);
 }

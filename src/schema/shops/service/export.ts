@@ -1,5 +1,5 @@
 import { Prisma } from '../../../generated/prisma/client.js';
-import { isoJson, jsonText, jsonTextArray } from '../../shared/json-rows.js';
+import { jsonIso, jsonNumber, jsonText, jsonTextArray } from '../../shared/json-rows.js';
 import type { ExportRows } from '../../shared/list.js';
 import { mediaUrlSql } from '../../shared/media-url.js';
 import { mainTikTokProfile } from './figures-loader.js';
@@ -11,8 +11,6 @@ import { mainTikTokProfile } from './figures-loader.js';
 // export with the route's pages walked to the end.
 
 const sql = Prisma.sql;
-const num = (column: string | Prisma.Sql) => [typeof column === 'string' ? Prisma.raw(`(${column})::text`) : sql`(${column})::text`, 'json'] as const;
-const iso = (column: string) => [isoJson(column), 'json'] as const;
 
 /** The ads of the shop's linked Facebook pages (figures-loader.ts's `pads`). */
 const SHOP_ADS = sql`SELECT a."id", a."status", a."firstSeenAt", a."lastSeenAt", a."isGroupLead", a."mediaType", a."mediaUrl", a."thumbnailUrl", a."targetedCountries"
@@ -26,15 +24,15 @@ const WEEKS = sql`SELECT w.w, count(x."id") AS n
 const AD_COUNTRIES = sql`SELECT q.code, round(q.n::numeric / sum(q.n) OVER (), 4)::float8 AS share, q.n
   FROM (SELECT code, count(*) AS n FROM (${SHOP_ADS}) x, unnest(x."targetedCountries") AS code WHERE x."status" = 'active' GROUP BY code) q`;
 
-const point = (period: string, value: string) => jsonText([['period', `to_json(${period})::text`, 'json'], ['value', ...num(value)]]);
-const countryShare = (code: string, value: string) => jsonText([['countryCode', code], ['share', ...num(value)]]);
+const point = (period: string, value: string) => jsonText([['period', `to_json(${period})::text`, 'json'], ['value', ...jsonNumber(value)]]);
+const countryShare = (code: string, value: string) => jsonText([['countryCode', code], ['share', ...jsonNumber(value)]]);
 
 /** The average of the profile's (`t`) live ads over its latest `days` daily snapshots (figures-loader.ts). */
 const avgLatestSnapshots = (days: number) =>
   sql`(SELECT round(avg(x."adsCount")::numeric, 2)::float8 FROM (SELECT n."adsCount" FROM "tiktok_page_snapshots" n WHERE n."profileId" = t."id" ORDER BY n."date" DESC LIMIT ${days}) x)`;
 
 function item(base: Prisma.Sql): Prisma.Sql {
-  const bestSeller = jsonText([['imageUrl', mediaUrlSql('p."imageUrl"', base)], ['title', 'p."title"'], ['price', ...num('p."price"::float8')], ['currency', 'p."currency"']]);
+  const bestSeller = jsonText([['imageUrl', mediaUrlSql('p."imageUrl"', base)], ['title', 'p."title"'], ['price', ...jsonNumber('p."price"::float8')], ['currency', 'p."currency"']]);
   const latestAd = jsonText([
     ['id', 'x."id"'], ['mediaType', `(CASE WHEN x."mediaType" = 'video' THEN '"video"' ELSE '"image"' END)`, 'json'],
     ['mediaUrl', mediaUrlSql('x."mediaUrl"', base)], ['thumbnailUrl', mediaUrlSql('x."thumbnailUrl"', base)],
@@ -42,34 +40,34 @@ function item(base: Prisma.Sql): Prisma.Sql {
   const tiktok = sql`(SELECT ${jsonText([
     ['hasTikTok', `'true'`, 'json'], ['pageId', 't."id"'], ['handle', 't."handle"'],
     ['profileMetrics', jsonText([
-      ['followers', ...num('t."followers"')], ['totalPosts', ...num('t."totalTikToks"')], ['newPosts', ...num('t."newTikToks"')],
-      ['totalViews', ...num('t."views"')], ['totalLikes', ...num('t."likes"')],
+      ['followers', ...jsonNumber('t."followers"')], ['totalPosts', ...jsonNumber('t."totalTikToks"')], ['newPosts', ...jsonNumber('t."newTikToks"')],
+      ['totalViews', ...jsonNumber('t."views"')], ['totalLikes', ...jsonNumber('t."likes"')],
     ]), 'json'],
     ['activity', jsonText([
-      ['activeAds', ...num(`(SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = t."id" AND i."type" = 'ad' AND i."status" = 'active')`)],
-      ['totalAds', ...num(`(SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = t."id" AND i."type" = 'ad')`)],
-      ['avgActiveAds7d', ...num(avgLatestSnapshots(7))], ['avgActiveAds30d', ...num(avgLatestSnapshots(30))],
+      ['activeAds', ...jsonNumber(`(SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = t."id" AND i."type" = 'ad' AND i."status" = 'active')`)],
+      ['totalAds', ...jsonNumber(`(SELECT count(*) FROM "tiktok_items" i WHERE i."profileId" = t."id" AND i."type" = 'ad')`)],
+      ['avgActiveAds7d', ...jsonNumber(avgLatestSnapshots(7))], ['avgActiveAds30d', ...jsonNumber(avgLatestSnapshots(30))],
     ]), 'json'],
-    ['lastUpdatedAt', ...iso(`(SELECT max(n."recordedAt") FROM "tiktok_page_snapshots" n WHERE n."profileId" = t."id")`)],
+    ['lastUpdatedAt', ...jsonIso(`(SELECT max(n."recordedAt") FROM "tiktok_page_snapshots" n WHERE n."profileId" = t."id")`)],
   ])} FROM (${mainTikTokProfile(sql`s."id"`)}) t)`;
   return jsonText([
-    ['id', 's."id"'], ['domain', 's."domain"'], ['name', 's."name"'], ['screenshotUrl', mediaUrlSql('s."screenshotUrl"', base)], ['createdAt', ...iso('s."createdAt"')],
-    ['profile', jsonText([['countryCode', 's."countryCode"'], ['currency', 's."currency"'], ['isShopifyPlus', ...num('s."isShopifyPlus"')]]), 'json'],
+    ['id', 's."id"'], ['domain', 's."domain"'], ['name', 's."name"'], ['screenshotUrl', mediaUrlSql('s."screenshotUrl"', base)], ['createdAt', ...jsonIso('s."createdAt"')],
+    ['profile', jsonText([['countryCode', 's."countryCode"'], ['currency', 's."currency"'], ['isShopifyPlus', ...jsonNumber('s."isShopifyPlus"')]]), 'json'],
     ['catalog', jsonText([
-      ['productsCount', ...num('s."productsCount"')], ['mainCategory', 's."categories"[1]'],
+      ['productsCount', ...jsonNumber('s."productsCount"')], ['mainCategory', 's."categories"[1]'],
       ['bestSellers', jsonTextArray(bestSeller, sql`FROM (SELECT * FROM "products" p WHERE p."shopId" = s."id" AND p."bestSellerPosition" IS NOT NULL
         ORDER BY p."bestSellerPosition", p."id" LIMIT 3) p`, sql`p."bestSellerPosition", p."id"`), 'json'],
     ]), 'json'],
     ['traffic', jsonText([
-      ['monthlyVisits', ...num('s."monthlyVisits"')], ['growth30d', ...num('s."trafficGrowth30d"')],
+      ['monthlyVisits', ...jsonNumber('s."monthlyVisits"')], ['growth30d', ...jsonNumber('s."trafficGrowth30d"')],
       ['history', jsonTextArray(point(`to_char(m."month", 'YYYY-MM-DD')`, 'm."visits"'),
         sql`FROM (SELECT * FROM "shop_traffic_months" m WHERE m."shopId" = s."id" ORDER BY m."month" DESC LIMIT 6) m`, sql`m."month"`), 'json'],
       ['topCountries', jsonTextArray(countryShare('c."countryCode"', 'c."share"'),
         sql`FROM (SELECT * FROM "shop_traffic_countries" c WHERE c."shopId" = s."id" ORDER BY c."share" DESC, c."countryCode" LIMIT 5) c`, sql`c."share" DESC, c."countryCode"`), 'json'],
     ]), 'json'],
     ['advertising', jsonText([
-      ['activeAds', ...num(sql`(SELECT count(*) FROM (${SHOP_ADS}) x WHERE x."status" = 'active')`)],
-      ['linkedAdvertisersCount', ...num(`(SELECT count(*) FROM "advertiser_shops" k WHERE k."shopId" = s."id")`)],
+      ['activeAds', ...jsonNumber(sql`(SELECT count(*) FROM (${SHOP_ADS}) x WHERE x."status" = 'active')`)],
+      ['linkedAdvertisersCount', ...jsonNumber(`(SELECT count(*) FROM "advertiser_shops" k WHERE k."shopId" = s."id")`)],
       ['history', jsonTextArray(point(`to_char(w.w, 'YYYY-MM-DD')`, 'w.n'), sql`FROM (${WEEKS}) w`, sql`w.w`), 'json'],
       ['topCountries', jsonTextArray(countryShare('c.code', 'c.share'), sql`FROM (SELECT * FROM (${AD_COUNTRIES}) c ORDER BY c.n DESC, c.code LIMIT 5) c`, sql`c.n DESC, c.code`), 'json'],
     ]), 'json'],

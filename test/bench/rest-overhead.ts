@@ -16,6 +16,7 @@ import { createRateLimiter } from '../../src/metering/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createApp } from '../../src/server.js';
 import { schema } from '../../src/schema/index.js';
+import { AD_DETAIL_SELECTION, AD_SUMMARY_SELECTION } from './selections.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -54,16 +55,8 @@ function restSelection(field: string, args: string): string {
   return `{ ${selection} }`;
 }
 
-const SUMMARY = `id collationId platform status createdAt firstSeenAt lastSeenAt daysRunning media { type thumbnailUrl mediaUrl }
-  advertiser { id name logoUrl facebookPageId liveAdsCount reach30d totalReach countriesCount facebookLikes instagramFollowers }
-  content { title body transcript callToAction landingPageUrl landingPageDomain ctaDescription ctaLinkDescription }
-  metrics { reach aggregatedReach estimatedSpend duplicates reachDelta1d reachDelta7d reachDelta30d }
-  audience { targetedCountries mainCountry gender ageMin ageMax } rank { positionInPage currentRank rankDelta improvementPct }
-  flags { isEuAd isLowReach isMediaChanged hasPartnerBadge }`;
-const DETAIL = `${SUMMARY} transcript { language languageConfidence segments { start end text } fullText }
-  creativeAnalysis { hook { text source sourceDescription isFallback } } links { adLibraryUrl landingPageUrl }
-  shops { shopId domain name isPrimary traffic categories }
-  pageAnalytics { impressionsHistory { date totalImpressions } facebookLikesHistory { date value } instagramFollowersHistory { date value } }`;
+const SUMMARY = AD_SUMMARY_SELECTION;
+const DETAIL = AD_DETAIL_SELECTION;
 
 type Call = { name: string; method: string; path: string; body?: string };
 const graphql = (name: string, query: string): Call => ({ name, method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });

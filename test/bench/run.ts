@@ -13,6 +13,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { seedMarket, SCALES, type MarketScale } from '../../src/data/market.js';
 import { ISSUE_SCENARIO_IDS, issueFixtures, issueScenarios, issueVerdicts, prepareIssueData } from './issue-scenarios.js';
 import { brandChangeScenarios, brandChangeVerdicts, recordBrandEvents } from './brand-changes.js';
+import { AD_DETAIL_SELECTION, AD_SUMMARY_SELECTION } from './selections.js';
 import type { Result, Scenario, ServerKind, Target } from './types.js';
 
 // `npm run bench [-- --scales small,medium --duration 5 --rounds 2 --connections 10 --warmup 2 --only S2,S4 --seed-only]`: the project's
@@ -304,16 +305,8 @@ function differences(a: unknown, b: unknown, at = '$', out: string[] = [], max =
 function scenariosFor(ids: { adId: string; historyAdId: string; domain: string; brandtrackerId?: string }, withPostGraphile: boolean): Scenario[] {
   const { adId, historyAdId, domain } = ids;
   const gql = (query: string) => JSON.stringify({ query });
-  const SUMMARY = `id collationId platform status createdAt firstSeenAt lastSeenAt daysRunning media { type thumbnailUrl mediaUrl }
-    advertiser { id name logoUrl facebookPageId liveAdsCount reach30d totalReach countriesCount facebookLikes instagramFollowers }
-    content { title body transcript callToAction landingPageUrl landingPageDomain ctaDescription ctaLinkDescription }
-    metrics { reach aggregatedReach estimatedSpend duplicates reachDelta1d reachDelta7d reachDelta30d }
-    audience { targetedCountries mainCountry gender ageMin ageMax } rank { positionInPage currentRank rankDelta improvementPct }
-    flags { isEuAd isLowReach isMediaChanged hasPartnerBadge }`;
-  const DETAIL = `${SUMMARY} transcript { language languageConfidence segments { start end text } fullText }
-    creativeAnalysis { hook { text source sourceDescription isFallback } } links { adLibraryUrl landingPageUrl }
-    shops { shopId domain name isPrimary traffic categories }
-    pageAnalytics { impressionsHistory { date totalImpressions } facebookLikesHistory { date value } instagramFollowersHistory { date value } }`;
+  const SUMMARY = AD_SUMMARY_SELECTION;
+  const DETAIL = AD_DETAIL_SELECTION;
   // PostGraphile's rows carry the same columns; what the project computes (daysRunning, estimatedSpend,
   // adLibraryUrl, facebookPageId = id, the three history series from one) the client would compute from these.
   const PGL_SUMMARY = `id: rowId collationId platform status createdAt firstSeenAt lastSeenAt mediaType thumbnailUrl mediaUrl

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { createKey, createWorkspace, setCredits } from '../../src/auth/admin.js';
+import type { PrismaClient } from '../../src/generated/prisma/client.js';
 
 // The benches' own databases: each bench works on a database of its own (named by its URL), dropped and made anew.
 
@@ -15,4 +17,21 @@ export async function recreateDatabase(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** A new workspace named `slug`-<now> with credits enough for any run, and its API key (the bench's and the REST overhead bench's). */
+export async function benchWorkspace(prisma: PrismaClient, slugPrefix: string, name: string): Promise<{ slug: string; apiKey: string }> {
+  const slug = `${slugPrefix}-${Date.now()}`;
+  await createWorkspace(prisma, { slug, name });
+  await setCredits(prisma, { workspace: slug, recurringLimit: 2_000_000_000, recurringUsed: 0, topup: 0 });
+  const { apiKey } = await createKey(prisma, { workspace: slug, name: slugPrefix });
+  return { slug, apiKey };
+}
+
+/** The ad S2 and S4 read: the highest-reach group lead with a transcript and a landing page. */
+export async function popularAdId(prisma: PrismaClient): Promise<string> {
+  const [ad] = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT a."id" FROM "ads" a JOIN "ad_transcripts" t ON t."adId" = a."id"
+    WHERE a."isGroupLead" AND a."landingPageDomain" IS NOT NULL ORDER BY a."reach" DESC LIMIT 1`;
+  return ad.id;
 }

@@ -8,7 +8,6 @@ import { OperationTypeNode, print } from 'graphql';
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { createSofa } from 'sofa-api';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
-import { createKey, createWorkspace, setCredits } from '../../src/auth/admin.js';
 import { connect } from '../../src/db/client.js';
 import { KnownBalances } from '../../src/metering/balances.js';
 import { ChargeBatcher } from '../../src/metering/charges.js';
@@ -16,6 +15,7 @@ import { createRateLimiter } from '../../src/metering/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createApp } from '../../src/server.js';
 import { schema } from '../../src/schema/index.js';
+import { benchWorkspace, popularAdId } from './database.js';
 import { AD_DETAIL_SELECTION, AD_SUMMARY_SELECTION } from './selections.js';
 
 const { values: opts } = parseArgs({
@@ -27,13 +27,8 @@ const { values: opts } = parseArgs({
 });
 
 const db = connect(opts.database!);
-const slug = `overhead-${Date.now()}`;
-await createWorkspace(db.prisma, { slug, name: 'REST overhead' });
-await setCredits(db.prisma, { workspace: slug, recurringLimit: 2_000_000_000, recurringUsed: 0, topup: 0 });
-const { apiKey } = await createKey(db.prisma, { workspace: slug, name: 'overhead' });
-const [ad] = await db.prisma.$queryRaw<{ id: string }[]>`
-  SELECT a."id" FROM "ads" a JOIN "ad_transcripts" t ON t."adId" = a."id"
-  WHERE a."isGroupLead" AND a."landingPageDomain" IS NOT NULL ORDER BY a."reach" DESC LIMIT 1`;
+const { apiKey } = await benchWorkspace(db.prisma, 'overhead', 'REST overhead');
+const ad = { id: await popularAdId(db.prisma) };
 const unlimited = { capacity: 1e9, perSecond: 1e9 };
 const rateLimiter = createRateLimiter({ read: unlimited, write: unlimited });
 await rateLimiter.ready();

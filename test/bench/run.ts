@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import pg from 'pg';
-import { createKey, createWorkspace, setCredits } from '../../src/auth/admin.js';
 import { connect } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedMarket, SCALES, type MarketScale } from '../../src/data/market.js';
 import { ISSUE_SCENARIO_IDS, issueFixtures, issueScenarios, issueVerdicts, prepareIssueData } from './issue-scenarios.js';
 import { brandChangeScenarios, brandChangeVerdicts, recordBrandEvents } from './brand-changes.js';
+import { benchWorkspace, popularAdId } from './database.js';
 import { AD_DETAIL_SELECTION, AD_SUMMARY_SELECTION } from './selections.js';
 import type { Result, Scenario, ServerKind, Target } from './types.js';
 
@@ -164,13 +164,8 @@ async function prepareDatabase(scale: MarketScale, databaseUrl: string) {
   const db = await seedDatabase(scale, databaseUrl);
   await db.pool.query('CREATE SCHEMA IF NOT EXISTS bench');
   await db.pool.query(SEARCH_FUNCTION);
-  const slug = `bench-${Date.now()}`;
-  await createWorkspace(db.prisma, { slug, name: 'Bench' });
-  await setCredits(db.prisma, { workspace: slug, recurringLimit: 2_000_000_000, recurringUsed: 0, topup: 0 });
-  const { apiKey } = await createKey(db.prisma, { workspace: slug, name: 'bench' });
-  const [popular] = await db.prisma.$queryRaw<{ id: string }[]>`
-    SELECT a."id" FROM "ads" a JOIN "ad_transcripts" t ON t."adId" = a."id"
-    WHERE a."isGroupLead" AND a."landingPageDomain" IS NOT NULL ORDER BY a."reach" DESC LIMIT 1`;
+  const { slug, apiKey } = await benchWorkspace(db.prisma, 'bench', 'Bench');
+  const popular = { id: await popularAdId(db.prisma) };
   // S3 needs an ad with a reach history: the highest-reach one that has one (not every ad has daily rows).
   const [tracked] = await db.prisma.$queryRaw<{ id: string }[]>`
     SELECT a."id" FROM "ads" a WHERE EXISTS (SELECT 1 FROM "ad_reach_days" d WHERE d."adId" = a."id") ORDER BY a."reach" DESC LIMIT 1`;

@@ -1,9 +1,8 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { getNamedType, getNullableType, GraphQLError, isObjectType, Kind, OperationTypeNode, parse, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, GraphQLError, isObjectType, Kind, parse, type DocumentNode, type ExecutionResult, type OperationDefinitionNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { createSofa } from 'sofa-api';
 import { envelope } from '../../../rest/envelope.js';
 import { matchRoute } from '../../../rest/match.js';
+import { routeOperations, type RouteOperation } from '../../../rest/operation.js';
 import { argumentsFromHttp } from '../../../rest/arguments.js';
 import { routes, type RestRoute } from '../../../rest/routes.js';
 import type { Principal } from '../../auth/principal.js';
@@ -79,13 +78,13 @@ export type MarketList = ListRoute & {
 const publicPath = (route: RestRoute) => `/v1${route.path}`;
 export const listName = (method: string, path: string) => `${method} ${path}`;
 
-let lists: Promise<{ schema: GraphQLSchema; all: Map<string, MarketList>; plain: Map<string, MarketList>; feeds: ListRoute[] }> | undefined;
+let lists: Promise<{ schema: GraphQLSchema; all: Map<string, MarketList>; plain: Map<string, MarketList>; feeds: ListRoute[]; operationOf: (route: RestRoute) => RouteOperation }> | undefined;
 
 function allLists() {
   // The schema imports the domains that use this module: it is read once built, on first use.
   lists ??= import('../index.js').then(({ schema }) => {
     const all = listsOf(schema);
-    return { schema, all, plain: new Map([...all].filter(([, list]) => list.pathParams.length === 0)), feeds: feedsOf(schema) };
+    return { schema, all, plain: new Map([...all].filter(([, list]) => list.pathParams.length === 0)), feeds: feedsOf(schema), operationOf: routeOperations(schema) };
   });
   return lists;
 }
@@ -251,13 +250,12 @@ export async function marketListAt(method: string, path: string): Promise<{ list
   throw validationError([{ argument: 'path', expected: [`method and path must name a market list route as called (/v1/…): ${names.join(', ')}`] }]);
 }
 
-/** The route's list with every field REST selects for it (SOFA's selection: rest/plugin.ts), compiled once. */
+/** The route's list with every field REST selects for it (SOFA's selection: rest/operation.ts), compiled once. */
 export async function rowsQuery(list: ListRoute): Promise<CompiledQuery> {
   if (list.rows) return list.rows;
-  const { schema } = await allLists();
-  // SOFA's own reading of the schema (its models, its depth), as the plugin configures it: the same selection.
-  const sofa = createSofa({ basePath: '/v1', schema });
-  const operation = buildOperationNodeForField({ kind: OperationTypeNode.QUERY, schema, field: list.field.name, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit });
+  const { schema, operationOf } = await allLists();
+  // The route's own REST operation (rest/operation.ts): the same selection.
+  const operation = operationOf(list.route).document.definitions[0] as OperationDefinitionNode;
   const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [{ ...operation, name: { kind: Kind.NAME, value: 'ListRows' } }] };
   const compiled = compileQuery(schema, document, 'ListRows');
   if (!isCompiledQuery(compiled)) throw new Error(`market lists: ${list.route.field} cannot be compiled: ${JSON.stringify(compiled.errors)}`);

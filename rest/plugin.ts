@@ -65,12 +65,18 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
   }
 }
 
+/** A HEAD's answer: the GET's status and headers, no body. */
+function withoutBody(response: Response): Response {
+  return new FetsResponse(null, { status: response.status, headers: response.headers });
+}
+
 /** Paths below BASE_PATH served outside the route table (here or by another plugin): a wrong method on them is a 405 too. */
 const SERVED_OUTSIDE_THE_TABLE: Routed[] = [
-  { method: 'GET', path: '/openapi.json' },
-  { method: 'GET', path: '/ready' },
-  { method: 'GET', path: '/docs' },
-  { method: 'GET', path: '/docs/assets/:asset' },
+  ...['/openapi.json', '/ready', '/docs', '/docs/assets/:asset'].flatMap((path) => [
+    { method: 'GET', path },
+    { method: 'HEAD', path },
+  ]),
+  // An event stream is only opened by GET: a HEAD would hold a connection open to send nothing.
   { method: 'GET', path: '/events/stream' },
   { method: 'GET', path: '/exports/:exportId/file' },
   { method: 'HEAD', path: '/exports/:exportId/file' },
@@ -95,7 +101,8 @@ export function useRestApi(options: {
 }): Plugin {
   const { schema, routes, authenticate, rateLimiter, prisma, creditHeaders, readiness, logger } = options;
   const fields = new Map(routes.map((route) => [route, rootField(schema, route)]));
-  const everyPath: Routed[] = [...routes, ...SERVED_OUTSIDE_THE_TABLE];
+  // HEAD is answered wherever GET is (RFC 9110 §9.3.2): the GET runs, and is metered, and its body is left out.
+  const everyPath: Routed[] = [...routes.flatMap((route) => (route.method === 'GET' ? [route, { method: 'HEAD', path: route.path }] : [route])), ...SERVED_OUTSIDE_THE_TABLE];
   let openApi: string | undefined;
   let getEnveloped: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>['getEnveloped'] | undefined;
   let operationOf: ((route: RestRoute) => RouteOperation) | undefined;
@@ -119,35 +126,38 @@ export function useRestApi(options: {
       const { url, endResponse } = payload;
       if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) return;
       const state = currentRequest()!;
+      const head = payload.request.method === 'HEAD';
+      const served = head ? { ...payload, endResponse: (response: Response) => payload.endResponse(withoutBody(response)) } : payload;
       try {
-        await serve(payload, state);
+        await serve(served, state, head ? 'GET' : payload.request.method);
       } catch (error) {
         // Whatever escaped the steps below is still answered in the envelope, and logged with the request id.
-        endResponse(json(failed([error], state)));
+        served.endResponse(json(failed([error], state)));
       }
     },
   };
 
-  async function serve(payload: Parameters<NonNullable<Plugin['onRequest']>>[0], state: RequestState): Promise<void> {
+  /** `method` is the request's, or GET for a HEAD (whose answer loses its body on the way out). */
+  async function serve(payload: Parameters<NonNullable<Plugin['onRequest']>>[0], state: RequestState, method: string): Promise<void> {
     const { request, url, endResponse } = payload;
     const path = url.pathname.slice(BASE_PATH.length) || '/';
-    if (request.method === 'GET' && path === '/openapi.json') {
+    if (method === 'GET' && path === '/openapi.json') {
       state.route = `${BASE_PATH}/openapi.json`;
       openApi ??= JSON.stringify(openApiDocument(schema, routes));
       return endResponse(new FetsResponse(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } }));
     }
-    if (request.method === 'GET' && path === '/ready' && readiness) {
+    if (method === 'GET' && path === '/ready' && readiness) {
       state.route = `${BASE_PATH}/ready`;
       const report = await readiness.check();
       return endResponse(FetsResponse.json({ requestId: state.requestId, ...report }, { status: report.status === 'ready' ? 200 : (503 as 200), headers: { 'cache-control': 'no-store' } }));
     }
-    const docs = await docsResponse(request.method, path);
+    const docs = await docsResponse(method, path);
     if (docs) {
       state.route = `${BASE_PATH}/docs`;
       return endResponse(docs);
     }
 
-    let match = matchRoute(routes, request.method, path);
+    let match = matchRoute(routes, method, path);
     if (!match) {
       const allowed = allowedMethods(everyPath, path);
       if (allowed.length && !allowed.includes(request.method)) return endResponse(json(methodNotAllowedFailure(request.method, url.pathname, allowed, state.requestId)));

@@ -112,6 +112,8 @@ describe('405 method_not_allowed', () => {
     for (const route of routes) {
       const shape = route.path.replace(/:[A-Za-z]+/g, ':');
       byShape.set(shape, (byShape.get(shape) ?? new Set()).add(route.method));
+      // HEAD is answered wherever GET is.
+      if (route.method === 'GET') byShape.get(shape)!.add('HEAD');
     }
     for (const [shape, methods] of byShape) {
       const path = `/v1${shape === '/' ? '' : shape.replaceAll(':', 'x1')}`;
@@ -124,11 +126,11 @@ describe('405 method_not_allowed', () => {
 
   it('paths served beside the table, and the server’s own media, say their methods too', async () => {
     for (const [method, path, allow] of [
-      ['POST', '/v1/openapi.json', 'GET'],
-      ['DELETE', '/v1/docs', 'GET'],
+      ['POST', '/v1/openapi.json', 'GET, HEAD'],
+      ['DELETE', '/v1/docs', 'GET, HEAD'],
       ['POST', '/v1/events/stream', 'GET'],
       ['POST', '/v1/exports/x1/file', 'GET, HEAD'],
-      ['HEAD', '/v1/me', 'GET'],
+      ['HEAD', '/v1/events/stream', 'GET'],
       ['POST', '/media/products/11.jpg', 'GET, HEAD'],
       ['PUT', '/graphql', 'GET, POST'],
     ]) {
@@ -137,6 +139,19 @@ describe('405 method_not_allowed', () => {
       expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
       if (method !== 'HEAD' && !path.startsWith('/graphql')) expectEnvelope(res, 405, 'method_not_allowed');
     }
+  });
+
+  it('HEAD is answered wherever GET is: the GET\'s status and headers, no body', async () => {
+    const { apiKey: key } = await t.newKey();
+    for (const path of ['/v1/me', '/v1/ads?limit=2', '/v1/openapi.json', '/v1/docs', '/v1/ads/nothing-here']) {
+      const headers = { authorization: `Bearer ${key}` };
+      const [get, head] = [await call('GET', path, headers), await call('HEAD', path, headers)];
+      expect(head.status, path).toBe(get.status);
+      expect(head.text, path).toBe('');
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('x-request-id'), path).toBeTruthy();
+    }
+    expect((await call('HEAD', '/v1/ads/query')).headers.get('allow')).toBe('POST');
   });
 
   it('a method a path answers is never refused: a docs asset that does not exist is a 404', async () => {

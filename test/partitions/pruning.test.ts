@@ -24,10 +24,15 @@ type PlanNode = {
   'Index Cond'?: string;
   Filter?: string;
   'Recheck Cond'?: string;
+  'Parent Relationship'?: string;
+  'Subplan Name'?: string;
   Plans?: PlanNode[];
 };
-/** A scan of a history partition in a plan that ran: its month (YYYY-MM-01, null for the default partition). */
-type Scan = { partition: string; month: string | null; loops: number; rows: number; dateBound: boolean };
+/**
+ * A scan of a history partition in a plan that ran: its month (YYYY-MM-01, null for the default partition); `initPlan`:
+ * it is part of a scalar subquery computed once before the statement's rows (a latest day).
+ */
+type Scan = { partition: string; month: string | null; loops: number; rows: number; dateBound: boolean; initPlan: boolean };
 
 const HISTORY = new RegExp(`"(${HISTORY_TABLES.join('|')})"`);
 const PARTITION = new RegExp(`^(?:${HISTORY_TABLES.join('|')})_(?:p(\\d{4})(\\d{2})|default)$`);
@@ -68,7 +73,9 @@ async function scansOf(statements: Statement[]): Promise<Scan[]> {
       await client.query('BEGIN');
       try {
         const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
-        const walk = (node: PlanNode) => {
+        const walk = (node: PlanNode, underInitPlan = false) => {
+          // A WITH query is shown as an InitPlan too ("CTE t"): not a scalar subquery.
+          const initPlan = underInitPlan || (node['Parent Relationship'] === 'InitPlan' && !node['Subplan Name']?.startsWith('CTE '));
           const match = node['Relation Name'] ? PARTITION.exec(node['Relation Name']) : null;
           if (match) {
             const conditions = [node['Index Cond'], node.Filter, node['Recheck Cond']].filter(Boolean).join(' ');
@@ -78,9 +85,10 @@ async function scansOf(statements: Statement[]): Promise<Scan[]> {
               loops: node['Actual Loops'] ?? 0,
               rows: (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 0),
               dateBound: DATE_BOUND.test(conditions),
+              initPlan,
             });
           }
-          for (const child of node.Plans ?? []) walk(child);
+          for (const child of node.Plans ?? []) walk(child, initPlan);
         };
         walk(rows[0]['QUERY PLAN'][0].Plan);
       } finally {
@@ -203,6 +211,30 @@ describe('history reads prune to their months', () => {
     expect(read).toContain(partitionOf('ad_reach_days', month(last)));
     expectNothingBefore(read, partitionOf('ad_reach_days', month(last)));
     expect((await monthPartitions(t.db.pool, 'ad_reach_days')).filter((p) => p.month < month(last)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the rank movers' trajectories (GET /brandtrackers/{id}/scaling-ads) read their ads' latest day from the newest month, not from every month", async () => {
+    const { apiKey } = await t.newKey();
+    const page = await one<{ id: string }>(
+      `SELECT a."advertiserId" AS id FROM "ads" a JOIN "ad_reach_days" r ON r."adId" = a."id"
+       WHERE r."rank" IS NOT NULL AND a."status" = 'active' AND a."isGroupLead" GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`);
+    const tracked = await t.rest('POST', '/brandtrackers', { key: apiKey, body: { facebookPageId: page.id } });
+    expect(tracked.status).toBe(200);
+    const brandtrackerId = (tracked.body.data.id ?? tracked.body.data.brandtrackerId) as string;
+    const { res, statements } = await historyStatements(() => t.rest('GET', `/brandtrackers/${brandtrackerId}/scaling-ads?minRankDelta=0&limit=5`, { key: apiKey }));
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    expect(res.body.data.some((row: { trajectory: unknown[] }) => row.trajectory.length > 0)).toBe(true);
+    const { last } = await one<{ last: string }>(`SELECT to_char(max("date"), 'YYYY-MM-DD') AS last FROM "ad_reach_days" WHERE "adId" = ANY($1::text[])`,
+      [res.body.data.map((row: { ad: { id: string } }) => row.ad.id)]);
+    const trajectory = statements.filter((s) => /\btotals AS\b/.test(s.text));
+    expect(trajectory).toHaveLength(1);
+    const latestDay = (await scansOf(trajectory)).filter((s) => s.initPlan && s.partition.startsWith('ad_reach_days'));
+    const read = executed(latestDay);
+    expect(read).toContain(partitionOf('ad_reach_days', month(last)));
+    expectNothingBefore(read, partitionOf('ad_reach_days', month(last)));
+    // The older months are in the subquery's plan (the ads have rows there), and were not read.
+    expect(latestDay.filter((s) => s.month !== null && s.month < month(last)).length, 'older months in the plan').toBeGreaterThanOrEqual(2);
   });
 
   it("the pages' latest day (GET /advertisers?reachPeriod=last7d) is read from the newest month of advertiser_metric_days", async () => {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { latestHistoryDay } from '../../../db/partitions.js';
 import { Prisma, type PrismaClient } from '../../../generated/prisma/client.js';
 import { daysRunningSql } from '../../shared/days-running.js';
 import { findComputedPage, offsetOf, type PageRequest } from '../../shared/list.js';
@@ -137,7 +138,7 @@ export async function trajectories(prisma: PrismaClient, adIds: string[], days =
       SELECT r."adId", r."date", r."rank", a."advertiserId"
       FROM "ad_reach_days" r JOIN "ads" a ON a."id" = r."adId"
       WHERE r."adId" = ANY(${adIds}::text[]) AND r."rank" IS NOT NULL
-        AND r."date" >= (SELECT max("date") FROM "ad_reach_days" WHERE "adId" = ANY(${adIds}::text[])) - ${days}::int
+        AND r."date" >= ${latestHistoryDay('ad_reach_days', sql`"adId" = ANY(${adIds}::text[])`)} - ${days}::int
     ),
     totals AS (
       SELECT a."advertiserId", r."date", count(*)::int AS n

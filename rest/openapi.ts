@@ -369,8 +369,11 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
     get: {
       operationId: 'ready',
       tags: ['System'],
-      summary: 'Readiness probe: the database (and Redis when configured) answer.',
-      description: 'Open. 200 when every dependency answers, 503 otherwise or while the server shuts down. GET /v1/health is the liveness answer, which touches nothing.',
+      summary: 'Readiness probe: the database (and Redis when configured) answer; the read replicas\' state.',
+      description:
+        'Open. 200 when every dependency answers, 503 otherwise or while the server shuts down. GET /v1/health is the liveness answer, which touches nothing. ' +
+        '`replicas` lists the read replicas (DATABASE_REPLICA_URLS) as the lag sampler last saw them, named host:port/database; empty when there are none. ' +
+        'A replica that is unreachable or further behind than REPLICA_MAX_LAG_MS is skipped (its reads run on the others or the primary) and leaves the answer 200.',
       security: [],
       responses: {
         200: { description: 'Ready.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
@@ -379,10 +382,28 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
     },
   };
   const check = { type: 'object', required: ['status', 'latencyMs'], properties: { status: { type: 'string', enum: ['up', 'down'] }, latencyMs: { type: 'integer' }, error: { type: 'string' } } };
+  const replica = {
+    type: 'object',
+    required: ['name', 'reachable', 'lagMs', 'maxLagMs', 'lagging', 'inRotation', 'reason'],
+    properties: {
+      name: { type: 'string', description: 'host:port/database (never the URL\'s credentials).' },
+      reachable: { type: 'boolean', description: 'It answered its last sample, and no statement has found it gone since.' },
+      lagMs: { anyOf: [{ type: 'integer' }, { type: 'null' }], description: 'Milliseconds behind the primary at the last sample; null before the first one, while it does not answer, or when it is not a standby.' },
+      maxLagMs: { type: 'integer', description: 'REPLICA_MAX_LAG_MS.' },
+      lagging: { type: 'boolean', description: 'Further behind than maxLagMs: skipped until it catches up.' },
+      inRotation: { type: 'boolean', description: 'It takes market reads now.' },
+      reason: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'Why it is out of rotation (not answering, behind, not a standby), or null.' },
+    },
+  };
   builder.components.Readiness = {
     type: 'object',
-    required: ['requestId', 'status', 'checks'],
-    properties: { requestId: { type: 'string' }, status: { type: 'string', enum: ['ready', 'unavailable', 'stopping'] }, checks: { type: 'object', properties: { database: check, redis: check } } },
+    required: ['requestId', 'status', 'checks', 'replicas'],
+    properties: {
+      requestId: { type: 'string' },
+      status: { type: 'string', enum: ['ready', 'unavailable', 'stopping'] },
+      checks: { type: 'object', properties: { database: check, redis: check } },
+      replicas: { type: 'array', items: replica, description: 'The read replicas; empty when there are none (the embedded database has none).' },
+    },
   };
   return {
     openapi: '3.1.0',

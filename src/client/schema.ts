@@ -2801,8 +2801,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness probe: the database (and Redis when configured) answer.
-         * @description Open. 200 when every dependency answers, 503 otherwise or while the server shuts down. GET /v1/health is the liveness answer, which touches nothing.
+         * Readiness probe: the database (and Redis when configured) answer; the read replicas' state.
+         * @description Open. 200 when every dependency answers, 503 otherwise or while the server shuts down. GET /v1/health is the liveness answer, which touches nothing. `replicas` lists the read replicas (DATABASE_REPLICA_URLS) as the lag sampler last saw them, named host:port/database; empty when there are none. A replica that is unreachable or further behind than REPLICA_MAX_LAG_MS is skipped (its reads run on the others or the primary) and leaves the answer 200.
          */
         get: operations["ready"];
         put?: never;
@@ -6576,6 +6576,23 @@ export interface components {
                     error?: string;
                 };
             };
+            /** @description The read replicas; empty when there are none (the embedded database has none). */
+            replicas: {
+                /** @description host:port/database (never the URL's credentials). */
+                name: string;
+                /** @description It answered its last sample, and no statement has found it gone since. */
+                reachable: boolean;
+                /** @description Milliseconds behind the primary at the last sample; null before the first one, while it does not answer, or when it is not a standby. */
+                lagMs: number | null;
+                /** @description REPLICA_MAX_LAG_MS. */
+                maxLagMs: number;
+                /** @description Further behind than maxLagMs: skipped until it catches up. */
+                lagging: boolean;
+                /** @description It takes market reads now. */
+                inRotation: boolean;
+                /** @description Why it is out of rotation (not answering, behind, not a standby), or null. */
+                reason: string | null;
+            }[];
         };
     };
     responses: {

@@ -90,10 +90,14 @@ function lsn(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
-/** A replica's state, as /metrics shows it. */
+/** A replica's state, as /metrics and GET /v1/ready show it. */
 export type ReplicaStatus = {
   /** host:port/database of the replica (never its credentials). */
   name: string;
+  /** It answered its last sample, and no statement has found it gone since. */
+  reachable: boolean;
+  /** It was further behind the primary than REPLICA_MAX_LAG_MS at its last sample: skipped until it catches up. */
+  lagging: boolean;
   inRotation: boolean;
   /** Why it is out of rotation (not answering, too far behind, not a standby), or null. */
   reason: string | null;
@@ -119,6 +123,9 @@ class Replica {
   down = false;
   reason: string | null = 'not sampled yet';
   lagMs: number | null = null;
+  /** Whether the last sample was answered (false before the first one). */
+  answered = false;
+  lagging = false;
   /** The send time of the newest primary sample this replica has replayed (ms since epoch), or 0. */
   coveredUntil = 0;
   statements = 0;
@@ -145,6 +152,8 @@ class Replica {
         'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed',
       );
       const [row] = rows;
+      this.answered = true;
+      this.lagging = false;
       if (!row.standby || row.replayed === null) {
         this.lagMs = null;
         this.reason = 'not a standby (pg_is_in_recovery() is false)';
@@ -155,10 +164,13 @@ class Replica {
         if (covered) this.coveredUntil = Math.max(this.coveredUntil, covered.at);
         // Behind every sample kept: at least as old as the oldest one.
         this.lagMs = Math.max(0, at - (covered ? this.coveredUntil : (primary[0]?.at ?? at)));
-        this.reason = this.lagMs > maxLagMs ? `${this.lagMs} ms behind the primary (REPLICA_MAX_LAG_MS ${maxLagMs})` : null;
+        this.lagging = this.lagMs > maxLagMs;
+        this.reason = this.lagging ? `${this.lagMs} ms behind the primary (REPLICA_MAX_LAG_MS ${maxLagMs})` : null;
       }
       this.down = false;
     } catch (error) {
+      this.answered = false;
+      this.lagging = false;
       this.lagMs = null;
       this.reason = `not answering: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -166,7 +178,10 @@ class Replica {
   }
 
   status(): ReplicaStatus {
-    return { name: this.name, inRotation: this.inRotation, reason: this.down ? 'a statement found it gone' : this.reason, lagMs: this.lagMs, statements: this.statements };
+    return {
+      name: this.name, reachable: this.answered && !this.down, lagging: this.lagging, inRotation: this.inRotation,
+      reason: this.down ? 'a statement found it gone' : this.reason, lagMs: this.lagMs, statements: this.statements,
+    };
   }
 
   async close(): Promise<void> {

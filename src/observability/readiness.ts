@@ -1,9 +1,11 @@
 import type pg from 'pg';
-import { primaryQuery } from '../db/replicas.js';
+import { primaryQuery, replicaSetOf, type ReplicaStatus } from '../db/replicas.js';
 import type { RateLimiter } from '../metering/rate-limit.js';
 
 export type CheckResult = { status: 'up' | 'down'; latencyMs: number; error?: string };
-export type ReadinessReport = { status: 'ready' | 'unavailable' | 'stopping'; checks: Record<string, CheckResult> };
+/** A read replica as its lag sampler last saw it (src/db/replicas.ts), named host:port/database, never by its URL. */
+export type ReplicaCheck = Omit<ReplicaStatus, 'statements'> & { maxLagMs: number };
+export type ReadinessReport = { status: 'ready' | 'unavailable' | 'stopping'; checks: Record<string, CheckResult>; replicas: ReplicaCheck[] };
 export type Readiness = { check(): Promise<ReadinessReport>; /** From now on the probe answers `stopping` (graceful shutdown). */ stop(): void };
 
 /** How long one dependency may take to answer the probe before it counts as down. */
@@ -25,6 +27,8 @@ async function timed(run: () => Promise<unknown>): Promise<CheckResult> {
 /**
  * The readiness probe (GET /v1/ready): the database answers a statement on the server's pool, and the rate-limit
  * store (Redis) answers a PING when one is configured. GET /v1/health stays the liveness answer that touches nothing.
+ * The read replicas (DATABASE_REPLICA_URLS) are reported as their lag sampler last saw them, and never make the server
+ * unready: a replica that is down or behind is skipped, and its reads run on the others or the primary.
  */
 export function createReadiness(deps: { pool: Pick<pg.Pool, 'query'>; rateLimiter: Pick<RateLimiter, 'external' | 'ping'> }): Readiness {
   let stopping = false;
@@ -34,13 +38,15 @@ export function createReadiness(deps: { pool: Pick<pg.Pool, 'query'>; rateLimite
     },
     async check() {
       const [database, redis] = await Promise.all([
-        // The primary's answer, also when the pool sends reads to replicas (their state is on /metrics).
+        // The primary's answer, also when the pool sends reads to replicas (their state is below, and on /metrics).
         timed(() => primaryQuery(deps.pool, 'SELECT 1')),
         deps.rateLimiter.external() ? timed(() => deps.rateLimiter.ping()) : Promise.resolve(undefined),
       ]);
       const checks: Record<string, CheckResult> = redis ? { database, redis } : { database };
       const down = Object.values(checks).some((check) => check.status === 'down');
-      return { status: stopping ? 'stopping' : down ? 'unavailable' : 'ready', checks };
+      const replicaSet = replicaSetOf(deps.pool);
+      const replicas = replicaSet ? replicaSet.report().replicas.map(({ statements: _, ...replica }) => ({ ...replica, maxLagMs: replicaSet.maxLagMs })) : [];
+      return { status: stopping ? 'stopping' : down ? 'unavailable' : 'ready', checks, replicas };
     },
   };
 }

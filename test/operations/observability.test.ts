@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCredits } from '../../src/auth/admin.js';
 import { loadConfig } from '../../src/config.js';
+import { connect } from '../../src/db/client.js';
 import { createHttpServer, createMetricsServer } from '../../src/http.js';
 import { createRateLimiter } from '../../src/metering/index.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -111,7 +112,24 @@ describe('readiness', () => {
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ requestId: ready.headers.get('x-request-id'), status: 'ready', checks: { database: { status: 'up', latencyMs: expect.any(Number) } } });
     expect(ready.body.checks.redis).toBeUndefined();
+    // No DATABASE_REPLICA_URLS (and none possible on the embedded database): the list says there are none.
+    expect(ready.body.replicas).toEqual([]);
     expect((await t.rest('GET', '/health')).status).toBe(200);
+  });
+
+  it.skipIf(process.env.TEST_DB !== 'postgres')('stays ready while a read replica does not answer, and names it by host:port/database only', async () => {
+    const db = connect(t.db.url, { replicas: { urls: ['postgresql://reader:s3cret-word@127.0.0.1:1/market?application_name=probe'], maxLagMs: 500 } });
+    try {
+      await db.replicas!.ready;
+      const report = await createReadiness({ pool: db.pool, rateLimiter: createRateLimiter(TEST_RATE_LIMITS) }).check();
+      expect(report).toMatchObject({ status: 'ready', checks: { database: { status: 'up' } } });
+      expect(report.replicas).toEqual([
+        { name: '127.0.0.1:1/market', reachable: false, lagMs: null, maxLagMs: 500, lagging: false, inRotation: false, reason: expect.stringMatching(/^not answering: /) },
+      ]);
+      expect(JSON.stringify(report)).not.toMatch(/s3cret|reader|postgresql:|application_name/);
+    } finally {
+      await db.close();
+    }
   });
 
   it('answers 503 while the database or Redis is down, and stopping once shutdown began', async () => {

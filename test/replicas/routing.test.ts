@@ -5,6 +5,7 @@ import { connect, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { ReplicaReport } from '../../src/db/replicas.js';
 import { Metrics } from '../../src/observability/metrics.js';
+import { createReadiness } from '../../src/observability/readiness.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { replicaClusterUnavailable, startReplicatedCluster, type ReplicatedCluster } from '../support/replica.js';
 
@@ -30,6 +31,7 @@ let b: string;
 let adIds: string[];
 
 const report = (): ReplicaReport => db.replicas!.report();
+const noRateLimitStore = { external: () => false, ping: async () => {} };
 const onReplica = (r: ReplicaReport) => r.replicas[0].statements;
 const scansOfAds = async (server: 'primary' | 'replica') =>
   (await cluster.query<{ scans: number }>(server, `SELECT (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::int AS scans FROM pg_stat_user_tables WHERE relname = 'ads'`))[0].scans;
@@ -99,6 +101,17 @@ describe.skipIf(!!skip)('read replicas on a real streaming standby', () => {
     expect(body).toMatch(new RegExp(`mi_db_pool_connections\\{pool="data@${name.replace(/[.]/g, '\\.')}",state="total"\\} [1-9]`));
   });
 
+  it('reports the standby on GET /v1/ready: reachable, its lag, in rotation; by host:port/database, never its URL', async () => {
+    const answer = await t.rest('GET', '/ready');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'ready', checks: { database: { status: 'up' } } });
+    const { port } = new URL(cluster.replicaUrl);
+    expect(answer.body.replicas).toEqual([
+      { name: `127.0.0.1:${port}/postgres`, reachable: true, lagMs: expect.any(Number), maxLagMs: 60_000, lagging: false, inRotation: true, reason: null },
+    ]);
+    expect(JSON.stringify(answer.body)).not.toContain('postgresql://');
+  });
+
   it('runs writes and workspace data on the primary; the next request sees the write while the standby has not replayed it', async () => {
     await cluster.query('replica', 'SELECT pg_wal_replay_pause()');
     try {
@@ -154,6 +167,11 @@ describe.skipIf(!!skip)('read replicas on a real streaming standby', () => {
         await cluster.query('primary', 'INSERT INTO lag_probe VALUES (now())');
         await vi.waitFor(() => expect(strict.replicas!.report().replicas[0]).toMatchObject({ inRotation: false, reason: expect.stringMatching(/behind the primary/) }), { timeout: 15_000, interval: 50 });
         expect(strict.replicas!.report().replicas[0].lagMs).toBeGreaterThan(200);
+        // The readiness probe says it is skipped for its lag, and the server stays ready (its reads run on the primary).
+        const probe = await createReadiness({ pool: strict.pool, rateLimiter: noRateLimitStore }).check();
+        expect(probe.status).toBe('ready');
+        expect(probe.replicas).toEqual([expect.objectContaining({ reachable: true, lagging: true, inRotation: false, maxLagMs: 200 })]);
+        expect(probe.replicas[0].lagMs).toBeGreaterThan(200);
       } finally {
         await cluster.query('replica', 'SELECT pg_wal_replay_resume()');
       }
@@ -187,6 +205,10 @@ describe.skipIf(!!skip)('read replicas on a real streaming standby', () => {
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     const after = report();
     expect(after.replicas[0].inRotation).toBe(false);
+    // Ready all along (the primary answers), and the probe says the standby is gone.
+    const probe = await t.rest('GET', '/ready');
+    expect([probe.status, probe.body.status]).toEqual([200, 'ready']);
+    expect(probe.body.replicas).toEqual([expect.objectContaining({ reachable: false, inRotation: false, lagging: false })]);
     expect(after.primaryStatements - before.primaryStatements).toBeGreaterThan(0);
     // Now every read runs on the primary, none is tried on the standby.
     const settled = report();
@@ -196,6 +218,7 @@ describe.skipIf(!!skip)('read replicas on a real streaming standby', () => {
 
     await cluster.startReplica();
     await vi.waitFor(() => expect(report().replicas[0].inRotation).toBe(true), { timeout: 30_000, interval: 50 });
+    expect((await t.rest('GET', '/ready')).body.replicas).toEqual([expect.objectContaining({ reachable: true, inRotation: true })]);
     const back = onReplica(report());
     expect((await t.rest('GET', '/ads?search=summer&limit=5', { key: b })).status).toBe(200);
     expect(onReplica(report())).toBeGreaterThan(back);

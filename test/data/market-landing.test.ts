@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { BIG_SPENDER_REACH30D, RISING_STAR_REACH30D } from '../../src/data/market/snapshots.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sqlProbe } from '../support/sql.js';
+import { TINY_MARKET_42 } from '../support/tiny-market.js';
 
 // Landing pages, the ads' video lengths, partner pages and rank movers, and the pages' type, audience and
 // spender segment in the synthetic market.
@@ -14,8 +14,7 @@ let db: TestDatabase;
 const { offenders, one } = sqlProbe(() => db);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedMarket(db.pool, { scale: 'tiny', seed: 42, asOf: new Date(`${AS_OF}T00:00:00Z`) });
+  db = await createTestDatabase({ market: TINY_MARKET_42 });
 });
 
 afterAll(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
+import { MARKET_TABLES } from '../../src/data/market.js';
 import { EU_CPM_USD, PRODUCT_WEEKS } from '../../src/data/market/product-ads.js';
 import { USD_PER_UNIT } from '../../src/data/usd-rates.js';
 import { EU_UK } from '../../src/data/market/words.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { sqlProbe } from '../support/sql.js';
+import { sqlProbe, tableCounts } from '../support/sql.js';
+import { TINY_MARKET_42 } from '../support/tiny-market.js';
 
 const AS_OF = '2025-06-01';
-const options = { scale: 'tiny' as const, seed: 42, asOf: new Date(`${AS_OF}T00:00:00Z`) };
 
 let db: TestDatabase;
 let counts: Record<string, number>;
@@ -15,8 +15,8 @@ let counts: Record<string, number>;
 const { offenders, one } = sqlProbe(() => db);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  ({ counts } = await seedMarket(db.pool, options));
+  db = await createTestDatabase({ market: TINY_MARKET_42 });
+  counts = await tableCounts(db, MARKET_TABLES);
 });
 
 afterAll(async () => {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshFacetUsage } from '../../src/data/facet-usage.js';
-import { seedMarket } from '../../src/data/market.js';
+import { MARKET_TABLES } from '../../src/data/market.js';
 import { PLATFORM_SLUGS, TECHNOLOGIES } from '../../src/data/market/facets.js';
 import { COUNTRY_LANGUAGE } from '../../src/data/market/locale.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { sqlProbe } from '../support/sql.js';
+import { sqlProbe, tableCounts } from '../support/sql.js';
+import { TINY_MARKET_42 } from '../support/tiny-market.js';
 
 // Shop profiles, their facets and histories in the synthetic market: the rows agree with each other and with
 // the figures the API derives from them.
@@ -38,8 +39,8 @@ const USAGE_OFFENDERS = `
    WHERE c."usageCount" <> (SELECT count(*) FROM shops s WHERE c.id = ANY(s."categoryIds"))`;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  ({ counts } = await seedMarket(db.pool, { scale: 'tiny', seed: 42, asOf: new Date(`${AS_OF}T00:00:00Z`) }));
+  db = await createTestDatabase({ market: TINY_MARKET_42 });
+  counts = await tableCounts(db, MARKET_TABLES);
 });
 
 afterAll(async () => {

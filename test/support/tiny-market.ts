@@ -6,6 +6,12 @@ import { PREBUILT_MARKETS } from './templates.js';
 export const TINY_MARKET = PREBUILT_MARKETS[0]!;
 
 /**
+ * The tiny market of seed 42 as of 2025-06-01, which the synthetic market's own tests read (test/data/market-*.test.ts):
+ * built by the first file that asks, copied by the others.
+ */
+export const TINY_MARKET_42 = { scale: 'tiny', seed: 42, asOf: new Date('2025-06-01T00:00:00Z') } as const;
+
+/**
  * A fresh database holding the tiny synthetic market (seed 7, as of 2025-06-01) for the tests of one file, and the ids
  * of one model's rows in id order: the JSON loaders' tests compare their statements with Prisma on every row of it.
  * Read `db` and `ids` from a test or a later beforeAll.

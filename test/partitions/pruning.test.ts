@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { HISTORY_TABLES, maintainHistoryPartitions, monthPartitions } from '../../src/db/partitions.js';
 import { createTestApp, type HttpResult, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 import { partitionOf } from './support.js';
+import { TINY_MARKET } from '../support/tiny-market.js';
 
 // The routes that read history scan only the months of their window. Each route is called over HTTP on the tiny market
 // (as of 2025-06-01: its history spans March to June 2025, a partition per month after the maintenance); the statements
@@ -39,8 +39,7 @@ const PARTITION = new RegExp(`^(?:${HISTORY_TABLES.join('|')})_(?:p(\\d{4})(\\d{
 const DATE_BOUND = /\bdate\s*(?:>=|<=|>|<|=)|(?:>=|<=|>|<|=)\s*\(?\w*\.?date\b/;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2025-06-01T00:00:00Z') });
+  const db = await createTestDatabase({ market: TINY_MARKET });
   await maintainHistoryPartitions(db.pool, { aheadMonths: 1, retentionMonths: null, now: new Date('2025-06-15T00:00:00Z') });
   await db.pool.query(`ANALYZE ${HISTORY_TABLES.map((table) => `"${table}"`).join(', ')}`);
   t = await createTestApp(undefined, { database: db });

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMarket } from '../../src/data/market.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { TINY_MARKET } from '../support/tiny-market.js';
 
 // The generated market's pictures: every product's featured image is a design the server draws and the index holds,
 // and designs are shared across shops as dropshipped items are.
@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp(async (db) => void (await seedMarket(db.pool, { scale: 'tiny', seed: 7, asOf: new Date('2026-11-01T00:00:00Z') })));
+  t = await createTestApp(undefined, { market: TINY_MARKET });
   ({ apiKey: key } = await t.newKey());
 });
 afterAll(() => t?.close());

@@ -1,5 +1,6 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,7 +190,7 @@ describe('exports run by the job queue', () => {
     expect(records.find((record) => record[0] === id)![header!.indexOf('content.title')]).toBe('Say "hello", then\r\nleave,\nnow');
   });
 
-  it('Parquet: typed columns (INT32, DOUBLE, BOOLEAN, timestamps, strings) holding the NDJSON rows\' values', async () => {
+  it('Parquet: typed columns (INT32, DOUBLE, BOOLEAN, timestamps, strings), Zstandard pages, holding the NDJSON rows\' values', async () => {
     const params = { sortBy: 'reach', order: 'desc' };
     const json = lines(await (await exported({ method: 'POST', path: '/v1/ads/query', params, format: 'ndjson' })).file.text());
     const { file } = await exported({ method: 'POST', path: '/v1/ads/query', params, format: 'parquet' });
@@ -203,7 +204,9 @@ describe('exports run by the job queue', () => {
     });
     const doubles = Object.entries(types).filter(([, type]) => type === 'DOUBLE');
     expect(doubles.length).toBeGreaterThan(0);
-    const rows = (await parquetReadObjects({ file: buffer })) as Record<string, unknown>[];
+    const codecs = new Set(parquetMetadata(buffer).row_groups.flatMap((group) => group.columns.map((column) => column.meta_data?.codec)));
+    expect([...codecs]).toEqual(['ZSTD']);
+    const rows = (await parquetReadObjects({ file: buffer, compressors: { ZSTD: (input) => (zlib as unknown as { zstdDecompressSync(input: Uint8Array): Uint8Array }).zstdDecompressSync(input) } })) as Record<string, unknown>[];
     expect(rows.length).toBe(json.length);
     rows.forEach((row, i) => {
       const source = json[i]!;

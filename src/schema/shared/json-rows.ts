@@ -241,3 +241,81 @@ export function jsonIso(column: string): readonly [string, 'json'] {
 export function jsonTextArray(item: Prisma.Sql, from: Prisma.Sql, order: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(SELECT '[' || coalesce(string_agg(${item}, ',' ORDER BY ${order}), '') || ']' ${from})`;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Items declared once as a shape, written either by PostgreSQL as JSON text (shapeJsonText: jsonText) or read as one
+// record of typed values (shapeRecord: `ROW(…)`, each leaf cast to its kind's type) that the export's worker thread
+// decodes from a binary COPY and writes itself (exports/service/records.ts): PostgreSQL then reads columns and builds
+// no text, and the worker fills Parquet's and CSV's columns without parsing JSON.
+
+/**
+ * How a leaf travels and is written: `text` a string (to_json in SQL, JSON.stringify in the worker), `enum` a string
+ * that needs no escaping (written quoted in SQL), `json` text that is JSON already (copied as it is), `int` (int4),
+ * `bigint` (int8, written as its digits), `float` (float8), `bool`, `iso` a timestamp as isoJson writes it.
+ */
+export type ItemLeafKind = 'text' | 'enum' | 'json' | 'int' | 'bigint' | 'float' | 'bool' | 'iso';
+/** A leaf of an item: its SQL value and kind; `omitNull` (text only): its key left out when it is null. */
+export type ItemLeaf = { readonly leaf: ItemLeafKind; readonly sql: Prisma.Sql | string; readonly omitNull?: boolean };
+/** An item (or a nested object of it): its keys in order, each a leaf or a nested object (never null). */
+export type ItemShape = readonly (readonly [key: string, value: ItemLeaf | ItemShape])[];
+
+/** A leaf of `kind` (`omitNull`: a text's key left out when null). */
+export function leaf(kind: ItemLeafKind, sql: Prisma.Sql | string, omitNull = false): ItemLeaf {
+  if (omitNull && kind !== 'text') throw new Error('leaf: only a text leaf may be omitNull');
+  return { leaf: kind, sql, omitNull };
+}
+
+const isLeaf = (value: ItemLeaf | ItemShape): value is ItemLeaf => !Array.isArray(value);
+const sqlOf = (value: Prisma.Sql | string) => (typeof value === 'string' ? Prisma.raw(value) : value);
+
+/** The item's compact JSON text, written by PostgreSQL (jsonText), as JSON.stringify writes the object. */
+export function shapeJsonText(shape: ItemShape): Prisma.Sql {
+  return jsonText(shape.map(([key, value]): JsonTextField => {
+    if (!isLeaf(value)) return [key, shapeJsonText(value), 'json'];
+    const sql = sqlOf(value.sql);
+    switch (value.leaf) {
+      case 'text': return [key, sql, value.omitNull ? 'omitNull' : 'value'];
+      case 'enum': return [key, Prisma.sql`'"' || (${sql})::text || '"'`, 'json'];
+      case 'json': return [key, sql, 'json'];
+      case 'iso': return [key, Prisma.sql`to_char((${sql}) AT TIME ZONE 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\\"')`, 'json'];
+      default: return [key, Prisma.sql`(${sql})::text`, 'json'];
+    }
+  }));
+}
+
+/**
+ * How the worker writes an item read as a record: its leaves in the record's order, each with the text written before
+ * it whatever its value (`lead`: the closing braces of the objects before it), its key's text (`name`, with the
+ * opening brace of the object it starts; left out with the value when `omit` and null) and its path in the item; then
+ * `suffix`. Plain data (handed to the worker thread).
+ */
+export type RecordPlan = { leaves: { kind: ItemLeafKind; lead: string; name: string; omit: boolean; path: string[] }[]; suffix: string };
+
+/** The type a leaf is cast to in the record; an enum is sent as its label's text, uncast (no I/O conversion). */
+const RECORD_TYPES: Record<ItemLeafKind, string | null> = { text: 'text', enum: null, json: 'text', int: 'int4', bigint: 'int8', float: 'float8', bool: 'bool', iso: 'timestamptz' };
+
+/** The item as one record (`ROW(…)` of its leaves, each cast to its kind's type) and how the worker writes it. */
+export function shapeRecord(shape: ItemShape): { sql: Prisma.Sql; plan: RecordPlan } {
+  const leaves: RecordPlan['leaves'] = [];
+  const values: Prisma.Sql[] = [];
+  let pending = '';
+  const walk = (fields: ItemShape, path: string[]) => {
+    if (!fields.length) throw new Error('shapeRecord: an object without keys');
+    fields.forEach(([key, value], i) => {
+      const name = `${i ? ',' : '{'}${JSON.stringify(key)}:`;
+      if (!isLeaf(value)) {
+        pending += name;
+        walk(value, [...path, key]);
+        pending += '}';
+        return;
+      }
+      if (value.omitNull && !i) throw new Error('shapeRecord: the first key of an object must always be written');
+      leaves.push({ kind: value.leaf, lead: pending, name, omit: value.omitNull === true, path: [...path, key] });
+      const type = RECORD_TYPES[value.leaf];
+      values.push(type ? Prisma.sql`(${sqlOf(value.sql)})::${Prisma.raw(type)}` : Prisma.sql`(${sqlOf(value.sql)})`);
+      pending = '';
+    });
+  };
+  walk(shape, []);
+  return { sql: Prisma.sql`ROW(${Prisma.join(values, ', ')})`, plan: { leaves, suffix: `${pending}}` } };
+}

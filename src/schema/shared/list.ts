@@ -8,6 +8,7 @@ import { validationError } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import type { KeywordModeValue } from './enums.js';
+import type { RecordPlan } from './json-rows.js';
 
 // The list engine. A domain's service describes a list (its FROM … WHERE, its order, how its rows are read) and
 // calls findPage with the page the caller asked for, in any of the three styles of the specification:
@@ -368,19 +369,23 @@ export type ExportRead = {
   bulk?: { baseUrl: string; stream?: boolean };
   lines: { text: string; count: number } | null;
   statement: Prisma.Sql | null;
+  /** With `statement`, when the list's rows are records (ExportRows' `record`): how the worker writes them. */
+  record: RecordPlan | null;
 };
 
 /** A fresh export read: counting, or reading `chunk` rows a run (`bulk`: as REST items' text where the list can). */
 export function exportRead(mode: ExportRead['mode'], chunk = 1_000, bulk?: ExportRead['bulk']): ExportRead {
-  return { mode, chunk, total: null, done: false, cursor: null, bulk, lines: null, statement: null };
+  return { mode, chunk, total: null, done: false, cursor: null, bulk, lines: null, statement: null, record: null };
 }
 
 /**
  * How a list's rows are written as the items REST shows (the route's whole selection, its envelope's omitNull keys left
  * out) for a bulk export read: `item(baseUrl)` is SQL of one row's item as JSON text over `from` (a `FROM …` without
- * WHERE, naming the list's row as its id's alias does), `baseUrl` SQL of the media URLs' base.
+ * WHERE, naming the list's row as its id's alias does), `baseUrl` SQL of the media URLs' base. `record`, when given:
+ * the same item as one record of its values and how to write it (json-rows.ts shapeRecord), which a streamed read
+ * selects instead of `item` (the export's worker writes the items).
  */
-export type ExportRows = { from: Prisma.Sql; item(baseUrl: Prisma.Sql): Prisma.Sql };
+export type ExportRows = { from: Prisma.Sql; item(baseUrl: Prisma.Sql): Prisma.Sql; record?(baseUrl: Prisma.Sql): { sql: Prisma.Sql; plan: RecordPlan } };
 
 const exporting = new AsyncLocalStorage<ExportRead>();
 
@@ -453,11 +458,14 @@ function bulkRead(rows: { exported?: ExportRows }): { state: ExportRead; exporte
 async function exportLines(db: SqlSource, bulk: { state: ExportRead; exported: ExportRows }, id: Prisma.Sql, matches: Prisma.Sql, order: Prisma.Sql): Promise<void> {
   const { state, exported } = bulk;
   const address = rowAddress(id);
-  const item = exported.item(sql`${state.bulk!.baseUrl}::text`);
+  const base = sql`${state.bulk!.baseUrl}::text`;
+  const record = state.bulk!.stream && exported.record ? exported.record(base) : null;
+  const item = record?.sql ?? exported.item(base);
   const statement = sql`
     SELECT (SELECT ${item} ${exported.from} WHERE ${address} = o.t) AS line FROM (SELECT ${address} AS t ${matches} ORDER BY ${order}) o`;
   if (state.bulk!.stream) {
     state.statement = statement;
+    state.record = record?.plan ?? null;
     state.done = true;
     state.lines = { text: '', count: 0 };
     return;

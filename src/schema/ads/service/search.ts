@@ -6,14 +6,14 @@ import { daysRunningSql } from '../../shared/days-running.js';
 import { onDomain } from '../../shared/domains.js';
 import type { SortOrderValue } from '../../shared/enums.js';
 import { growthMatch, growthPercent, latestPageDay, pagesByAdsGrowth, pagesByReachGrowth, shopTrafficGrowth, type GrowthFilter } from '../../shared/growth-filter.js';
-import { columns, coverage, isoJson, jsonObject, jsonRowSet, jsonText, reviver } from '../../shared/json-rows.js';
+import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../../shared/json-rows.js';
 import { escapeLike } from '../../shared/like.js';
-import { mediaUrlSql } from '../../shared/media-url.js';
 import { findPage, orderBySql, tsQuery, type ExportRows, type ListQuery, type OrderKey, type PageOf, type PageRequest, type TextSearch } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
 import { inWorkspace } from '../../shared/workspace.js';
 import type { AdRankBasis, AdRankMode, RankDirection } from '../args.js';
+import { adExportRows } from './export.js';
 import {
   AD_SUMMARY_INCLUDE, withCpm, type AdMediaTypeFilter, type AdQuerySearchType, type AdQuerySort, type AdStatusFilter, type AdSummaryRow,
   type AudienceGender, type ReachPeriod,
@@ -405,55 +405,9 @@ const SUMMARY_ROWS = Prisma.raw(`
   LEFT JOIN LATERAL (SELECT ${jsonObject('Advertiser', 'v0')} AS "json" FROM "advertisers" v0 WHERE v0."id" = a."advertiserId" LIMIT 1) v ON TRUE
   LEFT JOIN LATERAL (SELECT ${jsonObject('AdTranscript', 't0', AD_SUMMARY_INCLUDE.transcript)} AS "json" FROM "ad_transcripts" t0 WHERE t0."adId" = a."id" LIMIT 1) t ON TRUE`);
 
-/**
- * An ad summary as REST shows it, for exports read in bulk (ExportRows, shared/list.ts): the JSON text of a row of the
- * lists' own FROM (AD_FROM: the ad `a`, its advertiser `v`; the transcript's text as the summary reads it), as PublicAd's resolvers (types.ts) answer the routes'
- * whole selection, in its order, collationId left out when null (the routes' omitNull); test/exports compares such an
- * export with the route's pages walked to the end. `base` is the media URLs' base, `cpm` the request's CPM
- * (estimatedSpend: Math.round(reach × cpm / 1000), in float8 as JavaScript computes it).
- */
-function restAd(base: Prisma.Sql, cpm: number): Prisma.Sql {
-  const iso = (column: string) => isoJson(`a."${column}"`);
-  // Numbers and booleans as their text, enums quoted (their values need no escaping): JSON as they are.
-  const text = (column: string) => `${column}::text`;
-  const enumText = (column: string) => `'"' || ${column}::text || '"'`;
-  const collated = 'a."duplicates" > 1';
-  const json = (fields: [string, string][]) => fields.map(([key, column]) => [key, text(column), 'json'] as const);
-  return jsonText([
-    ['id', 'a."id"'],
-    ['collationId', `(CASE WHEN ${collated} THEN a."collationId" END)`, 'omitNull'],
-    ['platform', 'a."platform"'], ['status', enumText('a."status"'), 'json'], ['createdAt', iso('createdAt'), 'json'], ['firstSeenAt', iso('firstSeenAt'), 'json'],
-    ['lastSeenAt', `(CASE WHEN ${collated} AND a."status" = 'active' THEN NULL ELSE ${iso('lastSeenAt')} END)`, 'json'],
-    ['daysRunning', text(`greatest(0, ${DAYS_RUNNING.sql})::int`), 'json'],
-    ['media', jsonText([['type', enumText('a."mediaType"'), 'json'], ['thumbnailUrl', mediaUrlSql('a."thumbnailUrl"', base)], ['mediaUrl', mediaUrlSql('a."mediaUrl"', base)]]), 'json'],
-    ['advertiser', jsonText([
-      ['id', 'v."id"'], ['name', 'v."name"'], ['logoUrl', mediaUrlSql('v."logoUrl"', base)], ['facebookPageId', 'v."id"'],
-      ...json([['liveAdsCount', 'v."liveAdsCount"'], ['reach30d', 'v."reach30d"'], ['totalReach', 'v."totalReach"'], ['countriesCount', 'v."countriesCount"'],
-        ['facebookLikes', 'v."facebookLikes"'], ['instagramFollowers', 'v."instagramFollowers"']]),
-    ]), 'json'],
-    ['content', jsonText([
-      ['title', 'a."title"'], ['body', 'a."body"'],
-      ['transcript', '(SELECT t0."fullText" FROM "ad_transcripts" t0 WHERE t0."adId" = a."id" LIMIT 1)'],
-      ['callToAction', 'a."callToAction"'], ['landingPageUrl', 'a."landingPageUrl"'], ['landingPageDomain', 'a."landingPageDomain"'],
-      ['ctaDescription', 'a."ctaDescription"'], ['ctaLinkDescription', 'a."ctaLinkDescription"'],
-    ]), 'json'],
-    ['metrics', jsonText([
-      ...json([['reach', 'a."reach"'], ['aggregatedReach', 'a."aggregatedReach"']]),
-      ['estimatedSpend', Prisma.sql`(floor(a."reach"::float8 * ${cpm}::float8 / 1000 + 0.5)::bigint)::text`, 'json'],
-      ...json([['duplicates', 'a."duplicates"'], ['reachDelta1d', 'a."reachDelta1d"'], ['reachDelta7d', 'a."reachDelta7d"'], ['reachDelta30d', 'a."reachDelta30d"']]),
-    ]), 'json'],
-    ['audience', jsonText([
-      ['targetedCountries', `coalesce(a."targetedCountries", '{}')`], ['mainCountry', 'a."mainCountry"'], ['gender', 'a."gender"'],
-      ...json([['ageMin', 'a."ageMin"'], ['ageMax', 'a."ageMax"']]),
-    ]), 'json'],
-    ['rank', jsonText(json([['positionInPage', 'a."positionInPage"'], ['currentRank', 'a."currentRank"'], ['rankDelta', 'a."rankDelta"'], ['improvementPct', 'a."improvementPct"']])), 'json'],
-    ['flags', jsonText(json([['isEuAd', 'a."isEuAd"'], ['isLowReach', 'a."isLowReach"'], ['isMediaChanged', 'a."isMediaChanged"'], ['hasPartnerBadge', 'a."hasPartnerBadge"']])), 'json'],
-  ]);
-}
-
-/** How a list of ad summaries (its row `a`) is written in bulk for an export (ExportRows), at the request's CPM. */
+/** How a list of ad summaries (its row `a`) is written in bulk for an export (ExportRows, service/export.ts), at the request's CPM. */
 export function exportedAds(cpm: number): ExportRows {
-  return { from: AD_FROM, item: (base) => restAd(base, cpm) };
+  return adExportRows(AD_FROM, cpm, DAYS_RUNNING);
 }
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the summary statement loads. */

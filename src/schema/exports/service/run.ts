@@ -160,7 +160,7 @@ export async function runExport(
       let beating: Promise<void> | null = null;
       let beatFailed: unknown = null;
       const outcome = await runCopy(
-        { kind: 'export-copy', connectionString: url, snapshot: exported!.snapshot, statement: inlineSql(state.statement), format: row.format, finalPath: localPath(row), columns, chunkRows: settings.chunkRows },
+        { kind: 'export-copy', connectionString: url, snapshot: exported!.snapshot, statement: inlineSql(state.statement), record: state.record, format: row.format, finalPath: localPath(row), columns, chunkRows: settings.chunkRows },
         {
           onChunk(count) {
             written = count;

@@ -1,0 +1,245 @@
+import type { ItemLeafKind, RecordPlan } from '../../shared/json-rows.js';
+import type { Column } from './writers.js';
+
+// Items read as records (shared/json-rows.ts shapeRecord: a bulk read's `ROW(…)` of typed leaves, one a COPY row in
+// binary form) and written by the export's worker thread: an NDJSON line as JSON.stringify writes the item (the text
+// PostgreSQL's shapeJsonText writes of the same row), or each leaf's value for CSV's and Parquet's columns (what
+// JSON.parse of that line gives). Binary forms (PostgreSQL's *send functions): a record is its column count, then per
+// column its type's oid, its length (-1: NULL) and its bytes; int4, int8 and float8 big-endian, bool one byte, text
+// UTF-8, timestamptz microseconds since 2000-01-01 UTC as an int8.
+
+const EPOCH_2000_MS = Date.UTC(2000, 0, 1);
+const TWO_32 = 4_294_967_296;
+
+/** An int8 as a number when it is exact as one (|n| < 2^53), else null. */
+function int8Number(bytes: Buffer, at: number): number | null {
+  const high = bytes.readInt32BE(at);
+  return high >= -0x200000 && high < 0x200000 ? high * TWO_32 + bytes.readUInt32BE(at + 4) : null;
+}
+
+/** A timestamptz as epoch milliseconds, microseconds dropped (floor, as to_char's MS and Date's parser). */
+function timestampMs(bytes: Buffer, at: number): number {
+  const micros = int8Number(bytes, at);
+  if (micros === null) throw new Error('exports: a timestamp out of range (infinity?)');
+  return Math.floor(micros / 1000) + EPOCH_2000_MS;
+}
+
+/** A leaf's value as JSON text. */
+function jsonOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number): string {
+  switch (kind) {
+    case 'text':
+    case 'enum':
+      return JSON.stringify(bytes.toString('utf8', at, at + length));
+    case 'json':
+      return bytes.toString('utf8', at, at + length);
+    case 'int':
+      return String(bytes.readInt32BE(at));
+    case 'bigint':
+      return String(int8Number(bytes, at) ?? bytes.readBigInt64BE(at));
+    case 'float': {
+      const value = bytes.readDoubleBE(at);
+      return Number.isFinite(value) ? String(value) : 'null';
+    }
+    case 'bool':
+      return bytes[at] ? 'true' : 'false';
+    case 'iso':
+      return `"${new Date(timestampMs(bytes, at)).toISOString()}"`;
+  }
+}
+
+/** A leaf's value as JSON.parse gives it from the JSON text. */
+function valueOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number): unknown {
+  switch (kind) {
+    case 'text':
+    case 'enum':
+      return bytes.toString('utf8', at, at + length);
+    case 'json':
+      return JSON.parse(bytes.toString('utf8', at, at + length)) as unknown;
+    case 'int':
+      return bytes.readInt32BE(at);
+    case 'bigint':
+      return int8Number(bytes, at) ?? Number(bytes.readBigInt64BE(at));
+    case 'float': {
+      const value = bytes.readDoubleBE(at);
+      return Number.isFinite(value) ? value : null;
+    }
+    case 'bool':
+      return bytes[at] !== 0;
+    case 'iso':
+      return new Date(timestampMs(bytes, at)).toISOString();
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
+
+/** NDJSON lines written into one growing buffer (bytes, not strings: no string is made of what needs no escaping). */
+class LineBuffer {
+  bytes = Buffer.allocUnsafe(1 << 20);
+  at = 0;
+
+  room(size: number): void {
+    if (this.at + size <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.at + size));
+    this.bytes.copy(grown, 0, 0, this.at);
+    this.bytes = grown;
+  }
+
+  put(source: Buffer): void {
+    this.copy(source, 0, source.length);
+  }
+
+  /** Bytes of `source` (short runs copied here: cheaper than a call into Buffer's copy). */
+  copy(source: Buffer, from: number, end: number): void {
+    const length = end - from;
+    this.room(length);
+    if (length > 48) {
+      this.at += source.copy(this.bytes, this.at, from, end);
+      return;
+    }
+    const bytes = this.bytes;
+    let at = this.at;
+    for (let i = from; i < end; i++) bytes[at++] = source[i]!;
+    this.at = at;
+  }
+
+  /** ASCII text (numbers, dates). */
+  ascii(text: string): void {
+    this.room(text.length);
+    const bytes = this.bytes;
+    let at = this.at;
+    for (let i = 0; i < text.length; i++) bytes[at++] = text.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** A string's JSON text from its UTF-8 bytes: copied between quotes unless a byte needs JSON's escaping. */
+  string(source: Buffer, from: number, length: number): void {
+    const end = from + length;
+    for (let i = from; i < end; i++) {
+      const byte = source[i]!;
+      if (byte < 0x20 || byte === QUOTE || byte === BACKSLASH) {
+        const text = JSON.stringify(source.toString('utf8', from, end));
+        this.room(text.length * 3);
+        this.at += this.bytes.write(text, this.at, 'utf8');
+        return;
+      }
+    }
+    this.room(length + 2);
+    this.bytes[this.at++] = QUOTE;
+    this.copy(source, from, end);
+    this.bytes[this.at++] = QUOTE;
+  }
+
+  /** The lines written, as a buffer of their own; the buffer is then empty. */
+  take(): Buffer {
+    const taken = Buffer.from(this.bytes.subarray(0, this.at));
+    this.at = 0;
+    return taken;
+  }
+}
+
+/** The reader of one list's records (its plan), checked against each record's column count. */
+export class RecordItems {
+  private readonly kinds: ItemLeafKind[];
+  private readonly omits: boolean[];
+  /** Per leaf: its lead and key (written before a value), and its lead alone (an omitted NULL), as UTF-8. */
+  private readonly named: Buffer[];
+  private readonly leads: Buffer[];
+  private readonly suffix: Buffer;
+  private readonly out = new LineBuffer();
+
+  constructor(private readonly plan: RecordPlan) {
+    this.kinds = plan.leaves.map((leaf) => leaf.kind);
+    this.omits = plan.leaves.map((leaf) => leaf.omit);
+    this.named = plan.leaves.map((leaf) => Buffer.from(leaf.lead + leaf.name, 'utf8'));
+    this.leads = plan.leaves.map((leaf) => Buffer.from(leaf.lead, 'utf8'));
+    this.suffix = Buffer.from(`${plan.suffix}\n`, 'utf8');
+  }
+
+  private start(bytes: Buffer): number {
+    const count = bytes.readInt32BE(0);
+    if (count !== this.kinds.length) throw new Error(`exports: a record of ${count} values, expected ${this.kinds.length}`);
+    return 4;
+  }
+
+  /** Writes the item's JSON text and a newline (one NDJSON line); `lines()` takes what was written. */
+  write(bytes: Buffer): void {
+    let at = this.start(bytes);
+    const { kinds, omits, named, leads, out } = this;
+    for (let i = 0; i < kinds.length; i++) {
+      const length = bytes.readInt32BE(at + 4);
+      at += 8;
+      if (length < 0) {
+        if (omits[i]) out.put(leads[i]!);
+        else {
+          out.put(named[i]!);
+          out.put(NULL);
+        }
+        continue;
+      }
+      out.put(named[i]!);
+      switch (kinds[i]) {
+        case 'text':
+        case 'enum':
+          out.string(bytes, at, length);
+          break;
+        case 'json':
+          out.copy(bytes, at, at + length);
+          break;
+        case 'int':
+          out.ascii(String(bytes.readInt32BE(at)));
+          break;
+        case 'bool':
+          out.put(bytes[at] ? TRUE : FALSE);
+          break;
+        default:
+          out.ascii(jsonOf(kinds[i]!, bytes, at, length));
+      }
+      at += length;
+    }
+    out.put(this.suffix);
+  }
+
+  /** The NDJSON lines written since the last call. */
+  lines(): Buffer {
+    return this.out.take();
+  }
+
+  /** The item's JSON text (one NDJSON line, without its newline). */
+  line(bytes: Buffer): string {
+    this.write(bytes);
+    return this.lines().toString('utf8').slice(0, -1);
+  }
+
+  /**
+   * Where each column's value is among the leaves (a column is a leaf of the item: columnsOf, writers.ts); a column
+   * the records do not hold is an error, not an empty column.
+   */
+  columnLeaves(columns: Column[]): number[] {
+    const at = new Map(this.plan.leaves.map((leaf, i) => [leaf.path.join('.'), i]));
+    return columns.map((column) => {
+      const index = at.get(column.path.join('.'));
+      if (index === undefined) throw new Error(`exports: the bulk records hold no ${column.name}`);
+      return index;
+    });
+  }
+
+  /** The record's leaf values (as JSON.parse of its line gives them), into `values` (one array a leaf) at `row`. */
+  values(bytes: Buffer, values: unknown[][], row: number): void {
+    let at = this.start(bytes);
+    const { kinds } = this;
+    for (let i = 0; i < kinds.length; i++) {
+      const length = bytes.readInt32BE(at + 4);
+      at += 8;
+      if (length < 0) {
+        values[i]![row] = null;
+        continue;
+      }
+      values[i]![row] = valueOf(kinds[i]!, bytes, at, length);
+      at += length;
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { leaf, shapeRecord, type ItemShape } from '../../src/schema/shared/json-rows.js';
+import { RecordItems } from '../../src/schema/exports/service/records.js';
+
+// The export's worker writes an item read as a record (shared/json-rows.ts shapeRecord) from the record's binary form
+// (PostgreSQL's record_send: the column count, then each column's oid, length and bytes): the NDJSON line is the
+// item's JSON.stringify, NULLs as null or left out (omitNull), and the columns' values are what JSON.parse of it gives.
+
+const SHAPE: ItemShape = [
+  ['id', leaf('text', 'a."id"')],
+  ['note', leaf('text', 'a."note"', true)],
+  ['status', leaf('enum', 'a."status"')],
+  ['at', leaf('iso', 'a."at"')],
+  ['nested', [['count', leaf('int', 'a."count"')], ['big', leaf('bigint', 'a."big"')], ['inner', [['ratio', leaf('float', 'a."ratio"')]]], ['huge', leaf('bigint', 'a."huge"')]]],
+  ['tags', leaf('json', 'to_json(a."tags")::text')],
+  ['flag', leaf('bool', 'a."flag"')],
+  ['last', leaf('text', 'a."last"', true)],
+];
+
+type Cell = { type: 'text' | 'int4' | 'int8' | 'float8' | 'bool' | 'timestamptz'; value: unknown } | null;
+
+/** A record in its binary form (oids are not read). */
+function record(cells: Cell[]): Buffer {
+  const parts = [Buffer.alloc(4)];
+  parts[0]!.writeInt32BE(cells.length);
+  for (const cell of cells) {
+    const head = Buffer.alloc(8);
+    let data = Buffer.alloc(0);
+    if (cell === null) head.writeInt32BE(-1, 4);
+    else {
+      switch (cell.type) {
+        case 'text': data = Buffer.from(cell.value as string, 'utf8'); break;
+        case 'int4': data = Buffer.alloc(4); data.writeInt32BE(cell.value as number); break;
+        case 'int8': data = Buffer.alloc(8); data.writeBigInt64BE(BigInt(cell.value as string)); break;
+        case 'float8': data = Buffer.alloc(8); data.writeDoubleBE(cell.value as number); break;
+        case 'bool': data = Buffer.from([cell.value ? 1 : 0]); break;
+        case 'timestamptz': data = Buffer.alloc(8); data.writeBigInt64BE(BigInt(cell.value as string)); break;
+      }
+      head.writeInt32BE(data.length, 4);
+    }
+    parts.push(head, data);
+  }
+  return Buffer.concat(parts);
+}
+
+// 2024-03-05T06:07:08.123456Z in microseconds since 2000-01-01 (the .456 dropped, as to_char's MS drops it).
+const MICROS = String((Date.UTC(2024, 2, 5, 6, 7, 8, 123) - Date.UTC(2000, 0, 1)) * 1000 + 456);
+
+describe('RecordItems', () => {
+  const { plan, sql } = shapeRecord(SHAPE);
+  const items = new RecordItems(plan);
+
+  it('selects the leaves as one record, each cast to its kind (an enum as it is)', () => {
+    expect(sql.sql).toContain('ROW((a."id")::text, (a."note")::text, (a."status"), (a."at")::timestamptz, (a."count")::int4, (a."big")::int8');
+  });
+
+  it('writes the line as JSON.stringify writes the item, and the values as JSON.parse reads it', () => {
+    const full = record([
+      { type: 'text', value: 'ad "1"\n\u{1F600}' }, { type: 'text', value: 'a note' }, { type: 'text', value: 'active' }, { type: 'timestamptz', value: MICROS },
+      { type: 'int4', value: -42 }, { type: 'int8', value: '9007199254740991' }, { type: 'float8', value: 0.1 + 0.2 }, { type: 'int8', value: '-9223372036854775808' },
+      { type: 'text', value: '["FR","DE"]' }, { type: 'bool', value: true }, { type: 'text', value: 'end' },
+    ]);
+    const expected = {
+      id: 'ad "1"\n\u{1F600}', note: 'a note', status: 'active', at: '2024-03-05T06:07:08.123Z',
+      nested: { count: -42, big: 9007199254740991, inner: { ratio: 0.1 + 0.2 }, huge: -9223372036854775808 }, tags: ['FR', 'DE'], flag: true, last: 'end',
+    };
+    const line = items.line(full);
+    expect(JSON.parse(line)).toEqual(expected);
+    expect(line).toContain('"huge":-9223372036854775808}');
+    expect(line).toBe(JSON.stringify(expected).replace('-9223372036854776000', '-9223372036854775808'));
+    const values = plan.leaves.map(() => [] as unknown[]);
+    items.values(full, values, 0);
+    expect(values.map((column) => column[0])).toEqual(['ad "1"\n\u{1F600}', 'a note', 'active', '2024-03-05T06:07:08.123Z', -42, 9007199254740991, 0.1 + 0.2, -9223372036854775808, ['FR', 'DE'], true, 'end']);
+  });
+
+  it('writes NULL as null, and leaves an omitNull key out (first, middle or last of its object)', () => {
+    const empty = record([{ type: 'text', value: 'x' }, null, { type: 'text', value: 'paused' }, null, null, null, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: false }, null]);
+    const line = items.line(empty);
+    expect(line).toBe('{"id":"x","status":"paused","at":null,"nested":{"count":null,"big":null,"inner":{"ratio":null},"huge":null},"tags":[],"flag":false}');
+  });
+
+  it('maps the columns of a flat file to the leaves, and refuses one the records do not hold', () => {
+    expect(items.columnLeaves([{ name: 'nested.inner.ratio', path: ['nested', 'inner', 'ratio'], kind: 'float' }, { name: 'id', path: ['id'], kind: 'string' }])).toEqual([6, 0]);
+    expect(() => items.columnLeaves([{ name: 'nested.other', path: ['nested', 'other'], kind: 'int' }])).toThrow(/no nested\.other/);
+  });
+
+  it('refuses a record of another count of values', () => {
+    expect(() => items.line(record([{ type: 'text', value: 'x' }]))).toThrow(/1 values, expected 11/);
+  });
+
+  it('refuses an omitNull key that opens its object', () => {
+    expect(() => shapeRecord([['a', leaf('text', 'x', true)]])).toThrow(/first key/);
+  });
+});

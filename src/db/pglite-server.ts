@@ -83,8 +83,11 @@ export async function servePGlite(db: PGlite, options: { host?: string; port?: n
     let held: (() => void) | null = null; // the database, kept across this connection's transaction
     let chain = Promise.resolve();
 
+    // PGlite hands each piece of its answer as a view of its WebAssembly memory, which it overwrites with the next
+    // piece; a socket that cannot send at once keeps the chunk it was given, not a copy. Each piece is copied first,
+    // or a large answer reaches the client with later bytes written over earlier ones.
     const write = (data: Uint8Array) => {
-      if (!socket.destroyed) socket.write(data);
+      if (!socket.destroyed) socket.write(Buffer.from(data));
     };
 
     const run = (messages: Buffer[]) =>

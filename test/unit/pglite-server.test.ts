@@ -35,6 +35,21 @@ describe('the embedded database served on loopback', () => {
     }
   });
 
+  it('delivers a large answer intact to a client slower than the server', async () => {
+    // ~24 MB of distinct rows: more than a loopback socket takes at once, so pieces wait in the socket's queue.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ i: number; s: string }>(`SELECT i, repeat(md5(i::text), 50) AS s FROM generate_series(1, 15000) i`);
+      expect(rows.length).toBe(15000);
+      const { createHash } = await import('node:crypto');
+      const md5 = (i: number) => createHash('md5').update(String(i)).digest('hex');
+      expect(rows.filter((row, n) => row.i !== n + 1 || row.s !== md5(row.i).repeat(50)).length).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("runs one connection's transaction without another connection's statements inside it", async () => {
     const a = new pg.Client({ connectionString: url });
     const b = new pg.Client({ connectionString: url });

@@ -56,13 +56,22 @@ function adShape(base: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql): ItemSh
 }
 
 /**
- * How a list of ad summaries (a row of `from`, the lists' FROM) is written in bulk for an export (ExportRows), at the
- * request's CPM: as JSON text, or as the record the export's worker writes.
+ * For a list whose matches join the ad's advertiser as `v`: the advertiser's address carried through the ordered query
+ * (one hash join for the whole list), so that each item reads it by address, not by a probe of its primary key
+ * (~0.8 s of PostgreSQL's 5 s for the 249,436 ads of the medium scale).
  */
-export function adExportRows(from: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql): ExportRows {
+const ADVERTISER_CARRIED = { columns: Prisma.sql`v.ctid AS tv`, from: Prisma.sql`FROM "ads" a LEFT JOIN "advertisers" v ON v.ctid = o.tv` };
+
+/**
+ * How a list of ad summaries (a row of `from`, the lists' FROM: the ad `a` and its advertiser `v`) is written in bulk
+ * for an export (ExportRows), at the request's CPM: as JSON text, or as the record the export's worker writes.
+ * `advertiserJoined`: the list's matches join the advertiser as `v` (ADVERTISER_CARRIED).
+ */
+export function adExportRows(from: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql, advertiserJoined = false): ExportRows {
   return {
     from,
     item: (base) => shapeJsonText(adShape(base, cpm, daysRunning)),
     record: (base) => shapeRecord(adShape(base, cpm, daysRunning)),
+    carry: advertiserJoined ? ADVERTISER_CARRIED : undefined,
   };
 }

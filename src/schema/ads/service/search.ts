@@ -405,9 +405,12 @@ const SUMMARY_ROWS = Prisma.raw(`
   LEFT JOIN LATERAL (SELECT ${jsonObject('Advertiser', 'v0')} AS "json" FROM "advertisers" v0 WHERE v0."id" = a."advertiserId" LIMIT 1) v ON TRUE
   LEFT JOIN LATERAL (SELECT ${jsonObject('AdTranscript', 't0', AD_SUMMARY_INCLUDE.transcript)} AS "json" FROM "ad_transcripts" t0 WHERE t0."adId" = a."id" LIMIT 1) t ON TRUE`);
 
-/** How a list of ad summaries (its row `a`) is written in bulk for an export (ExportRows, service/export.ts), at the request's CPM. */
-export function exportedAds(cpm: number): ExportRows {
-  return adExportRows(AD_FROM, cpm, DAYS_RUNNING);
+/**
+ * How a list of ad summaries (its row `a`) is written in bulk for an export (ExportRows, service/export.ts), at the
+ * request's CPM. `advertiserJoined`: the list's matches are AD_FROM's (the advertiser joined as `v`).
+ */
+export function exportedAds(cpm: number, advertiserJoined = false): ExportRows {
+  return adExportRows(AD_FROM, cpm, DAYS_RUNNING, advertiserJoined);
 }
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the summary statement loads. */
@@ -438,6 +441,6 @@ export async function searchAds(prisma: PrismaClient, select: object, list: { fi
   return findPage(prisma, {
     ...adsListQuery(list.filter, list.sort, withinBrand),
     page: list.page,
-    rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm), exported: exportedAds(list.cpm) },
+    rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm), exported: exportedAds(list.cpm, true) },
   });
 }

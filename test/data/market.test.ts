@@ -96,6 +96,13 @@ describe('seedMarket (tiny)', () => {
       expect(event.done).toBeLessThanOrEqual(event.total);
       if (i > 0) expect(event.done).toBeGreaterThan(days[i - 1].done);
     }
+    // The email catalogues and the emails are known before the first slice: never estimated.
+    for (const table of ['email_promotion_types', 'email_categories', 'email_events', 'emails']) {
+      const events = streamed.filter((event) => event.table === table);
+      expect(events.length, table).toBeGreaterThan(0);
+      expect(events.every((event) => event.total === counts[table] && !event.estimated), table).toBe(true);
+    }
+    expect(streamed.filter((event) => event.table === 'emails').length).toBeGreaterThan(2);
     // The music catalogue comes whole with the first TikTok slice; only the original sounds are extrapolated.
     const music = streamed.filter((event) => event.table === 'tiktok_music');
     expect(music.length).toBeGreaterThan(1);

@@ -32,6 +32,20 @@ import { WorkspaceCheckedClient } from './workspace-check.js';
 
 /** How often the primary's and the replicas' WAL positions are sampled. */
 export const SAMPLE_MS = 250;
+/**
+ * Why a replica did not answer, in a few fixed words: the report is served without a key (GET /v1/ready), and the
+ * driver's own message can name a database user or an internal host name.
+ */
+function whyNotAnswering(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === '28P01' || code === '28000') return 'credentials refused';
+  if (code === '3D000') return 'database does not exist';
+  if (code === 'ETIMEDOUT' || (typeof message === 'string' && /timeout|timed out/i.test(message))) return 'timed out';
+  return 'connection failed';
+}
+
 /** How long a sample of a replica may take before the replica counts as not answering. */
 const SAMPLE_TIMEOUT_MS = 1_000;
 /** Primary samples kept to measure lag against (2 minutes). */
@@ -172,7 +186,7 @@ class Replica {
       this.answered = false;
       this.lagging = false;
       this.lagMs = null;
-      this.reason = `not answering: ${error instanceof Error ? error.message : String(error)}`;
+      this.reason = `not answering: ${whyNotAnswering(error)}`;
     }
     this.sampled = true;
   }

@@ -73,6 +73,18 @@ describe('RecordItems', () => {
     expect(values.map((column) => column[0])).toEqual(['ad "1"\n\u{1F600}', 'a note', 'active', '2024-03-05T06:07:08.123Z', -42, 9007199254740991, 0.1 + 0.2, -9223372036854775808, ['FR', 'DE'], true, 'end']);
   });
 
+  it('writes a timestamp centuries away exactly, and ±infinity as null (as to_char gives the JSON text path)', () => {
+    const at = (micros: bigint) => {
+      const cells: Cell[] = [{ type: 'text', value: 'x' }, null, { type: 'text', value: 'active' }, { type: 'timestamptz', value: String(micros) }, null, null, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: false }, null];
+      return (JSON.parse(items.line(record(cells))) as { at: unknown }).at;
+    };
+    const micros = (iso: string) => (BigInt(Date.parse(iso)) - BigInt(Date.UTC(2000, 0, 1))) * 1000n;
+    expect(at(micros('2400-01-02T03:04:05.678Z') + 999n)).toBe('2400-01-02T03:04:05.678Z');
+    expect(at(micros('1600-01-02T03:04:05.678Z') + 999n)).toBe('1600-01-02T03:04:05.678Z');
+    expect(at(2n ** 63n - 1n)).toBeNull();
+    expect(at(-(2n ** 63n))).toBeNull();
+  });
+
   it('writes NULL as null, and leaves an omitNull key out (first, middle or last of its object)', () => {
     const empty = record([{ type: 'text', value: 'x' }, null, { type: 'text', value: 'paused' }, null, null, null, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: false }, null]);
     const line = items.line(empty);

@@ -124,7 +124,7 @@ describe('readiness', () => {
       const report = await createReadiness({ pool: db.pool, rateLimiter: createRateLimiter(TEST_RATE_LIMITS) }).check();
       expect(report).toMatchObject({ status: 'ready', checks: { database: { status: 'up' } } });
       expect(report.replicas).toEqual([
-        { name: '127.0.0.1:1/market', reachable: false, lagMs: null, maxLagMs: 500, lagging: false, inRotation: false, reason: expect.stringMatching(/^not answering: /) },
+        { name: '127.0.0.1:1/market', reachable: false, lagMs: null, maxLagMs: 500, lagging: false, inRotation: false, reason: 'not answering: connection refused' },
       ]);
       expect(JSON.stringify(report)).not.toMatch(/s3cret|reader|postgresql:|application_name/);
     } finally {

@@ -170,9 +170,10 @@ beforeAll(async () => {
   const union = rows.map(({ table_name }) => `SELECT '${table_name}:' || (to_jsonb(t) - 'lastUsedAt')::text AS row FROM "${table_name}" t`).join(' UNION ALL ');
   const across = acrossWorkspaces("a test's fingerprint of every workspace's rows");
   const fingerprintOfRows = async () => (await t.db.pool.query<{ fp: string }>(`${across} SELECT md5(coalesce(string_agg(row, '|' ORDER BY row), '')) AS fp FROM (${union}) rows`)).rows[0]!.fp;
-  // Rows change only in a transaction that was given an id; the snapshot's xmax (the next id) moves whenever one was. While
-  // it stands still, no row can have changed and the last fingerprint holds; once it moved, the rows are read again.
-  const nextTransactionId = async () => (await t.db.pool.query<{ x: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x')).rows[0]!.x;
+  // Rows change only in a transaction that was given an id, and the current snapshot (xmin:xmax:the ids still running)
+  // changes whenever such a transaction starts or ends. While it stands still, no row can have changed and the last
+  // fingerprint holds; once it moved, the rows are read again.
+  const nextTransactionId = async () => (await t.db.pool.query<{ x: string }>('SELECT pg_current_snapshot()::text AS x')).rows[0]!.x;
   let last: { mark: string; fp: string } | null = null;
   workspaceFingerprint = async () => {
     const mark = await nextTransactionId();

@@ -212,9 +212,12 @@ export function jsonText(fields: readonly JsonTextField[]): Prisma.Sql {
   return Prisma.sql`concat(${Prisma.join(parts, ', ')}, '}')`;
 }
 
+/** to_char's format of a UTC timestamp as JSON writes a JavaScript Date (toISOString: milliseconds, `Z`, quoted). */
+const ISO_JSON_FORMAT = `'\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\\"'`;
+
 /** A timestamp column as JSON writes a JavaScript Date (toISOString: UTC, milliseconds, `Z`, quoted), or NULL. */
 export function isoJson(column: string): string {
-  return `to_char(${column} AT TIME ZONE 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\\"')`;
+  return `to_char(${column} AT TIME ZONE 'UTC', ${ISO_JSON_FORMAT})`;
 }
 
 // The value part of a jsonText field for what PostgreSQL writes as JSON itself: `['reach', ...jsonNumber('a."reach"')]`.
@@ -277,7 +280,7 @@ export function shapeJsonText(shape: ItemShape): Prisma.Sql {
       case 'text': return [key, sql, value.omitNull ? 'omitNull' : 'value'];
       case 'enum': return [key, Prisma.sql`'"' || (${sql})::text || '"'`, 'json'];
       case 'json': return [key, sql, 'json'];
-      case 'iso': return [key, Prisma.sql`to_char((${sql}) AT TIME ZONE 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\\"')`, 'json'];
+      case 'iso': return [key, Prisma.sql`to_char((${sql}) AT TIME ZONE 'UTC', ${Prisma.raw(ISO_JSON_FORMAT)})`, 'json'];
       default: return [key, Prisma.sql`(${sql})::text`, 'json'];
     }
   }));

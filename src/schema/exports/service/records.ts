@@ -17,11 +17,20 @@ function int8Number(bytes: Buffer, at: number): number | null {
   return high >= -0x200000 && high < 0x200000 ? high * TWO_32 + bytes.readUInt32BE(at + 4) : null;
 }
 
-/** A timestamptz as epoch milliseconds, microseconds dropped (floor, as to_char's MS and Date's parser). */
-function timestampMs(bytes: Buffer, at: number): number {
-  const micros = int8Number(bytes, at);
-  if (micros === null) throw new Error('exports: a timestamp out of range (infinity?)');
-  return Math.floor(micros / 1000) + EPOCH_2000_MS;
+const INFINITY_MICROS = 2n ** 63n - 1n;
+
+/**
+ * A timestamptz as its ISO text (microseconds dropped: floor, as to_char's MS and Date's parser), or null for ±infinity,
+ * which the JSON text path writes as null (to_char of an infinite timestamp is NULL). Any finite one, even centuries
+ * away, where its microseconds no longer fit a number exactly.
+ */
+function timestampIso(bytes: Buffer, at: number): string | null {
+  const exact = int8Number(bytes, at);
+  if (exact !== null) return new Date(Math.floor(exact / 1000) + EPOCH_2000_MS).toISOString();
+  const micros = bytes.readBigInt64BE(at);
+  if (micros === INFINITY_MICROS || micros === -INFINITY_MICROS - 1n) return null;
+  const ms = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
+  return new Date(Number(ms) + EPOCH_2000_MS).toISOString();
 }
 
 /** A leaf's value as JSON text. */
@@ -43,7 +52,7 @@ function jsonOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number): 
     case 'bool':
       return bytes[at] ? 'true' : 'false';
     case 'iso':
-      return `"${new Date(timestampMs(bytes, at)).toISOString()}"`;
+      return JSON.stringify(timestampIso(bytes, at));
   }
 }
 
@@ -66,7 +75,7 @@ function valueOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number):
     case 'bool':
       return bytes[at] !== 0;
     case 'iso':
-      return new Date(timestampMs(bytes, at)).toISOString();
+      return timestampIso(bytes, at);
   }
 }
 

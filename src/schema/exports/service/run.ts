@@ -23,8 +23,8 @@ import { columnsOf, rowWriter, type RowWriter } from './writers.js';
 //   committed meanwhile is not seen. On the embedded database (PGlite, one backend) an open transaction holds the whole
 //   database: every other statement waits until the export ends, so exports there are bounded (EXPORT_EMBEDDED_MAX_ROWS)
 //   and report no progress while they run (nothing else can be written meanwhile).
-// - Streaming: chunks of EXPORT_CHUNK_ROWS rows, each written before the next is read, to `<id>.<ext>.part`, renamed to
-//   `<id>.<ext>` once complete.
+// - Streaming: chunks of EXPORT_CHUNK_ROWS rows to `<id>.<ext>.part`, renamed to `<id>.<ext>` once complete; at most
+//   two chunks in memory (the worker thread reads and builds the next one while the job answers the last one).
 // - Credits: the creation held the price of the rows counted then; the run settles on the rows written (a row past the
 //   hold, when the list grew before the run began, is charged without a hold); cancelled, it pays for the rows it wrote;
 //   failed, nothing.

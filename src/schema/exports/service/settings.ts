@@ -2,20 +2,26 @@ import path from 'node:path';
 
 // The settings of exports, read from the environment on first use (tests set them before).
 
-function positive(name: string, fallback: number): number {
+function positive(name: string, fallback: number, max = Infinity): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a positive number${max < Infinity ? ` of at most ${max}` : ''}, got ${JSON.stringify(raw)}`);
   return n;
 }
+
+/**
+ * The most rows of a chunk: the worker thread holds two chunks (and, for Parquet, a row group) in a heap capped at
+ * 64 MB (service/copy.ts), and a list without records holds each item parsed.
+ */
+export const MAX_CHUNK_ROWS = 10_000;
 
 export type ExportSettings = {
   /** EXPORT_DIR: where files are written (default `<DATA_DIR>/exports`). */
   dir: string;
   /** EXPORT_TTL_HOURS (24): how long a finished file is kept. */
   ttlMs: number;
-  /** EXPORT_CHUNK_ROWS (1,000): rows read (and written) per run of the route. */
+  /** EXPORT_CHUNK_ROWS (1,000, at most MAX_CHUNK_ROWS): rows read (and written) per run of the route. */
   chunkRows: number;
   /** EXPORT_EMBEDDED_MAX_ROWS (100,000): the most rows an export may have on the embedded database, which it holds while it runs. */
   embeddedMaxRows: number;
@@ -27,7 +33,7 @@ export function exportSettings(): ExportSettings {
   return {
     dir: path.resolve(process.env.EXPORT_DIR || path.join(process.env.DATA_DIR || './.data', 'exports')),
     ttlMs: positive('EXPORT_TTL_HOURS', 24) * 3_600_000,
-    chunkRows: Math.floor(positive('EXPORT_CHUNK_ROWS', 1_000)),
+    chunkRows: Math.floor(positive('EXPORT_CHUNK_ROWS', 1_000, MAX_CHUNK_ROWS)),
     embeddedMaxRows: Math.floor(positive('EXPORT_EMBEDDED_MAX_ROWS', 100_000)),
     leaseMs: positive('EXPORT_LEASE_SECONDS', 120) * 1_000,
   };

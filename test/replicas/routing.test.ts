@@ -92,11 +92,14 @@ describe.skipIf(!!skip)('read replicas on a real streaming standby', () => {
   });
 
   it('shows the standby on /metrics: its lag, its rotation, and its own pool beside the primary\'s', async () => {
+    // A metered market read: its credits on the primary, its rows on the standby; each pool has a connection open now
+    // (an idle one closes after 10 s, and the test above may have waited longer than that).
+    expect((await t.rest('GET', '/ads?search=summer&limit=1', { key: b })).status).toBe(200);
     const { body } = await new Metrics({ data: db.pool }, { processMetrics: false }).render();
     const name = report().replicas[0].name;
     expect(body).toContain(`mi_db_replica_in_rotation{replica="${name}"} 1`);
     expect(body).toMatch(new RegExp(`mi_db_replica_lag_ms\\{replica="${name}"\\} \\d+`));
-    // The reads of the test above opened connections on the standby's pool: it is counted as a pool of its own.
+    // The read opened connections on the standby's pool: it is counted as a pool of its own.
     expect(body).toMatch(/mi_db_pool_connections\{pool="data",state="total"\} [1-9]/);
     expect(body).toMatch(new RegExp(`mi_db_pool_connections\\{pool="data@${name.replace(/[.]/g, '\\.')}",state="total"\\} [1-9]`));
   });

@@ -222,19 +222,21 @@ export function isoJson(column: string): string {
 
 // The value part of a jsonText field for what PostgreSQL writes as JSON itself: `['reach', ...jsonNumber('a."reach"')]`.
 
-/** A number (a column or an expression): its text, which is a JSON number. */
+const sqlOf = (value: Prisma.Sql | string) => (typeof value === 'string' ? Prisma.raw(value) : value);
+
+/** A number (a column or an expression): its text, which is a JSON number (a float8's text is the shortest that reads back as it). */
 export function jsonNumber(expression: string | Prisma.Sql): readonly [Prisma.Sql, 'json'] {
-  return [typeof expression === 'string' ? Prisma.raw(`(${expression})::text`) : Prisma.sql`(${expression})::text`, 'json'];
+  return [Prisma.sql`(${sqlOf(expression)})::text`, 'json'];
 }
 
 /** An enum's (or a text that needs no escaping's) value, quoted as a JSON string. */
-export function jsonEnum(column: string): readonly [string, 'json'] {
-  return [`'"' || ${column}::text || '"'`, 'json'];
+export function jsonEnum(expression: string | Prisma.Sql): readonly [Prisma.Sql, 'json'] {
+  return [Prisma.sql`'"' || (${sqlOf(expression)})::text || '"'`, 'json'];
 }
 
 /** A timestamp as REST writes it (isoJson). */
-export function jsonIso(column: string): readonly [string, 'json'] {
-  return [isoJson(column), 'json'];
+export function jsonIso(expression: string | Prisma.Sql): readonly [Prisma.Sql, 'json'] {
+  return [Prisma.sql`to_char((${sqlOf(expression)}) AT TIME ZONE 'UTC', ${Prisma.raw(ISO_JSON_FORMAT)})`, 'json'];
 }
 
 /**
@@ -269,7 +271,6 @@ export function leaf(kind: ItemLeafKind, sql: Prisma.Sql | string, omitNull = fa
 }
 
 const isLeaf = (value: ItemLeaf | ItemShape): value is ItemLeaf => !Array.isArray(value);
-const sqlOf = (value: Prisma.Sql | string) => (typeof value === 'string' ? Prisma.raw(value) : value);
 
 /** The item's compact JSON text, written by PostgreSQL (jsonText), as JSON.stringify writes the object. */
 export function shapeJsonText(shape: ItemShape): Prisma.Sql {
@@ -278,10 +279,10 @@ export function shapeJsonText(shape: ItemShape): Prisma.Sql {
     const sql = sqlOf(value.sql);
     switch (value.leaf) {
       case 'text': return [key, sql, value.omitNull ? 'omitNull' : 'value'];
-      case 'enum': return [key, Prisma.sql`'"' || (${sql})::text || '"'`, 'json'];
+      case 'enum': return [key, ...jsonEnum(sql)];
       case 'json': return [key, sql, 'json'];
-      case 'iso': return [key, Prisma.sql`to_char((${sql}) AT TIME ZONE 'UTC', ${Prisma.raw(ISO_JSON_FORMAT)})`, 'json'];
-      default: return [key, Prisma.sql`(${sql})::text`, 'json'];
+      case 'iso': return [key, ...jsonIso(sql)];
+      default: return [key, ...jsonNumber(sql)];
     }
   }));
 }

@@ -13,8 +13,6 @@ import { EU_CPM_USD, type RowView } from '../figures.js';
 const sql = Prisma.sql;
 const FROM = sql`FROM "products" p LEFT JOIN "shops" s ON s."id" = p."shopId"`;
 
-/** Numbers and booleans as their text (JSON as they are); a float8 expression's text is the shortest that reads back. */
-
 function product(base: Prisma.Sql, view: RowView): Prisma.Sql {
   // euSpend (figures.ts): Math.round(stored × cpm / EU_CPM_USD × 100) / 100, null without EU access.
   const euSpend = (column: string) => (view.euAccess ? sql`floor(${Prisma.raw(column)} * ${view.cpm}::float8 / ${EU_CPM_USD}::float8 * 100 + 0.5) / 100` : sql`NULL::float8`);

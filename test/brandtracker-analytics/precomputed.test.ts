@@ -4,8 +4,10 @@ import { refreshAdGroups } from '../../src/data/ad-groups.js';
 import { daysRunningSql } from '../../src/schema/shared/days-running.js';
 import { scopeToWorkspace } from '../../src/schema/shared/workspace.js';
 import {
-  adsOfScope, groupPage, rankedAdsPage, rankedOrder, scopeSelect, storedGroupPage, type AnalyticsScope, type GroupSort, type RankedAdsSort, type StoredGroupKind,
+  adsOfScope, groupPage, GRANULARITIES, rankedAdsPage, rankedOrder, scopeSelect, storedGroupPage, timeSeriesOf, type AnalyticsScope, type GroupSort,
+  type RankedAdsSort, type StoredGroupKind,
 } from '../../src/schema/brandtracker-analytics/service.js';
+import type { Frame } from '../../src/schema/brandtracker-analytics/service/frame.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 // The workspace's hooks, ad copies, landing pages (groups precomputed per page, migration 0021) and top ads (each
@@ -150,6 +152,89 @@ describe('the main landing pages of each advertiser', () => {
       for (const ad of before) await t.db.prisma.ad.update({ where: { id: ad.id }, data: { landingPageId: ad.landingPageId } });
       await refreshAdGroups(t.db.pool, [page]);
     }
+  });
+});
+
+/**
+ * A brand's series computed from every ad of its page and every reach row of those ads, as the time series and the
+ * overview's graph did before migration 0038 (the per-page days they now sum).
+ */
+async function seriesOnTheFly(pageId: string, euOnly: boolean, range: { start: Date; end: Date }, granularity: string, cpm: number) {
+  const [start, end] = [range.start.toISOString().slice(0, 10), range.end.toISOString().slice(0, 10)];
+  const bucket = Prisma.raw(`'${{ daily: 'day', weekly: 'week', monthly: 'month' }[granularity]}'`);
+  const eu = euOnly ? Prisma.sql`AND a."isEuAd"` : Prisma.empty;
+  const rows = await t.db.prisma.$queryRaw<{ date: Date; launched: number; live: number; impressions: bigint; cumulative: bigint; spend: bigint }[]>`
+    WITH x AS MATERIALIZED (
+      SELECT a."id", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "first",
+             CASE WHEN a."status" = 'active' THEN ${end}::date ELSE (a."lastSeenAt" AT TIME ZONE 'UTC')::date END AS "last"
+      FROM "ads" a WHERE a."advertiserId" = ${pageId} ${eu} AND a."firstSeenAt" < ${end}::date + 1
+    ),
+    days AS (SELECT d::date AS "day", date_trunc(${bucket}, d)::date AS "bucket" FROM generate_series(${start}::timestamp, ${end}::timestamp, interval '1 day') d),
+    s AS (SELECT greatest(x."first", ${start}::date) AS "day", count(*) AS "n", count(*) FILTER (WHERE x."first" >= ${start}::date) AS "launched" FROM x GROUP BY 1),
+    e AS (SELECT greatest(x."last" + 1, ${start}::date) AS "day", count(*) AS "n" FROM x GROUP BY 1),
+    r AS (
+      SELECT r."date", r."reach" - coalesce(lag(r."reach") OVER w, 0) AS "level",
+             CASE WHEN lag(r."reach") OVER w IS NULL AND r."date" <> x."first" THEN 0 ELSE r."reach" - coalesce(lag(r."reach") OVER w, 0) END AS "delta"
+      FROM x JOIN "ad_reach_days" r ON r."adId" = x."id" AND r."date" <= ${end}::date
+      WINDOW w AS (PARTITION BY r."adId" ORDER BY r."date")
+    ),
+    rd AS (SELECT greatest(r."date", ${start}::date) AS "day", sum(r."level") AS "level", sum(r."delta") FILTER (WHERE r."date" >= ${start}::date) AS "delta" FROM r GROUP BY 1),
+    daily AS (
+      SELECT days."day", days."bucket", coalesce(s."launched", 0) AS "launched", coalesce(rd."delta", 0) AS "delta",
+             sum(coalesce(s."n", 0)) OVER o AS "startedBy", sum(coalesce(e."n", 0)) OVER o AS "endedBy", sum(coalesce(rd."level", 0)) OVER o AS "cumulative"
+      FROM days LEFT JOIN s ON s."day" = days."day" LEFT JOIN e ON e."day" = days."day" LEFT JOIN rd ON rd."day" = days."day"
+      WINDOW o AS (ORDER BY days."day")
+    )
+    SELECT min("day") AS "date", sum("launched")::int AS "launched", (max("startedBy") - min("endedBy"))::int AS "live",
+           sum("delta")::bigint AS "impressions", (array_agg("cumulative" ORDER BY "day" DESC))[1]::bigint AS "cumulative",
+           round(sum("delta")::numeric * ${cpm}::numeric / 1000)::bigint AS "spend"
+    FROM daily GROUP BY "bucket" ORDER BY 1`;
+  return {
+    adsLaunched: rows.map((row) => ({ date: row.date, count: row.launched })),
+    liveAds: rows.map((row) => ({ date: row.date, count: row.live })),
+    euImpressionsSpend: rows.map((row) => ({ date: row.date, impressions: row.impressions, cumulativeImpressions: row.cumulative, estimatedSpend: row.spend })),
+  };
+}
+
+describe("the brands' precomputed series", () => {
+  it('answer what summing every ad and reach row of the page answers, for every range, granularity and EU subset', async () => {
+    const day = (offset: number) => new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + offset * 86_400_000);
+    // The last 30 days, a year, a past month inside the 90-day history, one day, and days before any ad.
+    const ranges = [{ start: day(-29), end: day(0) }, { start: day(-364), end: day(0) }, { start: day(-70), end: day(-41) }, { start: day(-5), end: day(-5) },
+      { start: day(-800), end: day(-700) }];
+    let points = 0;
+    for (const brand of tracked.slice(0, 6)) {
+      for (const euOnly of [false, true]) {
+        const frame = { pageId: brand.pageId, euOnly, cpm: 7.5 } as Frame;
+        for (const range of ranges) {
+          for (const granularity of GRANULARITIES) {
+            const { adsLaunched, liveAds, euImpressionsSpend } = await timeSeriesOf(t.db.prisma, frame, range, granularity);
+            const expected = await seriesOnTheFly(brand.pageId, euOnly, range, granularity, 7.5);
+            expect([brand.pageId, euOnly, range, granularity, { adsLaunched, liveAds, euImpressionsSpend }]).toEqual([brand.pageId, euOnly, range, granularity, expected]);
+            points += euImpressionsSpend.filter((point) => point.impressions > 0n).length;
+          }
+        }
+      }
+    }
+    expect(points).toBeGreaterThan(200);
+  });
+
+  it("follow a page's ads and reach rows after a refresh", async () => {
+    const page = tracked[2].pageId;
+    const range = { start: new Date(Date.now() - 40 * 86_400_000), end: new Date() };
+    const frame = { pageId: page, euOnly: false, cpm: 5 } as Frame;
+    const [ad] = await t.db.prisma.$queryRaw<{ id: string }[]>`
+      SELECT a."id" FROM "ads" a WHERE a."advertiserId" = ${page} AND a."status" = 'active' AND EXISTS (SELECT 1 FROM "ad_reach_days" r WHERE r."adId" = a."id") ORDER BY a."id" LIMIT 1`;
+    const before = await timeSeriesOf(t.db.prisma, frame, range, 'daily');
+    await t.db.prisma.$executeRaw`UPDATE "ad_reach_days" SET "reach" = "reach" + 1000000 WHERE "adId" = ${ad.id} AND "date" = (SELECT max("date") FROM "ad_reach_days" WHERE "adId" = ${ad.id})`;
+    await t.db.prisma.$executeRaw`UPDATE "ads" SET "status" = 'inactive', "lastSeenAt" = now() - interval '10 days' WHERE "id" = ${ad.id}`;
+    await refreshAdGroups(t.db.pool, [page]);
+    const after = await timeSeriesOf(t.db.prisma, frame, range, 'daily');
+    const total = (series: typeof after) => series.euImpressionsSpend.at(-1)!.cumulativeImpressions;
+    expect(total(after) - total(before)).toBe(1_000_000n);
+    expect(after.liveAds.at(-1)!.count).toBe(before.liveAds.at(-1)!.count - 1);
+    const { adsLaunched, liveAds, euImpressionsSpend } = after;
+    expect({ adsLaunched, liveAds, euImpressionsSpend }).toEqual(await seriesOnTheFly(page, false, range, 'daily', 5));
   });
 });
 

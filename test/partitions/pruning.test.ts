@@ -150,7 +150,7 @@ describe('history reads prune to their months', () => {
     expect((await monthPartitions(t.db.pool, 'advertiser_metric_days')).filter((p) => p.name < from).length).toBeGreaterThanOrEqual(2);
   });
 
-  it("a brand's daily series (GET /brandtrackers/{id}/time-series in April) never scans the months after its end", async () => {
+  it("a brand's daily series (GET /brandtrackers/{id}/time-series in April) reads the page's precomputed days, never the history tables", async () => {
     const page = await one<{ id: string }>(
       `SELECT a."advertiserId" AS id FROM "ads" a JOIN "ad_reach_days" r ON r."adId" = a."id" WHERE r."date" BETWEEN '2025-04-01' AND '2025-05-31'
        GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`);
@@ -159,10 +159,9 @@ describe('history reads prune to their months', () => {
     const brandtrackerId = (tracked.body.data.id ?? tracked.body.data.brandtrackerId) as string;
     const { res, statements } = await historyStatements(() => t.rest('GET', `/brandtrackers/${brandtrackerId}/time-series?startDate=2025-04-10&endDate=2025-04-20`, { key }));
     expect(res.status).toBe(200);
-    const scans = await scansOf(statements);
-    const read = executed(scans.filter((s) => s.partition.startsWith('ad_reach_days')));
-    expect(read).toContain('ad_reach_days_p202504');
-    expect(read.filter((name) => name > 'ad_reach_days_p202504')).toEqual([]);
+    // The page's reach rows of April are in the answer (summed per day ahead of time: migration 0038).
+    expect(res.body.data.euImpressionsSpend.some((point: { impressions: number }) => point.impressions > 0)).toBe(true);
+    expect(statements).toEqual([]);
   });
 
   it("an ad's reach history (GET /ads/{id}/reach-history?limit=7), newest days first, reads the months of its days and never an older one", async () => {

@@ -176,9 +176,10 @@ describe('meta-ads: throttles, usage and failures', () => {
     expect(run.waits).toBe(1);
     expect(run.waitedMs).toBe(150);
     expect(reasons).toEqual(['Meta usage at its limit: slowing down']);
-    const [r1, r2, r3] = meta!.archiveRequests();
+    // The pause came before the second call; none before the third (one wait recorded above): the gap between the
+    // second and third calls is the import of a page, which a loaded machine may stretch past the pause.
+    const [r1, r2] = meta!.archiveRequests();
     expect(r2.at - r1.at).toBeGreaterThanOrEqual(145);
-    expect(r3.at - r2.at).toBeLessThan(145);
   });
 
   it('retries an HTTP 500, a cut JSON body and a dropped connection, then goes on', async () => {

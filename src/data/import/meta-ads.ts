@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { refreshAdGroups } from '../ad-groups.js';
+import { refreshAdGroups, refreshSeriesDays } from '../ad-groups.js';
 import { EVENT_THRESHOLDS, recordEvents, type NewEvent } from '../events.js';
 import type { Format, ImportContext, Outcome } from './run.js';
 import { upsert, type UpsertSpec } from './sql.js';
@@ -558,6 +558,10 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   // A duplicate group may span pages: a page whose ads changed lead is regrouped too.
   const regroup = [...new Set([...dirtyPages, ...regroupedPages])];
   if (regroup.length) await refreshAdGroups(client, regroup);
+  // The brands' daily series sum the reach rows: a page whose ads only got (or changed) a day's row is recomputed too.
+  const regrouped = new Set(regroup);
+  const reseries = [...new Set(snapshots.rows.map((row) => row.advertiserId))].filter((id) => id && !regrouped.has(id));
+  if (reseries.length) await refreshSeriesDays(client, reseries);
   await recordEvents(client, 'meta-ads', [
     ...(await changesOf(client, ads, writes, stored, outcomes, running, lastSeenOf, dayText)),
     ...(await rankMoves(client, [...figures.values()], dayText)),

@@ -31,7 +31,15 @@ export function targetOf(args: TargetArgs): Target {
   return { kind: 'shop', shopId: args[name]!, argument: name };
 }
 
-type Db = Pick<PrismaClient, 'advertiser' | 'shop' | 'brandtracker' | 'advertiserShop'> | Prisma.TransactionClient;
+type Db = Pick<PrismaClient, 'advertiser' | 'shop' | 'brandtracker' | 'advertiserShop' | '$executeRaw'> | Prisma.TransactionClient;
+
+/**
+ * A page's daily figures are kept for the pages a brandtracker tracks (migration 0038, read by the brand's series):
+ * a brandtracker of a page no other tracks computes them, in the creating transaction.
+ */
+async function keepSeriesOf(db: Db, facebookPageId: string): Promise<void> {
+  await db.$executeRaw`SELECT "refresh_advertiser_series_days"(ARRAY[${facebookPageId}]::text[])`;
+}
 
 async function forPage(db: Db, facebookPageId: string): Promise<string> {
   const existing = await db.brandtracker.findUnique({ where: { facebookPageId }, select: { id: true } });
@@ -46,6 +54,7 @@ async function forPage(db: Db, facebookPageId: string): Promise<string> {
     },
     select: { id: true },
   });
+  await keepSeriesOf(db, facebookPageId);
   return created.id;
 }
 
@@ -60,8 +69,9 @@ async function forShop(db: Db, shop: { id: string; name: string; logoUrl: string
       targetType: 'shop', websiteId: shop.id, facebookPageId: primary && !pageTaken ? primary.advertiserId : null, name: shop.name, avatarUrl: shop.logoUrl,
       isLoaded: true, lastCrawledAt: new Date(), websites: { create: [{ shopId: shop.id, position: 0 }] },
     },
-    select: { id: true },
+    select: { id: true, facebookPageId: true },
   });
+  if (created.facebookPageId) await keepSeriesOf(db, created.facebookPageId);
   return created.id;
 }
 

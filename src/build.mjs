@@ -2,7 +2,8 @@
 // `npm run cli` and `npm run worker` run them. It compiles only when a source is newer than its output (or the
 // options changed), and writes only the outputs whose text changed, each through a temporary file and a rename:
 // a process loading dist/ while another one builds (two starts, a test file) never reads a half-written module.
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+// An output whose source was deleted or renamed is deleted, so that nothing in dist/ runs code that no longer exists.
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -44,5 +45,17 @@ if (stale.length > 0) {
     const temporary = `${stampFile}.${process.pid}.tmp`;
     writeFileSync(temporary, stamp);
     renameSync(temporary, stampFile);
+  }
+}
+
+// Outputs left by deleted sources (a module renamed or removed): nothing imports them any more, so deleting them is
+// safe while another process runs from dist/.
+const outputs = new Set(sources.map(outputOf));
+for (const dir of ['src', 'rest']) {
+  const built = path.join(outdir, dir);
+  if (!existsSync(built)) continue;
+  for (const name of readdirSync(built, { recursive: true, encoding: 'utf8' })) {
+    const file = path.join(built, name);
+    if (name.endsWith('.js') && !outputs.has(file)) rmSync(file, { force: true });
   }
 }

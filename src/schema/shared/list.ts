@@ -674,15 +674,23 @@ export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.S
 
 /**
  * A list read by Prisma (a model's findMany, with the request's selection): `rows(skip, take)` reads the page and
- * `count()` counts every match, two statements run together; the page in the style of `page`.
+ * `count()` counts every match, two statements run together; or `both(skip, take)` reads the page and its total at
+ * once (a parent row with its relation's page and `_count`, one statement with relationJoins), null when the parent
+ * is not there. The page in the style of `page`.
  */
-export type ModelPageQuery<Row> = { rows: (skip: number, take: number) => Promise<Row[]>; count: () => Promise<number> };
+export type ModelPageQuery<Row> =
+  | { rows: (skip: number, take: number) => Promise<Row[]>; count: () => Promise<number>; both?: undefined }
+  | { both: (skip: number, take: number) => Promise<{ rows: Row[]; total: number }> };
 
 export async function findModelPage<Row>(page: PageRequest, query: ModelPageQuery<Row>): Promise<PageOf<Row>>;
 export async function findModelPage<Row>(page: OffsetRequest, query: ModelPageQuery<Row>): Promise<OffsetPageOf<Row>>;
 export async function findModelPage<Row>(page: PageRequest | OffsetRequest, query: ModelPageQuery<Row>): Promise<PageOf<Row> | OffsetPageOf<Row>> {
   refuseRestriction('findModelPage');
   refuseExport('findModelPage');
+  if (query.both) {
+    const { rows, total } = await query.both(offsetOf(page), page.limit);
+    return pageOf(rows, page, { total });
+  }
   const [rows, total] = await Promise.all([query.rows(offsetOf(page), page.limit), query.count()]);
   return pageOf(rows, page, { total });
 }

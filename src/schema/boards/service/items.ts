@@ -1,11 +1,11 @@
 import type { Context } from '../../../context.js';
-import { apiError, validationError } from '../../../errors.js';
+import { apiError, notFound, validationError } from '../../../errors.js';
 import type { Prisma } from '../../../generated/prisma/client.js';
 import { findModelPage, type PageRequest } from '../../shared/list.js';
 import { workspaceDb } from '../../shared/workspace.js';
 import { actorOf } from '../access.js';
 import { SURFACE_ITEM_TYPE, type BoardItemType } from '../enums.js';
-import { findBoard } from './boards.js';
+import { findBoard, seenBoard } from './boards.js';
 import { removeItem, saveItem, type Saved } from './store.js';
 import { findTarget } from './targets.js';
 
@@ -14,14 +14,28 @@ import { findTarget } from './targets.js';
 /** The selection Pothos asks for (a prismaField's `query`, or queryFromInfo). */
 export type BoardItemQuery = { include?: Prisma.BoardItemInclude; select?: Prisma.BoardItemSelect };
 
-/** A page of the items saved on a board the caller sees, newest first. */
+/**
+ * A page of the items saved on a board the caller sees, newest first: the board, its page of items and their number
+ * in one statement (the board's row with its items joined, relationJoins), 404 for a board the caller does not see.
+ */
 export async function boardItemPage(context: Context, boardId: string, page: PageRequest, select: BoardItemQuery) {
-  const board = await findBoard(context, await actorOf(context), boardId);
-  const db = await workspaceDb(context);
-  const where = { boardId: board.id };
+  const [actor, db] = await Promise.all([actorOf(context), workspaceDb(context)]);
+  // The items are the board's, so of its workspace; the filter is stated for them too (the workspace check of the
+  // statement wants every mention of a workspace table filtered).
+  const items = { workspaceId: actor.workspaceId };
   return findModelPage(page, {
-    rows: (skip, take) => db.boardItem.findMany({ ...select, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
-    count: () => db.boardItem.count({ where }),
+    both: async (skip, take) => {
+      const board = await db.board.findFirst({
+        where: seenBoard(actor, boardId),
+        relationLoadStrategy: 'join',
+        select: {
+          items: { ...select, where: items, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take },
+          _count: { select: { items: { where: items } } },
+        },
+      });
+      if (!board) throw notFound('The board');
+      return { rows: board.items, total: board._count.items };
+    },
   });
 }
 

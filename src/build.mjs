@@ -48,8 +48,9 @@ if (stale.length > 0) {
   }
 }
 
-// Outputs left by deleted sources (a module renamed or removed): nothing imports them any more, so deleting them is
-// safe while another process runs from dist/.
+// Outputs left by deleted sources (a module renamed or removed): the current sources import none of them. A process
+// started from an older build that has yet to load such a module (a lazy import) would fail, as it would on any
+// module rebuilt under it: restart what runs from dist/ after a build.
 const outputs = new Set(sources.map(outputOf));
 for (const dir of ['src', 'rest']) {
   const built = path.join(outdir, dir);

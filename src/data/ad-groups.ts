@@ -16,7 +16,15 @@ export async function refreshAdGroups(client: Queryable, pageIds?: string[]): Pr
   await refreshSeriesDays(client, pageIds);
 }
 
-/** Recomputes the daily figures of the given pages (every page when omitted) alone: for pages whose ads only got reach rows. */
-export async function refreshSeriesDays(client: Queryable, pageIds?: string[]): Promise<void> {
-  await client.query('SELECT "refresh_advertiser_series_days"($1::text[])', [pageIds ?? null]);
+/** A connection as pg's or as Prisma's (a transaction's client): refreshSeriesDays runs in either. */
+type Runner = Queryable | { $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> };
+
+/**
+ * Recomputes the daily figures of the given pages (every page when omitted) alone: for pages whose ads only got reach
+ * rows, and for a page a brandtracker starts to track (they are kept for tracked pages only).
+ */
+export async function refreshSeriesDays(client: Runner, pageIds?: string[]): Promise<void> {
+  const text = 'SELECT "refresh_advertiser_series_days"($1::text[])';
+  if ('$executeRawUnsafe' in client) await client.$executeRawUnsafe(text, pageIds ?? null);
+  else await client.query(text, [pageIds ?? null]);
 }

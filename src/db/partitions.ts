@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
+import { refreshSeriesDays } from '../data/ad-groups.js';
 
 // The day-snapshot tables are partitioned by month on their "date" (migration 0037): `<table>_pYYYYMM` holds the
 // month's days, `<table>_default` any row of a month without a partition (a backfill, a bulk load of past months).
@@ -8,7 +9,8 @@ import { Prisma } from '../generated/prisma/client.js';
 //   - a row that fell into the default partition is moved into its month's partition (created then): after a demo or
 //     bulk load, each month its data covers has its partition, and the default is empty again;
 //   - with `retentionMonths`, the months that ended before the retention window are detached and dropped whole (and
-//     the default's rows of those months deleted): the current month and the `retentionMonths` months before it stay.
+//     the default's rows of those months deleted): the current month and the `retentionMonths` months before it stay;
+//     when reach rows went, the brands' daily series (summed from them ahead of time, migration 0038) are recomputed.
 // It runs at each start (after the migrations and the demo load) and every few hours where the workers run
 // (startHistoryMaintenance). Two instances never run it at once (an advisory lock: the second skips its turn).
 
@@ -245,6 +247,7 @@ export async function maintainHistoryPartitions(pool: pg.Pool, options: HistoryP
     const ahead = Array.from({ length: aheadMonths + 1 }, (_, offset) => monthStart(now, offset));
     for (const table of HISTORY_TABLES) {
       let existing = await monthPartitions(client, table);
+      const before = existing.length;
       if (cutoff !== null) {
         const deleted = await client.query(`DELETE FROM ${ident(`${table}_default`)} WHERE "date" < $1::date`, [cutoff]);
         report.deleted += deleted.rowCount ?? 0;
@@ -256,6 +259,8 @@ export async function maintainHistoryPartitions(pool: pg.Pool, options: HistoryP
           report.dropped.push(partition.name);
         }
         existing = existing.filter((p) => p.month >= cutoff);
+        // The brands' daily series (migration 0038) sum the reach rows: they follow the rows kept.
+        if (table === 'ad_reach_days' && (deleted.rowCount || existing.length !== before)) await refreshSeriesDays(client);
       }
       const have = new Set(existing.map((p) => p.month));
       const waiting = new Set(await defaultMonths(client, table));

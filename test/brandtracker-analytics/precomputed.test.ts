@@ -157,7 +157,8 @@ describe('the main landing pages of each advertiser', () => {
 
 /**
  * A brand's series computed from every ad of its page and every reach row of those ads, as the time series and the
- * overview's graph did before migration 0038 (the per-page days they now sum).
+ * overview's graph did before migration 0038 (the per-page days they now sum), with its rule that nothing of an ad
+ * counts before its first-seen day (a reach row dated earlier counts on that day, as does a stop).
  */
 async function seriesOnTheFly(pageId: string, euOnly: boolean, range: { start: Date; end: Date }, granularity: string, cpm: number) {
   const [start, end] = [range.start.toISOString().slice(0, 10), range.end.toISOString().slice(0, 10)];
@@ -167,13 +168,13 @@ async function seriesOnTheFly(pageId: string, euOnly: boolean, range: { start: D
     WITH x AS MATERIALIZED (
       SELECT a."id", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "first",
              CASE WHEN a."status" = 'active' THEN ${end}::date ELSE (a."lastSeenAt" AT TIME ZONE 'UTC')::date END AS "last"
-      FROM "ads" a WHERE a."advertiserId" = ${pageId} ${eu} AND a."firstSeenAt" < ${end}::date + 1
+      FROM "ads" a WHERE a."advertiserId" = ${pageId} ${eu} AND a."firstSeenAt" < (${end}::date + 1)::timestamp AT TIME ZONE 'UTC'
     ),
     days AS (SELECT d::date AS "day", date_trunc(${bucket}, d)::date AS "bucket" FROM generate_series(${start}::timestamp, ${end}::timestamp, interval '1 day') d),
     s AS (SELECT greatest(x."first", ${start}::date) AS "day", count(*) AS "n", count(*) FILTER (WHERE x."first" >= ${start}::date) AS "launched" FROM x GROUP BY 1),
-    e AS (SELECT greatest(x."last" + 1, ${start}::date) AS "day", count(*) AS "n" FROM x GROUP BY 1),
+    e AS (SELECT greatest(x."last" + 1, x."first", ${start}::date) AS "day", count(*) AS "n" FROM x GROUP BY 1),
     r AS (
-      SELECT r."date", r."reach" - coalesce(lag(r."reach") OVER w, 0) AS "level",
+      SELECT greatest(r."date", x."first") AS "date", r."reach" - coalesce(lag(r."reach") OVER w, 0) AS "level",
              CASE WHEN lag(r."reach") OVER w IS NULL AND r."date" <> x."first" THEN 0 ELSE r."reach" - coalesce(lag(r."reach") OVER w, 0) END AS "delta"
       FROM x JOIN "ad_reach_days" r ON r."adId" = x."id" AND r."date" <= ${end}::date
       WINDOW w AS (PARTITION BY r."adId" ORDER BY r."date")
@@ -219,22 +220,33 @@ describe("the brands' precomputed series", () => {
     expect(points).toBeGreaterThan(200);
   });
 
-  it("follow a page's ads and reach rows after a refresh", async () => {
+  it("follow a page's ads and reach rows after a refresh, an ad's rows before its first-seen day on that day", async () => {
     const page = tracked[2].pageId;
     const range = { start: new Date(Date.now() - 40 * 86_400_000), end: new Date() };
     const frame = { pageId: page, euOnly: false, cpm: 5 } as Frame;
-    const [ad] = await t.db.prisma.$queryRaw<{ id: string }[]>`
-      SELECT a."id" FROM "ads" a WHERE a."advertiserId" = ${page} AND a."status" = 'active' AND EXISTS (SELECT 1 FROM "ad_reach_days" r WHERE r."adId" = a."id") ORDER BY a."id" LIMIT 1`;
+    const ads = await t.db.prisma.$queryRaw<{ id: string; first: Date }[]>`
+      SELECT a."id", (SELECT min(r."date") FROM "ad_reach_days" r WHERE r."adId" = a."id") AS "first" FROM "ads" a
+      WHERE a."advertiserId" = ${page} AND a."status" = 'active' AND EXISTS (SELECT 1 FROM "ad_reach_days" r WHERE r."adId" = a."id") ORDER BY a."id" LIMIT 2`;
     const before = await timeSeriesOf(t.db.prisma, frame, range, 'daily');
-    await t.db.prisma.$executeRaw`UPDATE "ad_reach_days" SET "reach" = "reach" + 1000000 WHERE "adId" = ${ad.id} AND "date" = (SELECT max("date") FROM "ad_reach_days" WHERE "adId" = ${ad.id})`;
-    await t.db.prisma.$executeRaw`UPDATE "ads" SET "status" = 'inactive', "lastSeenAt" = now() - interval '10 days' WHERE "id" = ${ad.id}`;
+    await t.db.prisma.$executeRaw`UPDATE "ad_reach_days" SET "reach" = "reach" + 1000000 WHERE "adId" = ${ads[0].id} AND "date" = (SELECT max("date") FROM "ad_reach_days" WHERE "adId" = ${ads[0].id})`;
+    await t.db.prisma.$executeRaw`UPDATE "ads" SET "status" = 'inactive', "lastSeenAt" = now() - interval '10 days' WHERE "id" = ${ads[0].id}`;
     await refreshAdGroups(t.db.pool, [page]);
     const after = await timeSeriesOf(t.db.prisma, frame, range, 'daily');
     const total = (series: typeof after) => series.euImpressionsSpend.at(-1)!.cumulativeImpressions;
     expect(total(after) - total(before)).toBe(1_000_000n);
     expect(after.liveAds.at(-1)!.count).toBe(before.liveAds.at(-1)!.count - 1);
-    const { adsLaunched, liveAds, euImpressionsSpend } = after;
-    expect({ adsLaunched, liveAds, euImpressionsSpend }).toEqual(await seriesOnTheFly(page, false, range, 'daily', 5));
+    // The second ad first seen 3 days after its first reach row (an importer that learnt its delivery start later),
+    // and the first stopped before its first-seen day.
+    const seen = new Date(ads[1].first.getTime() + 3 * 86_400_000);
+    await t.db.prisma.$executeRaw`UPDATE "ads" SET "firstSeenAt" = ${seen} WHERE "id" = ${ads[1].id}`;
+    await t.db.prisma.$executeRaw`UPDATE "ads" SET "firstSeenAt" = now() - interval '5 days' WHERE "id" = ${ads[0].id}`;
+    await refreshAdGroups(t.db.pool, [page]);
+    const day = 86_400_000;
+    for (const checked of [range, { start: ads[1].first, end: new Date(ads[1].first.getTime() + day) }, { start: new Date(ads[1].first.getTime() - 5 * day), end: new Date(seen.getTime() + 5 * day) },
+      { start: new Date(Date.now() - 12 * day), end: new Date(Date.now() - 7 * day) }]) {
+      const { adsLaunched, liveAds, euImpressionsSpend } = await timeSeriesOf(t.db.prisma, frame, checked, 'daily');
+      expect([checked, { adsLaunched, liveAds, euImpressionsSpend }]).toEqual([checked, await seriesOnTheFly(page, false, checked, 'daily', 5)]);
+    }
   });
 });
 

@@ -111,8 +111,13 @@ describe('history partition maintenance', () => {
       `INSERT INTO "tiktok_page_snapshots" ("profileId", "date", "recordedAt", "adsCount", "organicCount", "totalTikToks", "dailyViews", "dailyLikes", "dailyFollowers")
        VALUES ($1, '2023-02-01', now(), 1, 1, 1, 1, 1, 1)`, [profile.id]);
     const partitionsBefore = Object.fromEntries(await Promise.all(HISTORY_TABLES.map(async (table) => [table, await monthPartitions(db.pool, table)] as const)));
+    // The brands' daily series (migration 0038) hold the reach gained on days before the cutoff, which go with their rows.
+    const reachDaysBefore = async () => (await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "advertiser_series_days" WHERE "date" < $1::date AND ("reachLevel" <> 0 OR "reachDelta" <> 0)`, [cutoff])).rows[0].n;
+    expect(await reachDaysBefore()).toBeGreaterThan(0);
 
     const report = await maintainHistoryPartitions(db.pool, { aheadMonths: 0, retentionMonths: 2, now: JUNE });
+    expect(await reachDaysBefore()).toBe(0);
     expect(report.created).toEqual([]);
     expect(report.deleted).toBe(1);
     expect(report.dropped.sort()).toEqual(HISTORY_TABLES.flatMap((table) => partitionsBefore[table].filter((p) => p.month < cutoff).map((p) => p.name)).sort());

@@ -16,9 +16,11 @@ CREATE TABLE "advertiser_series_days" (
   "date" date NOT NULL,
   -- Ads first seen that UTC day.
   "started" integer NOT NULL,
-  -- Ads not active whose last-seen UTC day is the day before.
+  -- Ads not active whose last-seen UTC day is the day before (or, last seen before their first-seen day, that day).
   "ended" integer NOT NULL,
   -- The reach rows of that day: each row's reach minus the ad's previous row's (its whole reach for an ad's first row).
+  -- A row dated before its ad's first-seen day (an importer may see an ad's delivery start after the day it read it)
+  -- counts on the first-seen day: nothing of an ad is counted before it started.
   "reachLevel" bigint NOT NULL,
   -- The same, but 0 for an ad's first row when it is not on the ad's first-seen day (its reach came before the rows).
   "reachDelta" bigint NOT NULL,
@@ -26,12 +28,21 @@ CREATE TABLE "advertiser_series_days" (
 );
 
 -- Recomputes the days of the given pages (every page when null) that a brandtracker tracks from "ads" and
--- "ad_reach_days" (a page no brandtracker tracks keeps no days). The sums are those
--- the series statement computed per request (src/schema/brandtracker-analytics/service/series.ts);
--- test/brandtracker-analytics/precomputed.test.ts checks that both give the same series.
+-- "ad_reach_days" (a page no brandtracker tracks keeps no days). The sums are those the series statement computed per
+-- request (src/schema/brandtracker-analytics/service/series.ts); test/brandtracker-analytics/precomputed.test.ts
+-- checks that both give the same series. Refreshes of the same page wait for each other (an advisory lock per page,
+-- and one over all pages for a refresh of every page, held to the end of the transaction): a brandtracker made for a
+-- page while an import refreshes it computes its days after the import's rows are committed, and the import's
+-- recomputation never collides with the brandtracker's rows.
 CREATE FUNCTION "refresh_advertiser_series_days"(pages text[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF pages IS NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtext('advertiser_series_days'));
+  ELSE
+    PERFORM pg_advisory_xact_lock_shared(hashtext('advertiser_series_days'));
+    PERFORM pg_advisory_xact_lock(hashtext('advertiser_series_days'), hashtext(p)) FROM (SELECT DISTINCT unnest(pages) AS p ORDER BY 1) l;
+  END IF;
   DELETE FROM "advertiser_series_days" WHERE pages IS NULL OR "advertiserId" = ANY(pages);
   INSERT INTO "advertiser_series_days" ("advertiserId", "euOnly", "date", "started", "ended", "reachLevel", "reachDelta")
   WITH p AS (
@@ -43,10 +54,10 @@ BEGIN
     SELECT a."advertiserId", a."isEuAd", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "date", 1 AS "started", 0 AS "ended", 0::bigint AS "level", 0::bigint AS "delta"
     FROM p JOIN "ads" a ON a."advertiserId" = p."id"
     UNION ALL
-    SELECT a."advertiserId", a."isEuAd", (a."lastSeenAt" AT TIME ZONE 'UTC')::date + 1, 0, 1, 0, 0
+    SELECT a."advertiserId", a."isEuAd", greatest((a."lastSeenAt" AT TIME ZONE 'UTC')::date + 1, (a."firstSeenAt" AT TIME ZONE 'UTC')::date), 0, 1, 0, 0
     FROM p JOIN "ads" a ON a."advertiserId" = p."id" WHERE a."status" <> 'active'
     UNION ALL
-    SELECT x."advertiserId", x."isEuAd", x."date", 0, 0, x."level", CASE WHEN x."previous" IS NULL AND x."date" <> x."first" THEN 0 ELSE x."level" END
+    SELECT x."advertiserId", x."isEuAd", greatest(x."date", x."first"), 0, 0, x."level", CASE WHEN x."previous" IS NULL AND x."date" <> x."first" THEN 0 ELSE x."level" END
     FROM (
       SELECT a."advertiserId", a."isEuAd", (a."firstSeenAt" AT TIME ZONE 'UTC')::date AS "first", r."date",
              r."reach" - coalesce(lag(r."reach") OVER w, 0) AS "level", lag(r."reach") OVER w AS "previous"
@@ -67,8 +78,8 @@ ANALYZE "advertiser_series_days";
 
 -- The overview's other per-brand counts read every matching ad's row (about 400 heap blocks for the medium bench's
 -- largest brand, 7-11 ms each, growing with the brand): the preview's total (its group leads, or those first seen
--- before the snapshot day's end) and the media mix (its active group leads by format). Both are counted from these
--- partial indexes alone (index-only scans), whose entries are a few bytes per ad; the first also gives the preview's
--- page in its order (newest first).
-CREATE INDEX "ads_group_leads_first_seen_idx" ON "ads" ("advertiserId", "firstSeenAt" DESC, "id") WHERE "isGroupLead";
-CREATE INDEX "ads_active_group_leads_media_idx" ON "ads" ("advertiserId", "mediaType") WHERE "isGroupLead" AND "status" = 'active';
+-- before the snapshot day's end) and the live media mix (its active group leads by format). Both are counted from
+-- these partial indexes alone (index-only scans, EU-only too), whose entries are a few bytes per ad; the first also
+-- gives the preview's page in its order (newest first). The media mix at a snapshot day reads the reach rows.
+CREATE INDEX "ads_group_leads_first_seen_idx" ON "ads" ("advertiserId", "firstSeenAt" DESC, "id") INCLUDE ("isEuAd") WHERE "isGroupLead";
+CREATE INDEX "ads_active_group_leads_media_idx" ON "ads" ("advertiserId", "mediaType") INCLUDE ("isEuAd") WHERE "isGroupLead" AND "status" = 'active';

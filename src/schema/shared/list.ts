@@ -675,8 +675,8 @@ export async function findRowsPage<Row>(db: SqlSource, query: { select: Prisma.S
 /**
  * A list read by Prisma (a model's findMany, with the request's selection): `rows(skip, take)` reads the page and
  * `count()` counts every match, two statements run together; or `both(skip, take)` reads the page and its total at
- * once (a parent row with its relation's page and `_count`, one statement with relationJoins), null when the parent
- * is not there. The page in the style of `page`.
+ * once (a parent row with its relation's page and `_count`, one statement with relationJoins). The page in the style
+ * of `page`.
  */
 export type ModelPageQuery<Row> =
   | { rows: (skip: number, take: number) => Promise<Row[]>; count: () => Promise<number>; both?: undefined }

@@ -1,5 +1,6 @@
 import { notFound, validationError } from '../../../errors.js';
 import type { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
+import { refreshSeriesDays } from '../../../data/ad-groups.js';
 import { hostOf } from '../../shared/codes.js';
 
 // What POST /v1/brandtrackers tracks: a Facebook page, or a website (by id, by its alias shopId, or by domain).
@@ -31,15 +32,13 @@ export function targetOf(args: TargetArgs): Target {
   return { kind: 'shop', shopId: args[name]!, argument: name };
 }
 
-type Db = Pick<PrismaClient, 'advertiser' | 'shop' | 'brandtracker' | 'advertiserShop' | '$executeRaw'> | Prisma.TransactionClient;
+type Db = Pick<PrismaClient, 'advertiser' | 'shop' | 'brandtracker' | 'advertiserShop' | '$executeRawUnsafe'> | Prisma.TransactionClient;
 
 /**
  * A page's daily figures are kept for the pages a brandtracker tracks (migration 0038, read by the brand's series):
  * a brandtracker of a page no other tracks computes them, in the creating transaction.
  */
-async function keepSeriesOf(db: Db, facebookPageId: string): Promise<void> {
-  await db.$executeRaw`SELECT "refresh_advertiser_series_days"(ARRAY[${facebookPageId}]::text[])`;
-}
+const keepSeriesOf = (db: Db, facebookPageId: string) => refreshSeriesDays(db, [facebookPageId]);
 
 async function forPage(db: Db, facebookPageId: string): Promise<string> {
   const existing = await db.brandtracker.findUnique({ where: { facebookPageId }, select: { id: true } });

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
-import { refreshSeriesDays } from '../data/ad-groups.js';
 
 // The day-snapshot tables are partitioned by month on their "date" (migration 0037): `<table>_pYYYYMM` holds the
 // month's days, `<table>_default` any row of a month without a partition (a backfill, a bulk load of past months).
@@ -259,8 +258,9 @@ export async function maintainHistoryPartitions(pool: pg.Pool, options: HistoryP
           report.dropped.push(partition.name);
         }
         existing = existing.filter((p) => p.month >= cutoff);
-        // The brands' daily series (migration 0038) sum the reach rows: they follow the rows kept.
-        if (table === 'ad_reach_days' && (deleted.rowCount || existing.length !== before)) await refreshSeriesDays(client);
+        // The brands' daily series (migration 0038's function, which src/data/ad-groups.ts calls after market writes)
+        // sum the reach rows: they follow the rows kept.
+        if (table === 'ad_reach_days' && (deleted.rowCount || existing.length !== before)) await client.query('SELECT "refresh_advertiser_series_days"(NULL)');
       }
       const have = new Set(existing.map((p) => p.month));
       const waiting = new Set(await defaultMonths(client, table));

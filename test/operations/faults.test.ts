@@ -189,8 +189,11 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (skipped on PGlite: terminating 
       expect([afterLease.status, await boards('B')]).toEqual([200, 1]);
 
       // Committed, then cut off while its answer was read (the brandtracker is loaded from "ads" after the write): the
-      // retry is answered from the committed write (created: true), without a second link or quota operation.
+      // retry is answered from the committed write (created: true), without a second link or quota operation. The page's
+      // global brandtracker exists already (another workspace tracks it), so the write only links it: making one
+      // computes the page's daily series from "ads" in the write itself.
       const page = { facebookPageId: '1000000000000001' };
+      expect((await t.rest('POST', '/brandtrackers', { key: (await t.newKey()).apiKey, body: page })).status).toBe(200);
       const late = await whileLocked('ads', () => keyed('track-1', '/brandtrackers', page), 1, terminate);
       expect(late.status).toBe(503);
       expect(await count(`SELECT count(*)::int AS n FROM "brandtracker_links" WHERE "workspaceId" = $1 AND "isActive"`)).toBe(1); // it did commit

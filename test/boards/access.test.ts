@@ -130,6 +130,40 @@ describe('personal scope and private boards', () => {
     expectNotFound(await t.rest('POST', `/boards/${secret.id}/items`, { key: owner.apiKey, body: { type: 'ad', targetId: 'facebook_9004' } }));
     expect(ok(await t.rest('GET', '/boards?limit=100', { key: owner.apiKey })).data.map((b: { id: string }) => b.id)).not.toContain(secret.id);
   });
+
+  it("a board's items page is seen by exactly the callers who see the board", async () => {
+    // The board's detail reads it through Prisma (visibleBoardsAnyScope), its items page in one raw statement
+    // (visibleBoardsAnyScopeSql): every caller gets the same answer from both.
+    const save = async (key: Key, body: Record<string, unknown>) => {
+      const board = ok(await t.rest('POST', '/boards', { key: key.apiKey, body: { surface: 'ads', ...body } })).data;
+      const item = ok(await t.rest('POST', `/boards/${board.id}/items`, { key: key.apiKey, body: { type: 'ad', targetId: 'facebook_9002' } })).data;
+      return { id: board.id as string, itemId: item.id as string };
+    };
+    const boards = [
+      { id: boardId, itemId },
+      await save(member, { name: 'Private items', visibility: 'private' }),
+      await save(owner, { name: 'Personal items', scope: 'personal' }),
+      { id: ok(await t.rest('POST', '/boards', { key: full.apiKey, body: { name: 'Empty' } })).data.id as string, itemId: null },
+    ];
+    const seen: string[] = [];
+    for (const board of boards) {
+      for (const [name, key] of Object.entries({ full, owner, member, readonly, other })) {
+        const detail = await t.rest('GET', `/boards/${board.id}`, { key: key.apiKey });
+        const items = await t.rest('GET', `/boards/${board.id}/items`, { key: key.apiKey });
+        expect(`${name} ${items.status}`).toBe(`${name} ${detail.status}`);
+        if (detail.status === 404) {
+          expectNotFound(items);
+          continue;
+        }
+        seen.push(`${name}:${boards.indexOf(board)}`);
+        expect(items.body.data.map((item: { id: string }) => item.id)).toEqual(board.itemId ? [board.itemId] : []);
+        expect(items.body.pagination).toMatchObject({ page: 1, total: board.itemId ? 1 : 0 });
+      }
+    }
+    // Who sees what: everyone in acme the workspace board and the empty one; the private board its creator and the
+    // full-access key; the personal board its owner only.
+    expect(seen.sort()).toEqual(['full:0', 'full:1', 'full:3', 'member:0', 'member:1', 'member:3', 'owner:0', 'owner:2', 'owner:3', 'readonly:0', 'readonly:3']);
+  });
 });
 
 describe('Idempotency-Key', () => {

@@ -38,6 +38,6 @@ builder.queryFields((t) => ({
     authScopes: { workspace: true },
     description: 'The items saved on a board, newest first (GET /v1/boards/{boardId}/items).',
     args: { boardId: t.arg.string({ required: true, validate: boardId }), ...pageArgs(LIST_LIMITS) },
-    resolve: (_root, args, context, info) => boardItemPage(context, args.boardId, pageOf(args), queryFromInfo({ context, info, path: ['data'] })),
+    resolve: (_root, args, context) => boardItemPage(context, args.boardId, pageOf(args)),
   }),
 }));

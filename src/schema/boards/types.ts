@@ -46,7 +46,8 @@ export const BoardItemRef = builder.prismaObject('BoardItem', {
     type: t.expose('itemType', { type: BoardItemTypeEnum }),
     targetId: t.string({
       description: 'The saved thing: an ad id, a shop uuid, an email id, a product id, an advertiser (Facebook page) id or a landing-page URL.',
-      select: { itemType: true, adId: true, shopId: true, emailId: true, productId: true, advertiserId: true, landingPageUrl: true },
+      // Its columns are scalars, which a BoardItem always carries (no `select` here: an item read by raw SQL, as a
+      // board's items page reads them, would be loaded again through Prisma for it).
       resolve: (item) => targetIdOf(item),
     }),
     note: t.exposeString('note', { nullable: true }),

@@ -29,7 +29,7 @@ export async function findBoard(context: Context, actor: Actor, boardId: string)
 }
 
 /** The board of that id, if the caller sees it. */
-export function seenBoard(actor: Actor, boardId: string): Prisma.BoardWhereInput {
+function seenBoard(actor: Actor, boardId: string): Prisma.BoardWhereInput {
   return { AND: [{ id: boardId }, visibleBoardsAnyScope(actor)] };
 }
 

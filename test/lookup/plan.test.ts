@@ -66,7 +66,7 @@ describe('a fuzzy name match', () => {
           const expected = await t.db.prisma.$queryRaw<{ key: string; score: number }[]>`
             SELECT v."id" AS key, 0.99 * word_similarity(${q}, v."name") AS score FROM ${TABLES[source]}
             WHERE word_similarity(${q}, v."name") >= 0.5 ORDER BY 2 DESC, v.size DESC, 1 LIMIT ${limit}`;
-          const found = await t.db.prisma.$queryRaw<{ key: string; score: number }[]>`SELECT key, score FROM (${fuzzyNameHits(source, q, limit)}) h`;
+          const found = await t.db.prisma.$queryRaw<{ key: string; score: number }[]>`SELECT key, score FROM (${fuzzyNameHits(source, { name: q, host: null }, limit)}) h`;
           expect(found, `${q} (limit ${limit})`).toEqual(expected);
           // The walk of the largest brands (migration 0023) answers only when it finds them all, whatever its length.
           for (const walk of [1, 5, 50, 400]) {
@@ -97,6 +97,21 @@ describe('a fuzzy name match', () => {
       expect(await rowsRead(5)).toBeGreaterThan(1000);
     });
   }
+
+  it('of a domain skips the walk of the largest and finds what the walk would', async () => {
+    const [{ domain }] = await t.db.prisma.$queryRaw<{ domain: string }[]>`SELECT "domain" FROM "shops" ORDER BY "monthlyVisits" DESC, "id" LIMIT 1`;
+    const terms = termsOf(domain);
+    expect(terms.host).toBe(domain);
+    for (const source of ['advertiser', 'shop'] as const) {
+      const hits = fuzzyNameHits(source, terms, 10);
+      expect(hits.text).toMatch(new RegExp(`lookup_fuzzy_${source}_names\\(\\$\\d+, \\$\\d+, 0\\)`));
+      const found = await t.db.prisma.$queryRaw<{ key: string; score: number }[]>`SELECT key, score FROM (${hits}) h`;
+      const walked = await t.db.prisma.$queryRawUnsafe<{ key: string; score: number }[]>(`SELECT id AS key, score FROM lookup_fuzzy_${source}_names($1, $2)`, domain, 10);
+      expect(found, source).toEqual(walked);
+    }
+    // A name is walked as before.
+    expect(fuzzyNameHits('shop', termsOf('nordic glo'), 10).text).toMatch(/lookup_fuzzy_shop_names\(\$\d+, \$\d+\)/);
+  });
 
   it("leaves the session's trigram thresholds as they were", async () => {
     await t.db.prisma.$transaction(async (tx) => {

@@ -12,9 +12,10 @@ import { digests, monthsOfRows, partitionOf, partitionsOf, type Digest } from '.
 // re-creates the keys (seedMarket with deferred indexes) works on the partitioned tables.
 
 const BEFORE = '0036_brand_changes';
-// The market load of today's code also refreshes the brands' daily series (migration 0038): applied before the load,
-// out of its order (it creates a table and a function and reads the history tables by name, whatever their form).
-const LOAD_NEEDS = ['0038_brandtracker_overview'];
+// The market load of today's code also refreshes the brands' daily series (migration 0038) and the ads' landing-page
+// counts (migration 0040): applied before the load, out of their order (each creates a table and a function, and reads
+// "ads" and the history tables by name, whatever their form).
+const LOAD_NEEDS = ['0038_brandtracker_overview', '0040_advertiser_landing_page_counts'];
 let db: TestDatabase;
 let before: Record<string, Digest>;
 

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -524,6 +524,10 @@ async function main() {
       for (const scenario of scenarios) scenario.targets = scenario.targets.filter((target) => !checked.failed.has(target));
       console.log(`measuring at scale ${scale}: ${scenarios.map((s) => `${s.id} (${s.targets.length} targets)`).join(', ')}, ${opts.duration} s each x ${opts.rounds} rounds`);
       results.push(...(await measure(scale, scenarios, servers, apiKey)));
+      // What is measured so far, kept in case a later (larger) scale fails: the report is written only at the end.
+      const partial = path.join(import.meta.dirname, 'results', `${started.toISOString().replace(/[:.]/g, '-')}.partial.json`);
+      await mkdir(path.dirname(partial), { recursive: true });
+      await writeFile(partial, JSON.stringify({ scales, done: scales.slice(0, scales.indexOf(scale) + 1), options: opts, results, problems }, null, 2));
     } finally {
       await Promise.all(Object.values(servers).map((server) => new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once('exit', resolve).kill('SIGTERM')))));
     }
@@ -614,6 +618,7 @@ async function main() {
   await writeFile(path.join(dir, `${stamp}.json`), JSON.stringify({ scales, options: opts, loadAverage: load, cpus: os.cpus().length, node: process.version, comparators: comparator?.versions ?? null, results: rows, growth, problems, notes }, null, 2));
   await writeFile(path.join(dir, `${stamp}.md`), `${report}\n`);
   console.log(`written to test/bench/results/${stamp}.{json,md}`);
+  await rm(path.join(dir, `${stamp}.partial.json`), { force: true });
   if (problems.length) process.exitCode = 1;
 }
 

@@ -158,6 +158,9 @@ describe('personal scope and private boards', () => {
         seen.push(`${name}:${boards.indexOf(board)}`);
         expect(items.body.data.map((item: { id: string }) => item.id)).toEqual(board.itemId ? [board.itemId] : []);
         expect(items.body.pagination).toMatchObject({ page: 1, total: board.itemId ? 1 : 0 });
+        // A page past the last item: no items, the board's count.
+        const past = await t.rest('GET', `/boards/${board.id}/items?page=2`, { key: key.apiKey });
+        expect([past.status, past.body.data, past.body.pagination.total]).toEqual([200, [], board.itemId ? 1 : 0]);
       }
     }
     // Who sees what: everyone in acme the workspace board and the empty one; the private board its creator and the

@@ -20,6 +20,7 @@ const CHILD = path.join(import.meta.dirname, 'support/sync-child.ts');
 /** What a Meta import writes (ads.firstFetchedAt, the database clock at insert, is left out of the comparison). */
 const META_TABLES = [
   'ads', 'advertisers', 'ad_demography', 'ad_reach_days', 'advertiser_ad_groups', 'advertiser_ad_counts', 'advertiser_main_landing_pages', 'advertiser_metric_days',
+  'advertiser_landing_page_counts', 'advertiser_series_days',
 ];
 
 let t: TestApp;

@@ -46,7 +46,7 @@ export function visibleBoardsAnyScope(actor: Actor): Prisma.BoardWhereInput {
 /**
  * visibleBoardsAnyScope as SQL on the board alias `b`, for the raw reads (a board's items page). The same rule: the
  * workspace's boards, a private one only for its creator or a full-access key, and the delegated user's own personal
- * boards (test/boards/visibility-sql.test.ts holds the two forms to the same boards for every kind of caller).
+ * boards (test/boards/access.test.ts holds the two forms to the same boards for every kind of caller).
  */
 export function visibleBoardsAnyScopeSql(actor: Actor, b: string): Prisma.Sql {
   const column = (name: string) => Prisma.raw(`${b}."${name}"`);

@@ -33,7 +33,8 @@ export async function boardItemPage(context: Context, boardId: string, page: Pag
         LEFT JOIN LATERAL (
           SELECT * FROM "board_items" i WHERE i."boardId" = b."id" AND ${inWorkspace('i', workspaceId)}
           ORDER BY i."createdAt" DESC, i."id" DESC LIMIT ${take} OFFSET ${skip}) i ON TRUE
-        WHERE b."id" = ${boardId} AND ${inWorkspace('b', workspaceId)} AND ${visibleBoardsAnyScopeSql(actor, 'b')}`, { prepared: true });
+        WHERE b."id" = ${boardId} AND ${inWorkspace('b', workspaceId)} AND ${visibleBoardsAnyScopeSql(actor, 'b')}
+        ORDER BY i."createdAt" DESC, i."id" DESC`, { prepared: true });
       if (!rows.length) throw notFound('The board');
       // A board without items on this page is one row of nulls beside its count.
       return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...item }) => item), total: rows[0].total };

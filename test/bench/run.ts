@@ -444,14 +444,35 @@ async function checkAnswers(scale: MarketScale, scenarios: Scenario[], servers: 
   return { problems, failed };
 }
 
-async function measure(scale: MarketScale, scenarios: Scenario[], servers: Partial<Record<ServerKind, Server>>, apiKey: string): Promise<Result[]> {
+/**
+ * Cancels the statements a target left running in the database past its window (a floor that answers in more than the
+ * run's seconds keeps its backends busy after autocannon has gone): the next target starts on an idle database. Only
+ * statements running for over a second, so the servers' own short background statements are left alone.
+ */
+async function cancelLeftovers(databaseUrl: string, label: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(`SELECT count(*) FILTER (WHERE pg_cancel_backend(pid))::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state = 'active'
+        AND now() - query_start > interval '1 second'`);
+    if (rows[0].n) console.log(`\n${label}: cancelled ${rows[0].n} statement(s) still running after its window`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(scale: MarketScale, scenarios: Scenario[], servers: Partial<Record<ServerKind, Server>>, apiKey: string, databaseUrl: string): Promise<Result[]> {
   const results: Result[] = [];
   for (const scenario of scenarios) {
     const runs = new Map<string, Result[]>();
     // Warm-up, not measured: every server compiles its hot paths (V8, graphql-jit, Prisma's plans) before
     // its first round, so the first scenario measured on a fresh process is not penalised.
     if (Number(opts.warmup) > 0) {
-      for (const target of scenario.targets) await autocannon(`http://127.0.0.1:${servers[target.server]!.port}${target.path}`, target, apiKey, opts.warmup);
+      for (const target of scenario.targets) {
+        await autocannon(`http://127.0.0.1:${servers[target.server]!.port}${target.path}`, target, apiKey, opts.warmup);
+        await cancelLeftovers(databaseUrl, `${scale} ${scenario.id} ${target.name} (warm-up)`);
+      }
     }
     for (let round = 0; round < Number(opts.rounds); round++) {
       // Alternating: every target once per round, in turn, so that a busy moment hits them alike.
@@ -469,6 +490,7 @@ async function measure(scale: MarketScale, scenarios: Scenario[], servers: Parti
           stats = next;
           if (settled) break;
         }
+        await cancelLeftovers(databaseUrl, `${scale} ${scenario.id} ${target.name}`);
         const { statements, requests, peakRss } = stats;
         const run = { scale, scenario: scenario.id, target: target.name, rps: cannon.requests.average, p50: cannon.latency.p50, p99: cannon.latency.p99, statements: statements / Math.max(1, requests), peakRssMb: peakRss / 1_048_576, non2xx: cannon.non2xx + cannon.errors };
         runs.set(target.name, [...(runs.get(target.name) ?? []), run]);
@@ -523,7 +545,7 @@ async function main() {
       problems.push(...checked.problems);
       for (const scenario of scenarios) scenario.targets = scenario.targets.filter((target) => !checked.failed.has(target));
       console.log(`measuring at scale ${scale}: ${scenarios.map((s) => `${s.id} (${s.targets.length} targets)`).join(', ')}, ${opts.duration} s each x ${opts.rounds} rounds`);
-      results.push(...(await measure(scale, scenarios, servers, apiKey)));
+      results.push(...(await measure(scale, scenarios, servers, apiKey, databaseUrl)));
       // What is measured so far, kept in case a later (larger) scale fails: the report is written only at the end.
       const partial = path.join(import.meta.dirname, 'results', `${started.toISOString().replace(/[:.]/g, '-')}.partial.json`);
       await mkdir(path.dirname(partial), { recursive: true });

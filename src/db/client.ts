@@ -31,13 +31,21 @@ export const OMITTED = { email: { html: true } } as const;
  * One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. Its connections
  * refuse a statement on workspace data that does not state the workspace filter (src/db/workspace-check.ts).
  */
+/**
+ * The session settings of the API's connections (a startup parameter: no statement, and PGlite ignores it). JIT off:
+ * PostgreSQL compiles a statement whose estimated cost passes jit_above_cost, and the market's statements at the large
+ * scale pass it while running in milliseconds (the brand diff: 100–180 ms of compilation for a 20 ms statement, on
+ * each of its first custom plans). A DATABASE_URL that sets `options` itself keeps its own.
+ */
+export const SESSION_OPTIONS = '-c jit=off';
+
 export function connect(url: string, options: { max?: number; replicas?: ReplicaOptions } = {}): Db {
   // Generous connect timeout: on the embedded database a new connection waits its turn behind a long transaction (a seed).
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000, Client: WorkspaceCheckedClient });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000, options: SESSION_OPTIONS, Client: WorkspaceCheckedClient });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   // With replicas, the pool's query() sends market reads to them (Prisma's statements reach it through the adapter).
   const replicas = options.replicas?.urls.length
-    ? new ReplicaSet(url, [...options.replicas.urls], { maxLagMs: options.replicas.maxLagMs, poolOptions: { max: options.max ?? 8 }, onChange: options.replicas.onChange })
+    ? new ReplicaSet(url, [...options.replicas.urls], { maxLagMs: options.replicas.maxLagMs, poolOptions: { max: options.max ?? 8, options: SESSION_OPTIONS }, onChange: options.replicas.onChange })
     : undefined;
   replicas?.install(pool);
   replicas?.start();
@@ -49,7 +57,7 @@ export function connect(url: string, options: { max?: number; replicas?: Replica
   // The ledger's statements are few, prepared and keyed by ids: their generic plans fit every call, so its
   // connections skip the custom re-planning PostgreSQL otherwise repeats on every call of a CTE this size. A startup parameter: PGlite ignores it, and nothing else is affected.
   const ledger = new pg.Pool({
-    connectionString: url, max: 4, connectionTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_generic_plan', Client: WorkspaceCheckedClient,
+    connectionString: url, max: 4, connectionTimeoutMillis: 30_000, options: `${SESSION_OPTIONS} -c plan_cache_mode=force_generic_plan`, Client: WorkspaceCheckedClient,
   });
   ledger.on('error', () => {});
   return {

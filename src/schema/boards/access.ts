@@ -1,7 +1,7 @@
 import { canWrite } from '../../auth/principal.js';
 import type { Context } from '../../context.js';
 import { apiError } from '../../errors.js';
-import { Prisma, type Board } from '../../generated/prisma/client.js';
+import type { Board, Prisma } from '../../generated/prisma/client.js';
 import type { BoardScope } from './enums.js';
 
 // Who may see and change boards and saved items: one place for the scope rule (personal scope needs a delegated
@@ -37,25 +37,10 @@ export function visibleBoards(actor: Actor, key: ScopeKey): Prisma.BoardWhereInp
   return { ...where, OR: [{ visibility: { not: 'private' } }, { createdByUserId: actor.userId }] };
 }
 
-/** Boards of any scope the caller may see (lookups by id). */
+/** Boards of any scope the caller may see (lookups by id). Its SQL form: service/items.ts `visibleBoardsAnyScopeSql`. */
 export function visibleBoardsAnyScope(actor: Actor): Prisma.BoardWhereInput {
   const workspace = visibleBoards(actor, { scope: 'workspace', ownerUserId: null });
   return actor.userId ? { OR: [workspace, { scope: 'personal', ownerUserId: actor.userId }] } : workspace;
-}
-
-/**
- * visibleBoardsAnyScope as SQL on the board alias `b`, for the raw reads (a board's items page). The same rule: the
- * workspace's boards, a private one only for its creator or a full-access key, and the delegated user's own personal
- * boards (test/boards/access.test.ts holds the two forms to the same boards for every kind of caller).
- */
-export function visibleBoardsAnyScopeSql(actor: Actor, b: string): Prisma.Sql {
-  const column = (name: string) => Prisma.raw(`${b}."${name}"`);
-  const creator = actor.fullAccess
-    ? Prisma.empty
-    : Prisma.sql` AND (${column('visibility')} <> 'private' OR ${column('createdByUserId')} IS NOT DISTINCT FROM ${actor.userId}::uuid)`;
-  const workspace = Prisma.sql`(${column('scope')} = 'workspace' AND ${column('ownerUserId')} IS NULL${creator})`;
-  if (!actor.userId) return workspace;
-  return Prisma.sql`(${workspace} OR (${column('scope')} = 'personal' AND ${column('ownerUserId')} = ${actor.userId}::uuid))`;
 }
 
 export type Capabilities = { canAddItems: boolean; canManage: boolean };

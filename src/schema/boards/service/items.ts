@@ -3,7 +3,7 @@ import { apiError, notFound, validationError } from '../../../errors.js';
 import { Prisma, type BoardItem } from '../../../generated/prisma/client.js';
 import { findModelPage, rawRows, type PageRequest } from '../../shared/list.js';
 import { inWorkspace, workspaceDb } from '../../shared/workspace.js';
-import { actorOf, visibleBoardsAnyScopeSql } from '../access.js';
+import { actorOf, type Actor } from '../access.js';
 import { SURFACE_ITEM_TYPE, type BoardItemType } from '../enums.js';
 import { findBoard } from './boards.js';
 import { removeItem, saveItem, type Saved } from './store.js';
@@ -43,6 +43,21 @@ export async function boardItemPage(context: Context, boardId: string, page: Pag
 }
 
 type ItemRow = BoardItem & { total: number };
+
+/**
+ * access.ts's visibleBoardsAnyScope as SQL on the board alias `b`, for the items page's raw statement. The same rule:
+ * the workspace's boards, a private one only for its creator or a full-access key, and the delegated user's own
+ * personal boards (test/boards/access.test.ts holds the two forms to the same boards for every kind of caller).
+ */
+function visibleBoardsAnyScopeSql(actor: Actor, b: string): Prisma.Sql {
+  const column = (name: string) => Prisma.raw(`${b}."${name}"`);
+  const creator = actor.fullAccess
+    ? Prisma.empty
+    : Prisma.sql` AND (${column('visibility')} <> 'private' OR ${column('createdByUserId')} IS NOT DISTINCT FROM ${actor.userId}::uuid)`;
+  const workspace = Prisma.sql`(${column('scope')} = 'workspace' AND ${column('ownerUserId')} IS NULL${creator})`;
+  if (!actor.userId) return workspace;
+  return Prisma.sql`(${workspace} OR (${column('scope')} = 'personal' AND ${column('ownerUserId')} = ${actor.userId}::uuid))`;
+}
 
 /** One saved item, by id, with the selection asked for. */
 export async function boardItemDetail(context: Context, itemId: string, query: BoardItemQuery) {

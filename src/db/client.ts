@@ -28,10 +28,6 @@ export type ReplicaOptions = { urls: readonly string[]; maxLagMs: number; onChan
 export const OMITTED = { email: { html: true } } as const;
 
 /**
- * One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. Its connections
- * refuse a statement on workspace data that does not state the workspace filter (src/db/workspace-check.ts).
- */
-/**
  * The session settings of the API's connections (a startup parameter: no statement, and PGlite ignores it). JIT off:
  * PostgreSQL compiles a statement whose estimated cost passes jit_above_cost, and the market's statements at the large
  * scale pass it while running in milliseconds (the brand diff: 100–180 ms of compilation for a 20 ms statement, on
@@ -39,6 +35,10 @@ export const OMITTED = { email: { html: true } } as const;
  */
 export const SESSION_OPTIONS = '-c jit=off';
 
+/**
+ * One pool per process, shared by Prisma (through the pg driver adapter) and the few raw SQL paths. Its connections
+ * refuse a statement on workspace data that does not state the workspace filter (src/db/workspace-check.ts).
+ */
 export function connect(url: string, options: { max?: number; replicas?: ReplicaOptions } = {}): Db {
   // Generous connect timeout: on the embedded database a new connection waits its turn behind a long transaction (a seed).
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 8, connectionTimeoutMillis: 30_000, options: SESSION_OPTIONS, Client: WorkspaceCheckedClient });

@@ -513,6 +513,8 @@ async function main() {
     return;
   }
   const started = new Date();
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const resultsDir = path.join(import.meta.dirname, 'results');
   const load = os.loadavg()[0];
   const ids = opts.only?.split(',').map((id) => id.trim());
   const wanted = (scenario: Scenario) => !ids || ids.includes(scenario.id);
@@ -547,9 +549,8 @@ async function main() {
       console.log(`measuring at scale ${scale}: ${scenarios.map((s) => `${s.id} (${s.targets.length} targets)`).join(', ')}, ${opts.duration} s each x ${opts.rounds} rounds`);
       results.push(...(await measure(scale, scenarios, servers, apiKey, databaseUrl)));
       // What is measured so far, kept in case a later (larger) scale fails: the report is written only at the end.
-      const partial = path.join(import.meta.dirname, 'results', `${started.toISOString().replace(/[:.]/g, '-')}.partial.json`);
-      await mkdir(path.dirname(partial), { recursive: true });
-      await writeFile(partial, JSON.stringify({ scales, done: scales.slice(0, scales.indexOf(scale) + 1), options: opts, results, problems }, null, 2));
+      await mkdir(resultsDir, { recursive: true });
+      await writeFile(path.join(resultsDir, `${stamp}.partial.json`), JSON.stringify({ scales, done: scales.slice(0, scales.indexOf(scale) + 1), options: opts, results, problems }, null, 2));
     } finally {
       await Promise.all(Object.values(servers).map((server) => new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once('exit', resolve).kill('SIGTERM')))));
     }
@@ -634,13 +635,11 @@ async function main() {
     .filter(Boolean)
     .join('\n\n');
   console.log(`\n${report}\n`);
-  const dir = path.join(import.meta.dirname, 'results');
-  await mkdir(dir, { recursive: true });
-  const stamp = started.toISOString().replace(/[:.]/g, '-');
-  await writeFile(path.join(dir, `${stamp}.json`), JSON.stringify({ scales, options: opts, loadAverage: load, cpus: os.cpus().length, node: process.version, comparators: comparator?.versions ?? null, results: rows, growth, problems, notes }, null, 2));
-  await writeFile(path.join(dir, `${stamp}.md`), `${report}\n`);
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(path.join(resultsDir, `${stamp}.json`), JSON.stringify({ scales, options: opts, loadAverage: load, cpus: os.cpus().length, node: process.version, comparators: comparator?.versions ?? null, results: rows, growth, problems, notes }, null, 2));
+  await writeFile(path.join(resultsDir, `${stamp}.md`), `${report}\n`);
   console.log(`written to test/bench/results/${stamp}.{json,md}`);
-  await rm(path.join(dir, `${stamp}.partial.json`), { force: true });
+  await rm(path.join(resultsDir, `${stamp}.partial.json`), { force: true });
   if (problems.length) process.exitCode = 1;
 }
 

@@ -23,30 +23,26 @@ export const SECTIONS = [
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
-/** The event types each event section reads, and the section an event of a type belongs to. */
-const EVENT_SECTIONS: Partial<Record<Section, { types: string[]; of: 'advertiser' | 'shop' }>> = {
+/** The event types each event section reads, and whose events they are (the page's or the shops'). */
+const EVENT_SECTIONS = {
   copyChanges: { types: ['ad.copy_changed'], of: 'advertiser' },
   hookChanges: { types: ['ad.copy_changed'], of: 'advertiser' },
   landingPageChanges: { types: ['ad.landing_page_changed'], of: 'advertiser' },
-  newLandingPages: { types: ['ad.landing_page_changed'], of: 'advertiser' },
   rankMoves: { types: ['brandtracker.rank_changed'], of: 'advertiser' },
   priceChanges: { types: ['product.price_changed'], of: 'shop' },
   stockChanges: { types: ['product.out_of_stock', 'product.back_in_stock'], of: 'shop' },
   appsInstalled: { types: ['shop.app_installed'], of: 'shop' },
   appsRemoved: { types: ['shop.app_removed'], of: 'shop' },
-};
-const SECTION_OF_TYPE = sql`CASE e."type" WHEN 'ad.copy_changed' THEN 'copyChanges' WHEN 'ad.landing_page_changed' THEN 'landingPageChanges'
-  WHEN 'brandtracker.rank_changed' THEN 'rankMoves' WHEN 'product.price_changed' THEN 'priceChanges'
-  WHEN 'product.out_of_stock' THEN 'stockChanges' WHEN 'product.back_in_stock' THEN 'stockChanges'
-  WHEN 'shop.app_installed' THEN 'appsInstalled' WHEN 'shop.app_removed' THEN 'appsRemoved' END`;
+} as const satisfies Partial<Record<Section, { types: readonly string[]; of: 'advertiser' | 'shop' }>>;
 
 /**
  * The hook of a copy as the brand's ads show it: the opening line of the body (up to its first sentence end or line
- * break), as the hook of an ad without a transcript is read.
+ * break), as the hook of an ad without a transcript is read. `opening_line(text)` (migration 0041) is the SQL of it,
+ * also in the predicate of the index of the copy changes that change the hook.
  */
-const OPENING_LINE = '^\\s*([^\\n.!?]*[.!?]?)';
-const firstLine = (body: Prisma.Sql) => sql`nullif(btrim(substring(coalesce(${body}, '') from ${OPENING_LINE}::text)), '')`;
-const opening = (side: 'before' | 'after') => firstLine(sql`e."data"->${Prisma.raw(`'${side}'`)}->>'body'`);
+const firstLine = (body: Prisma.Sql) => sql`opening_line(${body})`;
+/** Whether a copy change changed the hook: as the index of migration 0041 writes it (the planner matches the text). */
+const HOOK_CHANGED = sql`opening_line(e."data"->'before'->>'body') IS DISTINCT FROM opening_line(e."data"->'after'->>'body')`;
 
 export type Subject =
   | { kind: 'brandtracker'; workspaceId: string; brandtrackerId: string }
@@ -60,7 +56,8 @@ export type ChangesRequest = { subject: Subject; window: Window; sections: reado
 /** A row of a section's page: what it is about, and the event's data where it comes from an event. */
 export type FoundRow = {
   section: Section;
-  at: Date;
+  /** An instant as PostgreSQL writes it in JSON (ISO 8601 with an offset). */
+  at: string;
   eventId: string | null;
   adId: string | null;
   productId: string | null;
@@ -91,114 +88,125 @@ function subjectCte(subject: Subject): Prisma.Sql {
     ARRAY(${interests('advertiser')})::text[] AS "pages", ARRAY(${interests('shop')})::uuid[] AS "shops"`;
 }
 
-/** The events of the page (`pages`) and shops (`shops`) of the given types in the window. */
-function eventsCte(window: Window, pageTypes: string[], shopTypes: string[]): Prisma.Sql {
-  const hook = (side: 'before' | 'after') => sql`CASE WHEN e."type" = 'ad.copy_changed' THEN ${opening(side)} END`;
-  const columns = sql`e."id", e."type", e."occurredAt", e."adId", e."productId", e."shopId", e."data", ${hook('before')} AS "hookBefore", ${hook('after')} AS "hookAfter"`;
-  const inWindow = sql`e."occurredAt" >= ${window.from} AND e."occurredAt" < ${window.to} AND e."workspaceId" IS NULL`;
-  const branches: Prisma.Sql[] = [];
-  if (pageTypes.length) {
-    branches.push(sql`SELECT ${columns} FROM s, "market_events" e
-      WHERE e."advertiserId" = ANY(s."pages") AND e."advertiserId" IS NOT NULL AND ${inWindow} AND e."type" = ANY(${pageTypes}::text[])`);
-  }
-  if (shopTypes.length) {
-    branches.push(sql`SELECT ${columns} FROM s, "market_events" e
-      WHERE e."shopId" = ANY(s."shops") AND e."shopId" IS NOT NULL AND ${inWindow} AND e."type" = ANY(${shopTypes}::text[])`);
-  }
-  return sql`ev AS MATERIALIZED (${Prisma.join(branches, ' UNION ALL ')})`;
-}
+/** The market's events (not a workspace's) that occurred in the window. */
+const eventsIn = (window: Window) => sql`e."occurredAt" >= ${window.from} AND e."occurredAt" < ${window.to} AND e."workspaceId" IS NULL`;
 
-const ROW = (section: Prisma.Sql, at: Prisma.Sql, key: Prisma.Sql, rest: { eventId?: Prisma.Sql; adId?: Prisma.Sql; productId?: Prisma.Sql; shopId?: Prisma.Sql; domain?: Prisma.Sql; data?: Prisma.Sql }) =>
-  sql`SELECT ${section} AS "section", ${at} AS "at", ${key} AS "key", ${rest.eventId ?? sql`NULL::text`} AS "eventId", ${rest.adId ?? sql`NULL::text`} AS "adId",
-    ${rest.productId ?? sql`NULL::text`} AS "productId", ${rest.shopId ?? sql`NULL::text`} AS "shopId", ${rest.domain ?? sql`NULL::text`} AS "domain",
-    ${rest.data ?? sql`NULL::jsonb`} AS "data"`;
-
-/** The rows of each section asked for, one SELECT each (UNION ALL). */
-function sectionRows(request: ChangesRequest): Prisma.Sql[] {
-  const { window, sections } = request;
-  const wants = new Set(sections);
-  const branches: Prisma.Sql[] = [];
-  const inWindow = (column: Prisma.Sql) => sql`${column} >= ${window.from} AND ${column} < ${window.to}`;
-  if (wants.has('adsStarted')) {
-    branches.push(sql`${ROW(sql`'adsStarted'`, sql`a."firstSeenAt"`, sql`a."id"`, { adId: sql`a."id"` })}
-      FROM s, "ads" a WHERE a."advertiserId" = ANY(s."pages") AND ${inWindow(sql`a."firstSeenAt"`)}`);
-  }
-  if (wants.has('adsStopped')) {
-    branches.push(sql`${ROW(sql`'adsStopped'`, sql`a."lastSeenAt"`, sql`a."id"`, { adId: sql`a."id"` })}
-      FROM s, "ads" a WHERE a."advertiserId" = ANY(s."pages") AND a."status" = 'inactive' AND ${inWindow(sql`a."lastSeenAt"`)}`);
-  }
-  if (wants.has('newProducts')) {
-    branches.push(sql`${ROW(sql`'newProducts'`, sql`p."createdAt"`, sql`p."id"`, { productId: sql`p."id"`, shopId: sql`p."shopId"::text` })}
-      FROM s, "products" p WHERE p."shopId" = ANY(s."shops") AND ${inWindow(sql`p."createdAt"`)}`);
-  }
-  const fromEvent = { eventId: sql`e."id"::text`, adId: sql`e."adId"`, productId: sql`e."productId"`, shopId: sql`e."shopId"::text`, data: sql`e."data"` };
-  const eventSections = sections.filter((section) => section !== 'hookChanges' && section !== 'newLandingPages' && EVENT_SECTIONS[section]);
-  if (eventSections.length) {
-    branches.push(sql`SELECT * FROM (${ROW(SECTION_OF_TYPE, sql`e."occurredAt"`, sql`lpad(e."id"::text, 20, '0')`, fromEvent)} FROM ev e) x
-      WHERE x."section" = ANY(${eventSections}::text[])`);
-  }
-  if (wants.has('hookChanges')) {
-    const data = sql`jsonb_build_object('before', jsonb_build_object('hook', e."hookBefore"), 'after', jsonb_build_object('hook', e."hookAfter"))`;
-    branches.push(sql`${ROW(sql`'hookChanges'`, sql`e."occurredAt"`, sql`lpad(e."id"::text, 20, '0')`, { ...fromEvent, data })}
-      FROM ev e WHERE e."type" = 'ad.copy_changed' AND e."hookBefore" IS DISTINCT FROM e."hookAfter"`);
-  }
-  if (wants.has('newLandingPages')) {
-    branches.push(sql`${ROW(sql`'newLandingPages'`, sql`d."at"`, sql`d."domain"`, { domain: sql`d."domain"` })}
-      FROM (
-        SELECT c."domain", min(c."at") AS "at" FROM (
-          SELECT a."landingPageDomain" AS "domain", a."firstSeenAt" AS "at" FROM s, "ads" a
-          WHERE a."advertiserId" = ANY(s."pages") AND ${inWindow(sql`a."firstSeenAt"`)}
+/**
+ * The domains new to the page in the window: those an ad started in it, or an ad's landing-page change in it, points
+ * to, less those an ad of the page that started before the window points to (and did not move to in the window).
+ * Read by the index ("advertiserId", "landingPageDomain", "firstSeenAt") of migration 0041, a few entries per domain
+ * of the page: its domains one after the other (a loose index scan), each one's first ad started in the window, and
+ * the first ad of it started before.
+ */
+function newLandingPagesCte(window: Window): Prisma.Sql {
+  const movedInWindow = (page: Prisma.Sql) => sql`e."advertiserId" = ${page} AND e."type" = 'ad.landing_page_changed' AND ${eventsIn(window)}`;
+  const ofPage = sql`a."advertiserId" = p."id"`;
+  const next = (after: Prisma.Sql) => sql`SELECT a."landingPageDomain" FROM "ads" a WHERE ${ofPage} AND a."landingPageDomain" ${after} ORDER BY a."landingPageDomain" LIMIT 1`;
+  return sql`nl AS MATERIALIZED (
+    SELECT c."domain", min(c."at") AS "at" FROM (
+      SELECT x."domain", x."at" FROM s, unnest(s."pages") p("id") CROSS JOIN LATERAL (
+        WITH RECURSIVE domains("domain") AS (
+          (${next(sql`IS NOT NULL`)})
           UNION ALL
-          SELECT e."data"->'after'->>'landingPageDomain', e."occurredAt" FROM ev e WHERE e."type" = 'ad.landing_page_changed'
-        ) c WHERE c."domain" IS NOT NULL GROUP BY c."domain") d
-      WHERE (
-        SELECT b."id" FROM s, "ads" b
-        WHERE b."advertiserId" = ANY(s."pages") AND b."firstSeenAt" < ${window.from} AND b."landingPageDomain" = d."domain"
-          AND NOT EXISTS (SELECT 1 FROM ev m WHERE m."adId" = b."id" AND m."type" = 'ad.landing_page_changed' AND m."data"->'after'->>'landingPageDomain' = d."domain")
-        LIMIT 1) IS NULL`);
-  }
-  return branches;
+          SELECT (${next(sql`> d."domain"`)}) FROM domains d WHERE d."domain" IS NOT NULL)
+        SELECT d."domain", (SELECT a."firstSeenAt" FROM "ads" a WHERE ${ofPage} AND a."landingPageDomain" = d."domain"
+            AND a."firstSeenAt" >= ${window.from} AND a."firstSeenAt" < ${window.to} ORDER BY a."firstSeenAt" LIMIT 1) AS "at"
+        FROM domains d WHERE d."domain" IS NOT NULL) x
+      WHERE x."at" IS NOT NULL
+      UNION ALL
+      SELECT e."data"->'after'->>'landingPageDomain', e."occurredAt" FROM s, unnest(s."pages") p("id"), "market_events" e
+      WHERE ${movedInWindow(sql`p."id"`)} AND e."data"->'after'->>'landingPageDomain' IS NOT NULL
+    ) c
+    GROUP BY c."domain"
+    HAVING NOT EXISTS (
+      SELECT 1 FROM s, "ads" b
+      WHERE b."advertiserId" = ANY(s."pages") AND b."landingPageDomain" = c."domain" AND b."firstSeenAt" < ${window.from}
+        AND NOT EXISTS (SELECT 1 FROM "market_events" e WHERE e."adId" = b."id" AND ${movedInWindow(sql`b."advertiserId"`)} AND e."data"->'after'->>'landingPageDomain' = c."domain")))`;
 }
 
-/** The brand (known or not), each section's count and its page of rows, in one statement. */
+/** A section's count, and its rows up to the end of the asked page (`last`), newest first, with their order's tie-breaker (`key`). */
+type Source = { count: Prisma.Sql; page: (last: number) => Prisma.Sql };
+
+const AT_KEY = sql`ORDER BY "at" DESC, "key" DESC`;
+const NO = { eventId: sql`NULL::bigint`, adId: sql`NULL::text`, productId: sql`NULL::text`, shopId: sql`NULL::text`, domain: sql`NULL::text`, data: sql`NULL::jsonb` };
+const columns = (at: Prisma.Sql, key: Prisma.Sql, rest: Partial<typeof NO>) => {
+  const c = { ...NO, ...rest };
+  return sql`${at} AS "at", ${key} AS "key", ${c.eventId} AS "eventId", ${c.adId} AS "adId", ${c.productId} AS "productId", ${c.shopId} AS "shopId", ${c.domain} AS "domain", ${c.data} AS "data"`;
+};
+
+/**
+ * Each section's count and rows, read by an index, the brand's rows of the window only, one page or shop at a time
+ * (a lateral cut to `last` rows each, merged): the ads by ("advertiserId", "firstSeenAt") and, the inactive ones, by
+ * ("advertiserId", "lastSeenAt"); the products by ("shopId", "createdAt"); the events by ("advertiserId" or "shopId",
+ * "type", "occurredAt"), the copy changes that changed the hook by their own index (migrations 0036, 0041).
+ */
+function sources(window: Window): Record<Section, Source> {
+  const inWindow = (column: Prisma.Sql) => sql`${column} >= ${window.from} AND ${column} < ${window.to}`;
+  const of = (subjects: 'pages' | 'shops', where: Prisma.Sql, order: Prisma.Sql, select: Prisma.Sql, from: Prisma.Sql): Source => ({
+    count: sql`SELECT count(*) FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id"), ${from} WHERE ${where}`,
+    page: (last) => sql`SELECT x.* FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id") CROSS JOIN LATERAL (
+        SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ${last}) x`,
+  });
+  const event = (section: keyof typeof EVENT_SECTIONS): Source => {
+    const { types, of: whose } = EVENT_SECTIONS[section];
+    const subject = whose === 'advertiser' ? sql`e."advertiserId" = p."id" AND e."advertiserId" IS NOT NULL` : sql`e."shopId" = p."id" AND e."shopId" IS NOT NULL`;
+    const type = types.length === 1 ? sql`e."type" = ${types[0]}` : sql`e."type" = ANY(${[...types]}::text[])`;
+    const hook = section === 'hookChanges';
+    const data = hook
+      ? sql`jsonb_build_object('before', jsonb_build_object('hook', ${firstLine(sql`e."data"->'before'->>'body'`)}), 'after', jsonb_build_object('hook', ${firstLine(sql`e."data"->'after'->>'body'`)}))`
+      : sql`e."data"`;
+    return of(whose === 'advertiser' ? 'pages' : 'shops', sql`${subject} AND ${type} AND ${eventsIn(window)}${hook ? sql` AND ${HOOK_CHANGED}` : Prisma.empty}`,
+      sql`e."occurredAt" DESC, e."id" DESC`,
+      columns(sql`e."occurredAt"`, sql`lpad(e."id"::text, 20, '0')`, { eventId: sql`e."id"`, adId: sql`e."adId"`, productId: sql`e."productId"`, shopId: sql`e."shopId"::text`, data }),
+      sql`"market_events" e`);
+  };
+  return {
+    adsStarted: of('pages', sql`a."advertiserId" = p."id" AND ${inWindow(sql`a."firstSeenAt"`)}`, sql`a."firstSeenAt" DESC, a."id" DESC`,
+      columns(sql`a."firstSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`),
+    adsStopped: of('pages', sql`a."advertiserId" = p."id" AND a."status" = 'inactive' AND ${inWindow(sql`a."lastSeenAt"`)}`, sql`a."lastSeenAt" DESC, a."id" DESC`,
+      columns(sql`a."lastSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`),
+    newProducts: of('shops', sql`x."shopId" = p."id" AND ${inWindow(sql`x."createdAt"`)}`, sql`x."createdAt" DESC, x."id" DESC`,
+      columns(sql`x."createdAt"`, sql`x."id"`, { productId: sql`x."id"`, shopId: sql`x."shopId"::text` }), sql`"products" x`),
+    newLandingPages: {
+      count: sql`SELECT count(*) FROM nl`,
+      page: (last) => sql`SELECT ${columns(sql`n."at"`, sql`n."domain"`, { domain: sql`n."domain"` })} FROM nl n ${AT_KEY} LIMIT ${last}`,
+    },
+    copyChanges: event('copyChanges'),
+    hookChanges: event('hookChanges'),
+    landingPageChanges: event('landingPageChanges'),
+    rankMoves: event('rankMoves'),
+    priceChanges: event('priceChanges'),
+    stockChanges: event('stockChanges'),
+    appsInstalled: event('appsInstalled'),
+    appsRemoved: event('appsRemoved'),
+  };
+}
+
+/**
+ * The brand (known or not), each section's count and its page of items with their titles, in one statement of one
+ * row: a JSON document (one parse, not one per column of every item).
+ */
 export async function findChanges(db: SqlSource, request: ChangesRequest): Promise<Found> {
-  const typesOf = (of: 'advertiser' | 'shop') => [...new Set(request.sections.flatMap((section) => (EVENT_SECTIONS[section]?.of === of ? EVENT_SECTIONS[section]!.types : [])))];
-  const pageTypes = typesOf('advertiser');
-  const shopTypes = typesOf('shop');
   const ctes = [sql`s AS MATERIALIZED (${subjectCte(request.subject)})`];
-  if (pageTypes.length || shopTypes.length) ctes.push(eventsCte(request.window, pageTypes, shopTypes));
-  const branches = sectionRows(request);
-  const first = request.offset;
+  if (request.sections.includes('newLandingPages')) ctes.push(newLandingPagesCte(request.window));
+  const of = sources(request.window);
   const last = request.offset + request.limit;
-  type Head = { known: boolean; pages: string[]; shops: string[]; totals: Partial<Record<Section, number>> };
-  type Row = Omit<FoundRow, 'section'> & { section: Section | null } & { [K in keyof Head]: Head[K] | null };
+  const totals = request.sections.length
+    ? sql`json_build_object(${Prisma.join(request.sections.map((section) => sql`${section}::text, (${of[section].count})`), ', ')})`
+    : sql`'{}'::json`;
+  const pages = request.sections.map((section) => sql`SELECT ${section}::text AS "section", q.* FROM (SELECT * FROM (${of[section].page(last)}) q ${AT_KEY} LIMIT ${request.limit} OFFSET ${request.offset}) q`);
+  const items = pages.length
+    ? sql`(SELECT coalesce(json_agg(json_build_object('section', r."section", 'at', r."at", 'eventId', r."eventId"::text, 'adId', r."adId", 'productId', r."productId",
+          'shopId', r."shopId", 'domain', r."domain", 'data', r."data", 'adTitle', coalesce(nullif(btrim(ad."title"), ''), ${firstLine(sql`ad."body"`)}), 'productTitle', pr."title")
+          ORDER BY r."section", r."at" DESC, r."key" DESC), '[]'::json)
+        FROM (${Prisma.join(pages, ' UNION ALL ')}) r
+        LEFT JOIN "ads" ad ON ad."id" = r."adId" LEFT JOIN "products" pr ON pr."id" = r."productId")`
+    : sql`'[]'::json`;
   // Every section of a subject (the default) is one text per subject kind: prepared, it is planned once per
   // connection (planning it takes longer than running it). Other selections of sections run unprepared, so that they
   // do not fill the connections with statements.
   const prepared = request.sections.length === SECTIONS.length && !('$queryRaw' in db);
-  const rows = await rawRows<Row>(db, branches.length
-    ? sql`WITH ${Prisma.join(ctes, ', ')},
-        found AS (${Prisma.join(branches, ' UNION ALL ')}),
-        totals AS (SELECT coalesce(json_object_agg(t."section", t."n"), '{}'::json) AS "totals" FROM (SELECT f."section", count(*)::int AS "n" FROM found f GROUP BY f."section") t),
-        page AS (
-          SELECT * FROM (SELECT f.*, row_number() OVER (PARTITION BY f."section" ORDER BY f."at" DESC, f."key" DESC) AS "n" FROM found f) r
-          WHERE r."n" > ${first} AND r."n" <= ${last})
-      SELECT s."known", s."pages", s."shops"::text[] AS "shops", t."totals", NULL AS "section", NULL::bigint AS "n", NULL::timestamptz AS "at", NULL AS "eventId", NULL AS "adId",
-        NULL AS "productId", NULL AS "shopId", NULL AS "domain", NULL::jsonb AS "data", NULL AS "adTitle", NULL AS "productTitle"
-      FROM s CROSS JOIN totals t
-      UNION ALL
-      SELECT NULL, NULL, NULL, NULL, p."section", p."n", p."at", p."eventId", p."adId", p."productId", p."shopId", p."domain", p."data",
-        coalesce(nullif(btrim(ad."title"), ''), ${firstLine(sql`ad."body"`)}), pr."title"
-      FROM page p LEFT JOIN "ads" ad ON ad."id" = p."adId" LEFT JOIN "products" pr ON pr."id" = p."productId"
-      ORDER BY "section" NULLS FIRST, "n"`
-    : sql`WITH ${Prisma.join(ctes, ', ')} SELECT s."known", s."pages", s."shops"::text[] AS "shops", '{}'::json AS "totals", NULL AS "section" FROM s`, { prepared });
-  // The brand and the totals come once, in the first row; the page's rows follow.
-  const [head, ...page] = rows;
-  return {
-    known: head.known ?? false,
-    pages: head.pages ?? [],
-    shops: head.shops ?? [],
-    totals: head.totals ?? {},
-    rows: page.filter((row): row is Row & { section: Section } => row.section !== null).map(({ known: _k, pages: _p, shops: _s, totals: _t, ...row }) => row),
-  };
+  const [row] = await rawRows<{ found: Omit<Found, 'rows'> & { rows: FoundRow[] } }>(db, sql`WITH ${Prisma.join(ctes, ', ')}
+    SELECT json_build_object('known', s."known", 'pages', s."pages", 'shops', s."shops", 'totals', ${totals}, 'rows', ${items}) AS "found" FROM s`, { prepared });
+  return row.found;
 }

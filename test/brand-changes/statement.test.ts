@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECTIONS, type Section, type Window } from '../../src/schema/brand-changes/service.js';
+import { recordEvents } from '../../src/data/events.js';
+import { findChanges, type Subject } from '../../src/schema/brand-changes/service/statement.js';
+import { recordBrandEvents } from '../bench/brand-changes.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { findChanges as findChangesBefore } from './oracle-statement.js';
+
+// The brand diff's statement cuts each section's page by an index and counts it apart (one JSON row); before, it
+// listed every change of the window, numbered them per section and kept the page. Its answers against that statement
+// (./oracle-statement.ts, kept as it was) on the demo market with the bench's events of the biggest brand's last 60
+// days (starts, stops, copy, hook and landing-page changes, rank moves, prices, sell-outs): the brandtracker, its page
+// as an advertiser, its shop and another page; windows of 0, 7, 30 and 60 days, date-times and one with nothing in
+// it; every section, each section alone, pairs; pages at the start, inside, at and past the end.
+
+let t: TestApp;
+let brandtrackerId: string;
+let workspaceId: string;
+let page: string;
+let otherPage: string;
+let shopId: string | null;
+let now: Date;
+
+beforeAll(async () => {
+  t = await createTestApp(undefined, { market: { scale: 'tiny', seed: 42 } });
+  const { slug } = await t.newKey();
+  const [brand] = (await t.db.pool.query<{ id: string; page: string }>(
+    `SELECT b."id", b."facebookPageId" AS page FROM "brandtrackers" b WHERE b."facebookPageId" IS NOT NULL
+     ORDER BY (SELECT count(*) FROM "ads" a WHERE a."advertiserId" = b."facebookPageId") DESC, b."id" LIMIT 1`)).rows;
+  brandtrackerId = brand.id;
+  page = brand.page;
+  await t.db.pool.query(`INSERT INTO "brandtracker_links" ("workspaceId", "brandtrackerId") SELECT w."id", $1::uuid FROM "workspaces" w WHERE w."slug" = $2`, [brandtrackerId, slug]);
+  workspaceId = (await t.db.pool.query<{ id: string }>(`SELECT "id" FROM "workspaces" WHERE "slug" = $1`, [slug])).rows[0].id;
+  now = new Date();
+  shopId = (await t.db.pool.query<{ id: string | null }>(`SELECT coalesce((SELECT "websiteId" FROM "brandtrackers" WHERE "id" = $1), (SELECT min("shopId"::text)::uuid FROM "brandtracker_websites" WHERE "brandtrackerId" = $1)) AS id`, [brandtrackerId])).rows[0].id;
+  expect(shopId).not.toBeNull();
+  await newLandingPagesAndProducts();
+  const recorded = await recordBrandEvents(t.db.pool, brandtrackerId);
+  expect(recorded.inWindow).toBeGreaterThan(20);
+  otherPage = (await t.db.pool.query<{ id: string }>(
+    `SELECT "advertiserId" AS id FROM "ads" WHERE "advertiserId" <> $1 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`, [page])).rows[0].id;
+});
+afterAll(() => t?.close());
+
+/**
+ * What the demo market's brands lack: landing pages new to the page (one only a new ad points to, one an older ad
+ * points to as well, one an older ad moved to in the window), products created in the last weeks, apps installed and
+ * removed.
+ */
+async function newLandingPagesAndProducts() {
+  const pool = t.db.pool;
+  const ads = (order: string, where: string) => pool.query<{ id: string }>(`SELECT "id" FROM "ads" WHERE "advertiserId" = $1 AND ${where} ORDER BY ${order} LIMIT 3`, [page]).then((r) => r.rows.map((row) => row.id));
+  const recent = await ads('"firstSeenAt" DESC, "id"', `"firstSeenAt" > now() - interval '20 days'`);
+  const older = await ads('"firstSeenAt" DESC, "id"', `"firstSeenAt" < now() - interval '40 days'`);
+  expect([recent.length, older.length]).toEqual([3, 3]);
+  const domain = (id: string, value: string) => pool.query(`UPDATE "ads" SET "landingPageDomain" = $2 WHERE "id" = $1`, [id, value]);
+  await domain(recent[0], 'fresh-one.example');
+  await domain(recent[1], 'fresh-two.example');
+  await domain(older[0], 'fresh-two.example');
+  await domain(recent[2], 'moved-to.example');
+  await domain(older[1], 'moved-to.example');
+  await recordEvents(pool, 'demo', [
+    { type: 'ad.landing_page_changed', dedupeKey: 'test:moved', advertiserId: page, adId: older[1], data: { before: { landingPageDomain: 'moved-from.example' }, after: { landingPageDomain: 'moved-to.example' } } },
+  ], new Date(now.getTime() - 10 * DAY));
+  await pool.query(`UPDATE "products" SET "createdAt" = now() - (interval '6 days' * n) FROM (SELECT "id", row_number() OVER (ORDER BY "id") AS n FROM "products" WHERE "shopId" = $1 LIMIT 6) x WHERE "products"."id" = x."id"`, [shopId]);
+  const app = (type: 'shop.app_installed' | 'shop.app_removed', n: number) =>
+    ({ type, dedupeKey: `test:${type}:${n}`, shopId: shopId!, data: { before: null, after: { app: { id: n, name: `App ${n}` } } } });
+  await recordEvents(pool, 'demo', [app('shop.app_installed', 1), app('shop.app_installed', 2)], new Date(now.getTime() - 3 * DAY));
+  await recordEvents(pool, 'demo', [app('shop.app_removed', 1)], new Date(now.getTime() - 20 * DAY));
+}
+
+const DAY = 86_400_000;
+const windowOf = (days: number, end = now): Window => ({ from: new Date(end.getTime() - days * DAY), to: end });
+
+/** Both statements' answers, made comparable: instants as ISO strings, rows in section order. */
+async function both(subject: Subject, window: Window, sections: readonly Section[], limit: number, offset: number) {
+  const request = { subject, window, sections, limit, offset };
+  const [after, before] = await Promise.all([findChanges(t.db.pool, request), findChangesBefore(t.db.pool, request)]);
+  const rows = (found: typeof after | typeof before) => found.rows.map(({ n: _n, ...row }: typeof found.rows[number] & { n?: unknown }) => ({ ...row, at: new Date(row.at).toISOString() }));
+  const order = (list: ReturnType<typeof rows>) => [...list].sort((a, b) => a.section.localeCompare(b.section));
+  // A section without changes: counted 0, or not counted (the service reads both as 0).
+  const counted = (totals: Partial<Record<Section, number>>) => Object.fromEntries(Object.entries(totals).filter(([, n]) => n));
+  return {
+    after: { known: after.known, pages: after.pages, shops: after.shops, totals: counted(after.totals), rows: order(rows(after)) },
+    before: { known: before.known, pages: before.pages, shops: before.shops, totals: counted(before.totals), rows: order(rows(before)) },
+  };
+}
+
+describe('the brand diff statement', () => {
+  it('answers what the statement over every change of the window answered, for every subject, window, section and page', async () => {
+    const subjects: Subject[] = [
+      { kind: 'brandtracker', workspaceId, brandtrackerId },
+      { kind: 'advertiser', advertiserId: page },
+      { kind: 'advertiser', advertiserId: otherPage },
+      ...(shopId ? [{ kind: 'shop' as const, shopId }] : []),
+    ];
+    const windows = [windowOf(30), windowOf(7), windowOf(60), windowOf(0), windowOf(12, new Date(now.getTime() - 9 * DAY - 3_600_000)), windowOf(30, new Date('2001-01-01T00:00:00Z'))];
+    const selections: Section[][] = [[...SECTIONS], ...SECTIONS.map((section) => [section]), ['adsStarted', 'newLandingPages'], ['hookChanges', 'priceChanges']];
+    const pages = [[10, 0], [3, 2], [50, 0], [5, 40]] as const;
+    let items = 0;
+    const totals = new Map<Section, number>();
+    for (const subject of subjects) {
+      for (const window of windows) {
+        for (const sections of selections) {
+          for (const [limit, offset] of pages) {
+            const { after, before } = await both(subject, window, sections, limit, offset);
+            expect(after, JSON.stringify({ subject, window, sections, limit, offset })).toEqual(before);
+            items += after.rows.length;
+            for (const [section, n] of Object.entries(after.totals)) totals.set(section as Section, Math.max(totals.get(section as Section) ?? 0, n ?? 0));
+          }
+        }
+      }
+    }
+    // The comparison saw items of every section.
+    expect(items).toBeGreaterThan(1000);
+    for (const section of SECTIONS) expect(totals.get(section) ?? 0, section).toBeGreaterThan(0);
+  });
+
+  it('answers a missing brand as unknown, with nothing in it', async () => {
+    const missing = await both({ kind: 'brandtracker', workspaceId, brandtrackerId: '00000000-0000-4000-8000-000000000000' }, windowOf(30), [...SECTIONS], 10, 0);
+    expect(missing.after).toEqual(missing.before);
+    expect(missing.after).toMatchObject({ known: false, pages: [], shops: [], rows: [] });
+  });
+});

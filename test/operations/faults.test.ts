@@ -93,11 +93,12 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (skipped on PGlite: terminating 
       const { apiKey, slug, workspaceId } = await t.newKey();
       await setCredits(database.prisma, { workspace: slug, recurringLimit: 100_000, recurringUsed: 0, topup: 0 });
       for (let round = 0; round < 3; round++) {
-        // Requests queue behind a lock on the table they read; their backends are then terminated while they wait.
+        // Requests queue behind a lock on the tables they read (the ads; the landing pages' counts per page, migration
+        // 0040, for the metered facet); their backends are then terminated while they wait.
         const locker = new pg.Client({ connectionString: database.url });
         await locker.connect();
         await locker.query('BEGIN');
-        await locker.query('LOCK TABLE "ads" IN ACCESS EXCLUSIVE MODE');
+        await locker.query('LOCK TABLE "ads", "advertiser_landing_page_counts" IN ACCESS EXCLUSIVE MODE');
         const calls = [
           ...Array.from({ length: 6 }, () => ['detail', t.rest('GET', '/ads/facebook_9001', { key: apiKey })] as const),
           ...Array.from({ length: 4 }, () => ['metered', t.rest('GET', PAGES, { key: apiKey })] as const),

@@ -53,7 +53,7 @@ async function newLandingPagesAndProducts() {
   const recent = await ads('"firstSeenAt" DESC, "id"', `"firstSeenAt" > now() - interval '20 days'`);
   const older = await ads('"firstSeenAt" DESC, "id"', `"firstSeenAt" < now() - interval '40 days'`);
   expect([recent.length, older.length]).toEqual([3, 3]);
-  const domain = (id: string, value: string) => pool.query(`UPDATE "ads" SET "landingPageDomain" = $2 WHERE "id" = $1`, [id, value]);
+  const domain = (id: string, value: string | null) => pool.query(`UPDATE "ads" SET "landingPageDomain" = $2 WHERE "id" = $1`, [id, value]);
   await domain(recent[0], 'fresh-one.example');
   await domain(recent[1], 'fresh-two.example');
   await domain(older[0], 'fresh-two.example');
@@ -67,6 +67,23 @@ async function newLandingPagesAndProducts() {
     ({ type, dedupeKey: `test:${type}:${n}`, shopId: shopId!, data: { before: null, after: { app: { id: n, name: `App ${n}` } } } });
   await recordEvents(pool, 'demo', [app('shop.app_installed', 1), app('shop.app_installed', 2)], new Date(now.getTime() - 3 * DAY));
   await recordEvents(pool, 'demo', [app('shop.app_removed', 1)], new Date(now.getTime() - 20 * DAY));
+  // What no section counts: a workspace's events, a move without its page, a move to no domain, an ad without one.
+  const [someone] = (await pool.query<{ id: string }>(`SELECT "id" FROM "workspaces" ORDER BY "id" LIMIT 1`)).rows;
+  const days = (n: number) => new Date(now.getTime() - n * DAY);
+  await pool.query(
+    `INSERT INTO "market_events" ("type", "source", "occurredAt", "dedupeKey", "workspaceId", "advertiserId", "adId", "shopId", "productId", "data")
+     VALUES ('ad.copy_changed', 'demo', $1, 'test:ws-copy', $2::uuid, $3, $4, NULL, NULL, '{"before": {"body": "Old."}, "after": {"body": "New."}}'),
+            ('product.price_changed', 'demo', $1, 'test:ws-price', $2::uuid, NULL, NULL, $5::uuid, NULL, '{"before": {"price": 1}, "after": {"price": 2}}'),
+            ('ad.landing_page_changed', 'demo', $1, 'test:ws-move', $2::uuid, $3, $6, NULL, NULL, '{"before": null, "after": {"landingPageDomain": "fresh-two.example"}}')`,
+    [days(4), someone.id, page, recent[0], shopId, older[0]],
+  );
+  await recordEvents(pool, 'demo', [
+    { type: 'ad.landing_page_changed', dedupeKey: 'test:no-page', adId: older[2], data: { before: null, after: { landingPageDomain: 'fresh-two.example' } } },
+    { type: 'ad.landing_page_changed', dedupeKey: 'test:no-domain', advertiserId: page, adId: recent[1], data: { before: { landingPageDomain: 'fresh-two.example' }, after: { landingPageDomain: null } } },
+    { type: 'product.back_in_stock', dedupeKey: 'test:back', shopId: shopId!, data: { before: { available: false }, after: { available: true } } },
+  ], days(6));
+  const [started] = await ads('"firstSeenAt" DESC, "id"', `"firstSeenAt" > now() - interval '20 days' AND "id" <> ALL(ARRAY[${recent.map((id) => `'${id}'`).join(', ')}])`);
+  await domain(started, null);
 }
 
 const DAY = 86_400_000;
@@ -114,6 +131,26 @@ describe('the brand diff statement', () => {
     // The comparison saw items of every section.
     expect(items).toBeGreaterThan(1000);
     for (const section of SECTIONS) expect(totals.get(section) ?? 0, section).toBeGreaterThan(0);
+  });
+
+  it("counts the hook changes from their partial index in the statement's generic plan (the types written as literals)", async () => {
+    let statement: { text: string; values: unknown[] } | undefined;
+    const capture = { query: async (config: { text: string; values: unknown[] }) => ((statement = config), { rows: [{ found: { known: true, pages: [], shops: [], totals: {}, rows: [] } }] }) };
+    await findChanges(capture as never, { subject: { kind: 'brandtracker', workspaceId, brandtrackerId }, window: windowOf(30), sections: [...SECTIONS], limit: 10, offset: 0 });
+    const literal = (value: unknown) => (value instanceof Date ? `'${value.toISOString()}'` : typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
+    const client = await t.db.pool.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query('SET enable_seqscan = off');
+      await client.query(`PREPARE diff_generic AS ${statement!.text}`);
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE diff_generic(${statement!.values.map(literal).join(', ')})`);
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('market_events_hook_changes_idx');
+    } finally {
+      await client.query('DEALLOCATE diff_generic').catch(() => undefined);
+      await client.query('RESET plan_cache_mode');
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 
   it('answers a missing brand as unknown, with nothing in it', async () => {

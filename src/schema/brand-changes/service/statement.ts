@@ -3,17 +3,11 @@ import { rawRows, type SqlSource } from '../../shared/list.js';
 import { inWorkspace } from '../../shared/workspace.js';
 
 // The one statement of a brand's changes: who the brand is (a workspace's brandtracker: its Facebook page and shops,
-// as `workspace_interests` defines them; an advertiser; a shop), then, for each section asked for, its rows in the
-// window, their count and the page of them (newest first). The sources:
-//   - adsStarted, adsStopped: the page's ads by their first and last day (`ads`: ("advertiserId", "firstSeenAt") and
-//     ("advertiserId", "status")), so that ads loaded before events were recorded count too;
-//   - newProducts: the shops' products by the day the store created them (("shopId", "createdAt"));
-//   - every other section: the events of the page and shops that occurred in the window (`market_events`, by the
-//     ("advertiserId", "occurredAt") and ("shopId", "occurredAt") indexes of migration 0036);
-//   - newLandingPages: the domains the window's started ads and landing-page changes point to, less those an ad of
-//     the page that started before the window points to (and did not move to in the window).
-// Nothing is read beyond the brand's own rows in the window, and the page of each section is cut in SQL; the page's
-// items get their ad's or product's title by primary key.
+// as `workspace_interests` defines them; an advertiser; a shop), then, for each section asked for, its count and its
+// page (newest first), each read by an index (`sources`): the ads by their first and last day (so that ads loaded
+// before events were recorded count too), the products by the day the store created them, the events of the page
+// and shops that occurred in the window, and the domains new to the page (`newLandingPagesCte`). The page's items get
+// their ad's or product's title by primary key; the answer is one JSON document.
 
 const sql = Prisma.sql;
 
@@ -25,15 +19,15 @@ export type Section = (typeof SECTIONS)[number];
 
 /** The event types each event section reads, and whose events they are (the page's or the shops'). */
 const EVENT_SECTIONS = {
-  copyChanges: { types: ['ad.copy_changed'], of: 'advertiser' },
-  hookChanges: { types: ['ad.copy_changed'], of: 'advertiser' },
-  landingPageChanges: { types: ['ad.landing_page_changed'], of: 'advertiser' },
-  rankMoves: { types: ['brandtracker.rank_changed'], of: 'advertiser' },
-  priceChanges: { types: ['product.price_changed'], of: 'shop' },
-  stockChanges: { types: ['product.out_of_stock', 'product.back_in_stock'], of: 'shop' },
-  appsInstalled: { types: ['shop.app_installed'], of: 'shop' },
-  appsRemoved: { types: ['shop.app_removed'], of: 'shop' },
-} as const satisfies Partial<Record<Section, { types: readonly string[]; of: 'advertiser' | 'shop' }>>;
+  copyChanges: { types: ['ad.copy_changed'], whose: 'advertiser' },
+  hookChanges: { types: ['ad.copy_changed'], whose: 'advertiser' },
+  landingPageChanges: { types: ['ad.landing_page_changed'], whose: 'advertiser' },
+  rankMoves: { types: ['brandtracker.rank_changed'], whose: 'advertiser' },
+  priceChanges: { types: ['product.price_changed'], whose: 'shop' },
+  stockChanges: { types: ['product.out_of_stock', 'product.back_in_stock'], whose: 'shop' },
+  appsInstalled: { types: ['shop.app_installed'], whose: 'shop' },
+  appsRemoved: { types: ['shop.app_removed'], whose: 'shop' },
+} as const satisfies Partial<Record<Section, { types: readonly string[]; whose: 'advertiser' | 'shop' }>>;
 
 /**
  * The hook of a copy as the brand's ads show it: the opening line of the body (up to its first sentence end or line
@@ -41,7 +35,11 @@ const EVENT_SECTIONS = {
  * also in the predicate of the index of the copy changes that change the hook.
  */
 const firstLine = (body: Prisma.Sql) => sql`opening_line(${body})`;
-/** Whether a copy change changed the hook: as the index of migration 0041 writes it (the planner matches the text). */
+/**
+ * Whether a copy change changed the hook, as the predicate of the index of migration 0041 writes it: with the type
+ * `'ad.copy_changed'` written as a literal beside it (`typeIs`), the planner proves a generic plan's rows are the
+ * index's and counts them from it; with the type a parameter it cannot, and computes both hooks of every copy change.
+ */
 const HOOK_CHANGED = sql`opening_line(e."data"->'before'->>'body') IS DISTINCT FROM opening_line(e."data"->'after'->>'body')`;
 
 export type Subject =
@@ -88,18 +86,24 @@ function subjectCte(subject: Subject): Prisma.Sql {
     ARRAY(${interests('advertiser')})::text[] AS "pages", ARRAY(${interests('shop')})::uuid[] AS "shops"`;
 }
 
+/**
+ * `e."type"` is one of `types`, written as literals (the types are the code's constants): a generic plan then knows
+ * the type, as a partial index's predicate needs (HOOK_CHANGED).
+ */
+const typeIs = (types: readonly string[]) => Prisma.raw(types.length === 1 ? `e."type" = '${types[0]}'` : `e."type" IN (${types.map((type) => `'${type}'`).join(', ')})`);
+
 /** The market's events (not a workspace's) that occurred in the window. */
 const eventsIn = (window: Window) => sql`e."occurredAt" >= ${window.from} AND e."occurredAt" < ${window.to} AND e."workspaceId" IS NULL`;
 
 /**
  * The domains new to the page in the window: those an ad started in it, or an ad's landing-page change in it, points
  * to, less those an ad of the page that started before the window points to (and did not move to in the window).
- * Read by the index ("advertiserId", "landingPageDomain", "firstSeenAt") of migration 0041, a few entries per domain
- * of the page: its domains one after the other (a loose index scan), each one's first ad started in the window, and
- * the first ad of it started before.
+ * Read by the index ("advertiserId", "landingPageDomain", "firstSeenAt") of migration 0041: the page's domains one
+ * after the other (a loose index scan: one entry per domain), each one's first ad started in the window, and whether
+ * an ad of it started before the window (the first that did not move to it in the window answers).
  */
 function newLandingPagesCte(window: Window): Prisma.Sql {
-  const movedInWindow = (page: Prisma.Sql) => sql`e."advertiserId" = ${page} AND e."type" = 'ad.landing_page_changed' AND ${eventsIn(window)}`;
+  const movedInWindow = (page: Prisma.Sql) => sql`e."advertiserId" = ${page} AND ${typeIs(['ad.landing_page_changed'])} AND ${eventsIn(window)}`;
   const ofPage = sql`a."advertiserId" = p."id"`;
   const next = (after: Prisma.Sql) => sql`SELECT a."landingPageDomain" FROM "ads" a WHERE ${ofPage} AND a."landingPageDomain" ${after} ORDER BY a."landingPageDomain" LIMIT 1`;
   return sql`nl AS MATERIALIZED (
@@ -142,30 +146,29 @@ const columns = (at: Prisma.Sql, key: Prisma.Sql, rest: Partial<typeof NO>) => {
  */
 function sources(window: Window): Record<Section, Source> {
   const inWindow = (column: Prisma.Sql) => sql`${column} >= ${window.from} AND ${column} < ${window.to}`;
-  const of = (subjects: 'pages' | 'shops', where: Prisma.Sql, order: Prisma.Sql, select: Prisma.Sql, from: Prisma.Sql): Source => ({
+  const read = (subjects: 'pages' | 'shops', where: Prisma.Sql, order: Prisma.Sql, select: Prisma.Sql, from: Prisma.Sql): Source => ({
     count: sql`SELECT count(*) FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id"), ${from} WHERE ${where}`,
     page: (last) => sql`SELECT x.* FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id") CROSS JOIN LATERAL (
         SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ${last}) x`,
   });
   const event = (section: keyof typeof EVENT_SECTIONS): Source => {
-    const { types, of: whose } = EVENT_SECTIONS[section];
+    const { types, whose } = EVENT_SECTIONS[section];
     const subject = whose === 'advertiser' ? sql`e."advertiserId" = p."id" AND e."advertiserId" IS NOT NULL` : sql`e."shopId" = p."id" AND e."shopId" IS NOT NULL`;
-    const type = types.length === 1 ? sql`e."type" = ${types[0]}` : sql`e."type" = ANY(${[...types]}::text[])`;
     const hook = section === 'hookChanges';
     const data = hook
       ? sql`jsonb_build_object('before', jsonb_build_object('hook', ${firstLine(sql`e."data"->'before'->>'body'`)}), 'after', jsonb_build_object('hook', ${firstLine(sql`e."data"->'after'->>'body'`)}))`
       : sql`e."data"`;
-    return of(whose === 'advertiser' ? 'pages' : 'shops', sql`${subject} AND ${type} AND ${eventsIn(window)}${hook ? sql` AND ${HOOK_CHANGED}` : Prisma.empty}`,
+    return read(whose === 'advertiser' ? 'pages' : 'shops', sql`${subject} AND ${typeIs(types)} AND ${eventsIn(window)}${hook ? sql` AND ${HOOK_CHANGED}` : Prisma.empty}`,
       sql`e."occurredAt" DESC, e."id" DESC`,
       columns(sql`e."occurredAt"`, sql`lpad(e."id"::text, 20, '0')`, { eventId: sql`e."id"`, adId: sql`e."adId"`, productId: sql`e."productId"`, shopId: sql`e."shopId"::text`, data }),
       sql`"market_events" e`);
   };
   return {
-    adsStarted: of('pages', sql`a."advertiserId" = p."id" AND ${inWindow(sql`a."firstSeenAt"`)}`, sql`a."firstSeenAt" DESC, a."id" DESC`,
+    adsStarted: read('pages', sql`a."advertiserId" = p."id" AND ${inWindow(sql`a."firstSeenAt"`)}`, sql`a."firstSeenAt" DESC, a."id" DESC`,
       columns(sql`a."firstSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`),
-    adsStopped: of('pages', sql`a."advertiserId" = p."id" AND a."status" = 'inactive' AND ${inWindow(sql`a."lastSeenAt"`)}`, sql`a."lastSeenAt" DESC, a."id" DESC`,
+    adsStopped: read('pages', sql`a."advertiserId" = p."id" AND a."status" = 'inactive' AND ${inWindow(sql`a."lastSeenAt"`)}`, sql`a."lastSeenAt" DESC, a."id" DESC`,
       columns(sql`a."lastSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`),
-    newProducts: of('shops', sql`x."shopId" = p."id" AND ${inWindow(sql`x."createdAt"`)}`, sql`x."createdAt" DESC, x."id" DESC`,
+    newProducts: read('shops', sql`x."shopId" = p."id" AND ${inWindow(sql`x."createdAt"`)}`, sql`x."createdAt" DESC, x."id" DESC`,
       columns(sql`x."createdAt"`, sql`x."id"`, { productId: sql`x."id"`, shopId: sql`x."shopId"::text` }), sql`"products" x`),
     newLandingPages: {
       count: sql`SELECT count(*) FROM nl`,
@@ -189,12 +192,12 @@ function sources(window: Window): Record<Section, Source> {
 export async function findChanges(db: SqlSource, request: ChangesRequest): Promise<Found> {
   const ctes = [sql`s AS MATERIALIZED (${subjectCte(request.subject)})`];
   if (request.sections.includes('newLandingPages')) ctes.push(newLandingPagesCte(request.window));
-  const of = sources(request.window);
+  const section = sources(request.window);
   const last = request.offset + request.limit;
   const totals = request.sections.length
-    ? sql`json_build_object(${Prisma.join(request.sections.map((section) => sql`${section}::text, (${of[section].count})`), ', ')})`
+    ? sql`json_build_object(${Prisma.join(request.sections.map((name) => sql`${name}::text, (${section[name].count})`), ', ')})`
     : sql`'{}'::json`;
-  const pages = request.sections.map((section) => sql`SELECT ${section}::text AS "section", q.* FROM (SELECT * FROM (${of[section].page(last)}) q ${AT_KEY} LIMIT ${request.limit} OFFSET ${request.offset}) q`);
+  const pages = request.sections.map((name) => sql`SELECT ${name}::text AS "section", q.* FROM (SELECT * FROM (${section[name].page(last)}) q ${AT_KEY} LIMIT ${request.limit} OFFSET ${request.offset}) q`);
   const items = pages.length
     ? sql`(SELECT coalesce(json_agg(json_build_object('section', r."section", 'at', r."at", 'eventId', r."eventId"::text, 'adId', r."adId", 'productId', r."productId",
           'shopId', r."shopId", 'domain', r."domain", 'data', r."data", 'adTitle', coalesce(nullif(btrim(ad."title"), ''), ${firstLine(sql`ad."body"`)}), 'productTitle', pr."title")
@@ -206,7 +209,7 @@ export async function findChanges(db: SqlSource, request: ChangesRequest): Promi
   // connection (planning it takes longer than running it). Other selections of sections run unprepared, so that they
   // do not fill the connections with statements.
   const prepared = request.sections.length === SECTIONS.length && !('$queryRaw' in db);
-  const [row] = await rawRows<{ found: Omit<Found, 'rows'> & { rows: FoundRow[] } }>(db, sql`WITH ${Prisma.join(ctes, ', ')}
+  const [row] = await rawRows<{ found: Found }>(db, sql`WITH ${Prisma.join(ctes, ', ')}
     SELECT json_build_object('known', s."known", 'pages', s."pages", 'shops', s."shops", 'totals', ${totals}, 'rows', ${items}) AS "found" FROM s`, { prepared });
   return row.found;
 }

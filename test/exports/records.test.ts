@@ -85,6 +85,26 @@ describe('RecordItems', () => {
     expect(at(-(2n ** 63n))).toBeNull();
   });
 
+  it("writes every instant as toISOString writes it, digit by digit from 2000 to 2285 and through a Date around them", () => {
+    const at = (micros: bigint) => {
+      const cells: Cell[] = [{ type: 'text', value: 'x' }, null, { type: 'text', value: 'active' }, { type: 'timestamptz', value: String(micros) }, null, null, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: false }, null];
+      return (JSON.parse(items.line(record(cells))) as { at: unknown }).at;
+    };
+    const EPOCH = BigInt(Date.UTC(2000, 0, 1));
+    const iso = (micros: bigint) => new Date(Number((micros - (((micros % 1000n) + 1000n) % 1000n)) / 1000n + EPOCH)).toISOString();
+    const micros = (text: string) => (BigInt(Date.parse(text)) - EPOCH) * 1000n;
+    const edges = [
+      0n, 999n, 1000n, -1n, -1000n, -1001n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 12_345n,
+      ...['2000-02-29T23:59:59.999Z', '2000-03-01T00:00:00.000Z', '2004-02-29T12:00:00.000Z', '2099-12-31T23:59:59.999Z', '2100-02-28T23:59:59.999Z',
+        '2100-03-01T00:00:00.000Z', '2026-11-30T09:05:07.089Z', '2200-01-01T00:00:00.000Z', '2285-06-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z'].map(micros),
+    ];
+    // Random instants across the digit-by-digit range (a seeded walk, so a failure repeats), each with its sub-millisecond part.
+    let seed = 7;
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647);
+    const random = Array.from({ length: 20_000 }, () => (BigInt(next()) * BigInt(next())) % 2n ** 53n);
+    for (const value of [...edges, ...random]) expect(at(value), String(value)).toBe(iso(value));
+  });
+
   it('writes NULL as null, and leaves an omitNull key out (first, middle or last of its object)', () => {
     const empty = record([{ type: 'text', value: 'x' }, null, { type: 'text', value: 'paused' }, null, null, null, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: false }, null]);
     const line = items.line(empty);

@@ -86,6 +86,9 @@ async function newLandingPagesAndProducts() {
   // decides, also where a page ends inside them.
   const newest = await pool.query<{ id: string }>(`SELECT "id" FROM "ads" WHERE "advertiserId" = $1 ORDER BY "firstSeenAt" DESC, "id" LIMIT 6`, [page]);
   await pool.query(`UPDATE "ads" SET "firstSeenAt" = (SELECT max("firstSeenAt") FROM "ads" WHERE "advertiserId" = $1) WHERE "id" = ANY($2::text[])`, [page, newest.rows.map((row) => row.id)]);
+  // And six inactive ads stopped at the same instant, in the window (their index gives the tie-breaker's order too).
+  const stopped = await pool.query<{ id: string }>(`SELECT "id" FROM "ads" WHERE "advertiserId" = $1 AND "status" = 'inactive' ORDER BY "lastSeenAt" DESC, "id" LIMIT 6`, [page]);
+  await pool.query(`UPDATE "ads" SET "lastSeenAt" = now() - interval '2 days' WHERE "id" = ANY($1::text[])`, [stopped.rows.map((row) => row.id)]);
   const [started] = await ads('"firstSeenAt" DESC, "id"', `"firstSeenAt" > now() - interval '20 days' AND "id" <> ALL(ARRAY[${recent.map((id) => `'${id}'`).join(', ')}])`);
   await domain(started, null);
 }

@@ -140,18 +140,21 @@ const columns = (at: Prisma.Sql, key: Prisma.Sql, rest: Partial<typeof NO>) => {
 
 /**
  * Each section's count and rows, read by an index, the brand's rows of the window only, one page or shop at a time
- * (a lateral cut to `last` rows each, newest first, with the rows tied with the last: the index gives that order
- * itself, where the order with the tie-breaker would be sorted from every row of the window in a generic plan; the
- * pages' rows then merged in the full order): the ads by ("advertiserId", "firstSeenAt") and, the inactive ones, by
- * ("advertiserId", "lastSeenAt"); the products by ("shopId", "createdAt"); the events by ("advertiserId" or "shopId",
- * "type", "occurredAt"), the copy changes that changed the hook by their own index (migrations 0036, 0041).
+ * (a lateral cut to `last` rows each, newest first; the pages' rows then merged in the full order, "at" and "key"):
+ * the ads by ("advertiserId", "firstSeenAt") and, the inactive ones, by ("advertiserId", "lastSeenAt", "id"); the
+ * products by ("shopId", "createdAt"); the events by ("advertiserId" or "shopId", "type", "occurredAt"), the copy
+ * changes that changed the hook by their own index (migrations 0036, 0041). Where the index gives the time's order
+ * but not the tie-breaker's, the cut takes the rows tied with its last (FETCH FIRST … WITH TIES): sorting on the
+ * tie-breaker would read every row of the window in a generic plan. Where it gives both (`tieBreak`), or neither
+ * (two event types), the cut is a plain LIMIT (a top-N sort, bounded).
  */
 function sources(window: Window): Record<Section, Source> {
   const inWindow = (column: Prisma.Sql) => sql`${column} >= ${window.from} AND ${column} < ${window.to}`;
-  const read = (subjects: 'pages' | 'shops', where: Prisma.Sql, at: Prisma.Sql, select: Prisma.Sql, from: Prisma.Sql): Source => ({
+  const read = (subjects: 'pages' | 'shops', where: Prisma.Sql, at: Prisma.Sql, select: Prisma.Sql, from: Prisma.Sql, tieBreak?: Prisma.Sql): Source => ({
     count: sql`SELECT count(*) FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id"), ${from} WHERE ${where}`,
     page: (last) => sql`SELECT x.* FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id") CROSS JOIN LATERAL (
-        SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${at} DESC FETCH FIRST ${last} ROWS WITH TIES) x`,
+        SELECT ${select} FROM ${from} WHERE ${where}
+        ${tieBreak ? sql`ORDER BY ${at} DESC, ${tieBreak} DESC LIMIT ${last}` : sql`ORDER BY ${at} DESC FETCH FIRST ${last} ROWS WITH TIES`}) x`,
   });
   const event = (section: keyof typeof EVENT_SECTIONS): Source => {
     const { types, whose } = EVENT_SECTIONS[section];
@@ -163,13 +166,13 @@ function sources(window: Window): Record<Section, Source> {
     return read(whose === 'advertiser' ? 'pages' : 'shops', sql`${subject} AND ${typeIs(types)} AND ${eventsIn(window)}${hook ? sql` AND ${HOOK_CHANGED}` : Prisma.empty}`,
       sql`e."occurredAt"`,
       columns(sql`e."occurredAt"`, sql`lpad(e."id"::text, 20, '0')`, { eventId: sql`e."id"`, adId: sql`e."adId"`, productId: sql`e."productId"`, shopId: sql`e."shopId"::text`, data }),
-      sql`"market_events" e`);
+      sql`"market_events" e`, types.length > 1 ? sql`e."id"` : undefined);
   };
   return {
     adsStarted: read('pages', sql`a."advertiserId" = p."id" AND ${inWindow(sql`a."firstSeenAt"`)}`, sql`a."firstSeenAt"`,
       columns(sql`a."firstSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`),
     adsStopped: read('pages', sql`a."advertiserId" = p."id" AND a."status" = 'inactive' AND ${inWindow(sql`a."lastSeenAt"`)}`, sql`a."lastSeenAt"`,
-      columns(sql`a."lastSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`),
+      columns(sql`a."lastSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`, sql`a."id"`),
     newProducts: read('shops', sql`x."shopId" = p."id" AND ${inWindow(sql`x."createdAt"`)}`, sql`x."createdAt"`,
       columns(sql`x."createdAt"`, sql`x."id"`, { productId: sql`x."id"`, shopId: sql`x."shopId"::text` }), sql`"products" x`),
     newLandingPages: {

@@ -20,9 +20,6 @@ function int8Number(bytes: Buffer, at: number): number | null {
 const INFINITY_MICROS = 2n ** 63n - 1n;
 const DAY_MS = 86_400_000;
 
-/** Whole milliseconds of an exact number of microseconds, rounded down (exactly: no division of a non-multiple). */
-const floorMillis = (micros: number) => (micros - (((micros % 1000) + 1000) % 1000)) / 1000;
-
 /**
  * A timestamptz as its ISO text (microseconds dropped: floor, as to_char's MS and Date's parser), or null for ±infinity,
  * which the JSON text path writes as null (to_char of an infinite timestamp is NULL). Any finite one, even centuries
@@ -30,7 +27,7 @@ const floorMillis = (micros: number) => (micros - (((micros % 1000) + 1000) % 10
  */
 function timestampIso(bytes: Buffer, at: number): string | null {
   const exact = int8Number(bytes, at);
-  if (exact !== null) return new Date(floorMillis(exact) + EPOCH_2000_MS).toISOString();
+  if (exact !== null) return new Date(Math.floor(exact / 1000) + EPOCH_2000_MS).toISOString();
   const micros = bytes.readBigInt64BE(at);
   if (micros === INFINITY_MICROS || micros === -INFINITY_MICROS - 1n) return null;
   const ms = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
@@ -143,7 +140,7 @@ class LineBuffer {
   instant(source: Buffer, at: number): boolean {
     const high = source.readInt32BE(at);
     if (high < 0 || high >= 0x200000) return false;
-    const ms = floorMillis(high * TWO_32 + source.readUInt32BE(at + 4)) + EPOCH_2000_MS;
+    const ms = Math.floor((high * TWO_32 + source.readUInt32BE(at + 4)) / 1000) + EPOCH_2000_MS;
     const days = Math.floor(ms / DAY_MS);
     let rest = ms - days * DAY_MS;
     const z = days + 719_468;

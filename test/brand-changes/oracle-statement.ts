@@ -1,7 +1,11 @@
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { rawRows, type SqlSource } from '../../src/schema/shared/list.js';
 import { inWorkspace } from '../../src/schema/shared/workspace.js';
+import { SECTIONS, type ChangesRequest, type Section, type Subject, type Window } from '../../src/schema/brand-changes/service/statement.js';
 
+// The brand diff's statement as it was before migration 0041, kept as the oracle of test/brand-changes/statement.test.ts
+// (its SQL frozen; the request's types are the service's).
+//
 // The one statement of a brand's changes: who the brand is (a workspace's brandtracker: its Facebook page and shops,
 // as `workspace_interests` defines them; an advertiser; a shop), then, for each section asked for, its rows in the
 // window, their count and the page of them (newest first). The sources:
@@ -16,12 +20,6 @@ import { inWorkspace } from '../../src/schema/shared/workspace.js';
 // items get their ad's or product's title by primary key.
 
 const sql = Prisma.sql;
-
-export const SECTIONS = [
-  'adsStarted', 'adsStopped', 'copyChanges', 'hookChanges', 'landingPageChanges', 'newLandingPages', 'newProducts',
-  'priceChanges', 'stockChanges', 'rankMoves', 'appsInstalled', 'appsRemoved',
-] as const;
-export type Section = (typeof SECTIONS)[number];
 
 /** The event types each event section reads, and the section an event of a type belongs to. */
 const EVENT_SECTIONS: Partial<Record<Section, { types: string[]; of: 'advertiser' | 'shop' }>> = {
@@ -47,15 +45,6 @@ const SECTION_OF_TYPE = sql`CASE e."type" WHEN 'ad.copy_changed' THEN 'copyChang
 const OPENING_LINE = '^\\s*([^\\n.!?]*[.!?]?)';
 const firstLine = (body: Prisma.Sql) => sql`nullif(btrim(substring(coalesce(${body}, '') from ${OPENING_LINE}::text)), '')`;
 const opening = (side: 'before' | 'after') => firstLine(sql`e."data"->${Prisma.raw(`'${side}'`)}->>'body'`);
-
-export type Subject =
-  | { kind: 'brandtracker'; workspaceId: string; brandtrackerId: string }
-  | { kind: 'advertiser'; advertiserId: string }
-  | { kind: 'shop'; shopId: string };
-
-export type Window = { from: Date; to: Date };
-
-export type ChangesRequest = { subject: Subject; window: Window; sections: readonly Section[]; limit: number; offset: number };
 
 /** A row of a section's page: what it is about, and the event's data where it comes from an event. */
 export type FoundRow = {

@@ -35,12 +35,14 @@ const EVENT_SECTIONS = {
  * also in the predicate of the index of the copy changes that change the hook.
  */
 const firstLine = (body: Prisma.Sql) => sql`opening_line(${body})`;
+/** The hook of a copy change's copy before or after it. */
+const hookOf = (side: 'before' | 'after') => firstLine(Prisma.raw(`e."data"->'${side}'->>'body'`));
 /**
  * Whether a copy change changed the hook, as the predicate of the index of migration 0041 writes it: with the type
  * `'ad.copy_changed'` written as a literal beside it (`typeIs`), the planner proves a generic plan's rows are the
  * index's and counts them from it; with the type a parameter it cannot, and computes both hooks of every copy change.
  */
-const HOOK_CHANGED = sql`opening_line(e."data"->'before'->>'body') IS DISTINCT FROM opening_line(e."data"->'after'->>'body')`;
+const HOOK_CHANGED = sql`${hookOf('before')} IS DISTINCT FROM ${hookOf('after')}`;
 
 export type Subject =
   | { kind: 'brandtracker'; workspaceId: string; brandtrackerId: string }
@@ -92,8 +94,11 @@ function subjectCte(subject: Subject): Prisma.Sql {
  */
 const typeIs = (types: readonly string[]) => Prisma.raw(types.length === 1 ? `e."type" = '${types[0]}'` : `e."type" IN (${types.map((type) => `'${type}'`).join(', ')})`);
 
+/** `column` (an instant) is in the window: from inclusive, to exclusive. */
+const inWindow = (column: Prisma.Sql, window: Window) => sql`${column} >= ${window.from} AND ${column} < ${window.to}`;
+
 /** The market's events (not a workspace's) that occurred in the window. */
-const eventsIn = (window: Window) => sql`e."occurredAt" >= ${window.from} AND e."occurredAt" < ${window.to} AND e."workspaceId" IS NULL`;
+const eventsIn = (window: Window) => sql`${inWindow(sql`e."occurredAt"`, window)} AND e."workspaceId" IS NULL`;
 
 /**
  * The domains new to the page in the window: those an ad started in it, or an ad's landing-page change in it, points
@@ -114,7 +119,7 @@ function newLandingPagesCte(window: Window): Prisma.Sql {
           UNION ALL
           SELECT (${next(sql`> d."domain"`)}) FROM domains d WHERE d."domain" IS NOT NULL)
         SELECT d."domain", (SELECT a."firstSeenAt" FROM "ads" a WHERE ${ofPage} AND a."landingPageDomain" = d."domain"
-            AND a."firstSeenAt" >= ${window.from} AND a."firstSeenAt" < ${window.to} ORDER BY a."firstSeenAt" LIMIT 1) AS "at"
+            AND ${inWindow(sql`a."firstSeenAt"`, window)} ORDER BY a."firstSeenAt" LIMIT 1) AS "at"
         FROM domains d WHERE d."domain" IS NOT NULL) x
       WHERE x."at" IS NOT NULL
       UNION ALL
@@ -149,7 +154,6 @@ const columns = (at: Prisma.Sql, key: Prisma.Sql, rest: Partial<typeof NO>) => {
  * (two event types), the cut is a plain LIMIT (a top-N sort, bounded).
  */
 function sources(window: Window): Record<Section, Source> {
-  const inWindow = (column: Prisma.Sql) => sql`${column} >= ${window.from} AND ${column} < ${window.to}`;
   const read = (subjects: 'pages' | 'shops', where: Prisma.Sql, at: Prisma.Sql, select: Prisma.Sql, from: Prisma.Sql, tieBreak?: Prisma.Sql): Source => ({
     count: sql`SELECT count(*) FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id"), ${from} WHERE ${where}`,
     page: (last) => sql`SELECT x.* FROM s, unnest(s.${Prisma.raw(`"${subjects}"`)}) p("id") CROSS JOIN LATERAL (
@@ -161,7 +165,7 @@ function sources(window: Window): Record<Section, Source> {
     const subject = whose === 'advertiser' ? sql`e."advertiserId" = p."id" AND e."advertiserId" IS NOT NULL` : sql`e."shopId" = p."id" AND e."shopId" IS NOT NULL`;
     const hook = section === 'hookChanges';
     const data = hook
-      ? sql`jsonb_build_object('before', jsonb_build_object('hook', ${firstLine(sql`e."data"->'before'->>'body'`)}), 'after', jsonb_build_object('hook', ${firstLine(sql`e."data"->'after'->>'body'`)}))`
+      ? sql`jsonb_build_object('before', jsonb_build_object('hook', ${hookOf('before')}), 'after', jsonb_build_object('hook', ${hookOf('after')}))`
       : sql`e."data"`;
     return read(whose === 'advertiser' ? 'pages' : 'shops', sql`${subject} AND ${typeIs(types)} AND ${eventsIn(window)}${hook ? sql` AND ${HOOK_CHANGED}` : Prisma.empty}`,
       sql`e."occurredAt"`,
@@ -169,11 +173,11 @@ function sources(window: Window): Record<Section, Source> {
       sql`"market_events" e`, types.length > 1 ? sql`e."id"` : undefined);
   };
   return {
-    adsStarted: read('pages', sql`a."advertiserId" = p."id" AND ${inWindow(sql`a."firstSeenAt"`)}`, sql`a."firstSeenAt"`,
+    adsStarted: read('pages', sql`a."advertiserId" = p."id" AND ${inWindow(sql`a."firstSeenAt"`, window)}`, sql`a."firstSeenAt"`,
       columns(sql`a."firstSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`),
-    adsStopped: read('pages', sql`a."advertiserId" = p."id" AND a."status" = 'inactive' AND ${inWindow(sql`a."lastSeenAt"`)}`, sql`a."lastSeenAt"`,
+    adsStopped: read('pages', sql`a."advertiserId" = p."id" AND a."status" = 'inactive' AND ${inWindow(sql`a."lastSeenAt"`, window)}`, sql`a."lastSeenAt"`,
       columns(sql`a."lastSeenAt"`, sql`a."id"`, { adId: sql`a."id"` }), sql`"ads" a`, sql`a."id"`),
-    newProducts: read('shops', sql`x."shopId" = p."id" AND ${inWindow(sql`x."createdAt"`)}`, sql`x."createdAt"`,
+    newProducts: read('shops', sql`x."shopId" = p."id" AND ${inWindow(sql`x."createdAt"`, window)}`, sql`x."createdAt"`,
       columns(sql`x."createdAt"`, sql`x."id"`, { productId: sql`x."id"`, shopId: sql`x."shopId"::text` }), sql`"products" x`),
     newLandingPages: {
       count: sql`SELECT count(*) FROM nl`,

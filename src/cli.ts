@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import nodeModule from 'node:module';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import { z } from 'zod';
 import type { Db } from './db/client.js';
 import { IMPORT_FORMATS } from './data/import/formats.js';
 import type { SyncRunRow } from './sources/index.js';
+import { baselineWebAssemblyOnly } from './startup.js';
 
 // Operator CLI: `npm run --silent cli -- <command>` (the build, dist/src/cli.js, as `npm start` runs the server).
 // Prints exactly one JSON object on stdout (`{ "error": { code, message } }` on failure, with a non-zero exit).
@@ -16,7 +16,7 @@ import type { SyncRunRow } from './sources/index.js';
 // A command runs for a second or two: V8's optimising compiler would spend more CPU on Prisma's query compiler
 // (WebAssembly, compiled when the first query is) than it saves, so only its baseline compiler runs (half the CPU time of
 // `workspace create`). The modules a command loads are compiled from Node's on-disk cache after the first run.
-setFlagsFromString('--liftoff-only');
+baselineWebAssemblyOnly();
 // (Node ≥ 22.1; the installed @types/node predates it.)
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 

@@ -14,9 +14,9 @@ import type { MigrationProgress } from './db/migrate.js';
  * Has V8 compile WebAssembly with its baseline compiler (Liftoff) only, never tiering hot functions up to TurboFan.
  * A process on DATABASE_URL runs one WebAssembly module, Prisma's query compiler, and TurboFan's compile of its hot
  * functions took ~84 MB of malloc that glibc then kept: peak RSS under the bench at the small scale 315–352 → 249–274
- * MB, and no scenario measurably slower (S2, S4, S17, BTt; 2026-11-30). Called before the first WebAssembly is
- * compiled, and only where the embedded database does not run in the process: PGlite is PostgreSQL compiled to
- * WebAssembly, and every statement runs in it.
+ * MB, and no scenario measurably slower (S2, S4, S17, BTt; 2026-11-30). The server and the worker call it before the
+ * first WebAssembly is compiled, and only where the embedded database does not run in the process (PGlite is
+ * PostgreSQL compiled to WebAssembly, and every statement runs in it); the CLI always (src/cli.ts).
  */
 export function baselineWebAssemblyOnly(): void {
   setFlagsFromString('--liftoff-only');

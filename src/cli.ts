@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Db } from './db/client.js';
 import { IMPORT_FORMATS } from './data/import/formats.js';
 import type { SyncRunRow } from './sources/index.js';
-import { baselineWebAssemblyOnly } from './startup.js';
+import { useBaselineWasmCompilerOnly } from './wasm-tiering.js';
 
 // Operator CLI: `npm run --silent cli -- <command>` (the build, dist/src/cli.js, as `npm start` runs the server).
 // Prints exactly one JSON object on stdout (`{ "error": { code, message } }` on failure, with a non-zero exit).
@@ -13,10 +13,11 @@ import { baselineWebAssemblyOnly } from './startup.js';
 // Each command loads the modules it needs when it runs: `--help`, a bad command line and the admin commands do not
 // load the connectors, the job queue or the market generator.
 
-// A command runs for a second or two: V8's optimising compiler would spend more CPU on Prisma's query compiler
+// Most commands run for a second or two: V8's optimising compiler would spend more CPU on Prisma's query compiler
 // (WebAssembly, compiled when the first query is) than it saves, so only its baseline compiler runs (half the CPU time of
-// `workspace create`). The modules a command loads are compiled from Node's on-disk cache after the first run.
-baselineWebAssemblyOnly();
+// `workspace create`), even when the command starts the embedded database itself. The modules a command loads are
+// compiled from Node's on-disk cache after the first run.
+useBaselineWasmCompilerOnly();
 // (Node ≥ 22.1; the installed @types/node predates it.)
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 

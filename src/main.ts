@@ -21,7 +21,8 @@ import { createApp } from './server.js';
 import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
 import { sourceStatuses } from './sources/index.js';
-import { baselineWebAssemblyOnly, embeddedIsNew, emptyDatabaseHint, listen, listenFailure, migrationLines, portRefusal } from './startup.js';
+import { embeddedIsNew, emptyDatabaseHint, listen, listenFailure, migrationLines, portRefusal } from './startup.js';
+import { useBaselineWasmCompilerOnly } from './wasm-tiering.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
 // on the first embedded start, and serve GraphQL at /graphql and REST at /v1.
@@ -51,11 +52,10 @@ for (const [port, variable] of [[config.port, 'PORT'], [config.metrics.port, 'ME
   const refusal = await portRefusal(port, config.host, variable);
   if (refusal) await stopStarting(refusal);
 }
-// On a PostgreSQL server, no optimising compiler for Prisma's WebAssembly: its memory stays with the process.
-if (config.databaseUrl) baselineWebAssemblyOnly();
 const creating = !config.databaseUrl && embeddedIsNew(config.dataDir);
 if (creating) log(`creating the embedded database in ${config.dataDir} (first start)…`);
 const location = await openDatabase(config, { shareRunning: false }).catch((error: Error) => stopStarting(error.message));
+if (!location.inProcess) useBaselineWasmCompilerOnly();
 if (creating) log(`embedded database created in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s`);
 // Read replicas (DATABASE_REPLICA_URLS): market reads go to them while they keep up (src/db/replicas.ts).
 const db = connect(location.url, {

@@ -2,25 +2,12 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
 import type pg from 'pg';
 import type { MigrationProgress } from './db/migrate.js';
 
 // What `npm start` says while it starts (src/main.ts): a port it cannot listen on in one line, before the slow part
 // of the start; the creation of the embedded database and each migration as it is applied; what to do with a
-// database that holds nothing. And how the process compiles WebAssembly.
-
-/**
- * Has V8 compile WebAssembly with its baseline compiler (Liftoff) only, never tiering hot functions up to TurboFan.
- * A process on DATABASE_URL runs one WebAssembly module, Prisma's query compiler, and TurboFan's compile of its hot
- * functions took ~84 MB of malloc that glibc then kept: peak RSS under the bench at the small scale 315–352 → 249–274
- * MB, and no scenario measurably slower (S2, S4, S17, BTt; 2026-11-30). The server and the worker call it before the
- * first WebAssembly is compiled, and only where the embedded database does not run in the process (PGlite is
- * PostgreSQL compiled to WebAssembly, and every statement runs in it); the CLI always (src/cli.ts).
- */
-export function baselineWebAssemblyOnly(): void {
-  setFlagsFromString('--liftoff-only');
-}
+// database that holds nothing.
 
 /** The one line for a port the server cannot listen on (`variable` names the setting that chose it). */
 export function listenFailure(error: unknown, port: number, host: string, variable: string): string {

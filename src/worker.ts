@@ -6,15 +6,16 @@ import { openDatabase } from './db/open.js';
 import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
 import { createLogger } from './observability/logger.js';
-import { baselineWebAssemblyOnly, migrationLines } from './startup.js';
+import { migrationLines } from './startup.js';
+import { useBaselineWasmCompilerOnly } from './wasm-tiering.js';
 
 // `npm run worker`: a worker-only process. It works the job queue (the sync schedules) and dispatches the market's
 // events (src/events/) on the database of DATABASE_URL, or on the embedded database of a server running in DATA_DIR
 // (through its loopback socket), and serves no HTTP. Several may run: the queue gives each job to one of them, and one run per source runs at a time.
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'auto' ? undefined : config.logFormat === 'pretty' });
-if (config.databaseUrl) baselineWebAssemblyOnly(); // as npm start's (src/startup.ts)
 const location = await openDatabase(config, { shareRunning: true });
+if (!location.inProcess) useBaselineWasmCompilerOnly();
 const db = connect(location.url, { max: 3 });
 await migrate(db.pool, migrationLines((line) => logger.info(line)));
 const partitionLine = describeMaintenance(await maintainHistoryPartitions(db.pool, config.history));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../../src/data/events.js';
+import { dispatchOnce } from '../../src/events/dispatch.js';
 import { importData } from '../../src/data/import/index.js';
 import { parseJson } from '../../src/data/import/json.js';
 import { connect, parse, type TextResult } from '../mcp/client.js';
@@ -289,6 +290,74 @@ describe('GraphQL', () => {
     expect(items(selected).map((item) => item.ad?.id)).toEqual(items(selected).map((item) => item.adId));
     expect(items(unexpanded).map((item) => item.ad)).toEqual([null, null]);
     expect([selected.statements.length, unexpanded.statements.length, unselected.statements.length]).toEqual([2, 1, 1]);
+  });
+});
+
+describe('kept answers', () => {
+  // An answer is served again while the brand's recorded events are the same (BRAND_CHANGES_CACHE_SECONDS, 60 by
+  // default): with the window it read, after one small statement instead of the diff's.
+  const DIFF = /'totals'/;
+  const appRemoved = (n: number, at: Date) =>
+    recordEvents(t.db.pool, 'demo', [{ type: 'shop.app_removed', dedupeKey: `test:app-removed:${shopId}:${n}`, shopId, data: { before: { app: { id: 40 + n, name: `App ${n}` } }, after: null } }], at);
+
+  it('serves the same answer again, window and all, until an event of the brand is recorded, dispatched or not', async () => {
+    const path = `/brandtrackers/${brandtrackerId}`;
+    const first = await statementsOf(() => changes(path, 'sections=appsRemoved,adsStarted'));
+    expect(first.statements.filter((text) => DIFF.test(text))).toHaveLength(1);
+    const again = await statementsOf(() => changes(path, 'sections=appsRemoved,adsStarted'));
+    expect(again.res.body.data).toEqual(first.res.body.data);
+    expect(again.statements).toHaveLength(1);
+    expect(again.statements[0]).not.toMatch(DIFF);
+    const removed = first.res.body.data.appsRemoved.total;
+
+    // Recorded (not yet dispatched): the next answer is read anew, its window ending later.
+    await appRemoved(1, new Date(Date.now() - 60_000));
+    const fresh = await statementsOf(() => changes(path, 'sections=appsRemoved,adsStarted'));
+    expect(fresh.statements.filter((text) => DIFF.test(text))).toHaveLength(1);
+    expect(fresh.res.body.data.appsRemoved.total).toBe(removed + 1);
+    expect(Date.parse(fresh.res.body.data.to)).toBeGreaterThan(Date.parse(first.res.body.data.to));
+
+    // Dispatching the waiting events (they get their sequence numbers) reads it anew once, then keeps it again.
+    await dispatchOnce(t.db.pool, []);
+    const dispatched = await changes(path, 'sections=appsRemoved,adsStarted');
+    expect(dispatched.body.data.appsRemoved.total).toBe(removed + 1);
+    expect(dispatched.body.data.to).not.toBe(fresh.res.body.data.to);
+    expect((await changes(path, 'sections=appsRemoved,adsStarted')).body.data.to).toBe(dispatched.body.data.to);
+
+    // An event recorded and dispatched between two requests, occurring before the window's end.
+    await appRemoved(2, new Date(Date.now() - 60_000));
+    await dispatchOnce(t.db.pool, []);
+    const later = (await changes(path, 'sections=appsRemoved,adsStarted')).body.data;
+    expect(later.appsRemoved.total).toBe(removed + 2);
+    expect(later.appsRemoved.items.map((item: { appName: string }) => item.appName).slice(0, 2)).toEqual(['App 2', 'App 1']);
+  });
+
+  it("reads anew when the brand's shops change, and answers a brandtracker no longer tracked as not_found", async () => {
+    await importMeta([metaAd(950, { page_id: '888000333', page_name: 'Third Brand' })], DAY_1);
+    const tracked = await t.rest('POST', '/brandtrackers', { key: other.apiKey, body: { facebookPageId: '888000333' } });
+    expect(tracked.status).toBeLessThan(300);
+    const id = tracked.body.data.id as string;
+    const path = `/brandtrackers/${id}`;
+    const before = (await changes(path, 'from=2026-10-02&to=2026-10-02', other.apiKey)).body.data;
+    expect(before).toMatchObject({ shopIds: [], newProducts: { total: 0 } });
+    await t.db.pool.query(`INSERT INTO "brandtracker_websites" ("brandtrackerId", "shopId") VALUES ($1, $2)`, [id, shopId]);
+    const after = (await changes(path, 'from=2026-10-02&to=2026-10-02', other.apiKey)).body.data;
+    expect(after).toMatchObject({ shopIds: [shopId], newProducts: { total: 1 } });
+    // A workspace that does not track it never sees the kept answer.
+    expect((await changes(path, 'from=2026-10-02&to=2026-10-02')).status).toBe(404);
+    expect((await t.rest('DELETE', path, { key: other.apiKey })).status).toBeLessThan(300);
+    const gone = await changes(path, 'from=2026-10-02&to=2026-10-02', other.apiKey);
+    expect([gone.status, gone.body.error?.code]).toEqual([404, 'not_found']);
+  });
+
+  it("loads the expanded ads anew: what changed without an event (a day's reach) shows", async () => {
+    const query = `from=2026-10-02&to=2026-10-02&sections=adsStarted&expand=ads`;
+    const path = `/brandtrackers/${brandtrackerId}`;
+    const first = (await changes(path, query)).body.data.adsStarted.items[0];
+    await t.db.pool.query(`UPDATE "ads" SET "reach" = "reach" + 12345 WHERE "id" = $1`, [first.adId]);
+    const { res, statements } = await statementsOf(() => changes(path, query));
+    expect(statements.some((text) => DIFF.test(text))).toBe(false);
+    expect(res.body.data.adsStarted.items[0].ad.metrics.reach).toBe(first.ad.metrics.reach + 12345);
   });
 });
 

@@ -8,11 +8,13 @@ import type { AdSummaryRow } from '../ads/types.js';
 import { hasEuAccess, productsByIds, withView } from '../products/service.js';
 import type { ProductRow } from '../products/types.js';
 import { DAY_MS } from '../shared/time.js';
-import { findChanges, SECTIONS, type FoundRow, type Section, type Subject, type Window } from './service/statement.js';
+import { brandRevision, findChanges, SECTIONS, type Found, type FoundRow, type Section, type Subject, type Window } from './service/statement.js';
 
 // A brand's changes between two dates (issue #37), the public face of the domain: the window from the arguments,
 // the one statement of service/statement.ts (the brand, each section's count and page, the items' titles), then, only
 // with `expand`, the Ad summaries and products its items name (one statement each, with the fields the request selects).
+// An answer of the statement is kept for a while (`KEEP`) and served again, with the window it read, while the brand's
+// recorded events are the same (`brandRevision`: one small statement instead of twelve counts and pages).
 
 export { SECTIONS, type Section, type Window };
 
@@ -24,6 +26,57 @@ export const MAX_SPAN_DAYS = 366;
 export const ITEM_LIMITS = { defaultLimit: 10, maxLimit: 50 } as const;
 /** How far a section's items can be paged with `offset`. */
 export const MAX_OFFSET = 10_000;
+
+/**
+ * How long an answer is kept (BRAND_CHANGES_CACHE_SECONDS, default 60; 0: never), and how many (per database, the
+ * least recently used dropped first). A kept answer is served only while the brand is the same (known, its pages and
+ * shops) and its recorded events' revision is the one the answer was read with; it carries the window it read, so an
+ * answer whose window ends at "now" says it ended up to that long ago.
+ */
+export const KEEP = { ms: keepSeconds(process.env.BRAND_CHANGES_CACHE_SECONDS) * 1000, answers: 256 } as const;
+
+function keepSeconds(value: string | undefined): number {
+  if (value === undefined || value === '') return 60;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 86_400) throw new Error(`BRAND_CHANGES_CACHE_SECONDS must be a whole number from 0 to 86400, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** An answer of the statement; `compact`: its sections as the answer shows them without expansions, once built. */
+type Kept = { at: number; window: Window; found: Found; compact?: Partial<Record<Section, ChangeSection>> };
+/** The kept answers of each database (its pool), by subject and arguments. */
+const keptBy = new WeakMap<object, Map<string, Kept>>();
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
+
+/**
+ * The statement's answer for the request: a kept one while the brand and its events' revision are unchanged (then
+ * with the window it read), else a new one (kept when the brand is known).
+ */
+async function findOrReuse(pool: Context['pool'], key: string, request: Parameters<typeof findChanges>[1]): Promise<Kept> {
+  if (KEEP.ms === 0) return { at: Date.now(), window: request.window, found: await findChanges(pool, request) };
+  let kept = keptBy.get(pool);
+  if (!kept) keptBy.set(pool, (kept = new Map()));
+  const entry = kept.get(key);
+  if (entry && Date.now() - entry.at < KEEP.ms) {
+    const now = await brandRevision(pool, request.subject);
+    if (!now.known) return { at: Date.now(), window: request.window, found: { ...now, totals: {}, rows: [] } };
+    if (now.revision === entry.found.revision && sameList(now.pages, entry.found.pages) && sameList(now.shops, entry.found.shops)) {
+      kept.delete(key);
+      kept.set(key, entry);
+      return entry;
+    }
+  }
+  const at = Date.now();
+  const found = await findChanges(pool, request);
+  const answer: Kept = { at, window: request.window, found };
+  kept.delete(key);
+  if (found.known) {
+    kept.set(key, answer);
+    if (kept.size > KEEP.answers) kept.delete(kept.keys().next().value!);
+  }
+  return answer;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isDate = (value: string) => /^\d{4}-\d\d-\d\d$/.test(value);
@@ -122,11 +175,12 @@ async function loadBy<T extends { id: string }>(
 export async function brandChanges(context: Context, info: GraphQLResolveInfo, subject: Subject, args: ChangesArgs): Promise<BrandChanges> {
   if (subject.kind === 'shop' && !UUID.test(subject.shopId)) throw notFound(`Shop "${subject.shopId}"`);
   if (subject.kind === 'shop') subject = { ...subject, shopId: subject.shopId.toLowerCase() };
-  const window = windowOf(args);
   const sections = args.sections?.length ? [...new Set(args.sections)] : [...SECTIONS];
   const limit = args.limit ?? ITEM_LIMITS.defaultLimit;
   const offset = args.offset ?? 0;
-  const found = await findChanges(context.pool, { subject, window, sections, limit, offset });
+  const key = JSON.stringify([subject, args.from ?? null, args.to ?? null, sections, limit, offset]);
+  const answer = await findOrReuse(context.pool, key, { subject, window: windowOf(args), sections, limit, offset });
+  const found = answer.found;
   if (!found.known) {
     const what = subject.kind === 'brandtracker' ? `Brandtracker "${subject.brandtrackerId}"` : subject.kind === 'advertiser' ? `Advertiser "${subject.advertiserId}"` : `Shop "${subject.shopId}"`;
     throw notFound(what);
@@ -145,6 +199,22 @@ export async function brandChanges(context: Context, info: GraphQLResolveInfo, s
     productRows.length ? hasEuAccess(context) : Promise.resolve(false),
   ]);
   withView([...products.values()], { cpm: DEFAULT_CPM, euAccess });
+  // Without Ad summaries or products, the sections are the same for every request the answer serves: built once.
+  const compact = ads.size === 0 && products.size === 0;
+  const bySection = (compact && answer.compact) || sectionsOf(found, sections, offset, ads, products);
+  if (compact) answer.compact = bySection;
+  return {
+    brandtrackerId: subject.kind === 'brandtracker' ? subject.brandtrackerId : null,
+    advertiserIds: found.pages,
+    shopIds: found.shops,
+    from: answer.window.from,
+    to: answer.window.to,
+    sections: bySection,
+  };
+}
+
+/** The answer's sections: each one's total and items, with their ads and products where loaded. */
+function sectionsOf(found: Found, sections: readonly Section[], offset: number, ads: Map<string, AdSummaryRow>, products: Map<string, ProductRow>) {
   const bySection: Partial<Record<Section, ChangeSection>> = {};
   for (const section of sections) bySection[section] = { total: found.totals[section] ?? 0, offset, items: [] };
   for (const row of found.rows) {
@@ -162,12 +232,5 @@ export async function brandChanges(context: Context, info: GraphQLResolveInfo, s
       data: row.data ?? {},
     });
   }
-  return {
-    brandtrackerId: subject.kind === 'brandtracker' ? subject.brandtrackerId : null,
-    advertiserIds: found.pages,
-    shopIds: found.shops,
-    from: window.from,
-    to: window.to,
-    sections: bySection,
-  };
+  return bySection;
 }

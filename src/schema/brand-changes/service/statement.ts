@@ -70,7 +70,14 @@ export type FoundRow = {
   productTitle: string | null;
 };
 
-export type Found = { known: boolean; pages: string[]; shops: string[]; totals: Partial<Record<Section, number>>; rows: FoundRow[] };
+export type Found = {
+  known: boolean; pages: string[]; shops: string[]; totals: Partial<Record<Section, number>>; rows: FoundRow[];
+  /** What the brand's recorded events were when the statement read them (`REVISION`). */
+  revision: string;
+};
+
+/** Who the brand is now, and its events' revision: what a kept answer is checked against (`brandRevision`). */
+export type Revision = { known: boolean; pages: string[]; shops: string[]; revision: string };
 
 function subjectCte(subject: Subject): Prisma.Sql {
   if (subject.kind === 'advertiser') {
@@ -86,6 +93,33 @@ function subjectCte(subject: Subject): Prisma.Sql {
     sql`SELECT DISTINCT w."key" FROM "workspace_interests" w WHERE w."workspaceId" = ${workspaceId}::uuid AND w."brandtrackerId" = ${brandtrackerId}::uuid AND w."kind" = ${kind}`;
   return sql`SELECT EXISTS (SELECT 1 FROM "brandtracker_links" l WHERE ${inWorkspace('l', workspaceId)} AND l."isActive" AND l."brandtrackerId" = ${brandtrackerId}::uuid) AS "known",
     ARRAY(${interests('advertiser')})::text[] AS "pages", ARRAY(${interests('shop')})::uuid[] AS "shops"`;
+}
+
+/**
+ * The revision of the brand's recorded events (`s`: its pages and shops), in the snapshot of the statement that reads
+ * it: the highest sequence number the dispatcher gave one of them (one entry of the index ("advertiserId", "seq") or
+ * ("shopId", "seq") per page and shop, migration 0032), and how many are still waiting for one (the dispatcher's
+ * queue, empty but for the last fraction of a second). The dispatcher numbers events in the order their transactions
+ * committed, each number above every earlier one (src/events/dispatch.ts), so an event of the brand committed after a
+ * statement read the revision either has a number above its highest, or waits and adds to the count: the revision
+ * read later is another. The writers of market data record an event with every change a diff shows (an ad started or
+ * stopped, a copy or landing page changed, a product created, a price or a stock changed, an app installed or
+ * removed, a rank moved).
+ */
+const REVISION = sql`concat_ws(':',
+    (SELECT max(m."seq") FROM (
+      SELECT (SELECT e."seq" FROM "market_events" e WHERE e."advertiserId" = p."id" AND e."advertiserId" IS NOT NULL AND e."seq" IS NOT NULL ORDER BY e."seq" DESC LIMIT 1) AS "seq"
+      FROM unnest(s."pages") p("id")
+      UNION ALL
+      SELECT (SELECT e."seq" FROM "market_events" e WHERE e."shopId" = p."id" AND e."shopId" IS NOT NULL AND e."seq" IS NOT NULL ORDER BY e."seq" DESC LIMIT 1)
+      FROM unnest(s."shops") p("id")) m),
+    (SELECT count(*) FROM "market_events" e WHERE e."seq" IS NULL AND (e."advertiserId" = ANY(s."pages") OR e."shopId" = ANY(s."shops"))))`;
+
+/** The brand (known or not, its pages and shops) and its events' revision: one small statement, prepared. */
+export async function brandRevision(db: SqlSource, subject: Subject): Promise<Revision> {
+  const [row] = await rawRows<Revision>(db, sql`WITH s AS MATERIALIZED (${subjectCte(subject)})
+    SELECT s."known", s."pages", s."shops"::text[] AS "shops", ${REVISION} AS "revision" FROM s`, { prepared: !('$queryRaw' in db) });
+  return row;
 }
 
 /**
@@ -219,6 +253,6 @@ export async function findChanges(db: SqlSource, request: ChangesRequest): Promi
   // do not fill the connections with statements.
   const prepared = request.sections.length === SECTIONS.length && !('$queryRaw' in db);
   const [row] = await rawRows<{ found: Found }>(db, sql`WITH ${Prisma.join(ctes, ', ')}
-    SELECT json_build_object('known', s."known", 'pages', s."pages", 'shops', s."shops", 'totals', ${totals}, 'rows', ${items}) AS "found" FROM s`, { prepared });
+    SELECT json_build_object('known', s."known", 'pages', s."pages", 'shops', s."shops", 'totals', ${totals}, 'rows', ${items}, 'revision', ${REVISION}) AS "found" FROM s`, { prepared });
   return row.found;
 }

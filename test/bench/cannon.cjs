@@ -5,7 +5,12 @@
 const autocannon = require('autocannon');
 const hdr = require(require.resolve('hdr-histogram-js', { paths: [require.resolve('autocannon')] }));
 
-const options = JSON.parse(process.argv[2]);
+const { fresh, ...options } = JSON.parse(process.argv[2]);
+// `fresh`: a query parameter set to the instant of each request, so that no two requests ask the same.
+if (fresh) {
+  const { pathname, search } = new URL(options.url);
+  options.requests = [{ setupRequest: (request) => ({ ...request, path: `${pathname}${search ? `${search}&` : '?'}${fresh}=${new Date().toISOString()}` }) }];
+}
 const latencies = hdr.build({ useWebAssembly: true, bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
 const recordValue = latencies.recordValue.bind(latencies);
 const recordValueWithExpectedInterval = latencies.recordValueWithExpectedInterval.bind(latencies);

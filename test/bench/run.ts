@@ -264,6 +264,7 @@ function autocannon(url: string, target: Target, apiKey: string, duration = opts
     url, connections: Number(opts.connections), duration: Number(duration),
     method: target.method ?? 'GET', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     ...(target.method === 'POST' ? { body: target.body ?? '{}' } : {}),
+    ...(target.fresh ? { fresh: target.fresh } : {}),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(import.meta.dirname, 'cannon.cjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });

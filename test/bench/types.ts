@@ -3,7 +3,8 @@ import type { MarketScale } from '../../src/data/market.js';
 // The bench's vocabulary, shared by run.ts and the scenario files.
 
 export type ServerKind = 'floor' | 'rest' | 'unmetered' | 'postgraphile';
-export type Target = { name: string; server: ServerKind; method?: 'GET' | 'POST'; path: string; body?: string };
+/** `fresh`: a query parameter set to the instant of each request (the path's answer read anew, never a kept one). */
+export type Target = { name: string; server: ServerKind; method?: 'GET' | 'POST'; path: string; body?: string; fresh?: string };
 /**
  * A target an issue sets for a scenario, on its REST target against its first target (the floor): req/s at least
  * `atLeast` times the floor's, or p50 at most `atMost` times the floor's.

@@ -98,13 +98,13 @@ function subjectCte(subject: Subject): Prisma.Sql {
 /**
  * The revision of the brand's recorded events (`s`: its pages and shops), in the snapshot of the statement that reads
  * it: the highest sequence number the dispatcher gave one of them (one entry of the index ("advertiserId", "seq") or
- * ("shopId", "seq") per page and shop, migration 0032), and how many are still waiting for one (the dispatcher's
- * queue, empty but for the last fraction of a second). The dispatcher numbers events in the order their transactions
- * committed, each number above every earlier one (src/events/dispatch.ts), so an event of the brand committed after a
- * statement read the revision either has a number above its highest, or waits and adds to the count: the revision
- * read later is another. The writers of market data record an event with every change a diff shows (an ad started or
- * stopped, a copy or landing page changed, a product created, a price or a stock changed, an app installed or
- * removed, a rank moved).
+ * ("shopId", "seq") per page and shop, migration 0032), and how many still wait for one (the dispatcher's queue, empty
+ * but for the last fraction of a second: the same indexes, whose entries without a number end each subject's range).
+ * The dispatcher numbers events in the order their transactions committed, each number above every earlier one
+ * (src/events/dispatch.ts), so an event of the brand committed after a statement read the revision either has a number
+ * above its highest or waits and adds to the count: the revision read later is another. The writers of market data
+ * record an event with every change a diff shows (an ad started or stopped, a copy or landing page changed, a product
+ * created, a price or a stock changed, an app installed or removed, a rank moved).
  */
 const REVISION = sql`concat_ws(':',
     (SELECT max(m."seq") FROM (
@@ -113,7 +113,12 @@ const REVISION = sql`concat_ws(':',
       UNION ALL
       SELECT (SELECT e."seq" FROM "market_events" e WHERE e."shopId" = p."id" AND e."shopId" IS NOT NULL AND e."seq" IS NOT NULL ORDER BY e."seq" DESC LIMIT 1)
       FROM unnest(s."shops") p("id")) m),
-    (SELECT count(*) FROM "market_events" e WHERE e."seq" IS NULL AND (e."advertiserId" = ANY(s."pages") OR e."shopId" = ANY(s."shops"))))`;
+    (SELECT sum(w."n") FROM (
+      SELECT (SELECT count(*) FROM "market_events" e WHERE e."advertiserId" = p."id" AND e."advertiserId" IS NOT NULL AND e."seq" IS NULL) AS "n"
+      FROM unnest(s."pages") p("id")
+      UNION ALL
+      SELECT (SELECT count(*) FROM "market_events" e WHERE e."shopId" = p."id" AND e."shopId" IS NOT NULL AND e."seq" IS NULL)
+      FROM unnest(s."shops") p("id")) w))`;
 
 /** The brand (known or not, its pages and shops) and its events' revision: one small statement, prepared. */
 export async function brandRevision(db: SqlSource, subject: Subject): Promise<Revision> {

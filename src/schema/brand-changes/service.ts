@@ -28,12 +28,13 @@ export const ITEM_LIMITS = { defaultLimit: 10, maxLimit: 50 } as const;
 export const MAX_OFFSET = 10_000;
 
 /**
- * How long an answer is kept (BRAND_CHANGES_CACHE_SECONDS, default 60; 0: never), and how many (per database, the
- * least recently used dropped first). A kept answer is served only while the brand is the same (known, its pages and
- * shops) and its recorded events' revision is the one the answer was read with; it carries the window it read, so an
- * answer whose window ends at "now" says it ended up to that long ago.
+ * How long an answer is kept (BRAND_CHANGES_CACHE_SECONDS, default 60; 0: never), and how many of their items at most
+ * (per database; the least recently used answers are dropped first; ~1 KB each with their data, so ~10 MB). A kept
+ * answer is served only while the brand is the same (known, its pages and shops) and its recorded events' revision is
+ * the one the answer was read with; it carries the window it read, so an answer whose window ends at "now" says it
+ * ended up to that long ago.
  */
-export const KEEP = { ms: keepSeconds(process.env.BRAND_CHANGES_CACHE_SECONDS) * 1000, answers: 256 } as const;
+export const KEEP = { ms: keepSeconds(process.env.BRAND_CHANGES_CACHE_SECONDS) * 1000, items: 10_000 } as const;
 
 function keepSeconds(value: string | undefined): number {
   if (value === undefined || value === '') return 60;
@@ -44,8 +45,44 @@ function keepSeconds(value: string | undefined): number {
 
 /** An answer of the statement; `compact`: its sections as the answer shows them without expansions, once built. */
 type Kept = { at: number; window: Window; found: Found; compact?: Partial<Record<Section, ChangeSection>> };
-/** The kept answers of each database (its pool), by subject and arguments. */
-const keptBy = new WeakMap<object, Map<string, Kept>>();
+
+/** The kept answers of one database, by subject and arguments, least recently used first, within KEEP.items. */
+class KeptAnswers {
+  private readonly answers = new Map<string, Kept>();
+  private items = 0;
+
+  /** The answer kept under `key` if it is young enough (now the most recently used). */
+  get(key: string): Kept | undefined {
+    const answer = this.answers.get(key);
+    if (!answer) return undefined;
+    this.drop(key);
+    if (Date.now() - answer.at >= KEEP.ms) return undefined;
+    this.answers.set(key, answer);
+    this.items += answer.found.rows.length;
+    return answer;
+  }
+
+  set(key: string, answer: Kept): void {
+    this.drop(key);
+    if (answer.found.rows.length > KEEP.items) return;
+    this.answers.set(key, answer);
+    this.items += answer.found.rows.length;
+    for (const oldest of this.answers.keys()) {
+      if (this.items <= KEEP.items) break;
+      this.drop(oldest);
+    }
+  }
+
+  drop(key: string): void {
+    const answer = this.answers.get(key);
+    if (!answer) return;
+    this.answers.delete(key);
+    this.items -= answer.found.rows.length;
+  }
+}
+
+/** Each database's (its pool's) kept answers. */
+const keptBy = new WeakMap<object, KeptAnswers>();
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
 
@@ -56,25 +93,21 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 async function findOrReuse(pool: Context['pool'], key: string, request: Parameters<typeof findChanges>[1]): Promise<Kept> {
   if (KEEP.ms === 0) return { at: Date.now(), window: request.window, found: await findChanges(pool, request) };
   let kept = keptBy.get(pool);
-  if (!kept) keptBy.set(pool, (kept = new Map()));
+  if (!kept) keptBy.set(pool, (kept = new KeptAnswers()));
   const entry = kept.get(key);
-  if (entry && Date.now() - entry.at < KEEP.ms) {
+  if (entry) {
     const now = await brandRevision(pool, request.subject);
-    if (!now.known) return { at: Date.now(), window: request.window, found: { ...now, totals: {}, rows: [] } };
-    if (now.revision === entry.found.revision && sameList(now.pages, entry.found.pages) && sameList(now.shops, entry.found.shops)) {
-      kept.delete(key);
-      kept.set(key, entry);
-      return entry;
+    if (!now.known) {
+      kept.drop(key);
+      return { at: Date.now(), window: request.window, found: { ...now, totals: {}, rows: [] } };
     }
+    if (now.revision === entry.found.revision && sameList(now.pages, entry.found.pages) && sameList(now.shops, entry.found.shops)) return entry;
   }
   const at = Date.now();
   const found = await findChanges(pool, request);
   const answer: Kept = { at, window: request.window, found };
-  kept.delete(key);
-  if (found.known) {
-    kept.set(key, answer);
-    if (kept.size > KEEP.answers) kept.delete(kept.keys().next().value!);
-  }
+  if (found.known) kept.set(key, answer);
+  else kept.drop(key);
   return answer;
 }
 

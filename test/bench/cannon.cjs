@@ -6,10 +6,13 @@ const autocannon = require('autocannon');
 const hdr = require(require.resolve('hdr-histogram-js', { paths: [require.resolve('autocannon')] }));
 
 const { fresh, ...options } = JSON.parse(process.argv[2]);
-// `fresh`: a query parameter set to the instant of each request, so that no two requests ask the same.
+// `fresh`: a query parameter set to the instant of each request, so that no two requests ask the same: a millisecond
+// after the last one's when two fall in the same millisecond.
 if (fresh) {
   const { pathname, search } = new URL(options.url);
-  options.requests = [{ setupRequest: (request) => ({ ...request, path: `${pathname}${search ? `${search}&` : '?'}${fresh}=${new Date().toISOString()}` }) }];
+  let last = 0;
+  const instant = () => new Date((last = Math.max(Date.now(), last + 1))).toISOString();
+  options.requests = [{ setupRequest: (request) => ({ ...request, path: `${pathname}${search ? `${search}&` : '?'}${fresh}=${instant()}` }) }];
 }
 const latencies = hdr.build({ useWebAssembly: true, bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
 const recordValue = latencies.recordValue.bind(latencies);

@@ -350,6 +350,26 @@ describe('kept answers', () => {
     expect([gone.status, gone.body.error?.code]).toEqual([404, 'not_found']);
   });
 
+  it('reads anew when a shop without any event joins the brand (its revision unchanged)', async () => {
+    await importMeta([metaAd(960, { page_id: '888000444', page_name: 'Fourth Brand' })], DAY_1);
+    const tracked = await t.rest('POST', '/brandtrackers', { key: other.apiKey, body: { facebookPageId: '888000444' } });
+    expect(tracked.status).toBeLessThan(300);
+    const id = tracked.body.data.id as string;
+    const quiet = randomUUID();
+    await t.db.pool.query(`INSERT INTO "shops" ("id", "domain", "name") VALUES ($1, 'quiet-shop.example', 'Quiet Shop')`, [quiet]);
+    await t.db.pool.query(
+      `INSERT INTO "products" ("id", "shopId", "shopifyId", "title", "handle", "url", "createdAt", "updatedAt", "currency", "price", "priceUsd")
+       VALUES ('quiet-1', $1, 1, 'Quiet product', 'quiet', 'https://quiet-shop.example/products/quiet', '2026-10-02T09:00:00Z', now(), 'USD', 10, 10)`,
+      [quiet],
+    );
+    const query = 'from=2026-10-02&to=2026-10-02&sections=newProducts';
+    const before = (await changes(`/brandtrackers/${id}`, query, other.apiKey)).body.data;
+    expect(before).toMatchObject({ shopIds: [], newProducts: { total: 0 } });
+    await t.db.pool.query(`INSERT INTO "brandtracker_websites" ("brandtrackerId", "shopId") VALUES ($1, $2)`, [id, quiet]);
+    const after = (await changes(`/brandtrackers/${id}`, query, other.apiKey)).body.data;
+    expect(after).toMatchObject({ shopIds: [quiet], newProducts: { total: 1, items: [{ productId: 'quiet-1', productTitle: 'Quiet product' }] } });
+  });
+
   it("loads the expanded ads anew: what changed without an event (a day's reach) shows", async () => {
     const query = `from=2026-10-02&to=2026-10-02&sections=adsStarted&expand=ads`;
     const path = `/brandtrackers/${brandtrackerId}`;

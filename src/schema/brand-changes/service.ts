@@ -28,13 +28,14 @@ export const ITEM_LIMITS = { defaultLimit: 10, maxLimit: 50 } as const;
 export const MAX_OFFSET = 10_000;
 
 /**
- * How long an answer is kept (BRAND_CHANGES_CACHE_SECONDS, default 60; 0: never), and how many of their items at most
- * (per database; the least recently used answers are dropped first; ~1 KB each with their data, so ~10 MB). A kept
- * answer is served only while the brand is the same (known, its pages and shops) and its recorded events' revision is
- * the one the answer was read with; it carries the window it read, so an answer whose window ends at "now" says it
- * ended up to that long ago.
+ * How long an answer is kept (BRAND_CHANGES_CACHE_SECONDS, default 60; 0: never), and how much (per database: at most
+ * 1,000 answers and 10,000 items in all, ~10 MB; the least recently used dropped first). A kept answer is served only
+ * while the brand is the same (known, its pages and shops) and its recorded events' revision is the one the answer
+ * was read with; it carries the window it read, so an answer whose window ends at "now" says it ended up to that long
+ * ago. What changes without an event (a product renamed or its creation day corrected, an ad's first or last day
+ * corrected, an ad resumed or moved to another page, a copy changed twice in a day) shows once the answer is that old.
  */
-export const KEEP = { ms: keepSeconds(process.env.BRAND_CHANGES_CACHE_SECONDS) * 1000, items: 10_000 } as const;
+export const KEEP = { ms: keepSeconds(process.env.BRAND_CHANGES_CACHE_SECONDS) * 1000, answers: 1_000, items: 10_000 } as const;
 
 function keepSeconds(value: string | undefined): number {
   if (value === undefined || value === '') return 60;
@@ -46,7 +47,10 @@ function keepSeconds(value: string | undefined): number {
 /** An answer of the statement; `compact`: its sections as the answer shows them without expansions, once built. */
 type Kept = { at: number; window: Window; found: Found; compact?: Partial<Record<Section, ChangeSection>> };
 
-/** The kept answers of one database, by subject and arguments, least recently used first, within KEEP.items. */
+/** What an answer costs the budget of KEEP.items: its items, and one for the rest of it. */
+const sizeOf = (answer: Kept) => 1 + answer.found.rows.length;
+
+/** The kept answers of one database, by subject and arguments, least recently used first, within KEEP. */
 class KeptAnswers {
   private readonly answers = new Map<string, Kept>();
   private items = 0;
@@ -58,18 +62,19 @@ class KeptAnswers {
     this.drop(key);
     if (Date.now() - answer.at >= KEEP.ms) return undefined;
     this.answers.set(key, answer);
-    this.items += answer.found.rows.length;
+    this.items += sizeOf(answer);
     return answer;
   }
 
+  /** Keeps `answer`, then drops the answers too old to serve and, past the bounds, the least recently used. */
   set(key: string, answer: Kept): void {
     this.drop(key);
-    if (answer.found.rows.length > KEEP.items) return;
+    if (sizeOf(answer) > KEEP.items) return;
     this.answers.set(key, answer);
-    this.items += answer.found.rows.length;
-    for (const oldest of this.answers.keys()) {
-      if (this.items <= KEEP.items) break;
-      this.drop(oldest);
+    this.items += sizeOf(answer);
+    const oldest = Date.now() - KEEP.ms;
+    for (const [other, kept] of this.answers) {
+      if (kept.at <= oldest || this.items > KEEP.items || this.answers.size > KEEP.answers) this.drop(other);
     }
   }
 
@@ -77,7 +82,7 @@ class KeptAnswers {
     const answer = this.answers.get(key);
     if (!answer) return;
     this.answers.delete(key);
-    this.items -= answer.found.rows.length;
+    this.items -= sizeOf(answer);
   }
 }
 

@@ -90,7 +90,7 @@ function subjectCte(subject: Subject): Prisma.Sql {
   }
   const { workspaceId, brandtrackerId } = subject;
   const interests = (kind: string) =>
-    sql`SELECT DISTINCT w."key" FROM "workspace_interests" w WHERE w."workspaceId" = ${workspaceId}::uuid AND w."brandtrackerId" = ${brandtrackerId}::uuid AND w."kind" = ${kind}`;
+    sql`SELECT DISTINCT w."key" FROM "workspace_interests" w WHERE w."workspaceId" = ${workspaceId}::uuid AND w."brandtrackerId" = ${brandtrackerId}::uuid AND w."kind" = ${kind} ORDER BY 1`;
   return sql`SELECT EXISTS (SELECT 1 FROM "brandtracker_links" l WHERE ${inWorkspace('l', workspaceId)} AND l."isActive" AND l."brandtrackerId" = ${brandtrackerId}::uuid) AS "known",
     ARRAY(${interests('advertiser')})::text[] AS "pages", ARRAY(${interests('shop')})::uuid[] AS "shops"`;
 }
@@ -103,8 +103,9 @@ function subjectCte(subject: Subject): Prisma.Sql {
  * The dispatcher numbers events in the order their transactions committed, each number above every earlier one
  * (src/events/dispatch.ts), so an event of the brand committed after a statement read the revision either has a number
  * above its highest or waits and adds to the count: the revision read later is another. The writers of market data
- * record an event with every change a diff shows (an ad started or stopped, a copy or landing page changed, a product
- * created, a price or a stock changed, an app installed or removed, a rank moved).
+ * record an event with most changes a diff shows (an ad created or stopped, a copy or landing page changed, a product
+ * created, a price or a stock changed, an app installed or removed, a rank moved), not all: a product renamed, an
+ * ad's first or last day corrected, an ad resumed or moved to another page record none (service.ts: KEEP).
  */
 const REVISION = sql`concat_ws(':',
     (SELECT max(m."seq") FROM (

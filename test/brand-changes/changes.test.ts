@@ -24,6 +24,8 @@ let key: Awaited<ReturnType<TestApp['newKey']>>;
 let other: Awaited<ReturnType<TestApp['newKey']>>;
 let brandtrackerId: string;
 let shopId: string;
+/** The shop's products as imported on day 2. */
+let catalogue: { id: number; title: string }[];
 
 const PAGE = '888000111';
 const DOMAIN = 'diffbrand.example';
@@ -86,7 +88,8 @@ beforeAll(async () => {
   first.variants = first.variants.map((variant) => ({ ...variant, price: '99.50', available: false }));
   const launched = { ...second, id: 7412345670001, handle: 'launched-in-october', title: 'Launched in October', created_at: '2026-10-02T08:00:00Z',
     variants: second.variants.map((variant, n) => ({ ...variant, id: 7412345670100 + n, product_id: 7412345670001 })) };
-  await importShop({ products: [...page.products, launched] }, DAY_2);
+  catalogue = [...page.products, launched];
+  await importShop({ products: catalogue }, DAY_2);
   await recordEvents(t.db.pool, 'demo', [{ type: 'shop.app_installed', dedupeKey: `test:app:${shopId}`, shopId, data: { before: null, after: { app: { id: 42, name: 'Reviews Pro' } } } }], DAY_2);
 
   await importMeta(day3, DAY_3);
@@ -368,6 +371,28 @@ describe('kept answers', () => {
     await t.db.pool.query(`INSERT INTO "brandtracker_websites" ("brandtrackerId", "shopId") VALUES ($1, $2)`, [id, quiet]);
     const after = (await changes(`/brandtrackers/${id}`, query, other.apiKey)).body.data;
     expect(after).toMatchObject({ shopIds: [quiet], newProducts: { total: 1, items: [{ productId: 'quiet-1', productTitle: 'Quiet product' }] } });
+  });
+
+  it("reads anew after a change the source records no event for (an ad's first day corrected, a product renamed)", async () => {
+    const events = async () => Number((await t.db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM "market_events"`)).rows[0].n);
+    const query = 'from=2026-10-02&to=2026-10-02&sections=adsStarted,newProducts';
+    const before = (await changes(`/brandtrackers/${brandtrackerId}`, query)).body.data;
+    expect(before.newProducts.items.map((item: { productTitle: string }) => item.productTitle)).toEqual(['Launched in October']);
+    const recorded = await events();
+    // The Ad Library corrects ad 4's first day to day 2; the store renames the product launched on day 2.
+    const corrected = day3.map((record, i) => (i === 4 ? ad(4, { ad_delivery_start_time: '2026-10-02' }) : record));
+    await importMeta(corrected, DAY_3);
+    const renamed = (title: string) => ({ products: catalogue.map((product) => (product.title === 'Launched in October' ? { ...product, title } : product)) });
+    await importShop(renamed('Renamed in November'), DAY_3);
+    expect(await events()).toBe(recorded);
+    const after = (await changes(`/brandtrackers/${brandtrackerId}`, query)).body.data;
+    expect(after.adsStarted.total).toBe(before.adsStarted.total + 1);
+    expect(after.adsStarted.items.map((item: { adId: string }) => item.adId)).toContain(id(4));
+    expect(after.newProducts.items.map((item: { productTitle: string }) => item.productTitle)).toEqual(['Renamed in November']);
+    // Back as it was, for the tests below (again without events).
+    await importMeta(day3, DAY_3);
+    await importShop(renamed('Launched in October'), DAY_3);
+    expect((await changes(`/brandtrackers/${brandtrackerId}`, query)).body.data.adsStarted.total).toBe(before.adsStarted.total);
   });
 
   it("loads the expanded ads anew: what changed without an event (a day's reach) shows", async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { refreshAdGroups, refreshSeriesDays } from '../ad-groups.js';
+import { bumpBrandRevisions } from '../brand-revisions.js';
 import { EVENT_THRESHOLDS, recordEvents, type NewEvent } from '../events.js';
 import type { Format, ImportContext, Outcome } from './run.js';
 import { upsert, type UpsertSpec } from './sql.js';
@@ -562,6 +563,8 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   const regrouped = new Set(regroup);
   const reseries = [...new Set(snapshots.rows.map((row) => row.advertiserId))].filter((id) => id && !regrouped.has(id));
   if (reseries.length) await refreshSeriesDays(client, reseries);
+  // The pages whose ads were rewritten (and those a moved ad left): their brand diffs read anew, events or not.
+  await bumpBrandRevisions(client, dirtyPages);
   await recordEvents(client, 'meta-ads', [
     ...(await changesOf(client, ads, writes, stored, outcomes, running, lastSeenOf, dayText)),
     ...(await rankMoves(client, [...figures.values()], dayText)),

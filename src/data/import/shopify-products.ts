@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { bumpBrandRevisions } from '../brand-revisions.js';
 import { recordEvents, type NewEvent } from '../events.js';
 import { refreshFacetUsage } from '../facet-usage.js';
 import { toUsd } from '../usd-rates.js';
@@ -406,6 +407,8 @@ async function applyShopifyProducts(
     [shop.id],
   );
   if (shop.inserted || written.some((row) => row.inserted)) await refreshFacetUsage(client);
+  // A product written (created, renamed, its creation day corrected…): the shop's brand diffs read anew, events or not.
+  if (written.length) await bumpBrandRevisions(client, [shop.id]);
   await recordEvents(client, 'shopify', productChanges(shop.id, products.map((product) => ({ id: productId(product), product })), before.rows, written, currency, context), context.asOf);
   return outcomes;
 }

@@ -32,8 +32,8 @@ export const MAX_OFFSET = 10_000;
  * 1,000 answers and 10,000 items in all, ~10 MB; the least recently used dropped first). A kept answer is served only
  * while the brand is the same (known, its pages and shops) and its recorded events' revision is the one the answer
  * was read with; it carries the window it read, so an answer whose window ends at "now" says it ended up to that long
- * ago. What changes without an event (a product renamed or its creation day corrected, an ad's first or last day
- * corrected, an ad resumed or moved to another page, a copy changed twice in a day) shows once the answer is that old.
+ * ago. The writers raise the brand's revision with every change of its ads and products, events or not (migration
+ * 0043); only rows changed outside them (by hand) wait for the answer to be that old.
  */
 export const KEEP = { ms: keepSeconds(process.env.BRAND_CHANGES_CACHE_SECONDS) * 1000, answers: 1_000, items: 10_000 } as const;
 

@@ -102,10 +102,10 @@ function subjectCte(subject: Subject): Prisma.Sql {
  * but for the last fraction of a second: the same indexes, whose entries without a number end each subject's range).
  * The dispatcher numbers events in the order their transactions committed, each number above every earlier one
  * (src/events/dispatch.ts), so an event of the brand committed after a statement read the revision either has a number
- * above its highest or waits and adds to the count: the revision read later is another. The writers of market data
- * record an event with most changes a diff shows (an ad created or stopped, a copy or landing page changed, a product
- * created, a price or a stock changed, an app installed or removed, a rank moved), not all: a product renamed, an
- * ad's first or last day corrected, an ad resumed or moved to another page record none (service.ts: KEEP).
+ * above its highest or waits and adds to the count: the revision read later is another. Last, the counters the
+ * writers of market data raise with every change of the pages' ads and the shops' products (migration 0043,
+ * src/data/brand-revisions.ts), for the changes that record no event (a product renamed, an ad's first day corrected,
+ * an ad resumed or moved to another page): one primary key entry per page and shop.
  */
 const REVISION = sql`concat_ws(':',
     (SELECT max(m."seq") FROM (
@@ -119,7 +119,9 @@ const REVISION = sql`concat_ws(':',
       FROM unnest(s."pages") p("id")
       UNION ALL
       SELECT (SELECT count(*) FROM "market_events" e WHERE e."shopId" = p."id" AND e."shopId" IS NOT NULL AND e."seq" IS NULL)
-      FROM unnest(s."shops") p("id")) w))`;
+      FROM unnest(s."shops") p("id")) w),
+    (SELECT string_agg(r."key" || '=' || r."revision", ',' ORDER BY r."key") FROM "brand_revisions" r
+     WHERE r."key" = ANY(s."pages" || s."shops"::text[])))`;
 
 /** The brand (known or not, its pages and shops) and its events' revision: one small statement, prepared. */
 export async function brandRevision(db: SqlSource, subject: Subject): Promise<Revision> {

@@ -563,12 +563,13 @@ async function applyMetaAds(client: pg.PoolClient, ads: MetaAd[], context: Impor
   const regrouped = new Set(regroup);
   const reseries = [...new Set(snapshots.rows.map((row) => row.advertiserId))].filter((id) => id && !regrouped.has(id));
   if (reseries.length) await refreshSeriesDays(client, reseries);
-  // The pages whose ads were rewritten (and those a moved ad left): their brand diffs read anew, events or not.
-  await bumpBrandRevisions(client, dirtyPages);
   await recordEvents(client, 'meta-ads', [
     ...(await changesOf(client, ads, writes, stored, outcomes, running, lastSeenOf, dayText)),
     ...(await rankMoves(client, [...figures.values()], dayText)),
   ], context.asOf);
+  // The pages whose ads were rewritten (and those a moved ad left): their brand diffs read anew, events or not. Last,
+  // so that the counters' row locks are held as briefly as the transaction allows.
+  await bumpBrandRevisions(client, dirtyPages);
   return outcomes;
 }
 

@@ -407,9 +407,9 @@ async function applyShopifyProducts(
     [shop.id],
   );
   if (shop.inserted || written.some((row) => row.inserted)) await refreshFacetUsage(client);
+  await recordEvents(client, 'shopify', productChanges(shop.id, products.map((product) => ({ id: productId(product), product })), before.rows, written, currency, context), context.asOf);
   // A product written (created, renamed, its creation day corrected…): the shop's brand diffs read anew, events or not.
   if (written.length) await bumpBrandRevisions(client, [shop.id]);
-  await recordEvents(client, 'shopify', productChanges(shop.id, products.map((product) => ({ id: productId(product), product })), before.rows, written, currency, context), context.asOf);
   return outcomes;
 }
 

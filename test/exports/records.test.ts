@@ -17,15 +17,34 @@ const SHAPE: ItemShape = [
   ['last', leaf('text', 'a."last"', true)],
 ];
 
-type Cell = { type: 'text' | 'int4' | 'int8' | 'float8' | 'bool' | 'timestamptz'; value: unknown } | null;
+type Cell = { type: 'text' | 'int4' | 'int8' | 'float8' | 'bool' | 'timestamptz' | 'text[]'; value: unknown } | null;
+
+/** A one-dimensional text[] in binary form (array_send; an empty array has no dimensions). */
+function textArray(texts: (string | null)[]): Buffer {
+  if (!texts.length) return Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 25]);
+  const head = Buffer.alloc(20);
+  head.writeInt32BE(1, 0);
+  head.writeInt32BE(texts.includes(null) ? 1 : 0, 4);
+  head.writeInt32BE(25, 8);
+  head.writeInt32BE(texts.length, 12);
+  head.writeInt32BE(1, 16);
+  const parts = [head];
+  for (const text of texts) {
+    const length = Buffer.alloc(4);
+    const bytes = text === null ? Buffer.alloc(0) : Buffer.from(text, 'utf8');
+    length.writeInt32BE(text === null ? -1 : bytes.length);
+    parts.push(length, bytes);
+  }
+  return Buffer.concat(parts);
+}
 
 /** A record in its binary form (oids are not read). */
 function record(cells: Cell[]): Buffer {
-  const parts = [Buffer.alloc(4)];
+  const parts: Buffer[] = [Buffer.alloc(4)];
   parts[0]!.writeInt32BE(cells.length);
   for (const cell of cells) {
     const head = Buffer.alloc(8);
-    let data = Buffer.alloc(0);
+    let data: Buffer = Buffer.alloc(0);
     if (cell === null) head.writeInt32BE(-1, 4);
     else {
       switch (cell.type) {
@@ -35,6 +54,7 @@ function record(cells: Cell[]): Buffer {
         case 'float8': data = Buffer.alloc(8); data.writeDoubleBE(cell.value as number); break;
         case 'bool': data = Buffer.from([cell.value ? 1 : 0]); break;
         case 'timestamptz': data = Buffer.alloc(8); data.writeBigInt64BE(BigInt(cell.value as string)); break;
+        case 'text[]': data = textArray(cell.value as (string | null)[]); break;
       }
       head.writeInt32BE(data.length, 4);
     }
@@ -47,7 +67,7 @@ function record(cells: Cell[]): Buffer {
 const MICROS = String((Date.UTC(2024, 2, 5, 6, 7, 8, 123) - Date.UTC(2000, 0, 1)) * 1000 + 456);
 
 describe('RecordItems', () => {
-  const { plan, sql } = shapeRecord(SHAPE);
+  const { plan, sql } = shapeRecord(SHAPE, 'http://api.test');
   const items = new RecordItems(plan);
 
   it('selects the leaves as one record, each cast to its kind (an enum as it is)', () => {
@@ -121,6 +141,42 @@ describe('RecordItems', () => {
   });
 
   it('refuses an omitNull key that opens its object', () => {
-    expect(() => shapeRecord([['a', leaf('text', 'x', true)]])).toThrow(/first key/);
+    expect(() => shapeRecord([['a', leaf('text', 'x', true)]], 'http://api.test')).toThrow(/first key/);
+  });
+
+  describe('media URLs and text arrays, sent as stored', () => {
+    const shape: ItemShape = [['id', leaf('text', 'a."id"')], ['media', [['url', leaf('media', 'a."url"')], ['logo', leaf('media', 'a."logo"')]]], ['countries', leaf('texts', 'a."countries"')]];
+    const built = shapeRecord(shape, 'http://api.test:8080/"q"');
+    const own = new RecordItems(built.plan);
+    const item = (url: string | null, logo: string | null, countries: (string | null)[] | null) =>
+      record([{ type: 'text', value: 'x' }, url === null ? null : { type: 'text', value: url }, logo === null ? null : { type: 'text', value: logo }, countries === null ? null : { type: 'text[]', value: countries }]);
+
+    it('selects the stored columns, cast (no concatenation, no to_json per row)', () => {
+      expect(built.sql.sql).toBe('ROW((a."id")::text, (a."url")::text, (a."logo")::text, (a."countries")::text[])');
+    });
+
+    it("prefixes the server's own media paths with the base, keeps other URLs, writes the arrays as to_json does", () => {
+      const cases: [string | null, string | null, (string | null)[] | null][] = [
+        ['/media/ads/1.jpg', 'https://cdn.example/logo.png', ['FR', 'DE']],
+        ['/mediax/not-ours.jpg', '/media/p/"quoted"\\n.png', []],
+        [null, '/media', ['a "b"', null, '\u{1F600}\n']],
+        ['/media/', null, null],
+      ];
+      for (const [url, logo, countries] of cases) {
+        const bytes = item(url, logo, countries);
+        const expected = { id: 'x', media: { url: url?.startsWith('/media/') ? `http://api.test:8080/"q"${url}` : url, logo: logo?.startsWith('/media/') ? `http://api.test:8080/"q"${logo}` : logo }, countries };
+        expect(own.line(bytes)).toBe(JSON.stringify(expected));
+        const values = built.plan.leaves.map(() => [] as unknown[]);
+        own.values(bytes, values, 0);
+        expect(values.map((column) => column[0])).toEqual(['x', expected.media.url, expected.media.logo, countries]);
+      }
+    });
+
+    it('refuses an array of more than one dimension', () => {
+      const cells = record([{ type: 'text', value: 'x' }, null, null, { type: 'text[]', value: ['a'] }]);
+      // The array's dimensions (the last value's first four bytes) set to 2.
+      cells.writeInt32BE(2, cells.length - textArray(['a']).length);
+      expect(() => own.line(cells)).toThrow(/2 dimensions/);
+    });
   });
 });

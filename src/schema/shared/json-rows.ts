@@ -1,6 +1,7 @@
 import { OMITTED } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { getDatamodel } from '../../generated/pothos-types.js';
+import { MEDIA_PATH, mediaUrlSql } from './media-url.js';
 
 // Rows that PostgreSQL writes as JSON, for hot reads that Prisma would otherwise map value by value in JavaScript
 // (ads/service/search.ts, ads/service/detail.ts, emails/service/load.ts, products/service/by-ids.ts under src/schema). What such a statement loads
@@ -256,29 +257,38 @@ export function jsonTextArray(item: Prisma.Sql, from: Prisma.Sql, order: Prisma.
 /**
  * How a leaf travels and is written: `text` a string (to_json in SQL, JSON.stringify in the worker), `enum` a string
  * that needs no escaping (written quoted in SQL), `json` text that is JSON already (copied as it is), `int` (int4),
- * `bigint` (int8, written as its digits), `float` (float8), `bool`, `iso` a timestamp as isoJson writes it.
+ * `bigint` (int8, written as its digits), `float` (float8), `bool`, `iso` a timestamp as isoJson writes it, `media` a
+ * stored media URL (a text column) as clients see it (media-url.ts: mediaUrlSql in SQL, the worker prefixes the plan's
+ * `mediaBase`), `texts` a text[] as a JSON array of strings (to_json in SQL, the worker reads the array's binary form).
+ * A record sends `media` and `texts` as they are stored: PostgreSQL neither concatenates nor writes JSON per row.
  */
-export type ItemLeafKind = 'text' | 'enum' | 'json' | 'int' | 'bigint' | 'float' | 'bool' | 'iso';
+export type ItemLeafKind = 'text' | 'enum' | 'json' | 'int' | 'bigint' | 'float' | 'bool' | 'iso' | 'media' | 'texts';
 /** A leaf of an item: its SQL value and kind; `omitNull` (text only): its key left out when it is null. */
 export type ItemLeaf = { readonly leaf: ItemLeafKind; readonly sql: Prisma.Sql | string; readonly omitNull?: boolean };
 /** An item (or a nested object of it): its keys in order, each a leaf or a nested object (never null). */
 export type ItemShape = readonly (readonly [key: string, value: ItemLeaf | ItemShape])[];
 
-/** A leaf of `kind` (`omitNull`: a text's key left out when null). */
+/** A leaf of `kind` (`omitNull`: a text's key left out when null; `media`: `sql` is the stored URL's column). */
 export function leaf(kind: ItemLeafKind, sql: Prisma.Sql | string, omitNull = false): ItemLeaf {
   if (omitNull && kind !== 'text') throw new Error('leaf: only a text leaf may be omitNull');
+  if (kind === 'media' && typeof sql !== 'string') throw new Error('leaf: a media leaf is a column');
   return { leaf: kind, sql, omitNull };
 }
 
 const isLeaf = (value: ItemLeaf | ItemShape): value is ItemLeaf => !Array.isArray(value);
 
-/** The item's compact JSON text, written by PostgreSQL (jsonText), as JSON.stringify writes the object. */
-export function shapeJsonText(shape: ItemShape): Prisma.Sql {
+/**
+ * The item's compact JSON text, written by PostgreSQL (jsonText), as JSON.stringify writes the object; `base` is SQL of
+ * the media URLs' base (its `media` leaves).
+ */
+export function shapeJsonText(shape: ItemShape, base: Prisma.Sql): Prisma.Sql {
   return jsonText(shape.map(([key, value]): JsonTextField => {
-    if (!isLeaf(value)) return [key, shapeJsonText(value), 'json'];
+    if (!isLeaf(value)) return [key, shapeJsonText(value, base), 'json'];
     const sql = sqlOf(value.sql);
     switch (value.leaf) {
       case 'text': return [key, sql, value.omitNull ? 'omitNull' : 'value'];
+      case 'media': return [key, mediaUrlSql(value.sql as string, base)];
+      case 'texts': return [key, sql];
       case 'enum': return [key, ...jsonEnum(sql)];
       case 'json': return [key, sql, 'json'];
       case 'iso': return [key, ...jsonIso(sql)];
@@ -293,13 +303,23 @@ export function shapeJsonText(shape: ItemShape): Prisma.Sql {
  * opening brace of the object it starts; left out with the value when `omit` and null) and its path in the item; then
  * `suffix`. Plain data (handed to the worker thread).
  */
-export type RecordPlan = { leaves: { kind: ItemLeafKind; lead: string; name: string; omit: boolean; path: string[] }[]; suffix: string };
+export type RecordPlan = {
+  leaves: { kind: ItemLeafKind; lead: string; name: string; omit: boolean; path: string[] }[];
+  suffix: string;
+  /** The `media` leaves: a stored URL that starts with `own` (the server's own media) is prefixed with `base` (mediaUrl). */
+  media: { own: string; base: string };
+};
 
 /** The type a leaf is cast to in the record; an enum is sent as its label's text, uncast (no I/O conversion). */
-const RECORD_TYPES: Record<ItemLeafKind, string | null> = { text: 'text', enum: null, json: 'text', int: 'int4', bigint: 'int8', float: 'float8', bool: 'bool', iso: 'timestamptz' };
+const RECORD_TYPES: Record<ItemLeafKind, string | null> = {
+  text: 'text', enum: null, json: 'text', int: 'int4', bigint: 'int8', float: 'float8', bool: 'bool', iso: 'timestamptz', media: 'text', texts: 'text[]',
+};
 
-/** The item as one record (`ROW(…)` of its leaves, each cast to its kind's type) and how the worker writes it. */
-export function shapeRecord(shape: ItemShape): { sql: Prisma.Sql; plan: RecordPlan } {
+/**
+ * The item as one record (`ROW(…)` of its leaves, each cast to its kind's type) and how the worker writes it;
+ * `mediaBase` the public base URL of its `media` leaves.
+ */
+export function shapeRecord(shape: ItemShape, mediaBase: string): { sql: Prisma.Sql; plan: RecordPlan } {
   const leaves: RecordPlan['leaves'] = [];
   const values: Prisma.Sql[] = [];
   let pending = '';
@@ -321,5 +341,5 @@ export function shapeRecord(shape: ItemShape): { sql: Prisma.Sql; plan: RecordPl
     });
   };
   walk(shape, []);
-  return { sql: Prisma.sql`ROW(${Prisma.join(values, ', ')})`, plan: { leaves, suffix: `${pending}}` } };
+  return { sql: Prisma.sql`ROW(${Prisma.join(values, ', ')})`, plan: { leaves, suffix: `${pending}}`, media: { own: `${MEDIA_PATH}/`, base: mediaBase } } };
 }

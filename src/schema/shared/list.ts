@@ -381,8 +381,8 @@ export function exportRead(mode: ExportRead['mode'], chunk = 1_000, bulk?: Expor
 /**
  * How a list's rows are written as the items REST shows (the route's whole selection, its envelope's omitNull keys left
  * out) for a bulk export read: `item(baseUrl)` is SQL of one row's item as JSON text over `from` (a `FROM …` without
- * WHERE, naming the list's row as its id's alias does), `baseUrl` SQL of the media URLs' base. `record`, when given:
- * the same item as one record of its values and how to write it (json-rows.ts shapeRecord), which a streamed read
+ * WHERE, naming the list's row as its id's alias does), `baseUrl` SQL of the media URLs' base. `record(baseUrl)`, when
+ * given: the same item as one record of its values and how to write it (json-rows.ts shapeRecord), which a streamed read
  * selects instead of `item` (the export's worker writes the items). `carry`, when given: named columns of the list's
  * matches (`v.ctid AS tv`) carried through its ordered query, and the FROM the item is then read with instead of
  * `from`, which reads them as `o.<name>` (a joined row read again by its address rather than looked up per row).
@@ -390,7 +390,7 @@ export function exportRead(mode: ExportRead['mode'], chunk = 1_000, bulk?: Expor
 export type ExportRows = {
   from: Prisma.Sql;
   item(baseUrl: Prisma.Sql): Prisma.Sql;
-  record?(baseUrl: Prisma.Sql): { sql: Prisma.Sql; plan: RecordPlan };
+  record?(baseUrl: string): { sql: Prisma.Sql; plan: RecordPlan };
   carry?: { columns: Prisma.Sql; from: Prisma.Sql };
 };
 
@@ -466,7 +466,7 @@ async function exportLines(db: SqlSource, bulk: { state: ExportRead; exported: E
   const { state, exported } = bulk;
   const address = rowAddress(id);
   const base = sql`${state.bulk!.baseUrl}::text`;
-  const record = state.bulk!.stream && exported.record ? exported.record(base) : null;
+  const record = state.bulk!.stream && exported.record ? exported.record(state.bulk!.baseUrl) : null;
   const item = record?.sql ?? exported.item(base);
   const carried = exported.carry ? sql`, ${exported.carry.columns}` : Prisma.empty;
   const statement = sql`

@@ -1,7 +1,6 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import { leaf, shapeJsonText, shapeRecord, type ItemLeafKind, type ItemShape } from '../../shared/json-rows.js';
 import type { ExportRows } from '../../shared/list.js';
-import { mediaUrlSql } from '../../shared/media-url.js';
 
 // An ad summary as REST shows it, for exports read in bulk (ExportRows, shared/list.ts): a row of the lists' own FROM
 // (`from`: the ad `a`, its advertiser `v`; the transcript's text as the summary reads it), as PublicAd's resolvers
@@ -12,11 +11,14 @@ import { mediaUrlSql } from '../../shared/media-url.js';
 
 const value = (kind: ItemLeafKind, names: [string, string][]): ItemShape => names.map(([key, column]) => [key, leaf(kind, column)]);
 
+/** The transcript's text as the summary reads it: its row looked up by the ad's id. */
+const TRANSCRIPT_LOOKED_UP = '(SELECT t0."fullText" FROM "ad_transcripts" t0 WHERE t0."adId" = a."id" LIMIT 1)';
+
 /**
- * The shape of an ad summary: `base` is the media URLs' base, `cpm` the request's CPM (estimatedSpend:
- * Math.round(reach × cpm / 1000), in float8 as JavaScript computes it), `daysRunning` the lists' days running SQL.
+ * The shape of an ad summary: `cpm` the request's CPM (estimatedSpend: Math.round(reach × cpm / 1000), in float8 as
+ * JavaScript computes it), `daysRunning` the lists' days running SQL, `transcript` SQL of the transcript's text.
  */
-function adShape(base: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql): ItemShape {
+function adShape(cpm: number, daysRunning: Prisma.Sql, transcript: string): ItemShape {
   const collated = 'a."duplicates" > 1';
   return [
     ['id', leaf('text', 'a."id"')],
@@ -27,15 +29,15 @@ function adShape(base: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql): ItemSh
     ['firstSeenAt', leaf('iso', 'a."firstSeenAt"')],
     ['lastSeenAt', leaf('iso', `(CASE WHEN ${collated} AND a."status" = 'active' THEN NULL ELSE a."lastSeenAt" END)`)],
     ['daysRunning', leaf('int', Prisma.sql`greatest(0, ${daysRunning})::int`)],
-    ['media', [['type', leaf('enum', 'a."mediaType"')], ['thumbnailUrl', leaf('text', mediaUrlSql('a."thumbnailUrl"', base))], ['mediaUrl', leaf('text', mediaUrlSql('a."mediaUrl"', base))]]],
+    ['media', [['type', leaf('enum', 'a."mediaType"')], ['thumbnailUrl', leaf('media', 'a."thumbnailUrl"')], ['mediaUrl', leaf('media', 'a."mediaUrl"')]]],
     ['advertiser', [
-      ['id', leaf('text', 'v."id"')], ['name', leaf('text', 'v."name"')], ['logoUrl', leaf('text', mediaUrlSql('v."logoUrl"', base))], ['facebookPageId', leaf('text', 'v."id"')],
+      ['id', leaf('text', 'v."id"')], ['name', leaf('text', 'v."name"')], ['logoUrl', leaf('media', 'v."logoUrl"')], ['facebookPageId', leaf('text', 'v."id"')],
       ...value('int', [['liveAdsCount', 'v."liveAdsCount"']]), ...value('bigint', [['reach30d', 'v."reach30d"'], ['totalReach', 'v."totalReach"']]),
       ...value('int', [['countriesCount', 'v."countriesCount"'], ['facebookLikes', 'v."facebookLikes"'], ['instagramFollowers', 'v."instagramFollowers"']]),
     ]],
     ['content', [
       ...value('text', [['title', 'a."title"'], ['body', 'a."body"']]),
-      ['transcript', leaf('text', '(SELECT t0."fullText" FROM "ad_transcripts" t0 WHERE t0."adId" = a."id" LIMIT 1)')],
+      ['transcript', leaf('text', transcript)],
       ...value('text', [['callToAction', 'a."callToAction"'], ['landingPageUrl', 'a."landingPageUrl"'], ['landingPageDomain', 'a."landingPageDomain"'],
         ['ctaDescription', 'a."ctaDescription"'], ['ctaLinkDescription', 'a."ctaLinkDescription"']]),
     ]],
@@ -46,7 +48,7 @@ function adShape(base: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql): ItemSh
       ...value('bigint', [['reachDelta1d', 'a."reachDelta1d"'], ['reachDelta7d', 'a."reachDelta7d"'], ['reachDelta30d', 'a."reachDelta30d"']]),
     ]],
     ['audience', [
-      ['targetedCountries', leaf('json', `to_json(coalesce(a."targetedCountries", '{}'))::text`)],
+      ['targetedCountries', leaf('texts', `coalesce(a."targetedCountries", '{}')`)],
       ...value('text', [['mainCountry', 'a."mainCountry"'], ['gender', 'a."gender"']]),
       ...value('int', [['ageMin', 'a."ageMin"'], ['ageMax', 'a."ageMax"']]),
     ]],
@@ -56,22 +58,35 @@ function adShape(base: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql): ItemSh
 }
 
 /**
- * For a list whose matches join the ad's advertiser as `v`: the advertiser's address carried through the ordered query
- * (one hash join for the whole list), so that each item reads it by address, not by a probe of its primary key
- * (~0.8 s of PostgreSQL's 5 s for the 249,436 ads of the medium scale).
+ * The FROM of a list's matches that carry (CARRIED) their advertiser's and transcript's addresses: the lists' own
+ * (the ad `a`, its advertiser `v`) and the transcript `xt` (at most one an ad: its primary key is the ad's id).
  */
-const ADVERTISER_CARRIED = { columns: Prisma.sql`v.ctid AS tv`, from: Prisma.sql`FROM "ads" a LEFT JOIN "advertisers" v ON v.ctid = o.tv` };
+export function carryingFrom(from: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`${from} LEFT JOIN "ad_transcripts" xt ON xt."adId" = a."id"`;
+}
+
+/**
+ * For a list whose matches are carryingFrom's: the advertiser's and the transcript's addresses carried through the
+ * ordered query (one hash join each for the whole list), so that each item reads them by address, not by a probe of
+ * a primary key per ad (the advertiser's: ~0.8 s of PostgreSQL's 5 s for the 249,436 ads of the medium scale; the
+ * transcript's, a subquery per ad most of which find none, ~20% of the per-row work at the small scale).
+ */
+const CARRIED = {
+  columns: Prisma.sql`v.ctid AS tv, xt.ctid AS tt`,
+  from: Prisma.sql`FROM "ads" a LEFT JOIN "advertisers" v ON v.ctid = o.tv LEFT JOIN "ad_transcripts" xt ON xt.ctid = o.tt`,
+};
 
 /**
  * How a list of ad summaries (a row of `from`, the lists' FROM: the ad `a` and its advertiser `v`) is written in bulk
  * for an export (ExportRows), at the request's CPM: as JSON text, or as the record the export's worker writes.
- * `advertiserJoined`: the list's matches join the advertiser as `v` (ADVERTISER_CARRIED).
+ * `carried`: the list's matches are carryingFrom's (CARRIED).
  */
-export function adExportRows(from: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql, advertiserJoined = false): ExportRows {
+export function adExportRows(from: Prisma.Sql, cpm: number, daysRunning: Prisma.Sql, carried = false): ExportRows {
+  const shape = () => adShape(cpm, daysRunning, carried ? 'xt."fullText"' : TRANSCRIPT_LOOKED_UP);
   return {
     from,
-    item: (base) => shapeJsonText(adShape(base, cpm, daysRunning)),
-    record: (base) => shapeRecord(adShape(base, cpm, daysRunning)),
-    carry: advertiserJoined ? ADVERTISER_CARRIED : undefined,
+    item: (base) => shapeJsonText(shape(), base),
+    record: (baseUrl) => shapeRecord(shape(), baseUrl),
+    carry: carried ? CARRIED : undefined,
   };
 }

@@ -8,12 +8,12 @@ import type { SortOrderValue } from '../../shared/enums.js';
 import { growthMatch, growthPercent, latestPageDay, pagesByAdsGrowth, pagesByReachGrowth, shopTrafficGrowth, type GrowthFilter } from '../../shared/growth-filter.js';
 import { columns, coverage, jsonObject, jsonRowSet, reviver } from '../../shared/json-rows.js';
 import { escapeLike } from '../../shared/like.js';
-import { findPage, orderBySql, tsQuery, type ExportRows, type ListQuery, type OrderKey, type PageOf, type PageRequest, type TextSearch } from '../../shared/list.js';
+import { findPage, inBulkExport, orderBySql, tsQuery, type ExportRows, type ListQuery, type OrderKey, type PageOf, type PageRequest, type TextSearch } from '../../shared/list.js';
 import { range, type Range } from '../../shared/ranges.js';
 import { shopInCategories, shopUsesApps, shopUsesPixels, shopUsesTechnologies } from '../../shared/shop-facets.js';
 import { inWorkspace } from '../../shared/workspace.js';
 import type { AdRankBasis, AdRankMode, RankDirection } from '../args.js';
-import { adExportRows } from './export.js';
+import { adExportRows, carryingFrom } from './export.js';
 import {
   AD_SUMMARY_INCLUDE, withCpm, type AdMediaTypeFilter, type AdQuerySearchType, type AdQuerySort, type AdStatusFilter, type AdSummaryRow,
   type AudienceGender, type ReachPeriod,
@@ -356,9 +356,10 @@ export function orderBy(sort: AdSort): OrderKey[] {
 /**
  * The list of group leads for `filter` and `sort` (what findPage needs besides the page and how its rows are read).
  * `withinBrand`: a brandtracker's lists (one page's ads, a few thousand at most) count exactly and rank every match of
- * a text search, as their count routes do; the market-wide list bounds both (shared/list.ts).
+ * a text search, as their count routes do; the market-wide list bounds both (shared/list.ts). `carrying`: a bulk
+ * export's matches, which join what its items carry (export.ts carryingFrom).
  */
-export function adsListQuery(filter: AdFilter, sort: AdSort, withinBrand = false): ListQuery {
+export function adsListQuery(filter: AdFilter, sort: AdSort, withinBrand = false, carrying = false): ListQuery {
   let where = Prisma.join(conditions(filter), ' AND ');
   const rank = textRank(filter, sort);
   if (filter.maxAdsPerBrand != null) {
@@ -370,7 +371,7 @@ export function adsListQuery(filter: AdFilter, sort: AdSort, withinBrand = false
   }
   return {
     id: Prisma.sql`a."id"`,
-    from: Prisma.sql`${AD_FROM} WHERE ${where}`,
+    from: Prisma.sql`${carrying ? carryingFrom(AD_FROM) : AD_FROM} WHERE ${where}`,
     order: orderBy(sort),
     // A text search's page and total cost a bounded amount (shared/list.ts); per-brand limits rank every row.
     search: filter.search ? { rank } : undefined,
@@ -407,10 +408,10 @@ const SUMMARY_ROWS = Prisma.raw(`
 
 /**
  * How a list of ad summaries (its row `a`) is written in bulk for an export (ExportRows, service/export.ts), at the
- * request's CPM. `advertiserJoined`: the list's matches are AD_FROM's (the advertiser joined as `v`).
+ * request's CPM. `carried`: the list's matches are adsListQuery's `carrying` ones (export.ts carryingFrom).
  */
-export function exportedAds(cpm: number, advertiserJoined = false): ExportRows {
-  return adExportRows(AD_FROM, cpm, DAYS_RUNNING, advertiserJoined);
+export function exportedAds(cpm: number, carried = false): ExportRows {
+  return adExportRows(AD_FROM, cpm, DAYS_RUNNING, carried);
 }
 
 /** Whether a Prisma query (Pothos's selection) asks for no more than the summary statement loads. */
@@ -438,9 +439,11 @@ export async function adsByIds(prisma: Prisma.TransactionClient, ids: string[], 
  * (the brandtracker ads lists too, `withinBrand`: see adsListQuery).
  */
 export async function searchAds(prisma: PrismaClient, select: object, list: { filter: AdFilter; sort: AdSort; page: PageRequest; cpm: number }, withinBrand = false): Promise<PageOf<AdSummaryRow>> {
+  // A bulk export's matches carry the addresses of what each item reads besides the ad (export.ts CARRIED).
+  const carrying = inBulkExport();
   return findPage(prisma, {
-    ...adsListQuery(list.filter, list.sort, withinBrand),
+    ...adsListQuery(list.filter, list.sort, withinBrand, carrying),
     page: list.page,
-    rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm), exported: exportedAds(list.cpm, true) },
+    rows: { load: async (ids) => withCpm(await adsByIds(prisma, ids, select), list.cpm), exported: exportedAds(list.cpm, carrying) },
   });
 }

@@ -34,8 +34,41 @@ function timestampIso(bytes: Buffer, at: number): string | null {
   return new Date(Number(ms) + EPOCH_2000_MS).toISOString();
 }
 
+/** Whether the `length` bytes at `at` start with `prefix` (a stored URL of the server's own media: RecordPlan's media). */
+function startsWith(bytes: Buffer, at: number, length: number, prefix: Buffer): boolean {
+  return length >= prefix.length && bytes.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
+}
+
+/**
+ * The elements of a one-dimensional text[] in binary form (array_send: dimensions, has-nulls flag, element type, each
+ * dimension's length and lower bound, then each element's length, -1 for NULL, and bytes): `element(at, length)` for
+ * each, in order. An empty array has no dimensions.
+ */
+function eachElement(bytes: Buffer, at: number, element: (at: number, length: number) => void): void {
+  const dimensions = bytes.readInt32BE(at);
+  if (dimensions === 0) return;
+  if (dimensions !== 1) throw new Error(`exports: a text array of ${dimensions} dimensions, expected 1`);
+  const count = bytes.readInt32BE(at + 12);
+  let next = at + 20;
+  for (let i = 0; i < count; i++) {
+    const length = bytes.readInt32BE(next);
+    next += 4;
+    element(next, length);
+    if (length > 0) next += length;
+  }
+}
+
+/** A text[]'s elements, as JSON.parse gives them from its JSON text. */
+function textsOf(bytes: Buffer, at: number): (string | null)[] {
+  const texts: (string | null)[] = [];
+  eachElement(bytes, at, (from, length) => texts.push(length < 0 ? null : bytes.toString('utf8', from, from + length)));
+  return texts;
+}
+
+type ScalarKind = Exclude<ItemLeafKind, 'media' | 'texts'>;
+
 /** A leaf's value as JSON text. */
-function jsonOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number): string {
+function jsonOf(kind: ScalarKind, bytes: Buffer, at: number, length: number): string {
   switch (kind) {
     case 'text':
     case 'enum':
@@ -57,9 +90,18 @@ function jsonOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number): 
   }
 }
 
+/** How the worker writes the `media` leaves: the stored URLs that start with `own` are prefixed with `base`. */
+type MediaPrefix = { own: Buffer; base: string; json: Buffer };
+
 /** A leaf's value as JSON.parse gives it from the JSON text. */
-function valueOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number): unknown {
+function valueOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number, media: MediaPrefix): unknown {
   switch (kind) {
+    case 'media': {
+      const stored = bytes.toString('utf8', at, at + length);
+      return startsWith(bytes, at, length, media.own) ? media.base + stored : stored;
+    }
+    case 'texts':
+      return textsOf(bytes, at);
     case 'text':
     case 'enum':
       return bytes.toString('utf8', at, at + length);
@@ -183,22 +225,44 @@ class LineBuffer {
     return true;
   }
 
-  /** A string's JSON text from its UTF-8 bytes: copied between quotes unless a byte needs JSON's escaping. */
-  string(source: Buffer, from: number, length: number): void {
+  /**
+   * A string's JSON text from its UTF-8 bytes: copied between quotes unless a byte needs JSON's escaping. `prefix`:
+   * a text written before it inside the quotes (its JSON text without quotes, and itself for the escaping path).
+   */
+  string(source: Buffer, from: number, length: number, prefix?: { json: Buffer; base: string }): void {
     const end = from + length;
     for (let i = from; i < end; i++) {
       const byte = source[i]!;
       if (byte < 0x20 || byte === QUOTE || byte === BACKSLASH) {
-        const text = JSON.stringify(source.toString('utf8', from, end));
+        const text = JSON.stringify((prefix?.base ?? '') + source.toString('utf8', from, end));
         this.room(text.length * 3);
         this.at += this.bytes.write(text, this.at, 'utf8');
         return;
       }
     }
-    this.room(length + 2);
+    this.room(length + 2 + (prefix?.json.length ?? 0));
     this.bytes[this.at++] = QUOTE;
+    if (prefix) this.at += prefix.json.copy(this.bytes, this.at);
     this.copy(source, from, end);
     this.bytes[this.at++] = QUOTE;
+  }
+
+  /** A text[] (its binary form at `at`) as a JSON array of strings, as to_json writes it. */
+  texts(source: Buffer, at: number): void {
+    this.room(1);
+    this.bytes[this.at++] = 0x5b; // [
+    let first = true;
+    eachElement(source, at, (from, length) => {
+      if (!first) {
+        this.room(1);
+        this.bytes[this.at++] = 0x2c; // ,
+      }
+      first = false;
+      if (length < 0) this.put(NULL);
+      else this.string(source, from, length);
+    });
+    this.room(1);
+    this.bytes[this.at++] = 0x5d; // ]
   }
 
   /** The lines written, as a buffer of their own; the buffer is then empty. */
@@ -217,9 +281,12 @@ export class RecordItems {
   private readonly named: Buffer[];
   private readonly leads: Buffer[];
   private readonly suffix: Buffer;
+  private readonly media: MediaPrefix;
   private readonly out = new LineBuffer();
 
   constructor(private readonly plan: RecordPlan) {
+    const { own, base } = plan.media;
+    this.media = { own: Buffer.from(own, 'utf8'), base, json: Buffer.from(JSON.stringify(base).slice(1, -1), 'utf8') };
     this.kinds = plan.leaves.map((leaf) => leaf.kind);
     this.omits = plan.leaves.map((leaf) => leaf.omit);
     this.named = plan.leaves.map((leaf) => Buffer.from(leaf.lead + leaf.name, 'utf8'));
@@ -249,10 +316,17 @@ export class RecordItems {
         continue;
       }
       out.put(named[i]!);
-      switch (kinds[i]) {
+      const kind = kinds[i]!;
+      switch (kind) {
         case 'text':
         case 'enum':
           out.string(bytes, at, length);
+          break;
+        case 'media':
+          out.string(bytes, at, length, startsWith(bytes, at, length, this.media.own) ? this.media : undefined);
+          break;
+        case 'texts':
+          out.texts(bytes, at);
           break;
         case 'json':
           out.copy(bytes, at, at + length);
@@ -267,7 +341,7 @@ export class RecordItems {
           if (!out.instant(bytes, at)) out.ascii(jsonOf('iso', bytes, at, length));
           break;
         default:
-          out.ascii(jsonOf(kinds[i]!, bytes, at, length));
+          out.ascii(jsonOf(kind, bytes, at, length));
       }
       at += length;
     }
@@ -309,7 +383,7 @@ export class RecordItems {
         values[i]![row] = null;
         continue;
       }
-      values[i]![row] = valueOf(kinds[i]!, bytes, at, length);
+      values[i]![row] = valueOf(kinds[i]!, bytes, at, length, this.media);
       at += length;
     }
   }

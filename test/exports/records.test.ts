@@ -172,6 +172,35 @@ describe('RecordItems', () => {
       }
     });
 
+    it("reads a Parquet file's leaves raw: strings as their UTF-8 bytes (own media prefixed), timestamps as milliseconds", () => {
+      const rawShape: ItemShape = [['id', leaf('text', 'a."id"')], ['url', leaf('media', 'a."url"')], ['at', leaf('iso', 'a."at"')], ['count', leaf('int', 'a."count"')]];
+      const rawPlan = shapeRecord(rawShape, 'http://api.test').plan;
+      const rawItems = new RecordItems(rawPlan);
+      const columns = [
+        { name: 'id', path: ['id'], kind: 'string' as const }, { name: 'url', path: ['url'], kind: 'string' as const },
+        { name: 'at', path: ['at'], kind: 'timestamp' as const }, { name: 'count', path: ['count'], kind: 'int' as const },
+      ];
+      const raw = rawItems.rawLeaves(columns);
+      expect(raw).toEqual([true, true, true, false]);
+      // A leaf written into a column of another kind (a string into JSON) is read as JSON.parse gives it.
+      expect(rawItems.rawLeaves([{ ...columns[0]!, kind: 'json' }, ...columns.slice(1)])).toEqual([false, true, true, false]);
+      const read = (url: string, micros: bigint) => {
+        const values = rawPlan.leaves.map(() => [] as unknown[]);
+        rawItems.values(record([{ type: 'text', value: 'ad ✓' }, { type: 'text', value: url }, { type: 'timestamptz', value: String(micros) }, { type: 'int4', value: 7 }]), values, 0, raw);
+        return values.map((column) => column[0]);
+      };
+      const [id, url, at, count] = read('/media/a.png', BigInt(MICROS));
+      expect(Buffer.isBuffer(id) && id.toString('utf8')).toBe('ad ✓');
+      expect(Buffer.isBuffer(url) && url.toString('utf8')).toBe('http://api.test/media/a.png');
+      expect(at).toBe(Date.UTC(2024, 2, 5, 6, 7, 8, 123));
+      expect(count).toBe(7);
+      expect((read('https://cdn.example/x.png', -1n)[1] as Buffer).toString('utf8')).toBe('https://cdn.example/x.png');
+      expect(read('x', -1n)[2]).toBe(Date.UTC(1999, 11, 31, 23, 59, 59, 999));
+      expect(read('x', 2n ** 63n - 1n)[2]).toBeNull();
+      const far = (BigInt(Date.UTC(2400, 0, 2, 3, 4, 5, 678)) - BigInt(Date.UTC(2000, 0, 1))) * 1000n + 999n;
+      expect(read('x', far)[2]).toBe(Date.UTC(2400, 0, 2, 3, 4, 5, 678));
+    });
+
     it('refuses an array of more than one dimension', () => {
       const cells = record([{ type: 'text', value: 'x' }, null, null, { type: 'text[]', value: ['a'] }]);
       // The array's dimensions (the last value's first four bytes) set to 2.

@@ -114,6 +114,8 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     const rows = new CopyRows();
     const items = job.record ? new RecordItems(job.record) : null;
     const leaves = items?.columnLeaves(job.columns) ?? [];
+    // Parquet's writer takes strings as UTF-8 bytes and timestamps as instants: those leaves are not decoded into text.
+    const raw = items && job.format === 'parquet' ? items.rawLeaves(job.columns) : undefined;
     let pending: Buffer[] = [];
     // The job's answer to the last chunk written: awaited only before the next chunk is written, so that the next
     // chunk is read and built meanwhile (the round trip to the job's event loop does not stall the COPY).
@@ -127,7 +129,7 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
       }
       if (items) {
         const values: unknown[][] = job.record!.leaves.map(() => new Array<unknown>(count));
-        for (let i = 0; i < count; i++) items.values(chunk[i]!, values, i);
+        for (let i = 0; i < count; i++) items.values(chunk[i]!, values, i, raw);
         return RowChunk.ofColumns(leaves.map((leaf) => values[leaf]!), count);
       }
       if (job.format === 'ndjson') {

@@ -67,6 +67,15 @@ function textsOf(bytes: Buffer, at: number): (string | null)[] {
 
 type ScalarKind = Exclude<ItemLeafKind, 'media' | 'texts'>;
 
+/** A timestamptz as milliseconds since 1970 (microseconds dropped: floor, as timestampIso), or null for ±infinity. */
+function timestampMs(bytes: Buffer, at: number): number | null {
+  const exact = int8Number(bytes, at);
+  if (exact !== null) return Math.floor(exact / 1000) + EPOCH_2000_MS;
+  const micros = bytes.readBigInt64BE(at);
+  if (micros === INFINITY_MICROS || micros === -INFINITY_MICROS - 1n) return null;
+  return Number(micros / 1000n - (micros % 1000n < 0n ? 1n : 0n)) + EPOCH_2000_MS;
+}
+
 /** A leaf's value as JSON text. */
 function jsonOf(kind: ScalarKind, bytes: Buffer, at: number, length: number): string {
   switch (kind) {
@@ -91,7 +100,7 @@ function jsonOf(kind: ScalarKind, bytes: Buffer, at: number, length: number): st
 }
 
 /** How the worker writes the `media` leaves: the stored URLs that start with `own` are prefixed with `base`. */
-type MediaPrefix = { own: Buffer; base: string; json: Buffer };
+type MediaPrefix = { own: Buffer; base: string; json: Buffer; bytes: Buffer };
 
 /** A leaf's value as JSON.parse gives it from the JSON text. */
 function valueOf(kind: ItemLeafKind, bytes: Buffer, at: number, length: number, media: MediaPrefix): unknown {
@@ -286,7 +295,7 @@ export class RecordItems {
 
   constructor(private readonly plan: RecordPlan) {
     const { own, base } = plan.media;
-    this.media = { own: Buffer.from(own, 'utf8'), base, json: Buffer.from(JSON.stringify(base).slice(1, -1), 'utf8') };
+    this.media = { own: Buffer.from(own, 'utf8'), base, json: Buffer.from(JSON.stringify(base).slice(1, -1), 'utf8'), bytes: Buffer.from(base, 'utf8') };
     this.kinds = plan.leaves.map((leaf) => leaf.kind);
     this.omits = plan.leaves.map((leaf) => leaf.omit);
     this.named = plan.leaves.map((leaf) => Buffer.from(leaf.lead + leaf.name, 'utf8'));
@@ -360,7 +369,7 @@ export class RecordItems {
   }
 
   /**
-   * Where each column's value is among the leaves (a column is a leaf of the item: columnsOf, writers.ts); a column
+   * Where each column's value is among the leaves (a column is a leaf of the item: columns.ts columnsOf); a column
    * the records do not hold is an error, not an empty column.
    */
   columnLeaves(columns: Column[]): number[] {
@@ -372,10 +381,14 @@ export class RecordItems {
     });
   }
 
-  /** The record's leaf values (as JSON.parse of its line gives them), into `values` (one array a leaf) at `row`. */
-  values(bytes: Buffer, values: unknown[][], row: number): void {
+  /**
+   * The record's leaf values (as JSON.parse of its line gives them), into `values` (one array a leaf) at `row`. The
+   * leaves marked `raw` (a Parquet file's: its writer wants bytes and instants, not text) are read as they travel: a
+   * string as its UTF-8 bytes (a copy: the COPY's chunk is not held), a timestamp as its milliseconds since 1970.
+   */
+  values(bytes: Buffer, values: unknown[][], row: number, raw?: readonly boolean[]): void {
     let at = this.start(bytes);
-    const { kinds } = this;
+    const { kinds, media } = this;
     for (let i = 0; i < kinds.length; i++) {
       const length = bytes.readInt32BE(at + 4);
       at += 8;
@@ -383,8 +396,23 @@ export class RecordItems {
         values[i]![row] = null;
         continue;
       }
-      values[i]![row] = valueOf(kinds[i]!, bytes, at, length, this.media);
+      const kind = kinds[i]!;
+      if (raw?.[i] && kind === 'iso') values[i]![row] = timestampMs(bytes, at);
+      else if (raw?.[i] && kind === 'media' && startsWith(bytes, at, length, media.own)) values[i]![row] = Buffer.concat([media.bytes, bytes.subarray(at, at + length)]);
+      else if (raw?.[i] && (kind === 'text' || kind === 'enum' || kind === 'media')) values[i]![row] = Buffer.from(bytes.subarray(at, at + length));
+      else values[i]![row] = valueOf(kind, bytes, at, length, media);
       at += length;
     }
+  }
+
+  /** Which leaves `values` may read raw for `columns` (columnLeaves' order): strings into string columns, timestamps into timestamp columns. */
+  rawLeaves(columns: Column[]): boolean[] {
+    const raw = this.kinds.map(() => false);
+    this.columnLeaves(columns).forEach((leaf, i) => {
+      const kind = this.kinds[leaf]!;
+      const column = columns[i]!.kind;
+      if ((column === 'string' && (kind === 'text' || kind === 'enum' || kind === 'media')) || (column === 'timestamp' && kind === 'iso')) raw[leaf] = true;
+    });
+    return raw;
   }
 }

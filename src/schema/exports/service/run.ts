@@ -14,7 +14,8 @@ import { keepFile, localPath, removeFile } from './files.js';
 import { CONTENT_TYPES, exportSettings, s3Settings } from './settings.js';
 import { runningHere } from './signal.js';
 import { COLUMNS, moveExport, type ExportRow } from './store.js';
-import { columnsOf, rowWriter, type RowWriter } from './writers.js';
+import { columnsOf } from './columns.js';
+import { rowWriter, type RowWriter } from './writers.js';
 
 // The export job (run by src/jobs/exports.ts): one export, read from ONE snapshot and written as it is read.
 // - Snapshot: a dedicated connection holds a REPEATABLE READ READ ONLY transaction for the whole run, and every

@@ -1,10 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import zlib from 'node:zlib';
-import {
-  getNamedType, isListType, isNonNullType, isObjectType, isInterfaceType, Kind,
-  type DocumentNode, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode, type GraphQLObjectType, type GraphQLInterfaceType,
-} from 'graphql';
 import { fileWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import type { ExportFormat } from '../args.js';
 
@@ -19,56 +15,6 @@ import type { ExportFormat } from '../args.js';
 
 /** A column of a flat file: the path of a leaf field in the item, and how its values are typed. */
 export type Column = { name: string; path: string[]; kind: 'int' | 'float' | 'bool' | 'timestamp' | 'string' | 'json' };
-
-type Composite = GraphQLObjectType | GraphQLInterfaceType;
-
-function leafKind(type: GraphQLOutputType): Column['kind'] {
-  const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return 'json';
-  const name = getNamedType(inner).name;
-  if (name === 'Int') return 'int';
-  if (name === 'Float') return 'float';
-  if (name === 'Boolean') return 'bool';
-  if (name === 'DateTime') return 'timestamp';
-  if (name === 'JSON') return 'json';
-  return 'string';
-}
-
-/** The columns of a list's items: the leaf fields of `data` in the operation, in its order, nested objects flattened. */
-export function columnsOf(schema: GraphQLSchema, document: DocumentNode, field: string): Column[] {
-  const columns = new Map<string, Column>();
-  const walk = (type: Composite, selections: SelectionSetNode, prefix: string[]) => {
-    for (const selection of selections.selections) {
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
-        if (on && (isObjectType(on) || isInterfaceType(on))) walk(on, selection.selectionSet, prefix);
-        continue;
-      }
-      if (selection.kind !== Kind.FIELD || selection.name.value === '__typename') continue;
-      const definition = type.getFields()[selection.name.value];
-      if (!definition) continue;
-      const name = selection.alias?.value ?? selection.name.value;
-      const path = [...prefix, name];
-      const inner = isNonNullType(definition.type) ? definition.type.ofType : definition.type;
-      const named = getNamedType(definition.type);
-      if (!isListType(inner) && selection.selectionSet && (isObjectType(named) || isInterfaceType(named))) {
-        walk(named, selection.selectionSet, path);
-      } else {
-        const key = path.join('.');
-        if (!columns.has(key)) columns.set(key, { name: key, path, kind: selection.selectionSet ? 'json' : leafKind(definition.type) });
-      }
-    }
-  };
-  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  const root = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD && s.name.value === field);
-  const pageType = getNamedType(schema.getQueryType()!.getFields()[field]!.type);
-  const data = root?.kind === Kind.FIELD ? root.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'data') : undefined;
-  if (!isObjectType(pageType) || data?.kind !== Kind.FIELD || !data.selectionSet) throw new Error(`exports: ${field} has no data to write`);
-  const item = getNamedType(pageType.getFields().data!.type);
-  if (!isObjectType(item) && !isInterfaceType(item)) throw new Error(`exports: ${field}'s items are not objects`);
-  walk(item, data.selectionSet, []);
-  return [...columns.values()];
-}
 
 function valueAt(row: Record<string, unknown>, path: string[]): unknown {
   let value: unknown = row;
@@ -242,6 +188,10 @@ const zstd = (input: Uint8Array): Uint8Array => zstdCompressSync(input, { params
 
 const PARQUET_TYPES = { int: 'INT32', float: 'DOUBLE', bool: 'BOOLEAN', timestamp: 'TIMESTAMP', string: 'STRING', json: 'STRING' } as const;
 
+/**
+ * A value as the Parquet writer takes it: a string column's UTF-8 bytes are kept as they came (a bulk read's records,
+ * records.ts `raw`), a timestamp given as milliseconds since 1970 too.
+ */
 function parquetValue(kind: Column['kind'], value: unknown): unknown {
   if (value === null || value === undefined) return null;
   switch (kind) {
@@ -251,10 +201,11 @@ function parquetValue(kind: Column['kind'], value: unknown): unknown {
     case 'bool':
       return Boolean(value);
     case 'timestamp':
-      return new Date(value as string);
+      return typeof value === 'number' ? value : new Date(value as string);
     case 'json':
       return JSON.stringify(value);
     default:
+      if (value instanceof Uint8Array) return value;
       return typeof value === 'object' ? JSON.stringify(value) : String(value);
   }
 }
@@ -276,7 +227,7 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
   const kinds = columns.map((column) => column.kind);
   const push = (i: number, value: unknown) => {
     const converted = parquetValue(kinds[i]!, value);
-    bytes += typeof converted === 'string' ? converted.length : 8;
+    bytes += typeof converted === 'string' || converted instanceof Uint8Array ? converted.length : 8;
     pending[i]!.data.push(converted);
   };
   return {

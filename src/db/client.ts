@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { isDatabaseUnavailable } from './failures.js';
+import { CHANGES_CHANNEL, Notices, registerNotices } from './notices.js';
 import { ReplicaSet, type ReplicaStatus } from './replicas.js';
 import { prismaStatementName } from './statements.js';
 import { WorkspaceCheckedClient } from './workspace-check.js';
@@ -49,6 +50,10 @@ export function connect(url: string, options: { max?: number; replicas?: Replica
     : undefined;
   replicas?.install(pool);
   replicas?.start();
+  // What kept answers depend on is heard as it changes (src/db/notices.ts), unless reads may come from a replica
+  // (which can be behind the notice): then each kept answer is checked by a statement.
+  const notices = replicas ? undefined : new Notices(url, CHANGES_CHANNEL);
+  if (notices) registerNotices(pool, notices);
   // Prisma's own statements run prepared, its $queryRaw ones unnamed (src/db/statements.ts).
   const prisma = eachLookupAlone(new PrismaClient({
     adapter: new PrismaPg(pool, { statementNameGenerator: (query) => prismaStatementName(query.sql) }),
@@ -67,7 +72,7 @@ export function connect(url: string, options: { max?: number; replicas?: Replica
     replicas,
     async close() {
       await prisma.$disconnect();
-      await Promise.all([pool.end(), ledger.end(), replicas?.close()]);
+      await Promise.all([pool.end(), ledger.end(), replicas?.close(), notices?.close()]);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type pg from 'pg';
 
 // The embedded PostgreSQL (PGlite, in WASM) is served on a loopback port (src/db/pglite-server.ts), so the
 // server, its pool and a second process (the operator CLI) all reach it as an ordinary PostgreSQL.
@@ -13,6 +14,12 @@ export type EmbeddedDatabase = {
 };
 
 const lockFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
+
+/** Whether the database is the embedded PGlite (one backend: a transaction holds all of it). */
+export async function isEmbedded(db: Pick<pg.Pool | pg.Client, 'query'>): Promise<boolean> {
+  const { rows } = await db.query<{ version: string }>('SELECT version() AS version');
+  return /emscripten|wasm|pglite/i.test(rows[0]?.version ?? '');
+}
 
 /**
  * Starts PGlite on `dataDir` (or in memory when null) and serves it on 127.0.0.1 at an ephemeral port.

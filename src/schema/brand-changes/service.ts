@@ -2,6 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Context } from '../../context.js';
 import { eventIdOf } from '../../data/events.js';
+import { noticesOf } from '../../db/notices.js';
 import { notFound, validationError } from '../../errors.js';
 import { adsByIds, DEFAULT_CPM, withCpm } from '../ads/service.js';
 import type { AdSummaryRow } from '../ads/types.js';
@@ -44,8 +45,20 @@ function keepSeconds(value: string | undefined): number {
   return n;
 }
 
-/** An answer of the statement; `compact`: its sections as the answer shows them without expansions, once built. */
-type Kept = { at: number; window: Window; found: Found; compact?: Partial<Record<Section, ChangeSection>> };
+/**
+ * An answer of the statement; `compact`: its sections as the answer shows them without expansions, once built;
+ * `mark`: the database's notices' mark taken before it was read (src/db/notices.ts), null when they were not heard.
+ */
+type Kept = { at: number; window: Window; found: Found; mark: number | null; compact?: Partial<Record<Section, ChangeSection>> };
+
+/** The notices that change a kept answer (migration 0044): its pages' and shops', and its brandtracker's. */
+function noticeKeys(subject: Subject, found: Found): string[] {
+  const keys = [...found.pages, ...found.shops].map((key) => `k:${key}`);
+  if (subject.kind === 'brandtracker') keys.push(`b:${subject.brandtrackerId}`);
+  if (subject.kind === 'advertiser') keys.push(`k:${subject.advertiserId}`);
+  if (subject.kind === 'shop') keys.push(`k:${subject.shopId}`);
+  return keys;
+}
 
 /** What an answer costs the budget of KEEP.items: its items, and one for the rest of it. */
 const sizeOf = (answer: Kept) => 1 + answer.found.rows.length;
@@ -93,24 +106,38 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 /**
  * The statement's answer for the request: a kept one while the brand and its events' revision are unchanged (then
- * with the window it read), else a new one (kept when the brand is known).
+ * with the window it read), else a new one (kept when the brand is known). Where the database's notices are heard
+ * (src/db/notices.ts: PostgreSQL without read replicas), a kept answer no notice has named since it was read is served
+ * without a statement, and one a notice named is read anew; elsewhere (the embedded database, replicas, the notices'
+ * connection lost) each kept answer is checked by brandRevision's statement.
  */
 async function findOrReuse(pool: Context['pool'], key: string, request: Parameters<typeof findChanges>[1]): Promise<Kept> {
-  if (KEEP.ms === 0) return { at: Date.now(), window: request.window, found: await findChanges(pool, request) };
+  if (KEEP.ms === 0) return { at: Date.now(), window: request.window, found: await findChanges(pool, request), mark: null };
   let kept = keptBy.get(pool);
   if (!kept) keptBy.set(pool, (kept = new KeptAnswers()));
+  const notices = noticesOf(pool);
   const entry = kept.get(key);
-  if (entry) {
+  const heard = entry?.mark != null && notices?.listening;
+  if (entry && heard && !notices!.changedSince(entry.mark!, noticeKeys(request.subject, entry.found))) return entry;
+  if (entry && !heard) {
+    // Marked before the revision is read: an answer the revision confirms is then current as of the mark, and the
+    // next request needs no statement once the notices are heard again.
+    const mark = notices?.mark() ?? null;
     const now = await brandRevision(pool, request.subject);
     if (!now.known) {
       kept.drop(key);
-      return { at: Date.now(), window: request.window, found: { ...now, totals: {}, rows: [] } };
+      return { at: Date.now(), window: request.window, found: { ...now, totals: {}, rows: [] }, mark: null };
     }
-    if (now.revision === entry.found.revision && sameList(now.pages, entry.found.pages) && sameList(now.shops, entry.found.shops)) return entry;
+    if (now.revision === entry.found.revision && sameList(now.pages, entry.found.pages) && sameList(now.shops, entry.found.shops)) {
+      entry.mark = mark;
+      return entry;
+    }
   }
+  // Marked before the statement reads: a notice of a change it does not see comes after the mark.
+  const mark = notices?.mark() ?? null;
   const at = Date.now();
   const found = await findChanges(pool, request);
-  const answer: Kept = { at, window: request.window, found };
+  const answer: Kept = { at, window: request.window, found, mark };
   if (found.known) kept.set(key, answer);
   else kept.drop(key);
   return answer;

@@ -3,6 +3,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Principal } from '../../../auth/principal.js';
 import { OMITTED } from '../../../db/client.js';
+import { isEmbedded } from '../../../db/embedded.js';
 import { acrossWorkspaces, WorkspaceCheckedClient } from '../../../db/workspace-check.js';
 import { Prisma, PrismaClient } from '../../../generated/prisma/client.js';
 import { chargeAll, settle, type Hold, type Sql } from '../../../metering/ledger.js';
@@ -57,12 +58,6 @@ async function openSnapshot(services: ExportJobServices): Promise<Snapshot> {
       await pool.end().catch(() => {});
     },
   };
-}
-
-/** Whether the database is the embedded PGlite (one backend: a transaction holds all of it). */
-export async function isEmbedded(db: Pick<pg.Pool, 'query'>): Promise<boolean> {
-  const { rows } = await db.query<{ version: string }>('SELECT version() AS version');
-  return /emscripten|wasm|pglite/i.test(rows[0]?.version ?? '');
 }
 
 /** Settles the holds on `cost` (in order), charging the rest without a hold: what the rows written cost. */

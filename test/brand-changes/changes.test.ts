@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../../src/data/events.js';
-import { noticesOf } from '../../src/db/notices.js';
+import { NOTICES_APPLICATION, noticesOf } from '../../src/db/notices.js';
 import { dispatchOnce } from '../../src/events/dispatch.js';
 import { importData } from '../../src/data/import/index.js';
 import { parseJson } from '../../src/data/import/json.js';
@@ -437,7 +437,7 @@ describe('kept answers', () => {
     expect(await total()).toBe(base + 1);
     // The listening connection is cut: until it listens again, a kept answer costs brandRevision's statement, and a
     // change made meanwhile (no notice heard for it) is seen.
-    await t.db.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'notices' AND datname = current_database()`);
+    await t.db.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${NOTICES_APPLICATION}' AND datname = current_database()`);
     for (let i = 0; i < 100 && noticesOf(t.db.pool)!.listening; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(noticesOf(t.db.pool)!.listening).toBe(false);
     await byHand(2);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { vi } from 'vitest';
+import { NOTICES_APPLICATION } from '../../src/db/notices.js';
 import type { TestDatabase } from './database.js';
 
 // The SQL statements a request sends, counted where every statement goes: pg's Client#query (Prisma's included).
@@ -21,12 +22,16 @@ export type StatementRecorder = {
   restore(): void;
 };
 
+/** Whether a call came from the connection that listens for the database's notices (src/db/notices.ts): never a request's. */
+const fromNotices = (client: unknown) => (client as { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name === NOTICES_APPLICATION;
+
 /** Records the statements every pg client sends, until restore(). */
 export function recordStatements(): StatementRecorder {
   const spy = vi.spyOn(pg.Client.prototype, 'query');
+  const calls = () => spy.mock.calls.filter((_, i) => !fromNotices(spy.mock.contexts[i])).map(textOf);
   return {
-    all: () => spy.mock.calls.map(textOf),
-    own: () => spy.mock.calls.map(textOf).filter((sql) => !KEY_STATEMENTS.test(sql)),
+    all: calls,
+    own: () => calls().filter((sql) => !KEY_STATEMENTS.test(sql)),
     clear: () => spy.mockClear(),
     restore: () => spy.mockRestore(),
   };

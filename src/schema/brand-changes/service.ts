@@ -117,9 +117,14 @@ async function findOrReuse(pool: Context['pool'], key: string, request: Paramete
   if (!kept) keptBy.set(pool, (kept = new KeptAnswers()));
   const notices = noticesOf(pool);
   const entry = kept.get(key);
-  const heard = entry?.mark != null && notices?.listening;
-  if (entry && heard && !notices!.changedSince(entry.mark!, noticeKeys(request.subject, entry.found))) return entry;
-  if (entry && !heard) {
+  // Current: the notices, listening since it was read, named none of its keys. Stale: a notice heard since it was read
+  // named one (whether they still listen or not). Neither (read while the notices were not heard, or they were lost
+  // since): the revision statement decides.
+  const keys = entry ? noticeKeys(request.subject, entry.found) : [];
+  const stale = entry?.mark != null && notices !== undefined && notices.heardSince(entry.mark, keys);
+  const current = entry?.mark != null && notices !== undefined && !notices.changedSince(entry.mark, keys);
+  if (entry && current) return entry;
+  if (entry && !stale) {
     // Marked before the revision is read: an answer the revision confirms is then current as of the mark, and the
     // next request needs no statement once the notices are heard again.
     const mark = notices?.mark() ?? null;

@@ -12,7 +12,7 @@ import { seedMarket } from '../../src/data/market.js';
 import type { MarketScale } from '../../src/data/market/generate.js';
 import { recreateDatabase } from './database.js';
 
-// `npm run bench:exports [-- --scale small|medium|large --seconds 8]`: the issue #37 targets of exports, on PostgreSQL.
+// `npm run bench:exports [-- --scale small|medium|large --seconds 8 --formats ndjson,parquet]`: the issue #37 targets of exports, on PostgreSQL.
 // A market of the given scale (large: 1,000,000 ads) is seeded into a fresh database; a server (as `npm start` runs
 // it: built, workers on) exports every ad of POST /v1/ads/query (newest first) as NDJSON, then as Parquet, each while one connection
 // measures the API's S2 (GET /v1/ads?search=serum&limit=20). Reported: rows/s (rows ÷ the job's startedAt..finishedAt),
@@ -21,7 +21,9 @@ import { recreateDatabase } from './database.js';
 // Database: BENCH_EXPORTS_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/mi_bench_exports), recreated
 // unless --reuse (then the market already there is used).
 
-const { values: opts } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, seconds: { type: 'string', default: '6' }, reuse: { type: 'boolean', default: false } } });
+const { values: opts } = parseArgs({
+  options: { scale: { type: 'string', default: 'small' }, seconds: { type: 'string', default: '6' }, reuse: { type: 'boolean', default: false }, formats: { type: 'string', default: 'ndjson,parquet' } },
+});
 const root = path.resolve(import.meta.dirname, '../..');
 const url = process.env.BENCH_EXPORTS_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/mi_bench_exports';
 
@@ -87,7 +89,7 @@ const idle = await s2(base, apiKey, Number(opts.seconds));
 // The server's RSS before any export (the heap warmed by S2): what an export adds is the peak less this.
 const idleRssMb = Math.round(kb(server.pid!, 'VmRSS') / 1024);
 const results: Record<string, unknown> = {};
-for (const format of ['ndjson', 'parquet']) {
+for (const format of opts.formats.split(',')) {
   const created = await fetch(`${base}/v1/exports`, { method: 'POST', headers, body: JSON.stringify({ method: 'POST', path: '/v1/ads/query', params: { sortBy: 'newest' }, format }) });
   const body = (await created.json()) as { data: { id: string } };
   if (created.status !== 201) throw new Error(`export refused: ${JSON.stringify(body)}`);

@@ -15,7 +15,8 @@ import { brandRevision, findChanges, SECTIONS, type Found, type FoundRow, type S
 // the one statement of service/statement.ts (the brand, each section's count and page, the items' titles), then, only
 // with `expand`, the Ad summaries and products its items name (one statement each, with the fields the request selects).
 // An answer of the statement is kept for a while (`KEEP`) and served again, with the window it read, while the brand's
-// recorded events are the same (`brandRevision`: one small statement instead of twelve counts and pages).
+// recorded events are the same: heard from the database's notices (src/db/notices.ts, no statement at all) where they
+// are heard, else checked by `brandRevision` (one small statement instead of twelve counts and pages).
 
 export { SECTIONS, type Section, type Window };
 
@@ -32,7 +33,7 @@ export const MAX_OFFSET = 10_000;
  * How long an answer is kept (BRAND_CHANGES_CACHE_SECONDS, default 60; 0: never), and how much (per database: at most
  * 1,000 answers and 10,000 items in all, ~10 MB; the least recently used dropped first). A kept answer is served only
  * while the brand is the same (known, its pages and shops) and its recorded events' revision is the one the answer
- * was read with; it carries the window it read, so an answer whose window ends at "now" says it ended up to that long
+ * was read with (heard from the database's notices, or checked by a statement: findOrReuse); it carries the window it read, so an answer whose window ends at "now" says it ended up to that long
  * ago. The writers raise the brand's revision with every change of its ads and products, events or not (migration
  * 0043); only rows changed outside them (by hand) wait for the answer to be that old.
  */

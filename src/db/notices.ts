@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import pgModule from 'pg';
+import pg from 'pg';
 import { isEmbedded } from './embedded.js';
 
 // What the database says has changed (LISTEN/NOTIFY), heard by one connection of its own per database, for the
@@ -135,7 +134,7 @@ export class Notices {
   private async open(): Promise<void> {
     this.retry = null;
     if (this.closed) return;
-    const client = new pgModule.Client({ connectionString: this.url, application_name: NOTICES_APPLICATION, keepAlive: true, connectionTimeoutMillis: PING_MS });
+    const client = new pg.Client({ connectionString: this.url, application_name: NOTICES_APPLICATION, keepAlive: true, connectionTimeoutMillis: PING_MS });
     this.client = client;
     client.on('notification', (message) => {
       if (message.channel === this.channel && message.payload) this.hear(message.payload);

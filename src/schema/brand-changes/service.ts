@@ -52,12 +52,13 @@ function keepSeconds(value: string | undefined): number {
  */
 type Kept = { at: number; window: Window; found: Found; mark: number | null; compact?: Partial<Record<Section, ChangeSection>> };
 
-/** The notices that change a kept answer (migration 0044): its pages' and shops', and its brandtracker's. */
+/**
+ * The notices that change a kept answer (migration 0044): its pages' and shops' (an advertiser's or a shop's own
+ * among them: the statement's subject), and its brandtracker's.
+ */
 function noticeKeys(subject: Subject, found: Found): string[] {
   const keys = [...found.pages, ...found.shops].map((key) => `k:${key}`);
   if (subject.kind === 'brandtracker') keys.push(`b:${subject.brandtrackerId}`);
-  if (subject.kind === 'advertiser') keys.push(`k:${subject.advertiserId}`);
-  if (subject.kind === 'shop') keys.push(`k:${subject.shopId}`);
   return keys;
 }
 

@@ -26,12 +26,8 @@ const DAY_MS = 86_400_000;
  * away, where its microseconds no longer fit a number exactly.
  */
 function timestampIso(bytes: Buffer, at: number): string | null {
-  const exact = int8Number(bytes, at);
-  if (exact !== null) return new Date(Math.floor(exact / 1000) + EPOCH_2000_MS).toISOString();
-  const micros = bytes.readBigInt64BE(at);
-  if (micros === INFINITY_MICROS || micros === -INFINITY_MICROS - 1n) return null;
-  const ms = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
-  return new Date(Number(ms) + EPOCH_2000_MS).toISOString();
+  const ms = timestampMs(bytes, at);
+  return ms === null ? null : new Date(ms).toISOString();
 }
 
 /** Whether the `length` bytes at `at` start with `prefix` (a stored URL of the server's own media: RecordPlan's media). */
@@ -67,7 +63,7 @@ function textsOf(bytes: Buffer, at: number): (string | null)[] {
 
 type ScalarKind = Exclude<ItemLeafKind, 'media' | 'texts'>;
 
-/** A timestamptz as milliseconds since 1970 (microseconds dropped: floor, as timestampIso), or null for ±infinity. */
+/** A timestamptz as milliseconds since 1970 (microseconds dropped: floor), or null for ±infinity. */
 function timestampMs(bytes: Buffer, at: number): number | null {
   const exact = int8Number(bytes, at);
   if (exact !== null) return Math.floor(exact / 1000) + EPOCH_2000_MS;

@@ -1,4 +1,4 @@
-import { GraphQLScalarType } from 'graphql';
+import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
 import { DAY_MS } from './shared/time.js';
@@ -23,7 +23,19 @@ function isoDay(date: Date): string | undefined {
   return text;
 }
 
-builder.addScalarType('DateTime', DateTimeResolver);
+// An instant is sent as its ISO 8601 string (graphql-scalars' serialize hands back a Date, which JSON.stringify then
+// writes through Date#toJSON: the same text, on its slow path for every date of every item).
+builder.addScalarType(
+  'DateTime',
+  new GraphQLScalarType({
+    ...DateTimeResolver.toConfig(),
+    serialize: (value) => {
+      const date = value instanceof Date ? value : (DateTimeResolver.serialize(value) as Date);
+      if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid Date instance');
+      return date.toISOString();
+    },
+  }),
+);
 builder.addScalarType(
   'Date',
   new GraphQLScalarType({

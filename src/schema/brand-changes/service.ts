@@ -47,10 +47,10 @@ function keepSeconds(value: string | undefined): number {
 }
 
 /**
- * An answer of the statement; `compact`: its sections as the answer shows them without expansions, once built;
+ * An answer of the statement; `compact`: the answer as it shows without expansions, once built;
  * `mark`: the database's notices' mark taken before it was read (src/db/notices.ts), null when they were not heard.
  */
-type Kept = { at: number; window: Window; found: Found; mark: number | null; compact?: Partial<Record<Section, ChangeSection>> };
+type Kept = { at: number; window: Window; found: Found; mark: number | null; compact?: BrandChanges };
 
 /**
  * The notices that change a kept answer (migration 0044): its pages' and shops' (an advertiser's or a shop's own
@@ -173,24 +173,38 @@ export function windowOf(args: { from?: string | null; to?: string | null }, now
 export const EXPANSIONS = ['ads', 'products'] as const;
 export type Expansion = (typeof EXPANSIONS)[number];
 
-export type ChangeData = { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null; [key: string]: unknown };
+type Side = Record<string, unknown> | null | undefined;
+/** What an event recorded: the fields before and after the change (`before` null: new), and more per type. */
+type ChangeData = { before?: Side; after?: Side; [key: string]: unknown };
 
-/** One item of a section: when, what it is about (an ad, a product, a shop, a domain), and what changed. */
-export type ChangeItem = {
-  at: Date;
-  eventId: string | null;
-  adId: string | null;
-  adTitle: string | null;
-  ad: AdSummaryRow | null;
-  productId: string | null;
-  productTitle: string | null;
-  product: ProductRow | null;
-  shopId: string | null;
-  domain: string | null;
-  data: ChangeData;
+// Each section's items, shaped as the answer shows them (one property per field, in the schema's order of the
+// fields): the schema exposes them as they are, so that executing an answer reads properties, not a resolver a field.
+
+/** What an item about an ad carries: its id and title, and its Ad summary with `expand=ads`. */
+type AdOf = { adId: string; adTitle: string | null; ad: AdSummaryRow | null };
+/** What an item about a product carries: its ids and title, and the product with `expand=products`. */
+type ProductOf = { productId: string; shopId: string; productTitle: string | null; product: ProductRow | null };
+/** What an item that comes from an event carries: when the change was seen, and the event (`evt_…`). */
+type EventOf = { occurredAt: Date; eventId: string };
+
+export type CopyText = { title: string | null; body: string | null };
+export type SectionItems = {
+  adsStarted: { at: Date } & AdOf;
+  adsStopped: { at: Date } & AdOf;
+  copyChanges: EventOf & AdOf & { before: CopyText; after: CopyText };
+  hookChanges: EventOf & AdOf & { before: string | null; after: string | null };
+  landingPageChanges: EventOf & AdOf & { before: string | null; after: string | null };
+  newLandingPages: { domain: string; firstSeenAt: Date };
+  newProducts: { createdAt: Date } & ProductOf;
+  priceChanges: EventOf & ProductOf & { before: number | null; after: number | null; currency: string | null };
+  stockChanges: EventOf & ProductOf & { available: boolean };
+  rankMoves: EventOf & AdOf & { before: number | null; after: number | null };
+  appsInstalled: EventOf & { shopId: string; appId: number | null; appName: string | null };
+  appsRemoved: EventOf & { shopId: string; appId: number | null; appName: string | null };
 };
 
-export type ChangeSection = { total: number; offset: number; items: ChangeItem[] };
+/** A section: its exact count in the window, whether items follow the page, and the page. */
+export type ChangeSection<S extends Section = Section> = { total: number; hasMore: boolean; items: SectionItems[S][] };
 
 export type BrandChanges = {
   brandtrackerId: string | null;
@@ -198,8 +212,7 @@ export type BrandChanges = {
   shopIds: string[];
   from: Date;
   to: Date;
-  sections: Partial<Record<Section, ChangeSection>>;
-};
+} & { [S in Section]: ChangeSection<S> | null };
 
 export type ChangesArgs = {
   from?: string | null; to?: string | null; sections?: readonly Section[] | null; limit?: number | null; offset?: number | null; expand?: readonly Expansion[] | null;
@@ -271,38 +284,79 @@ export async function brandChanges(context: Context, info: GraphQLResolveInfo, s
     productRows.length ? hasEuAccess(context) : Promise.resolve(false),
   ]);
   withView([...products.values()], { cpm: DEFAULT_CPM, euAccess });
-  // Without Ad summaries or products, the sections are the same for every request the answer serves: built once.
+  // Without Ad summaries or products, the answer is the same for every request it serves: built once.
   const compact = ads.size === 0 && products.size === 0;
-  const bySection = (compact && answer.compact) || sectionsOf(found, sections, offset, ads, products);
-  if (compact) answer.compact = bySection;
-  return {
+  if (compact && answer.compact) return answer.compact;
+  const changes: BrandChanges = {
     brandtrackerId: subject.kind === 'brandtracker' ? subject.brandtrackerId : null,
     advertiserIds: found.pages,
     shopIds: found.shops,
     from: answer.window.from,
     to: answer.window.to,
-    sections: bySection,
+    ...sectionsOf(found, sections, offset, ads, products),
+  };
+  if (compact) answer.compact = changes;
+  return changes;
+}
+
+const text = (side: Side, key: string) => (side && typeof side[key] === 'string' ? (side[key] as string) : null);
+const number = (side: Side, key: string) => (side && typeof side[key] === 'number' ? (side[key] as number) : null);
+type App = { id?: unknown; name?: unknown } | undefined;
+
+/** An item of each section from its row of the statement, with its ad or product where loaded. */
+const ITEMS: { [S in Section]: (row: FoundRow, data: ChangeData, ads: Map<string, AdSummaryRow>, products: Map<string, ProductRow>) => SectionItems[S] } = {
+  adsStarted: (row, _data, ads) => ({ at: new Date(row.at), ...adOf(row, ads) }),
+  adsStopped: (row, _data, ads) => ({ at: new Date(row.at), ...adOf(row, ads) }),
+  copyChanges: (row, data, ads) => ({
+    ...eventOf(row), ...adOf(row, ads),
+    before: { title: text(data.before, 'title'), body: text(data.before, 'body') },
+    after: { title: text(data.after, 'title'), body: text(data.after, 'body') },
+  }),
+  hookChanges: (row, data, ads) => ({ ...eventOf(row), ...adOf(row, ads), before: text(data.before, 'hook'), after: text(data.after, 'hook') }),
+  landingPageChanges: (row, data, ads) => ({ ...eventOf(row), ...adOf(row, ads), before: text(data.before, 'landingPageDomain'), after: text(data.after, 'landingPageDomain') }),
+  newLandingPages: (row) => ({ domain: row.domain ?? '', firstSeenAt: new Date(row.at) }),
+  newProducts: (row, _data, _ads, products) => ({ createdAt: new Date(row.at), ...productOf(row, products) }),
+  priceChanges: (row, data, _ads, products) => ({
+    ...eventOf(row), ...productOf(row, products), before: number(data.before, 'price'), after: number(data.after, 'price'), currency: text(data.after, 'currency'),
+  }),
+  stockChanges: (row, data, _ads, products) => ({ ...eventOf(row), ...productOf(row, products), available: data.after?.available === true }),
+  rankMoves: (row, data, ads) => ({ ...eventOf(row), ...adOf(row, ads), before: number(data.before, 'rank'), after: number(data.after, 'rank') }),
+  appsInstalled: (row, data) => appChange(row, data),
+  appsRemoved: (row, data) => appChange(row, data),
+};
+
+function eventOf(row: FoundRow): EventOf {
+  return { occurredAt: new Date(row.at), eventId: row.eventId === null ? '' : eventIdOf({ id: row.eventId }) };
+}
+
+function adOf(row: FoundRow, ads: Map<string, AdSummaryRow>): AdOf {
+  return { adId: row.adId ?? '', adTitle: row.adTitle, ad: row.adId === null ? null : ads.get(row.adId) ?? null };
+}
+
+function productOf(row: FoundRow, products: Map<string, ProductRow>): ProductOf {
+  return { productId: row.productId ?? '', shopId: row.shopId ?? '', productTitle: row.productTitle, product: row.productId === null ? null : products.get(row.productId) ?? null };
+}
+
+function appChange(row: FoundRow, data: ChangeData): SectionItems['appsInstalled'] {
+  const app = ((data.after ?? data.before)?.app as App) ?? undefined;
+  return {
+    ...eventOf(row), shopId: row.shopId ?? '',
+    appId: typeof app?.id === 'number' ? app.id : null,
+    appName: typeof app?.name === 'string' ? app.name : null,
   };
 }
 
-/** The answer's sections: each one's total and items, with their ads and products where loaded. */
+/** The answer's sections (null: not asked for): each one's total and items, with their ads and products where loaded. */
 function sectionsOf(found: Found, sections: readonly Section[], offset: number, ads: Map<string, AdSummaryRow>, products: Map<string, ProductRow>) {
-  const bySection: Partial<Record<Section, ChangeSection>> = {};
-  for (const section of sections) bySection[section] = { total: found.totals[section] ?? 0, offset, items: [] };
+  const bySection = Object.fromEntries(SECTIONS.map((section) => [section, null])) as { [S in Section]: ChangeSection<S> | null };
+  for (const section of sections) bySection[section] = { total: found.totals[section] ?? 0, hasMore: false, items: [] };
   for (const row of found.rows) {
-    bySection[row.section]!.items.push({
-      at: new Date(row.at),
-      eventId: row.eventId === null ? null : eventIdOf({ id: row.eventId }),
-      adId: row.adId,
-      adTitle: row.adTitle,
-      ad: row.adId === null ? null : ads.get(row.adId) ?? null,
-      productId: row.productId,
-      productTitle: row.productTitle,
-      product: row.productId === null ? null : products.get(row.productId) ?? null,
-      shopId: row.shopId,
-      domain: row.domain,
-      data: row.data ?? {},
-    });
+    const items = bySection[row.section]!.items as SectionItems[Section][];
+    items.push(ITEMS[row.section](row, row.data ?? {}, ads, products));
+  }
+  for (const section of sections) {
+    const changes = bySection[section]!;
+    changes.hasMore = changes.total > offset + changes.items.length;
   }
   return bySection;
 }

@@ -1,8 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import zlib from 'node:zlib';
-import { fileWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import type { ExportFormat } from '../args.js';
+import { ParquetFile, type ParquetCodec, type ParquetKind } from './parquet.js';
 
 // The files of exports, written as the rows are read (a chunk at a time: memory stays flat whatever the size) to a
 // temporary name (`<id>.<ext>.part`) that is renamed only once the file is complete, so a file named as done is whole.
@@ -119,9 +119,9 @@ async function durable(partPath: string, finalPath: string): Promise<number> {
 }
 
 /**
- * A Parquet row group's bounds: a group's columns are held in memory until it is written (its values, then its encoded
- * pages), so it ends at ROW_GROUP rows or once its values reach ROW_GROUP_BYTES (strings counted by their length,
- * any other value as 8 bytes), whichever comes first: the memory a group takes does not grow with the items' size.
+ * A Parquet row group's bounds: a group's columns are held in memory until it is written (its encoded values, then
+ * its compressed pages), so it ends at ROW_GROUP rows or once its values take ROW_GROUP_BYTES, whichever comes first:
+ * the memory a group takes does not grow with the items' size.
  */
 const ROW_GROUP = 10_000;
 const ROW_GROUP_BYTES = 2 * 1024 * 1024;
@@ -175,82 +175,54 @@ export function rowWriter(format: ExportFormat, finalPath: string, columns: Colu
 }
 
 /**
- * Parquet pages compressed with Zstandard at level 1 by Node's zlib (native): faster than the writer's own Snappy in
- * JavaScript (a quarter of the Parquet writer's time at the medium scale) and a third smaller; DuckDB, pandas (pyarrow)
- * and Polars read it.
+ * Parquet pages compressed with Zstandard at level 1 by Node's zlib (native): faster than Snappy in JavaScript and a
+ * third smaller; DuckDB, pandas (pyarrow) and Polars read it.
  */
 const { zstdCompressSync, constants: { ZSTD_c_compressionLevel } } = zlib as unknown as {
   // Node ≥ 22.15 (package.json's engines), not yet in the @types/node this project has.
   zstdCompressSync(input: Uint8Array, options: { params: Record<number, number> }): Uint8Array;
   constants: { ZSTD_c_compressionLevel: number };
 };
-const zstd = (input: Uint8Array): Uint8Array => zstdCompressSync(input, { params: { [ZSTD_c_compressionLevel]: 1 } });
+const ZSTD: ParquetCodec = { codec: 6, compress: (input) => zstdCompressSync(input, { params: { [ZSTD_c_compressionLevel]: 1 } }) };
 
-const PARQUET_TYPES = { int: 'INT32', float: 'DOUBLE', bool: 'BOOLEAN', timestamp: 'TIMESTAMP', string: 'STRING', json: 'STRING' } as const;
+/** How each kind of column is stored: JSON values as their text, in a string column. */
+const PARQUET_KINDS = { int: 'int', float: 'float', bool: 'bool', timestamp: 'timestamp', string: 'string', json: 'string' } as const satisfies Record<Column['kind'], ParquetKind>;
 
 /**
- * A value as the Parquet writer takes it: a string column's UTF-8 bytes are kept as they came (a bulk read's records,
- * records.ts `raw`), a timestamp given as milliseconds since 1970 too.
+ * A Parquet file of the columns (service/parquet.ts). A value is taken as it comes: a string column's UTF-8 bytes as
+ * a bulk read's records send them (records.ts `raw`), a timestamp as milliseconds since 1970, a Date or its text; a
+ * JSON column's value is written as its JSON text.
  */
-function parquetValue(kind: Column['kind'], value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  switch (kind) {
-    case 'int':
-    case 'float':
-      return typeof value === 'number' ? value : Number(value);
-    case 'bool':
-      return Boolean(value);
-    case 'timestamp':
-      return typeof value === 'number' ? value : new Date(value as string);
-    case 'json':
-      return JSON.stringify(value);
-    default:
-      if (value instanceof Uint8Array) return value;
-      return typeof value === 'object' ? JSON.stringify(value) : String(value);
-  }
-}
-
 function parquetWriter(partPath: string, finalPath: string, columns: Column[], remove: () => Promise<void>): RowWriter {
-  const sources = () => columns.map((column) => ({ name: column.name, data: [] as unknown[], type: PARQUET_TYPES[column.kind], nullable: true }));
-  const schema = schemaFromColumnData({ columnData: sources() as never });
-  const writer = new ParquetWriter({ writer: fileWriter(partPath), schema, codec: 'ZSTD', compressors: { ZSTD: zstd } });
-  let pending = sources();
-  let count = 0;
-  let bytes = 0;
-  const flush = () => {
-    if (!count) return;
-    writer.write({ columnData: pending as never, rowGroupSize: count });
-    pending = sources();
-    count = 0;
-    bytes = 0;
-  };
-  const kinds = columns.map((column) => column.kind);
-  const push = (i: number, value: unknown) => {
-    const converted = parquetValue(kinds[i]!, value);
-    bytes += typeof converted === 'string' || converted instanceof Uint8Array ? converted.length : 8;
-    pending[i]!.data.push(converted);
-  };
+  const file = new ParquetFile(partPath, columns.map((column) => ({ name: column.name, kind: PARQUET_KINDS[column.kind] })), ZSTD);
+  const json = columns.map((column) => column.kind === 'json');
+  const add = (i: number, value: unknown) => file.add(i, json[i] && value !== null && value !== undefined ? JSON.stringify(value) : value);
+  const full = () => file.pendingRows >= ROW_GROUP || file.pendingBytes >= ROW_GROUP_BYTES;
   return {
     partPath,
     async write(chunk) {
       if (chunk.columns) {
         const values = chunk.columns;
         for (let row = 0; row < chunk.length; row++) {
-          for (let i = 0; i < values.length; i++) push(i, values[i]![row]);
-          if (++count >= ROW_GROUP || bytes >= ROW_GROUP_BYTES) flush();
+          for (let i = 0; i < values.length; i++) add(i, values[i]![row]);
+          // The bytes are summed over the columns every 64 rows (a row's values are far smaller than the bound).
+          if ((row & 63) === 63 ? full() : file.pendingRows >= ROW_GROUP) file.flush();
         }
+        if (full()) file.flush();
         return;
       }
       for (const row of chunk.rows()) {
-        columns.forEach((column, i) => push(i, valueAt(row, column.path)));
-        if (++count >= ROW_GROUP || bytes >= ROW_GROUP_BYTES) flush();
+        columns.forEach((column, i) => add(i, valueAt(row, column.path)));
+        if (full()) file.flush();
       }
     },
     async finish() {
-      flush();
-      writer.finish();
+      file.finish();
       return durable(partPath, finalPath);
     },
-    abort: remove,
+    async abort() {
+      file.close();
+      await remove();
+    },
   };
 }

@@ -204,6 +204,7 @@ describe('exports run by the job queue', () => {
       'audience.targetedCountries': 'BYTE_ARRAY/UTF8', daysRunning: 'INT32',
     });
     const doubles = Object.entries(types).filter(([, type]) => type === 'DOUBLE');
+    const strings = Object.entries(types).filter(([, type]) => type === 'BYTE_ARRAY/UTF8');
     expect(doubles.length).toBeGreaterThan(0);
     const codecs = new Set(parquetMetadata(buffer).row_groups.flatMap((group) => group.columns.map((column) => column.meta_data?.codec)));
     expect([...codecs]).toEqual(['ZSTD']);
@@ -217,7 +218,10 @@ describe('exports run by the job queue', () => {
       expect((row.createdAt as Date).toISOString()).toBe(source.createdAt);
       expect(row['audience.targetedCountries']).toBe(JSON.stringify(cell(source, 'audience.targetedCountries')));
       for (const [name] of doubles) expect(row[name]).toBe(cell(source, name));
+      // Every text column (ids, enums, media URLs with the server's base prefixed) holds the NDJSON row's string.
+      for (const [name] of strings) if (typeof cell(source, name) === 'string' || cell(source, name) === null) expect(row[name]).toBe(cell(source, name));
     });
+    expect(strings.some(([name]) => json.some((source) => String(cell(source, name)).startsWith('http')))).toBe(true);
   });
 
   it('serves Range requests: 206 with Content-Range, a suffix range, 416 past the end, If-None-Match 304', async () => {

@@ -116,6 +116,9 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     const leaves = items?.columnLeaves(job.columns) ?? [];
     // Parquet's writer takes strings as UTF-8 bytes and timestamps as instants: those leaves are not decoded into text.
     const raw = items && job.format === 'parquet' ? items.rawLeaves(job.columns) : undefined;
+    // Each leaf's column in the file (-1: none), for Parquet's records written straight into its columns.
+    const columnOf = new Int32Array(job.record?.leaves.length ?? 0).fill(-1);
+    leaves.forEach((leaf, column) => (columnOf[leaf] = column));
     let pending: Buffer[] = [];
     // The job's answer to the last chunk written: awaited only before the next chunk is written, so that the next
     // chunk is read and built meanwhile (the round trip to the job's event loop does not stall the COPY).
@@ -127,6 +130,7 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
         for (let i = 0; i < count; i++) items.write(chunk[i]!);
         return RowChunk.ofNdjson(items.lines(), count);
       }
+      if (items && job.format === 'parquet') return RowChunk.ofRecords(chunk, (record, sink) => items.fill(record, sink, columnOf, raw!));
       if (items) {
         const values: unknown[][] = job.record!.leaves.map(() => new Array<unknown>(count));
         for (let i = 0; i < count; i++) items.values(chunk[i]!, values, i, raw);

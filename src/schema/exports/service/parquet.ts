@@ -79,11 +79,7 @@ class ColumnBuffer {
 
   add(value: unknown): void {
     const row = this.rows++;
-    if (row >> 3 >= this.defined.length) {
-      const next = new Uint8Array(this.defined.length * 2);
-      next.set(this.defined);
-      this.defined = next;
-    }
+    if (row >> 3 >= this.defined.length) this.grow();
     if (value === null || value === undefined) {
       this.nulls++;
       return;
@@ -133,6 +129,26 @@ class ColumnBuffer {
         out.length += 4 + length;
       }
     }
+  }
+
+  /** A string value from `source`'s bytes `start`..`end`, after `prefix`'s when given. */
+  addBytes(source: Uint8Array, start: number, end: number, prefix?: Uint8Array): void {
+    const row = this.rows++;
+    if (row >> 3 >= this.defined.length) this.grow();
+    this.defined[row >> 3]! |= 1 << (row & 7);
+    const out = this.values;
+    const before = prefix?.length ?? 0;
+    out.reserve(4 + before + end - start);
+    out.buffer.writeUInt32LE(before + end - start, out.length);
+    if (prefix) out.buffer.set(prefix, out.length + 4);
+    out.buffer.set(source.subarray(start, end), out.length + 4 + before);
+    out.length += 4 + before + end - start;
+  }
+
+  private grow(): void {
+    const next = new Uint8Array(this.defined.length * 2);
+    next.set(this.defined);
+    this.defined = next;
   }
 
   /** The bytes its values take so far (a row group's bound). */
@@ -291,6 +307,11 @@ export class ParquetFile {
   /** Adds a value to column `column` of the row being built (every column once a row, in order). */
   add(column: number, value: unknown): void {
     this.buffers[column]!.add(value);
+  }
+
+  /** Adds a string to column `column` from `source`'s bytes `start`..`end`, after `prefix`'s (copied, not held). */
+  addBytes(column: number, source: Uint8Array, start: number, end: number, prefix?: Uint8Array): void {
+    this.buffers[column]!.addBytes(source, start, end, prefix);
   }
 
   /** Writes the row group built so far (nothing when it is empty). */

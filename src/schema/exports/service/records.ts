@@ -8,6 +8,12 @@ import type { Column } from './writers.js';
 // column its type's oid, its length (-1: NULL) and its bytes; int4, int8 and float8 big-endian, bool one byte, text
 // UTF-8, timestamptz microseconds since 2000-01-01 UTC as an int8.
 
+/** Where `fill` writes a record's values: a column's value, or a string column's bytes (after `prefix`). */
+export type ColumnSink = {
+  add(column: number, value: unknown): void;
+  addBytes(column: number, source: Uint8Array, start: number, end: number, prefix?: Uint8Array): void;
+};
+
 const EPOCH_2000_MS = Date.UTC(2000, 0, 1);
 const TWO_32 = 4_294_967_296;
 
@@ -397,6 +403,35 @@ export class RecordItems {
       else if (raw?.[i] && kind === 'media' && startsWith(bytes, at, length, media.own)) values[i]![row] = Buffer.concat([media.bytes, bytes.subarray(at, at + length)]);
       else if (raw?.[i] && (kind === 'text' || kind === 'enum' || kind === 'media')) values[i]![row] = Buffer.from(bytes.subarray(at, at + length));
       else values[i]![row] = valueOf(kind, bytes, at, length, media);
+      at += length;
+    }
+  }
+
+  /**
+   * The record's values into the columns of a file (`sink`, service/parquet.ts): leaf i goes to column `columnOf[i]`
+   * (-1: no column). The `raw` leaves (rawLeaves) go as they travel, with no value made of them: a string's bytes are
+   * copied from the COPY's chunk into the column (a media path's prefixed), a timestamp goes as its milliseconds.
+   */
+  fill(bytes: Buffer, sink: ColumnSink, columnOf: Int32Array, raw: readonly boolean[]): void {
+    let at = this.start(bytes);
+    const { kinds, media } = this;
+    for (let i = 0; i < kinds.length; i++) {
+      const length = bytes.readInt32BE(at + 4);
+      at += 8;
+      const column = columnOf[i]!;
+      if (column < 0) {
+        if (length > 0) at += length;
+        continue;
+      }
+      if (length < 0) {
+        sink.add(column, null);
+        continue;
+      }
+      const kind = kinds[i]!;
+      if (raw[i] && kind === 'iso') sink.add(column, timestampMs(bytes, at));
+      else if (raw[i] && (kind === 'text' || kind === 'enum' || kind === 'media')) {
+        sink.addBytes(column, bytes, at, at + length, kind === 'media' && startsWith(bytes, at, length, media.own) ? media.bytes : undefined);
+      } else sink.add(column, valueOf(kind, bytes, at, length, media));
       at += length;
     }
   }

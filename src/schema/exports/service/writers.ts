@@ -3,6 +3,7 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import type { ExportFormat } from '../args.js';
 import { ParquetFile, type ParquetCodec, type ParquetKind } from './parquet.js';
+import type { ColumnSink } from './records.js';
 
 // The files of exports, written as the rows are read (a chunk at a time: memory stays flat whatever the size) to a
 // temporary name (`<id>.<ext>.part`) that is renamed only once the file is complete, so a file named as done is whole.
@@ -41,6 +42,7 @@ export class RowChunk {
   private constructor(
     readonly length: number, readonly lines: string | null, private objects: Record<string, unknown>[] | null, readonly bytes: Buffer | null = null,
     readonly columns: unknown[][] | null = null,
+    readonly records: { rows: Buffer[]; fill: (record: Buffer, sink: ColumnSink) => void } | null = null,
   ) {}
 
   static ofRows(rows: Record<string, unknown>[]): RowChunk {
@@ -64,9 +66,17 @@ export class RowChunk {
     return new RowChunk(count, null, null, null, columns);
   }
 
+  /**
+   * `records.length` rows as records (a bulk read's COPY rows), each written into a file's columns by `fill`: for
+   * Parquet, whose columns take a string's bytes straight from the record (records.ts `fill`), no value in between.
+   */
+  static ofRecords(records: Buffer[], fill: (record: Buffer, sink: ColumnSink) => void): RowChunk {
+    return new RowChunk(records.length, null, null, null, null, { rows: records, fill });
+  }
+
   /** The rows as objects (a bulk chunk's lines parsed once). */
   rows(): Record<string, unknown>[] {
-    if (this.columns) throw new Error('exports: a chunk of columns has no row objects');
+    if (this.columns || this.records) throw new Error('exports: a chunk of columns or records has no row objects');
     const lines = this.lines ?? this.bytes?.toString('utf8').trimEnd() ?? '';
     this.objects ??= this.length ? (JSON.parse(`[${lines.replaceAll('\n', ',')}]`) as Record<string, unknown>[]) : [];
     return this.objects;
@@ -197,10 +207,20 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
   const file = new ParquetFile(partPath, columns.map((column) => ({ name: column.name, kind: PARQUET_KINDS[column.kind] })), ZSTD);
   const json = columns.map((column) => column.kind === 'json');
   const add = (i: number, value: unknown) => file.add(i, json[i] && value !== null && value !== undefined ? JSON.stringify(value) : value);
+  const sink: ColumnSink = { add, addBytes: (i, source, start, end, prefix) => file.addBytes(i, source, start, end, prefix) };
   const full = () => file.pendingRows >= ROW_GROUP || file.pendingBytes >= ROW_GROUP_BYTES;
   return {
     partPath,
     async write(chunk) {
+      if (chunk.records) {
+        const { rows, fill } = chunk.records;
+        for (let row = 0; row < rows.length; row++) {
+          fill(rows[row]!, sink);
+          if ((row & 63) === 63 ? full() : file.pendingRows >= ROW_GROUP) file.flush();
+        }
+        if (full()) file.flush();
+        return;
+      }
       if (chunk.columns) {
         const values = chunk.columns;
         for (let row = 0; row < chunk.length; row++) {

@@ -72,7 +72,7 @@ const exportDir = await mkdtemp(path.join(tmpdir(), 'mi-bench-exports-'));
 const port = await freePort();
 // The server as `npm start` runs it: the built code, its heap cap and malloc arenas.
 await promisify(execFile)('npm', ['run', '-s', 'build'], { cwd: root });
-const server = spawn('node', ['--max-old-space-size=256', path.join(root, 'dist/src/main.js')], {
+const server = spawn('node', ['--max-old-space-size=256', '--max-semi-space-size=8', path.join(root, 'dist/src/main.js')], {
   env: { ...process.env, MALLOC_ARENA_MAX: '2', DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'false', EXPORT_DIR: exportDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', RATE_LIMIT_WRITE_PER_SECOND: '1000', RATE_LIMIT_WRITE_BURST: '1000' },
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],

@@ -44,9 +44,9 @@ describe('ParquetFile', () => {
       writer.add(2, row.share);
       writer.add(3, row.active);
       writer.add(4, row.at && i % 2 ? row.at.getTime() : row.at);
-      if (i % 300 === 299) writer.flush();
+      if (i % 300 === 299) await writer.flush();
     }
-    writer.finish();
+    await writer.finish();
     const { metadata, rows } = await readBack(file);
     expect(metadata.row_groups.length).toBe(4);
     expect(Number(metadata.num_rows)).toBe(1_000);
@@ -62,7 +62,7 @@ describe('ParquetFile', () => {
     const file = path.join(dir, 'wide.parquet');
     const writer = new ParquetFile(file, columns, { codec: 6, compress: (input) => zstd.zstdCompressSync(input) });
     for (let row = 0; row < 3; row++) columns.forEach((column, i) => writer.add(i, column.kind === 'int' ? row * i : JSON.stringify({ row, i })));
-    writer.finish();
+    await writer.finish();
     const { rows } = await readBack(file);
     expect(rows.length).toBe(3);
     expect(rows[2]!.c39).toBe(2 * 39);
@@ -70,7 +70,7 @@ describe('ParquetFile', () => {
 
     const empty = path.join(dir, 'empty.parquet');
     const none = new ParquetFile(empty, columns, { codec: 6, compress: (input) => zstd.zstdCompressSync(input) });
-    none.finish();
+    await none.finish();
     const read = await readBack(empty);
     expect(read.rows).toEqual([]);
     expect(read.metadata.schema.length).toBe(41);

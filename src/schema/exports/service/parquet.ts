@@ -13,7 +13,7 @@ export type ParquetKind = 'int' | 'float' | 'bool' | 'timestamp' | 'string';
 export type ParquetColumn = { name: string; kind: ParquetKind };
 
 /** Compresses a page's bytes; `codec` is its number in parquet.thrift's CompressionCodec. */
-export type ParquetCodec = { codec: number; compress(input: Uint8Array): Uint8Array };
+export type ParquetCodec = { codec: number; compress(input: Uint8Array): Uint8Array | Promise<Uint8Array> };
 
 const TYPE = { bool: 0, int: 1, timestamp: 2, float: 5, string: 6 } as const; // parquet.thrift Type
 const PLAIN = 0;
@@ -315,13 +315,13 @@ export class ParquetFile {
   }
 
   /** Writes the row group built so far (nothing when it is empty). */
-  flush(): void {
+  async flush(): Promise<void> {
     const rows = this.pendingRows;
     if (!rows) return;
     const group: GroupMeta = { rows, offset: this.offset, bytes: 0, compressed: 0, chunks: [] };
-    this.buffers.forEach((buffer, column) => {
+    for (const [column, buffer] of this.buffers.entries()) {
       const page = buffer.page();
-      const compressed = this.codec.compress(page);
+      const compressed = await this.codec.compress(page);
       const header = new Thrift()
         .i32(1, 0) // DATA_PAGE
         .i32(2, page.length)
@@ -337,14 +337,14 @@ export class ParquetFile {
       group.bytes += chunk.uncompressed;
       group.compressed += chunk.compressed;
       buffer.clear();
-    });
+    }
     this.groups.push(group);
     this.rows += rows;
   }
 
   /** Writes the last row group and the footer, and closes the file (the caller syncs it). */
-  finish(): void {
-    this.flush();
+  async finish(): Promise<void> {
+    await this.flush();
     const footer = new Thrift()
       .i32(1, 1)
       .structs(2, [null, ...this.columns], (element, column) => {

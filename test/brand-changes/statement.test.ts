@@ -82,6 +82,13 @@ async function newLandingPagesAndProducts() {
     { type: 'ad.landing_page_changed', dedupeKey: 'test:no-domain', advertiserId: page, adId: recent[1], data: { before: { landingPageDomain: 'fresh-two.example' }, after: { landingPageDomain: null } } },
     { type: 'product.back_in_stock', dedupeKey: 'test:back', shopId: shopId!, data: { before: { available: false }, after: { available: true } } },
   ], days(6));
+  // A price change of the shop's first product: the recorded events' price changes fall on one product in five, and
+  // the demo market (dated today) does not always give the brand's shop such a product.
+  const [product] = (await pool.query<{ id: string }>(`SELECT "id" FROM "products" WHERE "shopId" = $1 ORDER BY "id" LIMIT 1`, [shopId])).rows;
+  expect(product).toBeDefined();
+  await recordEvents(pool, 'demo', [
+    { type: 'product.price_changed', dedupeKey: 'test:price', shopId: shopId!, productId: product.id, data: { before: { price: 20, currency: 'USD' }, after: { price: 24, currency: 'USD' } } },
+  ], days(5));
   // The newest six ads started at the same instant (a page's start is often a day): the order's tie-breaker, the id,
   // decides, also where a page ends inside them.
   const newest = await pool.query<{ id: string }>(`SELECT "id" FROM "ads" WHERE "advertiserId" = $1 ORDER BY "firstSeenAt" DESC, "id" LIMIT 6`, [page]);

@@ -62,6 +62,9 @@ describe('ParquetFile', () => {
     const file = path.join(dir, 'wide.parquet');
     const writer = new ParquetFile(file, columns, { codec: 6, compress: (input) => zstd.zstdCompressSync(input) });
     for (let row = 0; row < 3; row++) columns.forEach((column, i) => writer.add(i, column.kind === 'int' ? row * i : JSON.stringify({ row, i })));
+    // A value the column cannot hold is refused, not written as another one.
+    expect(() => writer.add(1, 2 ** 40)).toThrow(/no 32-bit integer/);
+    expect(() => writer.add(1, 1.5)).toThrow(/no 32-bit integer/);
     await writer.finish();
     const { rows } = await readBack(file);
     expect(rows.length).toBe(3);

@@ -172,7 +172,7 @@ describe('RecordItems', () => {
       }
     });
 
-    it("reads a Parquet file's leaves raw: strings as their UTF-8 bytes (own media prefixed), timestamps as milliseconds", () => {
+    it("writes a Parquet file's leaves raw: strings as their UTF-8 bytes (own media prefixed), timestamps as milliseconds", () => {
       const rawShape: ItemShape = [['id', leaf('text', 'a."id"')], ['url', leaf('media', 'a."url"')], ['at', leaf('iso', 'a."at"')], ['count', leaf('int', 'a."count"')]];
       const rawPlan = shapeRecord(rawShape, 'http://api.test').plan;
       const rawItems = new RecordItems(rawPlan);
@@ -184,10 +184,18 @@ describe('RecordItems', () => {
       expect(raw).toEqual([true, true, true, false]);
       // A leaf written into a column of another kind (a string into JSON) is read as JSON.parse gives it.
       expect(rawItems.rawLeaves([{ ...columns[0]!, kind: 'json' }, ...columns.slice(1)])).toEqual([false, true, true, false]);
+      // Written into a file's columns (`fill`): each leaf to its column, a raw string as its bytes (own media prefixed).
+      const columnOf = new Int32Array(rawPlan.leaves.length).fill(-1);
+      rawItems.columnLeaves(columns).forEach((leaf, column) => (columnOf[leaf] = column));
       const read = (url: string, micros: bigint) => {
-        const values = rawPlan.leaves.map(() => [] as unknown[]);
-        rawItems.values(record([{ type: 'text', value: 'ad ✓' }, { type: 'text', value: url }, { type: 'timestamptz', value: String(micros) }, { type: 'int4', value: 7 }]), values, 0, raw);
-        return values.map((column) => column[0]);
+        const row: unknown[] = [];
+        const sink = {
+          add: (column: number, value: unknown) => (row[column] = value),
+          addBytes: (column: number, source: Uint8Array, start: number, end: number, prefix?: Uint8Array) =>
+            (row[column] = Buffer.concat([prefix ?? Buffer.alloc(0), source.subarray(start, end)])),
+        };
+        rawItems.fill(record([{ type: 'text', value: 'ad ✓' }, { type: 'text', value: url }, { type: 'timestamptz', value: String(micros) }, { type: 'int4', value: 7 }]), sink, columnOf, raw);
+        return row;
       };
       const [id, url, at, count] = read('/media/a.png', BigInt(MICROS));
       expect(Buffer.isBuffer(id) && id.toString('utf8')).toBe('ad ✓');

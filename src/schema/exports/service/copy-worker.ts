@@ -130,10 +130,10 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
         for (let i = 0; i < count; i++) items.write(chunk[i]!);
         return RowChunk.ofNdjson(items.lines(), count);
       }
-      if (items && job.format === 'parquet') return RowChunk.ofRecords(chunk, (record, sink) => items.fill(record, sink, columnOf, raw!));
+      if (items && raw) return RowChunk.ofRecords(chunk, (record, sink) => items.fill(record, sink, columnOf, raw));
       if (items) {
         const values: unknown[][] = job.record!.leaves.map(() => new Array<unknown>(count));
-        for (let i = 0; i < count; i++) items.values(chunk[i]!, values, i, raw);
+        for (let i = 0; i < count; i++) items.values(chunk[i]!, values, i);
         return RowChunk.ofColumns(leaves.map((leaf) => values[leaf]!), count);
       }
       if (job.format === 'ndjson') {

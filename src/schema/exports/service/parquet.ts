@@ -4,8 +4,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 // shape exports need: flat, every column optional, one data page (v1) per column per row group, values PLAIN,
 // definition levels bit-packed, pages compressed by the caller's codec (Zstandard). Each value is encoded into its
 // column's buffer as it is added (no array of values, no dictionary, no statistics but the null count), so a row
-// costs a few buffer writes, and a string given as bytes is copied as it came. Read by DuckDB, pandas (pyarrow),
-// Polars and hyparquet (test/exports/api.test.ts).
+// costs a few buffer writes, and a string given as bytes is copied as it came. Read back by hyparquet in the tests
+// (test/exports/parquet.test.ts, api.test.ts); DuckDB read the files of the exports' bench (checked by hand).
 
 /** How a column is stored: its physical type and annotation. */
 export type ParquetKind = 'int' | 'float' | 'bool' | 'timestamp' | 'string';
@@ -77,21 +77,31 @@ class ColumnBuffer {
 
   constructor(readonly kind: ParquetKind) {}
 
+  /** Adds the next row's value; one it cannot store is refused before anything of it is written. */
   add(value: unknown): void {
-    const row = this.rows++;
-    if (row >> 3 >= this.defined.length) this.grow();
     if (value === null || value === undefined) {
+      if (this.rows >> 3 >= this.defined.length) this.grow();
+      this.rows++;
       this.nulls++;
       return;
     }
+    this.encode(value);
+    const row = this.rows++;
+    if (row >> 3 >= this.defined.length) this.grow();
     this.defined[row >> 3]! |= 1 << (row & 7);
+  }
+
+  private encode(value: unknown): void {
     const out = this.values;
     switch (this.kind) {
-      case 'int':
+      case 'int': {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < -0x80000000 || n > 0x7fffffff) throw new Error(`exports: ${String(value)} is no 32-bit integer`);
         out.reserve(4);
-        out.buffer.writeInt32LE(Number(value) | 0, out.length);
+        out.buffer.writeInt32LE(n, out.length);
         out.length += 4;
         return;
+      }
       case 'float':
         out.reserve(8);
         out.buffer.writeDoubleLE(Number(value), out.length);
@@ -99,6 +109,7 @@ class ColumnBuffer {
         return;
       case 'timestamp': {
         const ms = typeof value === 'number' ? value : new Date(value as string | Date).getTime();
+        if (!Number.isSafeInteger(ms)) throw new Error(`exports: ${String(value)} is no instant`);
         const high = Math.floor(ms / TWO_32);
         out.reserve(8);
         out.buffer.writeUInt32LE(ms - high * TWO_32, out.length);
@@ -280,13 +291,15 @@ type GroupMeta = { rows: number; offset: number; bytes: number; compressed: numb
 
 /** A Parquet file being written: add rows (a value a column), `flush` a row group, `finish` writes the footer. */
 export class ParquetFile {
-  private readonly fd: number;
+  private fd: number;
   private offset = 0;
   private rows = 0;
   private readonly groups: GroupMeta[] = [];
   private readonly buffers: ColumnBuffer[];
 
   constructor(path: string, private readonly columns: readonly ParquetColumn[], private readonly codec: ParquetCodec) {
+    // Opened here, closed by finish() or close(), once: fd is -1 after, so that a second close cannot close a
+    // descriptor the process has since given to another file or socket.
     this.fd = openSync(path, 'w');
     this.buffers = columns.map((column) => new ColumnBuffer(column.kind));
     this.write(Buffer.from('PAR1'));
@@ -387,16 +400,15 @@ export class ParquetFile {
     tail.write('PAR1', 4, 'latin1');
     this.write(footer);
     this.write(tail);
-    closeSync(this.fd);
+    this.close();
   }
 
-  /** Closes the file without its footer (the caller deletes it). */
+  /** Closes the file (without its footer, unless finish() wrote it: the caller deletes an unfinished one). */
   close(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    this.fd = -1;
+    closeSync(fd);
   }
 
   private write(bytes: Uint8Array): void {

@@ -383,27 +383,15 @@ export class RecordItems {
     });
   }
 
-  /**
-   * The record's leaf values (as JSON.parse of its line gives them), into `values` (one array a leaf) at `row`. The
-   * leaves marked `raw` (a Parquet file's: its writer wants bytes and instants, not text) are read as they travel: a
-   * string as its UTF-8 bytes (a copy: the COPY's chunk is not held), a timestamp as its milliseconds since 1970.
-   */
-  values(bytes: Buffer, values: unknown[][], row: number, raw?: readonly boolean[]): void {
+  /** The record's leaf values (as JSON.parse of its line gives them), into `values` (one array a leaf) at `row`. */
+  values(bytes: Buffer, values: unknown[][], row: number): void {
     let at = this.start(bytes);
     const { kinds, media } = this;
     for (let i = 0; i < kinds.length; i++) {
       const length = bytes.readInt32BE(at + 4);
       at += 8;
-      if (length < 0) {
-        values[i]![row] = null;
-        continue;
-      }
-      const kind = kinds[i]!;
-      if (raw?.[i] && kind === 'iso') values[i]![row] = timestampMs(bytes, at);
-      else if (raw?.[i] && kind === 'media' && startsWith(bytes, at, length, media.own)) values[i]![row] = Buffer.concat([media.bytes, bytes.subarray(at, at + length)]);
-      else if (raw?.[i] && (kind === 'text' || kind === 'enum' || kind === 'media')) values[i]![row] = Buffer.from(bytes.subarray(at, at + length));
-      else values[i]![row] = valueOf(kind, bytes, at, length, media);
-      at += length;
+      values[i]![row] = length < 0 ? null : valueOf(kinds[i]!, bytes, at, length, media);
+      if (length > 0) at += length;
     }
   }
 
@@ -436,7 +424,7 @@ export class RecordItems {
     }
   }
 
-  /** Which leaves `values` may read raw for `columns` (columnLeaves' order): strings into string columns, timestamps into timestamp columns. */
+  /** Which leaves `fill` may write raw for `columns` (columnLeaves' order): strings into string columns, timestamps into timestamp columns. */
   rawLeaves(columns: Column[]): boolean[] {
     const raw = this.kinds.map(() => false);
     this.columnLeaves(columns).forEach((leaf, i) => {

@@ -29,7 +29,7 @@ function valueAt(row: Record<string, unknown>, path: string[]): unknown {
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF (quotes doubled); null is empty. */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  // Scalars come as their resolvers return them (a DateTime as a Date): written as JSON would write them.
+  // Scalars come as the execution serialised them (a DateTime as its ISO text) or as a bulk read's values.
   const text = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -60,7 +60,7 @@ export class RowChunk {
 
   /**
    * `count` rows as their columns' values (one array a column of the writer, in its order; a value as JSON.parse gives
-   * it): the export's worker from the records it read (records.ts), for CSV and Parquet without JSON in between.
+   * it): the export's worker from the records it read (records.ts), for CSV without JSON in between.
    */
   static ofColumns(columns: unknown[][], count: number): RowChunk {
     return new RowChunk(count, null, null, null, columns);
@@ -192,7 +192,7 @@ export function rowWriter(format: ExportFormat, finalPath: string, columns: Colu
  */
 const { createZstdCompress, constants: { ZSTD_c_compressionLevel, ZSTD_e_end } } = zlib as unknown as {
   // Node ≥ 22.15 (package.json's engines), not yet in the @types/node this project has.
-  createZstdCompress(options: { params: Record<number, number> }): import('node:stream').Transform & { flush(kind: number, callback: () => void): void; close(): void };
+  createZstdCompress(options: { params: Record<number, number> }): import('node:stream').Transform & { flush(kind: number, callback: (error?: Error | null) => void): void; close(): void };
   constants: { ZSTD_c_compressionLevel: number; ZSTD_e_end: number };
 };
 
@@ -207,8 +207,8 @@ function zstdPages(): ParquetCodec & { close(): void } {
     compress: (input) =>
       new Promise((resolve, reject) => {
         stream.write(input);
-        stream.flush(ZSTD_e_end, () => {
-          if (failed) return reject(failed);
+        stream.flush(ZSTD_e_end, (error?: Error | null) => {
+          if (error ?? failed) return reject(error ?? failed);
           const frame = Buffer.concat(out);
           out.length = 0;
           resolve(frame);
@@ -228,7 +228,13 @@ const PARQUET_KINDS = { int: 'int', float: 'float', bool: 'bool', timestamp: 'ti
  */
 function parquetWriter(partPath: string, finalPath: string, columns: Column[], remove: () => Promise<void>): RowWriter {
   const zstd = zstdPages();
-  const file = new ParquetFile(partPath, columns.map((column) => ({ name: column.name, kind: PARQUET_KINDS[column.kind] })), zstd);
+  let file: ParquetFile;
+  try {
+    file = new ParquetFile(partPath, columns.map((column) => ({ name: column.name, kind: PARQUET_KINDS[column.kind] })), zstd);
+  } catch (error) {
+    zstd.close();
+    throw error;
+  }
   const json = columns.map((column) => column.kind === 'json');
   const add = (i: number, value: unknown) => file.add(i, json[i] && value !== null && value !== undefined ? JSON.stringify(value) : value);
   const sink: ColumnSink = { add, addBytes: (i, source, start, end, prefix) => file.addBytes(i, source, start, end, prefix) };
@@ -242,12 +248,6 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
         const { rows, fill } = chunk.records;
         for (let row = 0; row < rows.length; row++) {
           fill(rows[row]!, sink);
-          if (due(row)) await file.flush();
-        }
-      } else if (chunk.columns) {
-        const values = chunk.columns;
-        for (let row = 0; row < chunk.length; row++) {
-          for (let i = 0; i < values.length; i++) add(i, values[i]![row]);
           if (due(row)) await file.flush();
         }
       } else {

@@ -35,7 +35,12 @@ describe('GET /v1/brandtrackers/{id}/overview', () => {
   });
 
   it('sorts top ads by reach when EU-only, and honours the section limits', async () => {
+    // The scenario's ads are dated (2026-11-01): its two EU ads with a landing page are moved into the last 30 days
+    // for this request, and back (the other tests count the ads by their first day).
+    const move = (when: string) => app.t.db.pool.query(`UPDATE "ads" SET "firstSeenAt" = ${when} WHERE "id" = ANY($1::text[])`, [['facebook_96003', 'facebook_96006']]);
+    await move(`now() - interval '10 days'`);
     const res = await get('?euOnly=true&topAdsLimit=2&landingPagesLimit=1&adsPreviewLimit=3&landingPagesTimePeriod=last30d');
+    await move(`"createdAt"`); // the scenario's first day of each
     const ranked = (await app.get(path('top-ads', '?euOnly=true&sortBy=reach&limit=2'))).body;
     expect(res.body.data.topAds).toEqual({ data: ranked.data, pagination: ranked.pagination });
     expect(res.body.data.topLandingPages.data).toHaveLength(1);

@@ -79,16 +79,38 @@ class ColumnBuffer {
 
   /** Adds the next row's value; one it cannot store is refused before anything of it is written. */
   add(value: unknown): void {
-    if (value === null || value === undefined) {
-      if (this.rows >> 3 >= this.defined.length) this.grow();
-      this.rows++;
-      this.nulls++;
-      return;
-    }
-    this.encode(value);
+    const defined = value !== null && value !== undefined;
+    if (defined) this.encode(value);
+    this.next(defined);
+  }
+
+  /** A string value from `source`'s bytes `start`..`end`, after `prefix`'s when given. */
+  addBytes(source: Uint8Array, start: number, end: number, prefix?: Uint8Array): void {
+    this.byteArray(source, start, end, prefix);
+    this.next(true);
+  }
+
+  /** Counts the row, a value (its definition bit set) or a null. */
+  private next(defined: boolean): void {
     const row = this.rows++;
-    if (row >> 3 >= this.defined.length) this.grow();
-    this.defined[row >> 3]! |= 1 << (row & 7);
+    if (row >> 3 >= this.defined.length) {
+      const grown = new Uint8Array(this.defined.length * 2);
+      grown.set(this.defined);
+      this.defined = grown;
+    }
+    if (defined) this.defined[row >> 3]! |= 1 << (row & 7);
+    else this.nulls++;
+  }
+
+  /** A BYTE_ARRAY value: its length, then `prefix`'s bytes and `source`'s `start`..`end`. */
+  private byteArray(source: Uint8Array, start: number, end: number, prefix?: Uint8Array): void {
+    const out = this.values;
+    const before = prefix?.length ?? 0;
+    out.reserve(4 + before + end - start);
+    out.buffer.writeUInt32LE(before + end - start, out.length);
+    if (prefix) out.buffer.set(prefix, out.length + 4);
+    out.buffer.set(source.subarray(start, end), out.length + 4 + before);
+    out.length += 4 + before + end - start;
   }
 
   private encode(value: unknown): void {
@@ -125,13 +147,7 @@ class ColumnBuffer {
         }
         return;
       default: {
-        if (value instanceof Uint8Array) {
-          out.reserve(4 + value.length);
-          out.buffer.writeUInt32LE(value.length, out.length);
-          out.buffer.set(value, out.length + 4);
-          out.length += 4 + value.length;
-          return;
-        }
+        if (value instanceof Uint8Array) return this.byteArray(value, 0, value.length);
         const text = typeof value === 'string' ? value : JSON.stringify(value);
         const length = Buffer.byteLength(text);
         out.reserve(4 + length);
@@ -140,26 +156,6 @@ class ColumnBuffer {
         out.length += 4 + length;
       }
     }
-  }
-
-  /** A string value from `source`'s bytes `start`..`end`, after `prefix`'s when given. */
-  addBytes(source: Uint8Array, start: number, end: number, prefix?: Uint8Array): void {
-    const row = this.rows++;
-    if (row >> 3 >= this.defined.length) this.grow();
-    this.defined[row >> 3]! |= 1 << (row & 7);
-    const out = this.values;
-    const before = prefix?.length ?? 0;
-    out.reserve(4 + before + end - start);
-    out.buffer.writeUInt32LE(before + end - start, out.length);
-    if (prefix) out.buffer.set(prefix, out.length + 4);
-    out.buffer.set(source.subarray(start, end), out.length + 4 + before);
-    out.length += 4 + before + end - start;
-  }
-
-  private grow(): void {
-    const next = new Uint8Array(this.defined.length * 2);
-    next.set(this.defined);
-    this.defined = next;
   }
 
   /** The bytes its values take so far (a row group's bound). */

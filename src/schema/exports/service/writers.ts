@@ -186,9 +186,10 @@ export function rowWriter(format: ExportFormat, finalPath: string, columns: Colu
 
 /**
  * Parquet pages compressed with Zstandard at level 1 by Node's zlib (native): faster than Snappy in JavaScript and a
- * third smaller; DuckDB, pandas (pyarrow) and Polars read it. One compression stream a file, each page its own frame
- * (ZSTD_e_end): zstdCompressSync makes a context a call that only a garbage collection frees, and at ~4,600 pages an
- * export that was ~35 MB of the server's RSS (a loop of 5,500 such calls alone: 425 MB; one stream: 85 MB).
+ * third smaller; read by hyparquet (the tests) and DuckDB (checked by hand). One compression stream a file, each
+ * page its own frame (ZSTD_e_end): zstdCompressSync makes a context a call that only a garbage collection frees, and
+ * at ~4,600 pages an export that was ~35 MB of the server's RSS (a loop of 5,500 such calls alone: 425 MB; one
+ * stream: 85 MB).
  */
 const { createZstdCompress, constants: { ZSTD_c_compressionLevel, ZSTD_e_end } } = zlib as unknown as {
   // Node ≥ 22.15 (package.json's engines), not yet in the @types/node this project has.

@@ -1,18 +1,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import type { RecordPlan } from '../../shared/json-rows.js';
 import type { ExportFormat } from '../args.js';
+import { CopyOut } from './copy-out.js';
 import { RecordItems } from './records.js';
 import { RowChunk, rowWriter, type Column } from './writers.js';
 
 // The export's worker thread (started by service/copy.ts): it streams a bulk read's items (one a row, in the list's
 // order: its JSON text, or the record of its values that this thread writes as JSON or as columns, records.ts) with
-// one COPY … TO STDOUT in binary form, in the export's snapshot (imported: SET TRANSACTION SNAPSHOT), and writes them
+// one COPY … TO STDOUT in binary form (read off its socket: copy-out.ts), in the export's snapshot (imported: SET TRANSACTION SNAPSHOT), and writes them
 // to the export's file, off the API's event loop. Every `chunkRows` rows written it reports them, and writes the next
 // chunk (read and built meanwhile) only once the job answered: go on, or stop (a cancel, the server stopping). The
-// COPY's socket is read only as fast as the file is written (the stream's backpressure), so memory stays two chunks
-// and a socket buffer.
+// COPY's socket is read only as fast as the file is written, so memory stays two chunks and a socket buffer.
 
 export type CopyJob = {
   kind: 'export-copy';
@@ -41,54 +40,6 @@ export type CopyReport =
 export type CopyAnswer = { go: boolean };
 
 const NEWLINE = Buffer.from('\n');
-/** PGCOPY\n\377\r\n\0, then the flags and the header extension's length (int32 each). */
-const SIGNATURE_BYTES = 11;
-
-/**
- * The rows of a binary COPY of one column (an item's JSON text, or its record), fed its bytes as they come (any
- * split): each row's bytes, without decoding. `ended` once the trailer is read.
- */
-export class CopyRows {
-  private rest: Buffer = Buffer.alloc(0);
-  private header = false;
-  ended = false;
-
-  feed(data: Buffer, row: (bytes: Buffer) => void): void {
-    let buffer = this.rest.length ? Buffer.concat([this.rest, data]) : data;
-    let at = 0;
-    if (!this.header) {
-      if (buffer.length < SIGNATURE_BYTES + 8) {
-        this.rest = buffer;
-        return;
-      }
-      const extension = buffer.readInt32BE(SIGNATURE_BYTES + 4);
-      if (buffer.length < SIGNATURE_BYTES + 8 + extension) {
-        this.rest = buffer;
-        return;
-      }
-      at = SIGNATURE_BYTES + 8 + extension;
-      this.header = true;
-    }
-    while (buffer.length - at >= 2) {
-      const fields = buffer.readInt16BE(at);
-      if (fields === -1) {
-        this.ended = true;
-        at += 2;
-        break;
-      }
-      if (fields !== 1) throw new Error(`exports: a COPY row of ${fields} columns, expected 1`);
-      if (buffer.length - at < 6) break;
-      const length = buffer.readInt32BE(at + 2);
-      if (length < 0) throw new Error('exports: an item written as NULL');
-      if (buffer.length - at < 6 + length) break;
-      row(buffer.subarray(at + 6, at + 6 + length));
-      at += 6 + length;
-    }
-    buffer = buffer.subarray(at);
-    // A leftover is copied, so that the chunk it came from is not held.
-    this.rest = buffer.length ? Buffer.from(buffer) : Buffer.alloc(0);
-  }
-}
 
 async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<void> {
   let written = 0;
@@ -110,8 +61,7 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     // medium scale, for a per-row cost already low), and its sort of the matches' addresses fits in memory.
     await client.query(`SET LOCAL jit = off`);
     await client.query(`SET LOCAL work_mem = '64MB'`);
-    const stream = client.query(copyTo(`COPY (${job.statement}) TO STDOUT (FORMAT binary)`));
-    const rows = new CopyRows();
+    const copy = client.query(new CopyOut(`COPY (${job.statement}) TO STDOUT (FORMAT binary)`));
     const items = job.record ? new RecordItems(job.record) : null;
     const leaves = items?.columnLeaves(job.columns) ?? [];
     // Parquet's writer takes strings as UTF-8 bytes and timestamps as instants: those leaves are not decoded into text.
@@ -161,8 +111,7 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     };
     const push = (bytes: Buffer) => pending.push(bytes);
     let go = true;
-    reading: for await (const data of stream as AsyncIterable<Buffer>) {
-      rows.feed(data, push);
+    reading: while (await copy.read(push)) {
       while (pending.length >= job.chunkRows) if (!(go = await flush())) break reading;
     }
     while (go && pending.length) go = await flush();
@@ -171,12 +120,11 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     if (go && last) go = (await last).go;
     if (!go) {
       // The COPY is left unfinished: the connection is dropped with the thread (its transaction with it).
-      stream.destroy();
       await writer.abort();
       port.postMessage({ kind: 'stopped', written } satisfies CopyReport);
       return;
     }
-    if (!rows.ended) throw new Error('exports: the COPY ended without its trailer');
+    if (!copy.rows.ended) throw new Error('exports: the COPY ended without its trailer');
     await client.query('COMMIT');
     const size = await writer.finish();
     port.postMessage({ kind: 'done', written, size } satisfies CopyReport);
@@ -187,7 +135,7 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
   }
 }
 
-// Started as the export's worker thread (not imported elsewhere, as the tests of CopyRows do).
+// Started as the export's worker thread.
 if (parentPort && (workerData as Partial<CopyJob> | null)?.kind === 'export-copy') {
   await run(workerData as CopyJob, parentPort);
   // The thread ends now, whatever the connection is doing (a stopped COPY's socket goes with it).

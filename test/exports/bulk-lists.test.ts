@@ -76,6 +76,10 @@ async function exportRows(method: 'GET' | 'POST', path: string, params: Record<s
 type Case = [method: 'GET' | 'POST', path: () => string, params: Record<string, unknown>, limit: number];
 
 const CASES: Record<string, Case> = {
+  // The market's ads: on PostgreSQL their records are selected and sorted in the matches' own statement (inMatches).
+  'ads by reach, ascending': ['POST', () => '/ads/query', { sortBy: 'reach', order: 'asc' }, 50],
+  'ads searched (GET), by reach': ['GET', () => '/ads', { search: 'serum', sortBy: 'reach' }, 50],
+  'ads searched, newest first, at most two a brand': ['POST', () => '/ads/query', { search: ['serum'], sortBy: 'newest', maxAdsPerBrand: 2 }, 50],
   advertisers: ['GET', () => '/advertisers', {}, 50],
   'advertisers by reach over 14 days (a computed order)': ['POST', () => '/advertisers/query', { sortBy: 'reach14d' }, 50],
   "an advertiser's ads": ['GET', () => `/advertisers/${ids.advertiser}/ads`, { sortBy: 'reach' }, 50],

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { leaf, shapeRecord, type ItemShape } from '../../src/schema/shared/json-rows.js';
 import { RecordItems } from '../../src/schema/exports/service/records.js';
 
-// The export's worker writes an item read as a record (shared/json-rows.ts shapeRecord) from the record's binary form
-// (PostgreSQL's record_send: the column count, then each column's oid, length and bytes): the NDJSON line is the
+// The export's worker writes an item read as a record (shared/json-rows.ts shapeRecord) from its row of a binary COPY
+// (the count of fields, then each field's length and bytes, as the *send functions write them): the NDJSON line is the
 // item's JSON.stringify, NULLs as null or left out (omitNull), and the columns' values are what JSON.parse of it gives.
 
 const SHAPE: ItemShape = [
@@ -38,14 +38,14 @@ function textArray(texts: (string | null)[]): Buffer {
   return Buffer.concat(parts);
 }
 
-/** A record in its binary form (oids are not read). */
+/** A record as a row of a binary COPY: its int16 count of fields, then each field's int32 length and bytes. */
 function record(cells: Cell[]): Buffer {
-  const parts: Buffer[] = [Buffer.alloc(4)];
-  parts[0]!.writeInt32BE(cells.length);
+  const parts: Buffer[] = [Buffer.alloc(2)];
+  parts[0]!.writeInt16BE(cells.length);
   for (const cell of cells) {
-    const head = Buffer.alloc(8);
+    const head = Buffer.alloc(4);
     let data: Buffer = Buffer.alloc(0);
-    if (cell === null) head.writeInt32BE(-1, 4);
+    if (cell === null) head.writeInt32BE(-1, 0);
     else {
       switch (cell.type) {
         case 'text': data = Buffer.from(cell.value as string, 'utf8'); break;
@@ -56,7 +56,7 @@ function record(cells: Cell[]): Buffer {
         case 'timestamptz': data = Buffer.alloc(8); data.writeBigInt64BE(BigInt(cell.value as string)); break;
         case 'text[]': data = textArray(cell.value as (string | null)[]); break;
       }
-      head.writeInt32BE(data.length, 4);
+      head.writeInt32BE(data.length, 0);
     }
     parts.push(head, data);
   }
@@ -67,11 +67,11 @@ function record(cells: Cell[]): Buffer {
 const MICROS = String((Date.UTC(2024, 2, 5, 6, 7, 8, 123) - Date.UTC(2000, 0, 1)) * 1000 + 456);
 
 describe('RecordItems', () => {
-  const { plan, sql } = shapeRecord(SHAPE, 'http://api.test');
+  const { plan, columns } = shapeRecord(SHAPE, 'http://api.test');
   const items = new RecordItems(plan);
 
-  it('selects the leaves as one record, each cast to its kind (an enum as it is)', () => {
-    expect(sql.sql).toContain('ROW((a."id")::text, (a."note")::text, (a."status"), (a."at")::timestamptz, (a."count")::int4, (a."big")::int8');
+  it('selects the leaves as columns, each cast to its kind (an enum as it is)', () => {
+    expect(columns.sql).toContain('(a."id")::text AS c0, (a."note")::text AS c1, (a."status") AS c2, (a."at")::timestamptz AS c3, (a."count")::int4 AS c4, (a."big")::int8 AS c5');
   });
 
   it('writes the line as JSON.stringify writes the item, and the values as JSON.parse reads it', () => {
@@ -125,6 +125,29 @@ describe('RecordItems', () => {
     for (const value of [...edges, ...random]) expect(at(value), String(value)).toBe(iso(value));
   });
 
+  it('escapes a string as JSON.stringify does: every control character, quotes and backslashes; the rest as it is', () => {
+    const texts = [
+      Array.from({ length: 0x80 }, (_, code) => String.fromCharCode(code)).join(''),
+      'plain', '', '"', '\\', 'a\u0000b', 'line 1\r\nline 2\ttab \u007f \u2028 \u2029 é 中文 \u{1F600}', '\u001f\u0001'.repeat(40),
+      `${'x'.repeat(100)}"${'y'.repeat(100)}`,
+    ];
+    for (const text of texts) {
+      const cells: Cell[] = [{ type: 'text', value: text }, { type: 'text', value: text }, { type: 'text', value: 'active' }, null, null, null, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: false }, null];
+      const line = items.line(record(cells));
+      expect(line).toBe(JSON.stringify({ id: text, note: text, status: 'active', at: null, nested: { count: null, big: null, inner: { ratio: null }, huge: null }, tags: [], flag: false }));
+    }
+  });
+
+  it('writes integers as String writes them, from int4 and int8 (an int8 past 2^53 by its exact digits)', () => {
+    const ints = [0, 1, -1, 9, 10, 99, 100, 2147483647, -2147483648, 1000000, -1000000];
+    const bigs = ['0', '-1', '10', '4294967296', '9007199254740991', '-9007199254740991', '1000000000000000', '9999999999999999', '9223372036854775807', '-9223372036854775808'];
+    for (let i = 0; i < bigs.length; i++) {
+      const cells: Cell[] = [{ type: 'text', value: 'x' }, null, { type: 'text', value: 'active' }, null, { type: 'int4', value: ints[i % ints.length] }, { type: 'int8', value: bigs[i] }, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: true }, null];
+      const line = items.line(record(cells));
+      expect(line).toContain(`"nested":{"count":${ints[i % ints.length]},"big":${bigs[i]},`);
+    }
+  });
+
   it('writes NULL as null, and leaves an omitNull key out (first, middle or last of its object)', () => {
     const empty = record([{ type: 'text', value: 'x' }, null, { type: 'text', value: 'paused' }, null, null, null, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: false }, null]);
     const line = items.line(empty);
@@ -152,7 +175,7 @@ describe('RecordItems', () => {
       record([{ type: 'text', value: 'x' }, url === null ? null : { type: 'text', value: url }, logo === null ? null : { type: 'text', value: logo }, countries === null ? null : { type: 'text[]', value: countries }]);
 
     it('selects the stored columns, cast (no concatenation, no to_json per row)', () => {
-      expect(built.sql.sql).toBe('ROW((a."id")::text, (a."url")::text, (a."logo")::text, (a."countries")::text[])');
+      expect(built.columns.sql).toBe('(a."id")::text AS c0, (a."url")::text AS c1, (a."logo")::text AS c2, (a."countries")::text[] AS c3');
     });
 
     it("prefixes the server's own media paths with the base, keeps other URLs, writes the arrays as to_json does", () => {

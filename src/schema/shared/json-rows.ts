@@ -250,7 +250,7 @@ export function jsonTextArray(item: Prisma.Sql, from: Prisma.Sql, order: Prisma.
 
 // ---------------------------------------------------------------------------------------------------------------
 // Items declared once as a shape, written either by PostgreSQL as JSON text (shapeJsonText: jsonText) or read as one
-// record of typed values (shapeRecord: `ROW(…)`, each leaf cast to its kind's type) that the export's worker thread
+// record of typed values (shapeRecord: a column a leaf, each cast to its kind's type) that the export's worker thread
 // decodes from a binary COPY and writes itself (exports/service/records.ts): PostgreSQL then reads columns and builds
 // no text, and the worker fills Parquet's and CSV's columns without parsing JSON.
 
@@ -316,10 +316,12 @@ const RECORD_TYPES: Record<ItemLeafKind, string | null> = {
 };
 
 /**
- * The item as one record (`ROW(…)` of its leaves, each cast to its kind's type) and how the worker writes it;
- * `mediaBase` the public base URL of its `media` leaves.
+ * The item as one record: `columns`, a select list of its leaves (`c0`, `c1`, …, each cast to its kind's type), and
+ * how the worker writes them; `mediaBase` the public base URL of its `media` leaves. A COPY of these columns sends
+ * each row's values as they are (no `ROW(…)` built of them and taken apart again by record_send: ~15% of PostgreSQL's
+ * work a row for the ads).
  */
-export function shapeRecord(shape: ItemShape, mediaBase: string): { sql: Prisma.Sql; plan: RecordPlan } {
+export function shapeRecord(shape: ItemShape, mediaBase: string): { columns: Prisma.Sql; plan: RecordPlan } {
   const leaves: RecordPlan['leaves'] = [];
   const values: Prisma.Sql[] = [];
   let pending = '';
@@ -336,10 +338,11 @@ export function shapeRecord(shape: ItemShape, mediaBase: string): { sql: Prisma.
       if (value.omitNull && !i) throw new Error('shapeRecord: the first key of an object must always be written');
       leaves.push({ kind: value.leaf, lead: pending, name, omit: value.omitNull === true, path: [...path, key] });
       const type = RECORD_TYPES[value.leaf];
-      values.push(type ? Prisma.sql`(${sqlOf(value.sql)})::${Prisma.raw(type)}` : Prisma.sql`(${sqlOf(value.sql)})`);
+      const alias = Prisma.raw(`c${values.length}`);
+      values.push(type ? Prisma.sql`(${sqlOf(value.sql)})::${Prisma.raw(type)} AS ${alias}` : Prisma.sql`(${sqlOf(value.sql)}) AS ${alias}`);
       pending = '';
     });
   };
   walk(shape, []);
-  return { sql: Prisma.sql`ROW(${Prisma.join(values, ', ')})`, plan: { leaves, suffix: `${pending}}`, media: { own: `${MEDIA_PATH}/`, base: mediaBase } } };
+  return { columns: Prisma.join(values, ', '), plan: { leaves, suffix: `${pending}}`, media: { own: `${MEDIA_PATH}/`, base: mediaBase } } };
 }

@@ -363,8 +363,9 @@ export type ExportRead = {
    * REST selection. A list whose rows say how to write their REST items (ListRows' `exported`) then answers an empty
    * page and leaves the chunk's items here, as NDJSON text (one item a line, no final newline) and their count: one
    * statement for the chunk, no resolver per field. A list without them answers its rows as usual (`lines` stays null).
-   * `stream`: the run reads no row; it leaves the statement of the whole list's items (one row a line, column `line`,
-   * in the list's order) in `statement`, for the caller to stream elsewhere (a COPY in the export's worker), and is done.
+   * `stream`: the run reads no row; it leaves the statement of the whole list's items (one row an item, in the list's
+   * order: its text in a column `line`, or its record's columns when `record` is set) in `statement`, for the caller
+   * to stream elsewhere (a COPY in the export's worker), and is done.
    */
   bulk?: { baseUrl: string; stream?: boolean };
   lines: { text: string; count: number } | null;
@@ -390,8 +391,15 @@ export function exportRead(mode: ExportRead['mode'], chunk = 1_000, bulk?: Expor
 export type ExportRows = {
   from: Prisma.Sql;
   item(baseUrl: Prisma.Sql): Prisma.Sql;
-  record?(baseUrl: string): { sql: Prisma.Sql; plan: RecordPlan };
+  record?(baseUrl: string): { columns: Prisma.Sql; plan: RecordPlan };
   carry?: { columns: Prisma.Sql; from: Prisma.Sql };
+  /**
+   * The record's columns read only what the list's matches join, by the same aliases: a streamed read then selects
+   * them in the matches' own statement, sorted with them, instead of reading each row again by its address. One
+   * sequential read and a sort that spills to disk cost PostgreSQL less than a TID fetch a row once the table outgrows
+   * its shared buffers (the ads of the large scale, 1.3 GB against 128 MB: 12.6 s against 20.2 s).
+   */
+  inMatches?: boolean;
 };
 
 const exporting = new AsyncLocalStorage<ExportRead>();
@@ -460,18 +468,23 @@ function bulkRead(rows: { exported?: ExportRows }): { state: ExportRead; exporte
  * The next chunk of a bulk export read, left in `state.lines`: the cursor reads the matches' addresses in the list's
  * order (`id`, `matches` its `FROM … WHERE …`, `order` its ORDER BY), and each row's item is written as it is fetched,
  * read again by its address (a TID scan in the same snapshot): only the fetched rows are written, none is sorted with
- * its text. A scalar subquery over the ordered addresses, not a join, so that nothing reorders them.
+ * its text. A subquery over the ordered addresses (scalar, or lateral for a record), not a join, so that nothing
+ * reorders them.
  */
 async function exportLines(db: SqlSource, bulk: { state: ExportRead; exported: ExportRows }, id: Prisma.Sql, matches: Prisma.Sql, order: Prisma.Sql): Promise<void> {
   const { state, exported } = bulk;
   const address = rowAddress(id);
   const base = sql`${state.bulk!.baseUrl}::text`;
   const record = state.bulk!.stream && exported.record ? exported.record(state.bulk!.baseUrl) : null;
-  const item = record?.sql ?? exported.item(base);
   const carried = exported.carry ? sql`, ${exported.carry.columns}` : Prisma.empty;
-  const statement = sql`
-    SELECT (SELECT ${item} ${exported.carry?.from ?? exported.from} WHERE ${address} = o.t) AS line
-    FROM (SELECT ${address} AS t${carried} ${matches} ORDER BY ${order}) o`;
+  const ordered = sql`(SELECT ${address} AS t${carried} ${matches} ORDER BY ${order}) o`;
+  const from = exported.carry?.from ?? exported.from;
+  // A record's columns come from the matches' own statement (`inMatches`), or from a lateral subquery read once an
+  // address, in the addresses' order (a nested loop over them: nothing else can join a subquery that reads its outer row).
+  let statement: Prisma.Sql;
+  if (record && exported.inMatches) statement = sql`SELECT ${record.columns} ${matches} ORDER BY ${order}`;
+  else if (record) statement = sql`SELECT x.* FROM ${ordered} CROSS JOIN LATERAL (SELECT ${record.columns} ${from} WHERE ${address} = o.t OFFSET 0) x`;
+  else statement = sql`SELECT (SELECT ${exported.item(base)} ${from} WHERE ${address} = o.t) AS line FROM ${ordered}`;
   if (state.bulk!.stream) {
     state.statement = statement;
     state.record = record?.plan ?? null;

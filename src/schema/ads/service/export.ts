@@ -88,5 +88,7 @@ export function adExportRows(from: Prisma.Sql, cpm: number, daysRunning: Prisma.
     item: (base) => shapeJsonText(shape(), base),
     record: (baseUrl) => shapeRecord(shape(), baseUrl),
     carry: carried ? CARRIED : undefined,
+    // The carried lists' matches join the ad, its advertiser and its transcript, all the record reads.
+    inMatches: carried,
   };
 }

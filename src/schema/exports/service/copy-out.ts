@@ -1,63 +1,24 @@
 import type { Readable } from 'node:stream';
 import type { Connection, Submittable } from 'pg';
 
-// A COPY … TO STDOUT (FORMAT binary) of one column, read by the export's worker thread straight off its connection's
-// socket: each row's bytes as a view of the socket's chunk, with no copy but of a row split between two reads. The
-// protocol: the server answers CopyOutResponse ('H'), then one CopyData ('d') message a row (the first one also holds
-// the file's header, the last one only its trailer), then CopyDone ('c'), CommandComplete and ReadyForQuery. From
-// CopyDone on (or an ErrorResponse, 'E'), the socket goes back to pg's own parser, which ends the query as any other.
-// Notices and the like that come between are skipped.
+// A COPY … TO STDOUT (FORMAT binary), read by the export's worker thread straight off its connection's socket: each
+// row's bytes as a view of the socket's chunk, with no copy but of a row split between two reads. The protocol: the
+// server answers CopyOutResponse ('H'), then one CopyData ('d') message a row ("messages sent from the backend will
+// always correspond to single data rows": the first one also holds the binary header, the last one the trailer), then
+// CopyDone ('c'), CommandComplete and ReadyForQuery. From CopyDone on (or an ErrorResponse, 'E'), the socket goes back
+// to pg's own parser, which ends the query as any other. Notices and the like that come between are skipped.
 
-/** PGCOPY\n\377\r\n\0, then the flags and the header extension's length (int32 each). */
-const SIGNATURE_BYTES = 11;
+/** PGCOPY\n\377\r\n\0: a binary COPY's first bytes, then its flags and its header extension's length (int32 each). */
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+const HEADER_BYTES = SIGNATURE.length + 8;
 
-/**
- * The rows of a binary COPY of one column (an item's JSON text, or its record), fed its bytes as they come (any
- * split): each row's bytes, without decoding. `ended` once the trailer is read.
- */
-export class CopyRows {
-  private rest: Buffer = Buffer.alloc(0);
-  private header = false;
-  ended = false;
-
-  /** The bytes `data[start..end)`: `row` is called with each row completed by them. */
-  feed(data: Buffer, row: (bytes: Buffer) => void, start = 0, end = data.length): void {
-    let buffer = data;
-    let at = start;
-    if (this.rest.length) {
-      buffer = Buffer.concat([this.rest, data.subarray(start, end)]);
-      at = 0;
-      end = buffer.length;
-    }
-    if (!this.header) {
-      if (end - at < SIGNATURE_BYTES + 8) return this.keep(buffer, at, end);
-      const extension = buffer.readInt32BE(at + SIGNATURE_BYTES + 4);
-      if (end - at < SIGNATURE_BYTES + 8 + extension) return this.keep(buffer, at, end);
-      at += SIGNATURE_BYTES + 8 + extension;
-      this.header = true;
-    }
-    while (end - at >= 2) {
-      const fields = buffer.readInt16BE(at);
-      if (fields === -1) {
-        this.ended = true;
-        at += 2;
-        break;
-      }
-      if (fields !== 1) throw new Error(`exports: a COPY row of ${fields} columns, expected 1`);
-      if (end - at < 6) break;
-      const length = buffer.readInt32BE(at + 2);
-      if (length < 0) throw new Error('exports: an item written as NULL');
-      if (end - at < 6 + length) break;
-      row(buffer.subarray(at + 6, at + 6 + length));
-      at += 6 + length;
-    }
-    this.keep(buffer, at, end);
-  }
-
-  /** A leftover is copied, so that the chunk it came from is not held. */
-  private keep(buffer: Buffer, at: number, end: number): void {
-    this.rest = at < end ? Buffer.from(buffer.subarray(at, end)) : Buffer.alloc(0);
-  }
+/** The one value of a COPY row of one column (its int16 count of fields, then the field's int32 length and bytes). */
+export function onlyField(row: Buffer): Buffer {
+  const fields = row.readInt16BE(0);
+  if (fields !== 1) throw new Error(`exports: a COPY row of ${fields} columns, expected 1`);
+  const length = row.readInt32BE(2);
+  if (length < 0) throw new Error('exports: an item written as NULL');
+  return row.subarray(6, 6 + length);
 }
 
 const COPY_DATA = 0x64; // d
@@ -71,12 +32,14 @@ type Socket = Readable & { listeners(event: 'data'): ((data: Buffer) => void)[] 
 
 /**
  * One COPY … TO STDOUT (FORMAT binary) on a pg Client (`client.query(copy)`), read as the reader asks: `read(row)`
- * reads what the socket has (waiting for it if need be), hands each row completed to `row`, and answers whether more
- * may come; false once the query is over (its ReadyForQuery), an error if it failed. The socket is read only as fast
- * as `read` is called.
+ * reads what the socket has (waiting for it if need be), hands each row completed to `row` (its int16 count of fields,
+ * then each field's int32 length, -1 for NULL, and bytes), and answers whether more may come; false once the query is
+ * over (its ReadyForQuery), an error if it failed. The socket is read only as fast as `read` is called. `ended` once
+ * the trailer came (a COPY cut short has none).
  */
 export class CopyOut implements Submittable {
-  readonly rows = new CopyRows();
+  ended = false;
+  private header = false;
   private socket: Socket | null = null;
   private pgData: ((data: Buffer) => void) | null = null;
   /** The head of a message split between reads (fewer than HEAD_BYTES bytes). */
@@ -147,7 +110,7 @@ export class CopyOut implements Submittable {
         if (!this.missing) {
           const message = this.message!;
           this.message = null;
-          this.rows.feed(message, row);
+          this.data(message, 0, message.length, row);
         }
         continue;
       }
@@ -180,7 +143,7 @@ export class CopyOut implements Submittable {
         continue;
       }
       if (end - at >= length) {
-        this.rows.feed(chunk, row, at, at + length);
+        this.data(chunk, at, at + length, row);
         at += length;
       } else {
         this.message = Buffer.allocUnsafe(length);
@@ -188,6 +151,21 @@ export class CopyOut implements Submittable {
       }
     }
     return null;
+  }
+
+  /** A CopyData's payload, `bytes[start..end)`: a row, after the header in the first one; or the trailer. */
+  private data(bytes: Buffer, start: number, end: number, row: (bytes: Buffer) => void): void {
+    if (!this.header) {
+      if (end - start < HEADER_BYTES || bytes.compare(SIGNATURE, 0, SIGNATURE.length, start, start + SIGNATURE.length) !== 0) {
+        throw new Error('exports: the COPY did not start with the binary header');
+      }
+      start += HEADER_BYTES + bytes.readInt32BE(start + SIGNATURE.length + 4);
+      this.header = true;
+      if (start >= end) return;
+    }
+    if (this.ended) throw new Error('exports: a COPY row after its trailer');
+    if (end - start === 2 && bytes.readInt16BE(start) === -1) this.ended = true;
+    else row(bytes.subarray(start, end));
   }
 
   /** Gives the socket back to pg, with the bytes it has not read. */

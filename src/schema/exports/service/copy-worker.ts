@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import type { RecordPlan } from '../../shared/json-rows.js';
 import type { ExportFormat } from '../args.js';
-import { CopyOut } from './copy-out.js';
+import { CopyOut, onlyField } from './copy-out.js';
 import { RecordItems } from './records.js';
 import { RowChunk, rowWriter, type Column } from './writers.js';
 
@@ -18,11 +18,11 @@ export type CopyJob = {
   connectionString: string;
   /** pg_export_snapshot() of the job's snapshot transaction, open until this worker is done. */
   snapshot: string;
-  /** The statement of the items (a column `line`), its parameters written in as literals (COPY takes none). */
+  /** The statement of the items (one a row), its parameters written in as literals (COPY takes none). */
   statement: string;
   /**
-   * How to write `line` when it is a record of the item's values (shared/json-rows.ts shapeRecord: the worker writes
-   * the item, records.ts); null: it is the item's JSON text, written as it came.
+   * How to write a row when its columns are a record of the item's values (shared/json-rows.ts shapeRecord: the
+   * worker writes the item, records.ts); null: its one column is the item's JSON text, written as it came.
    */
   record: RecordPlan | null;
   format: ExportFormat;
@@ -89,12 +89,12 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
       if (job.format === 'ndjson') {
         const parts: Buffer[] = new Array(count * 2);
         for (let i = 0; i < count; i++) {
-          parts[2 * i] = chunk[i]!;
+          parts[2 * i] = onlyField(chunk[i]!);
           parts[2 * i + 1] = NEWLINE;
         }
         return RowChunk.ofNdjson(Buffer.concat(parts), count);
       }
-      return RowChunk.ofLines(chunk.map((bytes) => bytes.toString('utf8')).join('\n'), count);
+      return RowChunk.ofLines(chunk.map((row) => onlyField(row).toString('utf8')).join('\n'), count);
     };
     // Builds the first chunk of the rows read (at most chunkRows) and, once the job said to go on after the last one,
     // writes it and reports it; false: the job said to stop (this chunk is not written).
@@ -124,7 +124,7 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
       port.postMessage({ kind: 'stopped', written } satisfies CopyReport);
       return;
     }
-    if (!copy.rows.ended) throw new Error('exports: the COPY ended without its trailer');
+    if (!copy.ended) throw new Error('exports: the COPY ended without its trailer');
     await client.query('COMMIT');
     const size = await writer.finish();
     port.postMessage({ kind: 'done', written, size } satisfies CopyReport);

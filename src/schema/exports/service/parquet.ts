@@ -301,6 +301,16 @@ export class ParquetFile {
     this.write(Buffer.from('PAR1'));
   }
 
+  /** The open file's descriptor (-1 once closed). */
+  get descriptor(): number {
+    return this.fd;
+  }
+
+  /** Bytes written to the file so far. */
+  get size(): number {
+    return this.offset;
+  }
+
   /** Rows in the row group being built. */
   get pendingRows(): number {
     return this.buffers[0]?.rows ?? 0;

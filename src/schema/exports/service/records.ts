@@ -1,12 +1,12 @@
 import type { ItemLeafKind, RecordPlan } from '../../shared/json-rows.js';
 import type { Column } from './writers.js';
 
-// Items read as records (shared/json-rows.ts shapeRecord: a bulk read's `ROW(…)` of typed leaves, one a COPY row in
-// binary form) and written by the export's worker thread: an NDJSON line as JSON.stringify writes the item (the text
+// Items read as records (shared/json-rows.ts shapeRecord: a bulk read's typed leaves, a column each, one a row of a
+// binary COPY) and written by the export's worker thread: an NDJSON line as JSON.stringify writes the item (the text
 // PostgreSQL's shapeJsonText writes of the same row), or each leaf's value for CSV's and Parquet's columns (what
-// JSON.parse of that line gives). Binary forms (PostgreSQL's *send functions): a record is its column count, then per
-// column its type's oid, its length (-1: NULL) and its bytes; int4, int8 and float8 big-endian, bool one byte, text
-// UTF-8, timestamptz microseconds since 2000-01-01 UTC as an int8.
+// JSON.parse of that line gives). A binary COPY's row is its int16 count of fields, then per field its int32 length
+// (-1: NULL) and bytes, as PostgreSQL's *send functions write them: int4, int8 and float8 big-endian, bool one byte,
+// text UTF-8, timestamptz microseconds since 2000-01-01 UTC as an int8.
 
 /** Where `fill` writes a record's values: a column's value, or a string column's bytes (after `prefix`). */
 export type ColumnSink = {
@@ -36,9 +36,14 @@ function timestampIso(bytes: Buffer, at: number): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-/** Whether the `length` bytes at `at` start with `prefix` (a stored URL of the server's own media: RecordPlan's media). */
+/**
+ * Whether the `length` bytes at `at` start with `prefix` (a stored URL of the server's own media: RecordPlan's media),
+ * compared here: a few bytes, cheaper than a call into Buffer's compare.
+ */
 function startsWith(bytes: Buffer, at: number, length: number, prefix: Buffer): boolean {
-  return length >= prefix.length && bytes.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
+  if (length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
 }
 
 /**
@@ -138,6 +143,15 @@ const BACKSLASH = 0x5c;
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
+/** The escapes JSON.stringify writes as a backslash and one letter, by the byte escaped (0: written \u00XX). */
+const SHORT_ESCAPES = (() => {
+  const escapes = new Uint8Array(256);
+  for (const [byte, letter] of [[0x08, 'b'], [0x09, 't'], [0x0a, 'n'], [0x0c, 'f'], [0x0d, 'r'], [QUOTE, '"'], [BACKSLASH, '\\']] as const) {
+    escapes[byte] = letter.charCodeAt(0);
+  }
+  return escapes;
+})();
+const HEX = Buffer.from('0123456789abcdef');
 
 /** Writes 0..99 as two ASCII digits at `at`; answers the position after them. */
 function twoDigits(bytes: Buffer, at: number, n: number): number {
@@ -174,6 +188,25 @@ class LineBuffer {
     let at = this.at;
     for (let i = from; i < end; i++) bytes[at++] = source[i]!;
     this.at = at;
+  }
+
+  /** A safe integer's digits (|n| < 2^53), as String(n) writes them. */
+  integer(n: number): void {
+    this.room(17);
+    const bytes = this.bytes;
+    let at = this.at;
+    if (n < 0) {
+      bytes[at++] = 0x2d; // -
+      n = -n;
+    }
+    let digits = 1;
+    for (let power = 10; power <= n; power *= 10) digits++;
+    for (let i = at + digits - 1; i >= at; i--) {
+      const rest = Math.floor(n / 10);
+      bytes[i] = 48 + (n - rest * 10);
+      n = rest;
+    }
+    this.at = at + digits;
   }
 
   /** ASCII text (numbers, dates). */
@@ -237,24 +270,37 @@ class LineBuffer {
   }
 
   /**
-   * A string's JSON text from its UTF-8 bytes: copied between quotes unless a byte needs JSON's escaping. `prefix`:
-   * a text written before it inside the quotes (its JSON text without quotes, and itself for the escaping path).
+   * A string's JSON text from its UTF-8 bytes, as JSON.stringify writes the string: its bytes between quotes, but for
+   * those JSON escapes (a quote, a backslash, a control character: `\n` and the like, else `\u00XX`). The bytes are
+   * valid UTF-8 (PostgreSQL's text), so no lone surrogate, the one other thing JSON.stringify escapes, can be among
+   * them. `prefix`: bytes written first inside the quotes (the media base URL's JSON text, without quotes).
    */
-  string(source: Buffer, from: number, length: number, prefix?: { json: Buffer; base: string }): void {
+  string(source: Buffer, from: number, length: number, prefix?: { json: Buffer }): void {
     const end = from + length;
-    for (let i = from; i < end; i++) {
-      const byte = source[i]!;
-      if (byte < 0x20 || byte === QUOTE || byte === BACKSLASH) {
-        const text = JSON.stringify((prefix?.base ?? '') + source.toString('utf8', from, end));
-        this.room(text.length * 3);
-        this.at += this.bytes.write(text, this.at, 'utf8');
-        return;
-      }
-    }
-    this.room(length + 2 + (prefix?.json.length ?? 0));
+    // At most six bytes a byte (\u00XX), the quotes and the prefix.
+    this.room(length * 6 + 2 + (prefix?.json.length ?? 0));
     this.bytes[this.at++] = QUOTE;
     if (prefix) this.at += prefix.json.copy(this.bytes, this.at);
-    this.copy(source, from, end);
+    let run = from;
+    for (let i = from; i < end; i++) {
+      const byte = source[i]!;
+      if (byte >= 0x20 && byte !== QUOTE && byte !== BACKSLASH) continue;
+      this.copy(source, run, i);
+      const bytes = this.bytes;
+      bytes[this.at++] = BACKSLASH;
+      const short = SHORT_ESCAPES[byte]!;
+      if (short) bytes[this.at++] = short;
+      else {
+        // \u00XX, in lower-case hex as JSON.stringify writes it.
+        bytes[this.at++] = 0x75; // u
+        bytes[this.at++] = 48;
+        bytes[this.at++] = 48;
+        bytes[this.at++] = HEX[byte >> 4]!;
+        bytes[this.at++] = HEX[byte & 15]!;
+      }
+      run = i + 1;
+    }
+    this.copy(source, run, end);
     this.bytes[this.at++] = QUOTE;
   }
 
@@ -305,10 +351,11 @@ export class RecordItems {
     this.suffix = Buffer.from(`${plan.suffix}\n`, 'utf8');
   }
 
+  /** Where the row's first field starts, once its count of fields is checked. */
   private start(bytes: Buffer): number {
-    const count = bytes.readInt32BE(0);
+    const count = bytes.readInt16BE(0);
     if (count !== this.kinds.length) throw new Error(`exports: a record of ${count} values, expected ${this.kinds.length}`);
-    return 4;
+    return 2;
   }
 
   /** Writes the item's JSON text and a newline (one NDJSON line); `lines()` takes what was written. */
@@ -316,8 +363,8 @@ export class RecordItems {
     let at = this.start(bytes);
     const { kinds, omits, named, leads, out } = this;
     for (let i = 0; i < kinds.length; i++) {
-      const length = bytes.readInt32BE(at + 4);
-      at += 8;
+      const length = bytes.readInt32BE(at);
+      at += 4;
       if (length < 0) {
         if (omits[i]) out.put(leads[i]!);
         else {
@@ -343,8 +390,14 @@ export class RecordItems {
           out.copy(bytes, at, at + length);
           break;
         case 'int':
-          out.ascii(String(bytes.readInt32BE(at)));
+          out.integer(bytes.readInt32BE(at));
           break;
+        case 'bigint': {
+          const exact = int8Number(bytes, at);
+          if (exact === null) out.ascii(jsonOf(kind, bytes, at, length));
+          else out.integer(exact);
+          break;
+        }
         case 'bool':
           out.put(bytes[at] ? TRUE : FALSE);
           break;
@@ -388,8 +441,8 @@ export class RecordItems {
     let at = this.start(bytes);
     const { kinds, media } = this;
     for (let i = 0; i < kinds.length; i++) {
-      const length = bytes.readInt32BE(at + 4);
-      at += 8;
+      const length = bytes.readInt32BE(at);
+      at += 4;
       values[i]![row] = length < 0 ? null : valueOf(kinds[i]!, bytes, at, length, media);
       if (length > 0) at += length;
     }
@@ -404,8 +457,8 @@ export class RecordItems {
     let at = this.start(bytes);
     const { kinds, media } = this;
     for (let i = 0; i < kinds.length; i++) {
-      const length = bytes.readInt32BE(at + 4);
-      at += 8;
+      const length = bytes.readInt32BE(at);
+      at += 4;
       const column = columnOf[i]!;
       if (column < 0) {
         if (length > 0) at += length;

@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fdatasync, openSync, type WriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import type { ExportFormat } from '../args.js';
@@ -93,16 +93,43 @@ export type RowWriter = {
   abort(): Promise<void>;
 };
 
+/** How much of a file is written between two of syncBehind's flushes. */
+const SYNC_EVERY = 32 * 1024 * 1024;
+
+/**
+ * Flushes a file being written to disk as it grows: `wrote(fd, size)` after each write starts an fdatasync once
+ * SYNC_EVERY more bytes were written (one at a time, in the background, its outcome left to the sync that makes
+ * the finished file durable). That last sync then has little left to write: at the large scale it took ~3 s of a
+ * 21 s export, with the disk idle while the file was written.
+ */
+function syncBehind(): (fd: number, size: number) => void {
+  let synced = 0;
+  let syncing = false;
+  return (fd, size) => {
+    if (syncing || size - synced < SYNC_EVERY) return;
+    syncing = true;
+    fdatasync(fd, () => {
+      syncing = false;
+      synced = size;
+    });
+  };
+}
+
 /** A text file written through a stream, waiting for it to drain (flat memory). */
 function textFile(partPath: string): { stream: WriteStream; put(text: string | Buffer): Promise<void>; end(): Promise<void> } {
-  const stream = createWriteStream(partPath, { flags: 'w' });
+  // Opened here, so that its descriptor is known (syncBehind); the stream closes it.
+  const fd = openSync(partPath, 'w');
+  const stream = createWriteStream(partPath, { fd });
   let failed: Error | null = null;
   stream.on('error', (error) => (failed = error));
+  const synced = syncBehind();
   return {
     stream,
     async put(text) {
       if (failed) throw failed;
-      if (!stream.write(text)) {
+      const written = stream.write(text);
+      synced(fd, stream.bytesWritten);
+      if (!written) {
         await new Promise<void>((resolve, reject) => {
           const drained = () => {
             stream.off('error', reject);
@@ -236,6 +263,11 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
     zstd.close();
     throw error;
   }
+  const synced = syncBehind();
+  const flush = async () => {
+    await file.flush();
+    synced(file.descriptor, file.size);
+  };
   const json = columns.map((column) => column.kind === 'json');
   const add = (i: number, value: unknown) => file.add(i, json[i] && value !== null && value !== undefined ? JSON.stringify(value) : value);
   const sink: ColumnSink = { add, addBytes: (i, source, start, end, prefix) => file.addBytes(i, source, start, end, prefix) };
@@ -249,15 +281,15 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
         const { rows, fill } = chunk.records;
         for (let row = 0; row < rows.length; row++) {
           fill(rows[row]!, sink);
-          if (due(row)) await file.flush();
+          if (due(row)) await flush();
         }
       } else {
         for (const row of chunk.rows()) {
           columns.forEach((column, i) => add(i, valueAt(row, column.path)));
-          if (full()) await file.flush();
+          if (full()) await flush();
         }
       }
-      if (full()) await file.flush();
+      if (full()) await flush();
     },
     async finish() {
       await file.finish();

@@ -78,4 +78,39 @@ describe('ParquetFile', () => {
     expect(read.rows).toEqual([]);
     expect(read.metadata.schema.length).toBe(41);
   });
+
+  it('compresses a row group while the next one is filled, and fails on a codec error or a file closed meanwhile', async () => {
+    const columns: ParquetColumn[] = [{ name: 'n', kind: 'int' }, { name: 's', kind: 'string' }];
+    // A codec that answers on a later tick, as Node's zstd stream does.
+    const later = { codec: 6, compress: (input: Uint8Array) => new Promise<Uint8Array>((resolve) => setTimeout(() => resolve(zstd.zstdCompressSync(input)), 2)) };
+    const file = path.join(dir, 'overlapped.parquet');
+    const writer = new ParquetFile(file, columns, later);
+    for (let i = 0; i < 500; i++) {
+      writer.add(0, i);
+      writer.add(1, `row ${i}`);
+      // The group before is still being compressed: its rows are not the group being built.
+      if (i % 100 === 99) await writer.flush();
+      if (i % 100 === 99) expect(writer.pendingRows).toBe(0);
+    }
+    await writer.finish();
+    const { metadata, rows } = await readBack(file);
+    expect(metadata.row_groups.map((group) => Number(group.num_rows))).toEqual([100, 100, 100, 100, 100]);
+    expect(rows).toEqual(Array.from({ length: 500 }, (_, i) => ({ n: i, s: `row ${i}` })));
+
+    const failing = new ParquetFile(path.join(dir, 'failing.parquet'), columns, { codec: 6, compress: () => Promise.reject(new Error('codec down')) });
+    failing.add(0, 1);
+    failing.add(1, 'x');
+    await failing.flush();
+    await expect(failing.finish()).rejects.toThrow('codec down');
+    failing.close();
+
+    const closed = new ParquetFile(path.join(dir, 'closed.parquet'), columns, later);
+    closed.add(0, 1);
+    closed.add(1, 'x');
+    await closed.flush();
+    // Stopped while its group is compressed: nothing is written to the descriptor once closed.
+    closed.close();
+    await expect(closed.finish()).rejects.toThrow(/closed before its row group was written/);
+    expect(readFileSync(path.join(dir, 'closed.parquet')).length).toBe(4);
+  });
 });

@@ -52,7 +52,9 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     });
   // A database that does not answer fails the export instead of holding its snapshot open.
   const client = new pg.Client({ connectionString: job.connectionString, application_name: 'export-worker', connectionTimeoutMillis: 10_000 });
-  const writer = rowWriter(job.format, job.finalPath, job.columns);
+  // Written synchronously: this thread has nothing else to do meanwhile, and an NDJSON chunk's bytes are then written
+  // before the next chunk is built into the same memory (records.ts lines()).
+  const writer = rowWriter(job.format, job.finalPath, job.columns, { sync: true });
   try {
     await client.connect();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');

@@ -1,4 +1,4 @@
-import { createWriteStream, fdatasync, openSync, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, fdatasync, openSync, writeSync } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import type { ExportFormat } from '../args.js';
@@ -115,16 +115,37 @@ function syncBehind(): (fd: number, size: number) => void {
   };
 }
 
-/** A text file written through a stream, waiting for it to drain (flat memory). */
-function textFile(partPath: string): { stream: WriteStream; put(text: string | Buffer): Promise<void>; end(): Promise<void> } {
+type TextFile = { put(text: string | Buffer): Promise<void>; end(): Promise<void> };
+
+/**
+ * A text file written through a stream, waiting for it to drain (flat memory); or, `sync` (the export's worker thread,
+ * whose loop has nothing else to do), written at once: a buffer put is on disk's side when put resolves, so its
+ * memory can be written again (records.ts LineBuffer).
+ */
+function textFile(partPath: string, sync: boolean): TextFile {
   // Opened here, so that its descriptor is known (syncBehind); the stream closes it.
   const fd = openSync(partPath, 'w');
+  const synced = syncBehind();
+  if (sync) {
+    let size = 0;
+    let open = true;
+    return {
+      async put(text) {
+        const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+        size += bytes.length;
+        synced(fd, size);
+      },
+      async end() {
+        if (open) closeSync(fd);
+        open = false;
+      },
+    };
+  }
   const stream = createWriteStream(partPath, { fd });
   let failed: Error | null = null;
   stream.on('error', (error) => (failed = error));
-  const synced = syncBehind();
   return {
-    stream,
     async put(text) {
       if (failed) throw failed;
       const written = stream.write(text);
@@ -163,13 +184,14 @@ async function durable(partPath: string, finalPath: string): Promise<number> {
 const ROW_GROUP = 10_000;
 const ROW_GROUP_BYTES = 2 * 1024 * 1024;
 
-export function rowWriter(format: ExportFormat, finalPath: string, columns: Column[]): RowWriter {
+/** A file's writer; `sync`: its text written synchronously (in the export's worker thread, not on the API's loop). */
+export function rowWriter(format: ExportFormat, finalPath: string, columns: Column[], { sync = false } = {}): RowWriter {
   const partPath = `${finalPath}.part`;
   const abort = async () => {
     await rm(partPath, { force: true });
   };
   if (format === 'parquet') return parquetWriter(partPath, finalPath, columns, abort);
-  const file = textFile(partPath);
+  const file = textFile(partPath, sync);
   let header = format === 'csv';
   return {
     partPath,

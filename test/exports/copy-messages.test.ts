@@ -74,6 +74,31 @@ describe('CopyOut', () => {
     }
   });
 
+  it('reads every row whole when the bytes come one at a time (a message head over five reads)', async () => {
+    const { socket, handed, out, lines: read, reading } = reader();
+    for (let at = 0; at < wire.length; at++) {
+      socket.write(wire.subarray(at, at + 1));
+      await tick();
+    }
+    await tick();
+    expect(Buffer.concat(handed).equals(PGS)).toBe(true);
+    out.handleReadyForQuery();
+    await reading;
+    expect(read).toEqual(lines);
+  });
+
+  it("gives pg an answer that is no COPY's (a query that returns no rows to copy)", async () => {
+    const { socket, handed, out, lines: read, reading } = reader();
+    const answer = Buffer.concat([message('I'), message('Z', Buffer.from('I'))]);
+    socket.write(answer);
+    await tick();
+    expect(Buffer.concat(handed).equals(answer)).toBe(true);
+    out.handleReadyForQuery();
+    await reading;
+    expect(read).toEqual([]);
+    expect(out.ended).toBe(false);
+  });
+
   it('reads a COPY of no rows (the header and the trailer in one message)', async () => {
     const { socket, handed, out, lines: read, reading } = reader();
     socket.write(Buffer.concat([copyMessages([]), PGS]));
@@ -97,6 +122,14 @@ describe('CopyOut', () => {
     await expect(reading).rejects.toThrow('boom');
     expect(read).toEqual(lines);
     expect(out.ended).toBe(false);
+  });
+
+  it('refuses a second read while one waits, and a message of a length below its own', async () => {
+    const { socket, out, reading } = reader();
+    await expect(out.read(() => {})).rejects.toThrow(/another is waiting/);
+    const bad = Buffer.from([0x64, 0, 0, 0, 2]);
+    socket.write(bad);
+    await expect(reading).rejects.toThrow(/length 2/);
   });
 
   it('fails on bytes that are not a binary COPY, and on a row of another count of columns', async () => {

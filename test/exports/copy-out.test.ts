@@ -36,7 +36,7 @@ describe.runIf(process.env.TEST_DB === 'postgres' && url)('CopyOut', () => {
     expect((await client.query('SELECT 41 + 1 AS n')).rows).toEqual([{ n: 42 }]);
   });
 
-  it('reads only as fast as it is asked, and skips the notices sent between rows', async () => {
+  it('reads with pauses between its reads, and skips the notices sent between rows', async () => {
     await client.query(`CREATE OR REPLACE FUNCTION pg_temp.noisy(i int) RETURNS text LANGUAGE plpgsql AS $$
       BEGIN IF i % 100 = 0 THEN RAISE NOTICE 'row %', i; END IF; RETURN 'r' || i; END $$`);
     const notices: string[] = [];

@@ -81,18 +81,36 @@ describe('ParquetFile', () => {
 
   it('compresses a row group while the next one is filled, and fails on a codec error or a file closed meanwhile', async () => {
     const columns: ParquetColumn[] = [{ name: 'n', kind: 'int' }, { name: 's', kind: 'string' }];
-    // A codec that answers on a later tick, as Node's zstd stream does.
-    const later = { codec: 6, compress: (input: Uint8Array) => new Promise<Uint8Array>((resolve) => setTimeout(() => resolve(zstd.zstdCompressSync(input)), 2)) };
+    // A codec that answers when the test says so: the pages it was given wait meanwhile.
+    const waiting: (() => void)[] = [];
+    const held = { codec: 6, compress: (input: Uint8Array) => new Promise<Uint8Array>((resolve) => waiting.push(() => resolve(zstd.zstdCompressSync(input)))) };
+    const release = async () => {
+      while (waiting.length) {
+        waiting.shift()!();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
     const file = path.join(dir, 'overlapped.parquet');
-    const writer = new ParquetFile(file, columns, later);
+    const writer = new ParquetFile(file, columns, held);
     for (let i = 0; i < 500; i++) {
       writer.add(0, i);
       writer.add(1, `row ${i}`);
-      // The group before is still being compressed: its rows are not the group being built.
-      if (i % 100 === 99) await writer.flush();
-      if (i % 100 === 99) expect(writer.pendingRows).toBe(0);
+      if (i % 100 !== 99) continue;
+      // The first flush returns with its group's first page still being compressed; the next rows go into a new group.
+      if (i === 99) {
+        await writer.flush();
+        expect(waiting.length).toBe(1);
+        expect(writer.pendingRows).toBe(0);
+        continue;
+      }
+      // A later flush waits for the group before it to be written.
+      const flushed = writer.flush();
+      await release();
+      await flushed;
     }
-    await writer.finish();
+    const finished = writer.finish();
+    await release();
+    await finished;
     const { metadata, rows } = await readBack(file);
     expect(metadata.row_groups.map((group) => Number(group.num_rows))).toEqual([100, 100, 100, 100, 100]);
     expect(rows).toEqual(Array.from({ length: 500 }, (_, i) => ({ n: i, s: `row ${i}` })));
@@ -104,6 +122,7 @@ describe('ParquetFile', () => {
     await expect(failing.finish()).rejects.toThrow('codec down');
     failing.close();
 
+    const later = { codec: 6, compress: (input: Uint8Array) => new Promise<Uint8Array>((resolve) => setTimeout(() => resolve(zstd.zstdCompressSync(input)), 2)) };
     const closed = new ParquetFile(path.join(dir, 'closed.parquet'), columns, later);
     closed.add(0, 1);
     closed.add(1, 'x');

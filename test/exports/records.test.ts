@@ -140,7 +140,10 @@ describe('RecordItems', () => {
 
   it('writes integers as String writes them, from int4 and int8 (an int8 past 2^53 by its exact digits)', () => {
     const ints = [0, 1, -1, 9, 10, 99, 100, 2147483647, -2147483648, 1000000, -1000000];
-    const bigs = ['0', '-1', '10', '4294967296', '9007199254740991', '-9007199254740991', '1000000000000000', '9999999999999999', '9223372036854775807', '-9223372036854775808'];
+    const bigs = [
+      '0', '-1', '10', '4294967296', '9007199254740991', '-9007199254740991', '1000000000000000', '9999999999999999', '9223372036854775807', '-9223372036854775808',
+      '9007199254740992', '-9007199254740992',
+    ];
     for (let i = 0; i < bigs.length; i++) {
       const cells: Cell[] = [{ type: 'text', value: 'x' }, null, { type: 'text', value: 'active' }, null, { type: 'int4', value: ints[i % ints.length] }, { type: 'int8', value: bigs[i] }, null, null, { type: 'text', value: '[]' }, { type: 'bool', value: true }, null];
       const line = items.line(record(cells));

@@ -386,7 +386,8 @@ export function exportRead(mode: ExportRead['mode'], chunk = 1_000, bulk?: Expor
  * given: the same item as one record of its values and how to write it (json-rows.ts shapeRecord), which a streamed read
  * selects instead of `item` (the export's worker writes the items). `carry`, when given: named columns of the list's
  * matches (`v.ctid AS tv`) carried through its ordered query, and the FROM the item is then read with instead of
- * `from`, which reads them as `o.<name>` (a joined row read again by its address rather than looked up per row).
+ * `from`, which reads them as `o.<name>` (a joined row read again by its address rather than looked up per row);
+ * unused by a streamed record `inMatches`.
  */
 export type ExportRows = {
   from: Prisma.Sql;
@@ -468,8 +469,9 @@ function bulkRead(rows: { exported?: ExportRows }): { state: ExportRead; exporte
  * The next chunk of a bulk export read, left in `state.lines`: the cursor reads the matches' addresses in the list's
  * order (`id`, `matches` its `FROM … WHERE …`, `order` its ORDER BY), and each row's item is written as it is fetched,
  * read again by its address (a TID scan in the same snapshot): only the fetched rows are written, none is sorted with
- * its text. A subquery over the ordered addresses (scalar, or lateral for a record), not a join, so that nothing
- * reorders them.
+ * its text. A subquery over the ordered addresses (scalar, or lateral for a record: one row an address, the item's
+ * FROM joining at most one row of each table), not a join, so that nothing reorders them. A record `inMatches` is
+ * the exception: selected in the matches' own statement and sorted with them (ExportRows).
  */
 async function exportLines(db: SqlSource, bulk: { state: ExportRead; exported: ExportRows }, id: Prisma.Sql, matches: Prisma.Sql, order: Prisma.Sql): Promise<void> {
   const { state, exported } = bulk;

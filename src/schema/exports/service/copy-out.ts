@@ -2,11 +2,13 @@ import type { Readable } from 'node:stream';
 import type { Connection, Submittable } from 'pg';
 
 // A COPY … TO STDOUT (FORMAT binary), read by the export's worker thread straight off its connection's socket: each
-// row's bytes as a view of the socket's chunk, with no copy but of a row split between two reads. The protocol: the
-// server answers CopyOutResponse ('H'), then one CopyData ('d') message a row ("messages sent from the backend will
-// always correspond to single data rows": the first one also holds the binary header, the last one the trailer), then
-// CopyDone ('c'), CommandComplete and ReadyForQuery. From CopyDone on (or an ErrorResponse, 'E'), the socket goes back
-// to pg's own parser, which ends the query as any other. Notices and the like that come between are skipped.
+// row's bytes as a view of what the socket read, copied only when its message was split between two reads. The
+// protocol: the server answers CopyOutResponse ('H'), then one CopyData ('d') message a row ("messages sent from the
+// backend will always correspond to single data rows": the first one also holds the binary header, the last one the
+// trailer), then
+// CopyDone ('c'), CommandComplete and ReadyForQuery. From CopyDone on (or an ErrorResponse, 'E', or any answer that is
+// not a COPY's), the socket goes back to pg's own parser, which ends the query as any other. Notices and the like that
+// come between the rows are skipped.
 
 /** PGCOPY\n\377\r\n\0: a binary COPY's first bytes, then its flags and its header extension's length (int32 each). */
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
@@ -18,12 +20,13 @@ export function onlyField(row: Buffer): Buffer {
   if (fields !== 1) throw new Error(`exports: a COPY row of ${fields} columns, expected 1`);
   const length = row.readInt32BE(2);
   if (length < 0) throw new Error('exports: an item written as NULL');
+  if (6 + length !== row.length) throw new Error('exports: a COPY row longer or shorter than its one field');
   return row.subarray(6, 6 + length);
 }
 
 const COPY_DATA = 0x64; // d
-const COPY_DONE = 0x63; // c
-const ERROR_RESPONSE = 0x45; // E
+/** What may come between the rows and is skipped: CopyOutResponse, NoticeResponse, ParameterStatus, NotificationResponse. */
+const SKIPPED = new Set([0x48, 0x4e, 0x53, 0x41]); // H N S A
 /** A message's code and its length (which counts itself). */
 const HEAD_BYTES = 5;
 
@@ -56,10 +59,11 @@ export class CopyOut implements Submittable {
 
   constructor(readonly text: string) {}
 
-  submit(connection: Connection): void {
+  submit(connection: Connection): Error | void {
     const socket = (connection as unknown as { stream: Socket }).stream;
     const [pgData, ...others] = socket.listeners('data');
-    if (!pgData || others.length) throw new Error('exports: the connection does not have the one reader a COPY takes over');
+    // (pg's Submittable contract: an error returned, which pg reports as the query's.)
+    if (!pgData || others.length) return new Error('exports: the connection does not have the one reader a COPY takes over');
     this.socket = socket;
     this.pgData = pgData;
     socket.removeListener('data', pgData);
@@ -71,6 +75,7 @@ export class CopyOut implements Submittable {
   read(row: (bytes: Buffer) => void): Promise<boolean> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.over) return Promise.resolve(false);
+    if (this.waiting) return Promise.reject(new Error('exports: a COPY read while another is waiting'));
     return new Promise((resolve, reject) => {
       this.waiting = { row, resolve, reject };
       this.pump();
@@ -97,7 +102,7 @@ export class CopyOut implements Submittable {
     waiting.resolve(true);
   }
 
-  /** Reads the messages of `chunk`; answers the bytes from CopyDone or an ErrorResponse on, once one came. */
+  /** Reads the messages of `chunk`; answers the bytes from CopyDone (or an ErrorResponse, or any other answer) on, once one came. */
   private parse(chunk: Buffer, row: (bytes: Buffer) => void): Buffer | null {
     let at = 0;
     const end = chunk.length;
@@ -137,11 +142,13 @@ export class CopyOut implements Submittable {
       } else at += HEAD_BYTES;
       const code = source[from]!;
       const length = source.readInt32BE(from + 1) - 4;
-      if (code === COPY_DONE || code === ERROR_RESPONSE) return Buffer.concat([source.subarray(from, from + HEAD_BYTES), chunk.subarray(at)]);
-      if (code !== COPY_DATA) {
+      if (length < 0) throw new Error(`exports: a protocol message of length ${length + 4}`);
+      if (SKIPPED.has(code)) {
         this.skipping = length;
         continue;
       }
+      // CopyDone, an ErrorResponse, or anything else (an answer that is no COPY's): pg's to read, from its head on.
+      if (code !== COPY_DATA) return Buffer.concat([source.subarray(from, from + HEAD_BYTES), chunk.subarray(at)]);
       if (end - at >= length) {
         this.data(chunk, at, at + length, row);
         at += length;

@@ -52,17 +52,25 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     });
   // A database that does not answer fails the export instead of holding its snapshot open.
   const client = new pg.Client({ connectionString: job.connectionString, application_name: 'export-worker', connectionTimeoutMillis: 10_000 });
-  // Written synchronously: this thread has nothing else to do meanwhile, and an NDJSON chunk's bytes are then written
-  // before the next chunk is built into the same memory (records.ts lines()).
-  const writer = rowWriter(job.format, job.finalPath, job.columns, { sync: true });
+  // A connection lost mid-COPY reaches the reader (CopyOut's handleError); unheard here it would end the thread.
+  client.on('error', () => {});
+  let writer: ReturnType<typeof rowWriter> | null = null;
   try {
+    // Written synchronously: this thread has nothing else to do meanwhile, and an NDJSON chunk's bytes are then
+    // written before the next chunk is built into the same memory (records.ts lines()).
+    const file = (writer = rowWriter(job.format, job.finalPath, job.columns, { sync: true }));
     await client.connect();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await client.query(`SET TRANSACTION SNAPSHOT ${client.escapeLiteral(job.snapshot)}`);
     // One statement over the whole list: JIT compiling its expressions costs more than it saves (0.6 to 1.3 s at the
-    // medium scale, for a per-row cost already low), and its sort of the matches' addresses fits in memory.
+    // medium scale, for a per-row cost already low); a sort of addresses fits in 64 MB, one of whole records (the
+    // market's ads, ExportRows.inMatches) spills to disk in one merge pass. No parallel workers: they sorted the
+    // large scale's ads ~2 s sooner, but three backends at once took the API's requests' share of the cores (S2 during
+    // the export: 1.43–1.65× idle with them, 1.16–1.42× without, rows/s within 5%), and a plan of one process keeps
+    // the rows in the statement's order whatever its form.
     await client.query(`SET LOCAL jit = off`);
     await client.query(`SET LOCAL work_mem = '64MB'`);
+    await client.query(`SET LOCAL max_parallel_workers_per_gather = 0`);
     const copy = client.query(new CopyOut(`COPY (${job.statement}) TO STDOUT (FORMAT binary)`));
     const items = job.record ? new RecordItems(job.record) : null;
     const leaves = items?.columnLeaves(job.columns) ?? [];
@@ -106,7 +114,7 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
       if (!chunk.length) return true;
       const prepared = prepare(chunk);
       if (answer && !(await answer).go) return false;
-      await writer.write(prepared);
+      await file.write(prepared);
       written += chunk.length;
       answer = ask({ kind: 'chunk', written });
       return true;
@@ -122,16 +130,16 @@ async function run(job: CopyJob, port: NonNullable<typeof parentPort>): Promise<
     if (go && last) go = (await last).go;
     if (!go) {
       // The COPY is left unfinished: the connection is dropped with the thread (its transaction with it).
-      await writer.abort();
+      await file.abort();
       port.postMessage({ kind: 'stopped', written } satisfies CopyReport);
       return;
     }
     if (!copy.ended) throw new Error('exports: the COPY ended without its trailer');
     await client.query('COMMIT');
-    const size = await writer.finish();
+    const size = await file.finish();
     port.postMessage({ kind: 'done', written, size } satisfies CopyReport);
   } catch (error) {
-    await writer.abort().catch(() => {});
+    await writer?.abort().catch(() => {});
     const failure = error as Error;
     port.postMessage({ kind: 'failed', written, message: failure.message, stack: failure.stack } satisfies CopyReport);
   }

@@ -277,8 +277,7 @@ class LineBuffer {
    */
   string(source: Buffer, from: number, length: number, prefix?: { json: Buffer }): void {
     const end = from + length;
-    // At most six bytes a byte (\u00XX), the quotes and the prefix.
-    this.room(length * 6 + 2 + (prefix?.json.length ?? 0));
+    this.room(length + 2 + (prefix?.json.length ?? 0));
     this.bytes[this.at++] = QUOTE;
     if (prefix) this.at += prefix.json.copy(this.bytes, this.at);
     let run = from;
@@ -286,6 +285,8 @@ class LineBuffer {
       const byte = source[i]!;
       if (byte >= 0x20 && byte !== QUOTE && byte !== BACKSLASH) continue;
       this.copy(source, run, i);
+      // An escape takes up to six bytes (\u00XX); the rest of the string and the closing quote still to come.
+      this.room(6 + end - i);
       const bytes = this.bytes;
       bytes[this.at++] = BACKSLASH;
       const short = SHORT_ESCAPES[byte]!;
@@ -301,6 +302,7 @@ class LineBuffer {
       run = i + 1;
     }
     this.copy(source, run, end);
+    this.room(1);
     this.bytes[this.at++] = QUOTE;
   }
 

@@ -53,7 +53,10 @@ export class RowChunk {
     return new RowChunk(count, text, null);
   }
 
-  /** NDJSON bytes of `count` items, each line ended by a newline (the export's worker: COPY's bytes as they came). */
+  /**
+   * NDJSON bytes of `count` items, each line ended by a newline (the export's worker: COPY's bytes as they came, or a
+   * view of its line buffer, which a synchronous writer has written before the buffer is written again).
+   */
   static ofNdjson(bytes: Buffer, count: number): RowChunk {
     return new RowChunk(count, null, null, bytes);
   }
@@ -96,22 +99,41 @@ export type RowWriter = {
 /** How much of a file is written between two of syncBehind's flushes. */
 const SYNC_EVERY = 32 * 1024 * 1024;
 
+type SyncBehind = {
+  /** After a write: `size` bytes of the file written so far. */
+  wrote(fd: number, size: number): void;
+  /** Waits for the flush under way; throws the error of any earlier one. Before the file is closed. */
+  settle(): Promise<void>;
+};
+
 /**
- * Flushes a file being written to disk as it grows: `wrote(fd, size)` after each write starts an fdatasync once
- * SYNC_EVERY more bytes were written (one at a time, in the background, its outcome left to the sync that makes
- * the finished file durable). That last sync then has little left to write: at the large scale it took ~3 s of a
- * 21 s export, with the disk idle while the file was written.
+ * Flushes a file being written to disk as it grows: `wrote` starts an fdatasync once SYNC_EVERY more bytes were
+ * written (one at a time, in the background). The sync that makes the finished file durable then has little left to
+ * write: at the large scale it took ~3 s of a 21 s export, with the disk idle while the file was written. A flush's
+ * error fails the file (at the next write, or at `settle`): once reported, Linux would not report it again to the
+ * final sync, and the pages it could not write may be dropped.
  */
-function syncBehind(): (fd: number, size: number) => void {
+function syncBehind(): SyncBehind {
   let synced = 0;
-  let syncing = false;
-  return (fd, size) => {
-    if (syncing || size - synced < SYNC_EVERY) return;
-    syncing = true;
-    fdatasync(fd, () => {
-      syncing = false;
-      synced = size;
-    });
+  let pending: Promise<void> | null = null;
+  let failed: Error | null = null;
+  return {
+    wrote(fd, size) {
+      if (failed) throw failed;
+      if (pending || fd < 0 || size - synced < SYNC_EVERY) return;
+      pending = new Promise<void>((resolve) =>
+        fdatasync(fd, (error) => {
+          if (error) failed = error;
+          else synced = size;
+          pending = null;
+          resolve();
+        }),
+      );
+    },
+    async settle() {
+      await pending;
+      if (failed) throw failed;
+    },
   };
 }
 
@@ -134,11 +156,16 @@ function textFile(partPath: string, sync: boolean): TextFile {
         const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
         for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
         size += bytes.length;
-        synced(fd, size);
+        synced.wrote(fd, size);
       },
       async end() {
-        if (open) closeSync(fd);
+        if (!open) return;
         open = false;
+        try {
+          await synced.settle();
+        } finally {
+          closeSync(fd);
+        }
       },
     };
   }
@@ -149,7 +176,7 @@ function textFile(partPath: string, sync: boolean): TextFile {
     async put(text) {
       if (failed) throw failed;
       const written = stream.write(text);
-      synced(fd, stream.bytesWritten);
+      synced.wrote(fd, stream.bytesWritten);
       if (!written) {
         await new Promise<void>((resolve, reject) => {
           const drained = () => {
@@ -161,7 +188,12 @@ function textFile(partPath: string, sync: boolean): TextFile {
         });
       }
     },
-    end: () => new Promise<void>((resolve, reject) => { if (failed) return reject(failed); stream.end(() => (failed ? reject(failed) : resolve())); }),
+    async end() {
+      // The flush under way first (the stream then closes the descriptor); its failure fails the file, closed either way.
+      const settled = await synced.settle().then(() => null, (error: Error) => error);
+      await new Promise<void>((resolve, reject) => { if (failed) return reject(failed); stream.end(() => (failed ? reject(failed) : resolve())); });
+      if (settled) throw settled;
+    },
   };
 }
 
@@ -178,8 +210,9 @@ async function durable(partPath: string, finalPath: string): Promise<number> {
 
 /**
  * A Parquet row group's bounds: a group's columns are held in memory until it is written (its encoded values, then
- * its compressed pages), so it ends at ROW_GROUP rows or once its values take ROW_GROUP_BYTES, whichever comes first:
- * the memory a group takes does not grow with the items' size.
+ * its pages while they are compressed, as the next group is filled: two groups at most), so it ends at ROW_GROUP rows
+ * or once its values take ROW_GROUP_BYTES, whichever comes first: the memory a group takes does not grow with the
+ * items' size.
  */
 const ROW_GROUP = 10_000;
 const ROW_GROUP_BYTES = 2 * 1024 * 1024;
@@ -288,7 +321,7 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
   const synced = syncBehind();
   const flush = async () => {
     await file.flush();
-    synced(file.descriptor, file.size);
+    synced.wrote(file.descriptor, file.size);
   };
   const json = columns.map((column) => column.kind === 'json');
   const add = (i: number, value: unknown) => file.add(i, json[i] && value !== null && value !== undefined ? JSON.stringify(value) : value);
@@ -314,11 +347,13 @@ function parquetWriter(partPath: string, finalPath: string, columns: Column[], r
       if (full()) await flush();
     },
     async finish() {
+      await synced.settle();
       await file.finish();
       zstd.close();
       return durable(partPath, finalPath);
     },
     async abort() {
+      await synced.settle().catch(() => {});
       zstd.close();
       file.close();
       await remove();

@@ -7,7 +7,7 @@ import { currentRequest, noteErrorCode } from '../src/plugins/use-request-state.
 import { restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { argumentsFromHttp } from './arguments.js';
 import { BASE_PATH } from './plugin.js';
-import type { RestRoute } from './routes.js';
+import { EVENT_STREAM_ROUTE as ROUTE } from './routes.js';
 
 // GET /v1/events/stream: the live feed for REST clients, as Server-Sent Events (text/event-stream). It runs the
 // GraphQL subscription `events` (src/schema/events/subscriptions.ts) with the request's query string as its arguments,
@@ -24,8 +24,6 @@ import type { RestRoute } from './routes.js';
 
 export const EVENT_STREAM_PATH = `${BASE_PATH}/events/stream`;
 
-/** How the stream's arguments are read and named in errors: as the query string of a GET route. */
-const ROUTE: RestRoute = { method: 'GET', path: '/events/stream', field: 'Query.events', envelope: 'spread', tags: ['Events'] };
 
 /** EVENTS_HEARTBEAT_MS, read when the server is made. */
 function heartbeatInterval(): number {

@@ -8,7 +8,7 @@ import { currentRequest, noteErrorCode } from '../src/plugins/use-request-state.
 import { CONTENT_TYPES, EXTENSIONS, exportFile, FileGone } from '../src/schema/exports/service.js';
 import { restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { BASE_PATH } from './plugin.js';
-import type { RestRoute } from './routes.js';
+import { EXPORT_FILE_ROUTE as ROUTE } from './routes.js';
 
 // GET /v1/exports/{exportId}/file: a finished export's file, streamed from EXPORT_DIR (REST only: a file has no JSON
 // envelope, so it is not in the route table). The caller's key and workspace as for every route; another workspace's
@@ -18,7 +18,6 @@ import type { RestRoute } from './routes.js';
 
 const PATTERN = new RegExp(`^${BASE_PATH}/exports/([^/]+)/file$`);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ROUTE: RestRoute = { method: 'GET', path: '/exports/:exportId/file', field: 'Query.export', envelope: 'single', tags: ['Exports'] };
 
 /** The byte range `header` asks for within `size`: null to send it all, 'unsatisfiable' for a 416. */
 export function byteRange(header: string | null, size: number): { start: number; end: number } | 'unsatisfiable' | null {

@@ -10,7 +10,8 @@ import { isPublicField } from '../src/schema/access.js';
 import { violationsFromIssues } from '../src/schema/validation.js';
 import { notFoundFailure, validationFailure } from './errors.js';
 import { argumentsFromHttp } from './arguments.js';
-import { locationOf, MAX_QUERY_LIST } from './routes.js';
+import { EVENT_STREAM_ROUTE, EXPORT_FILE_ROUTE, locationOf, MAX_QUERY_LIST } from './routes.js';
+import { CONTENT_TYPES } from '../src/schema/exports/service.js';
 import type { ParamViolation, RestRoute } from './routes.js';
 
 // The OpenAPI 3.1 document of the REST surface (GET /v1/openapi.json, committed as rest/openapi.json), built from
@@ -352,6 +353,94 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
   };
 }
 
+/** A request header a route reads (Range, If-None-Match, Last-Event-ID). */
+const requestHeader = (name: string, description: string): Schema => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
+
+/** An error status that is this route's own, with its example envelope. */
+function ownError(status: number, description: string, code: string, message: string): Schema {
+  return {
+    description,
+    headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: { error: { code, message, requestId: EXAMPLE_REQUEST_ID } } } },
+  };
+}
+
+/** GET /v1/exports/{exportId}/file (rest/export-file.ts): the file itself, outside the route table since it has no JSON envelope. */
+function exportFileOperation(builder: Builder, schema: GraphQLSchema): Schema {
+  const base = operation(builder, EXPORT_FILE_ROUTE, fieldOf(schema, EXPORT_FILE_ROUTE), 'exportFile');
+  const fileHeaders = {
+    'X-Request-Id': HEADERS['X-Request-Id'],
+    'Content-Disposition': header('`attachment; filename="export-<id>.<ndjson|csv|parquet>"`.', { type: 'string' }),
+    ETag: header('The file\'s version: send it back in If-None-Match or If-Range.', { type: 'string' }),
+    'Accept-Ranges': header('`bytes`.', { type: 'string' }),
+    Expires: header('When the file expires (the export\'s expiresAt), as an HTTP date.', { type: 'string' }),
+    'Content-Length': header('Bytes in this answer.'),
+  };
+  const file = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } };
+  const content = Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, file]));
+  return {
+    operationId: 'exportFile',
+    tags: EXPORT_FILE_ROUTE.tags,
+    summary: "A finished export's file",
+    description:
+      "REST only (a file has no GraphQL field). The export's file once its state is `done`, until `expiresAt`: NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet " +
+      '(`application/vnd.apache.parquet`) as the export asked. Streamed from EXPORT_DIR or the S3-compatible store. `Range: bytes=<start>-<end>` (one range; `bytes=-<n>` the last n) ' +
+      'is answered 206 with Content-Range, a range outside the file 416; `If-Range` with the ETag resumes only the same file; `If-None-Match` with it is a 304. HEAD answers the headers. ' +
+      "Free (the export's rows were charged when they were written); rate-limited as a read. Another workspace's export is answered as a missing one.",
+    parameters: [
+      ...((base.parameters as Schema[] | undefined) ?? []),
+      requestHeader('Range', 'One byte range, `bytes=<start>-[<end>]` or `bytes=-<suffix length>`; several ranges or another unit are answered with the whole file.'),
+      requestHeader('If-Range', "The ETag of the file a range continues: a different file is answered whole (200)."),
+      requestHeader('If-None-Match', 'An ETag: the same file is answered 304 without a body.'),
+    ],
+    responses: {
+      200: { description: 'The whole file.', headers: fileHeaders, content },
+      206: { description: 'The range asked for.', headers: { ...fileHeaders, 'Content-Range': header('`bytes <start>-<end>/<size>`.', { type: 'string' }) }, content },
+      304: { description: 'Not modified (If-None-Match matched the ETag).', headers: fileHeaders },
+      400: {
+        description: ERROR_DESCRIPTIONS[400],
+        headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: validationFailure([{ argument: 'exportId', location: 'path', expected: ['exportId must be a UUID'] }], EXAMPLE_REQUEST_ID).body } },
+      },
+      404: ownError(404, "No such export in this workspace, or its file is gone (cancelled, failed, expired or missing from the store): not_found.", 'not_found', "The export's file (the export is expired) was not found."),
+      409: ownError(409, 'The export is still queued or running (conflict): read GET /v1/exports/{exportId} until its state is done.', 'conflict', 'The export is running: its file is ready once its state is done (GET /v1/exports/{exportId}).'),
+      416: { description: 'The range starts past the end of the file.', headers: { ...fileHeaders, 'Content-Range': header('`bytes */<size>`.', { type: 'string' }) } },
+      ...Object.fromEntries([401, 403, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+    },
+  };
+}
+
+/** GET /v1/events/stream (rest/event-stream.ts): the feed live as Server-Sent Events, the subscription's arguments in its query string. */
+function eventStreamOperation(builder: Builder, schema: GraphQLSchema): Schema {
+  const field = schema.getSubscriptionType()!.getFields().events!;
+  const base = operation(builder, EVENT_STREAM_ROUTE, field, 'eventStream');
+  const baseResponses = base.responses as Record<string, Schema>;
+  return {
+    operationId: 'eventStream',
+    tags: EVENT_STREAM_ROUTE.tags,
+    summary: "The workspace's events live, as Server-Sent Events",
+    description:
+      "REST's `subscription { events }`: the feed's filters in the query string, validated as GET /v1/events's. Each event is one message: `id:` its cursor, `data:` the event " +
+      '(the Event schema, as GET /v1/events shows it). `Last-Event-ID` (sent by EventSource when it reconnects) or `after` replays the stored events after that one first, then goes live, ' +
+      'none missed or repeated; the header wins over `after`. A comment (`: heartbeat`) every EVENTS_HEARTBEAT_MS (default 15 s) keeps proxies from closing it. Free to open; one credit per event ' +
+      'delivered, charged before it is sent: when the workspace can no longer pay, an `event: error` message carries the error envelope (insufficient_credits) and the stream closes. ' +
+      'Before the stream starts, a refusal is the error envelope with its status.',
+    parameters: [
+      ...((base.parameters as Schema[] | undefined) ?? []),
+      requestHeader('Last-Event-ID', 'The `id:` of the last event received: the stream resumes after it (wins over `after`).'),
+    ],
+    responses: {
+      200: {
+        description: 'The stream: `retry: 3000` and `: connected` at once, then `id: <cursor>` / `data: <Event JSON>` messages, heartbeats, and `event: error` before an end it did not choose.',
+        headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
+        content: { 'text/event-stream': { schema: { type: 'string' }, example: 'retry: 3000\n: connected\n\nid: <cursor>\ndata: {"id":"evt_…","type":"ad.created",…}\n\n' } },
+      },
+      ...(baseResponses['400'] ? { 400: baseResponses['400'] } : {}),
+      ...Object.fromEntries([401, 402, 403, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of the routes (deterministic: the same schema and table give the same text). */
 export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRoute[]): Schema {
   const builder = new Builder(schema);
@@ -365,6 +454,8 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
     ids.add(id);
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(builder, route, field, id);
   }
+  paths[`${BASE_PATH}${EXPORT_FILE_ROUTE.path.replace(':exportId', '{exportId}')}`] = { get: exportFileOperation(builder, schema) };
+  paths[`${BASE_PATH}${EVENT_STREAM_ROUTE.path}`] = { get: eventStreamOperation(builder, schema) };
   paths[`${BASE_PATH}/ready`] = {
     get: {
       operationId: 'ready',

@@ -21,6 +21,7 @@ import { isMultipart, readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { routeOperations, type RouteOperation } from './operation.js';
 import type { ParamViolation, RestRoute } from './routes.js';
+import { EVENT_STREAM_ROUTE, EXPORT_FILE_ROUTE } from './routes.js';
 
 export const BASE_PATH = '/v1';
 
@@ -77,9 +78,9 @@ const SERVED_OUTSIDE_THE_TABLE: Routed[] = [
     { method: 'HEAD', path },
   ]),
   // An event stream is only opened by GET: a HEAD would hold a connection open to send nothing.
-  { method: 'GET', path: '/events/stream' },
-  { method: 'GET', path: '/exports/:exportId/file' },
-  { method: 'HEAD', path: '/exports/:exportId/file' },
+  { method: 'GET', path: EVENT_STREAM_ROUTE.path },
+  { method: 'GET', path: EXPORT_FILE_ROUTE.path },
+  { method: 'HEAD', path: EXPORT_FILE_ROUTE.path },
 ];
 
 /**

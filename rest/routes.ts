@@ -239,3 +239,11 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/exports/:exportId', field: 'Query.export', envelope: 'single', tags: ['Exports'] },
   { method: 'DELETE', path: '/exports/:exportId', field: 'Mutation.exportCancel', envelope: 'single', tags: ['Exports'] },
 ];
+
+/**
+ * The two GET routes served beside the table (no JSON envelope to put an answer in: the route-driven tools would
+ * wait on a stream for ever), described here so their plugins, the OpenAPI document and the errors name them alike.
+ * `field` is the GraphQL field whose arguments they read: the export's id, the feed's filters.
+ */
+export const EXPORT_FILE_ROUTE: RestRoute = { method: 'GET', path: '/exports/:exportId/file', field: 'Query.export', envelope: 'single', tags: ['Exports'] };
+export const EVENT_STREAM_ROUTE: RestRoute = { method: 'GET', path: '/events/stream', field: 'Query.events', envelope: 'spread', tags: ['Events'] };

@@ -2793,6 +2793,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports/{exportId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished export's file
+         * @description REST only (a file has no GraphQL field). The export's file once its state is `done`, until `expiresAt`: NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`) as the export asked. Streamed from EXPORT_DIR or the S3-compatible store. `Range: bytes=<start>-<end>` (one range; `bytes=-<n>` the last n) is answered 206 with Content-Range, a range outside the file 416; `If-Range` with the ETag resumes only the same file; `If-None-Match` with it is a 304. HEAD answers the headers. Free (the export's rows were charged when they were written); rate-limited as a read. Another workspace's export is answered as a missing one.
+         */
+        get: operations["exportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's events live, as Server-Sent Events
+         * @description REST's `subscription { events }`: the feed's filters in the query string, validated as GET /v1/events's. Each event is one message: `id:` its cursor, `data:` the event (the Event schema, as GET /v1/events shows it). `Last-Event-ID` (sent by EventSource when it reconnects) or `after` replays the stored events after that one first, then goes live, none missed or repeated; the header wins over `after`. A comment (`: heartbeat`) every EVENTS_HEARTBEAT_MS (default 15 s) keeps proxies from closing it. Free to open; one credit per event delivered, charged before it is sent: when the workspace can no longer pay, an `event: error` message carries the error envelope (insufficient_credits) and the stream closes. Before the stream starts, a refusal is the error envelope with its status.
+         */
+        get: operations["eventStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ready": {
         parameters: {
             query?: never;
@@ -6557,6 +6597,12 @@ export interface components {
             affordable?: boolean;
             /** @description The GraphQL field the route runs (its price in the price table). */
             field?: string;
+        };
+        /** @description An event delivered live, with its cursor: pass the last one received as `after` to resume exactly after it. */
+        LiveEvent: {
+            /** @description The SSE id of the event on GET /v1/events/stream; a position for `after` anywhere. */
+            cursor?: string;
+            event?: components["schemas"]["Event"];
         };
         Readiness: {
             requestId: string;
@@ -21927,6 +21973,270 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    exportFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range, `bytes=<start>-[<end>]` or `bytes=-<suffix length>`; several ranges or another unit are answered with the whole file. */
+                Range?: string;
+                /** @description The ETag of the file a range continues: a different file is answered whole (200). */
+                "If-Range"?: string;
+                /** @description An ETag: the same file is answered 304 without a body. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
+                    "Content-Disposition"?: string;
+                    /** @description The file's version: send it back in If-None-Match or If-Range. */
+                    ETag?: string;
+                    /** @description `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description When the file expires (the export's expiresAt), as an HTTP date. */
+                    Expires?: string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The range asked for. */
+            206: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
+                    "Content-Disposition"?: string;
+                    /** @description The file's version: send it back in If-None-Match or If-Range. */
+                    ETag?: string;
+                    /** @description `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description When the file expires (the export's expiresAt), as an HTTP date. */
+                    Expires?: string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length"?: number;
+                    /** @description `bytes <start>-<end>/<size>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
+                    "Content-Disposition"?: string;
+                    /** @description The file's version: send it back in If-None-Match or If-Range. */
+                    ETag?: string;
+                    /** @description `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description When the file expires (the export's expiresAt), as an HTTP date. */
+                    Expires?: string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: `validation_error`, with `details.validationErrors[]` naming each field at fault. */
+            400: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_error",
+                     *         "message": "Invalid request: exportId must be a UUID",
+                     *         "requestId": "3f6c1b9e-8d2a-4f1e-9b7c-5a0d2e4c6f81",
+                     *         "details": {
+                     *           "validationErrors": [
+                     *             {
+                     *               "field": "path.exportId",
+                     *               "location": "path",
+                     *               "expected": [
+                     *                 "exportId must be a UUID"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description No such export in this workspace, or its file is gone (cancelled, failed, expired or missing from the store): not_found. */
+            404: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "The export's file (the export is expired) was not found.",
+                     *         "requestId": "3f6c1b9e-8d2a-4f1e-9b7c-5a0d2e4c6f81"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The export is still queued or running (conflict): read GET /v1/exports/{exportId} until its state is done. */
+            409: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "The export is running: its file is ready once its state is done (GET /v1/exports/{exportId}).",
+                     *         "requestId": "3f6c1b9e-8d2a-4f1e-9b7c-5a0d2e4c6f81"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The range starts past the end of the file. */
+            416: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
+                    "Content-Disposition"?: string;
+                    /** @description The file's version: send it back in If-None-Match or If-Range. */
+                    ETag?: string;
+                    /** @description `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description When the file expires (the export's expiresAt), as an HTTP date. */
+                    Expires?: string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length"?: number;
+                    /** @description `bytes *\/<size>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    eventStream: {
+        parameters: {
+            query?: {
+                /** @description Only these event types (up to 20): ad.created, ad.stopped, ad.reach_jumped, ad.landing_page_changed, ad.copy_changed, advertiser.burst, product.created, product.price_changed, product.out_of_stock, product.back_in_stock, brandtracker.rank_changed, shop.app_installed, shop.app_removed, search.matched, search.left, webhook.disabled. Repeat the parameter or separate values with commas. */
+                types?: ("ad.created" | "ad.stopped" | "ad.reach_jumped" | "ad.landing_page_changed" | "ad.copy_changed" | "advertiser.burst" | "product.created" | "product.price_changed" | "product.out_of_stock" | "product.back_in_stock" | "brandtracker.rank_changed" | "shop.app_installed" | "shop.app_removed" | "search.matched" | "search.left" | "webhook.disabled")[];
+                brandtrackerId?: string;
+                advertiserId?: string;
+                shopId?: string;
+                adId?: string;
+                productId?: string;
+                from?: string;
+                to?: string;
+                after?: string;
+            };
+            header?: {
+                /** @description The `id:` of the last event received: the stream resumes after it (wins over `after`). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `retry: 3000` and `: connected` at once, then `id: <cursor>` / `data: <Event JSON>` messages, heartbeats, and `event: error` before an end it did not choose. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *     : connected
+                     *
+                     *     id: <cursor>
+                     *     data: {"id":"evt_…","type":"ad.created",…}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request: `validation_error`, with `details.validationErrors[]` naming each field at fault. */
+            400: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_error",
+                     *         "message": "Invalid request: advertiserId must be shorter than or equal to 128 characters",
+                     *         "requestId": "3f6c1b9e-8d2a-4f1e-9b7c-5a0d2e4c6f81",
+                     *         "details": {
+                     *           "validationErrors": [
+                     *             {
+                     *               "field": "query-string.advertiserId",
+                     *               "location": "query-string",
+                     *               "expected": [
+                     *                 "advertiserId must be shorter than or equal to 128 characters"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPENAPI_FILE, printedOpenApi } from '../../rest/print-openapi.js';
-import { routes } from '../../rest/routes.js';
+import { EVENT_STREAM_ROUTE, EXPORT_FILE_ROUTE, routes } from '../../rest/routes.js';
+import { CONTENT_TYPES } from '../../src/schema/exports/service.js';
 import { isPublicField } from '../../src/schema/access.js';
 import { schema } from '../../src/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -85,7 +86,7 @@ it('declares the error envelope for each status, and the request-id, rate-limit 
 it('documents for each route a 400 the route really answers', async () => {
   const { apiKey } = await t.newKey();
   let checked = 0;
-  for (const route of routes) {
+  for (const route of [...routes, EXPORT_FILE_ROUTE, EVENT_STREAM_ROUTE]) {
     const example = operationOf(route).responses['400']?.content?.['application/json']?.example;
     if (!example) continue;
     const [violation] = example.error.details.validationErrors as { field: string; location: string; expected: string[] }[];
@@ -117,4 +118,25 @@ it('summarises each route in words: no backticks, not its method and path again'
     expect(summary, `${route.method} ${route.path}`).not.toMatch(/`|^(GET|POST|PATCH|DELETE) \/v1/);
     expect(summary.length).toBeLessThanOrEqual(121);
   }
+});
+
+// The file of an export and the live feed are served beside the route table (no JSON envelope), and documented too.
+it('documents the export file and the event stream as they answer', async () => {
+  const file = doc.paths['/v1/exports/{exportId}/file'].get;
+  expect(file.parameters.map((p: { name: string }) => p.name)).toEqual(['exportId', 'Range', 'If-Range', 'If-None-Match']);
+  expect(Object.keys(file.responses['200'].content).sort()).toEqual(Object.values(CONTENT_TYPES).sort());
+  expect(Object.keys(file.responses)).toEqual(expect.arrayContaining(['206', '304', '404', '409', '416']));
+  const stream = doc.paths['/v1/events/stream'].get;
+  const args = schema.getSubscriptionType()!.getFields().events!.args.map((arg) => arg.name);
+  expect(stream.parameters.map((p: { name: string }) => p.name)).toEqual([...args, 'Last-Event-ID']);
+  expect(Object.keys(stream.responses['200'].content)).toEqual(['text/event-stream']);
+
+  const { apiKey } = await t.newKey();
+  const missing = await t.rest('GET', '/exports/00000000-0000-4000-8000-000000000000/file', { key: apiKey });
+  expect(missing.status).toBe(404);
+  expect(file.responses['404']).toBeDefined();
+  const open = await t.app.fetch('http://api.test/v1/events/stream', { headers: { authorization: `Bearer ${apiKey}` } });
+  expect(open.status).toBe(200);
+  expect(open.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  await open.body?.cancel();
 });

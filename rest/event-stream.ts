@@ -8,6 +8,7 @@ import { restErrorFrom, validationFailure, type RestError } from './errors.js';
 import { argumentsFromHttp } from './arguments.js';
 import { BASE_PATH } from './plugin.js';
 import { EVENT_STREAM_ROUTE as ROUTE } from './routes.js';
+import { envNumber } from '../src/config.js';
 
 // GET /v1/events/stream: the live feed for REST clients, as Server-Sent Events (text/event-stream). It runs the
 // GraphQL subscription `events` (src/schema/events/subscriptions.ts) with the request's query string as its arguments,
@@ -27,10 +28,7 @@ export const EVENT_STREAM_PATH = `${BASE_PATH}/events/stream`;
 
 /** EVENTS_HEARTBEAT_MS, read when the server is made. */
 function heartbeatInterval(): number {
-  const raw = process.env.EVENTS_HEARTBEAT_MS;
-  const value = raw ? Number(raw) : 15_000;
-  if (!Number.isInteger(value) || value < 10) throw new Error(`EVENTS_HEARTBEAT_MS must be a whole number of milliseconds (at least 10), got ${JSON.stringify(raw)}`);
-  return value;
+  return envNumber('EVENTS_HEARTBEAT_MS', 15_000, { min: 10, unit: 'milliseconds' });
 }
 
 type Delivered = { events: { cursor: string; event: Record<string, unknown> } };

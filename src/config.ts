@@ -107,3 +107,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     history: { aheadMonths: e.HISTORY_PARTITIONS_AHEAD, retentionMonths: e.HISTORY_RETENTION_MONTHS || null },
   };
 }
+
+/**
+ * A number setting read from the environment where it is used (a domain's own knob, outside loadConfig): `fallback`
+ * when unset or empty, else the value within its bounds, or an error naming the variable, what it must be and what
+ * it got. `whole` (the default) refuses fractions and numbers past JavaScript's exact integers.
+ */
+export function envNumber(
+  name: string,
+  fallback: number,
+  bounds: { min?: number; max?: number; whole?: boolean; unit?: string } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const { min, max, whole = true, unit } = bounds;
+  const n = raw.trim() === '' ? NaN : Number(raw);
+  const fits = (whole ? Number.isSafeInteger(n) : Number.isFinite(n)) && (min === undefined || n >= min) && (max === undefined || n <= max);
+  if (fits) return n;
+  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : max !== undefined ? ` of at most ${max}` : '';
+  throw new Error(`${name} must be a ${whole ? 'whole ' : ''}number${unit ? ` of ${unit}` : ''}${range}, got ${JSON.stringify(raw)}`);
+}

@@ -1,4 +1,5 @@
 import type { Queryable } from './bulk.js';
+import { envNumber } from '../config.js';
 
 // The outbox of market changes (issue #36). Every writer of market data (a sync's page, a file import, the demo
 // market) records the events its change causes with `recordEvents`, on the client of the transaction that writes the
@@ -56,19 +57,12 @@ export type NewEvent = Partial<EventSubjects> & {
 /** Thresholds of the derived events (environment, read once). */
 export const EVENT_THRESHOLDS = {
   /** `ad.reach_jumped`: the smallest day's gain (EVENTS_REACH_JUMP, default 10,000). */
-  reachJump: positiveInt(process.env.EVENTS_REACH_JUMP, 10_000, 'EVENTS_REACH_JUMP'),
+  reachJump: envNumber('EVENTS_REACH_JUMP', 10_000, { min: 1 }),
   /** `advertiser.burst`: the fewest ads started on one day (EVENTS_BURST_ADS, default 10). */
-  burstAds: positiveInt(process.env.EVENTS_BURST_ADS, 10, 'EVENTS_BURST_ADS'),
+  burstAds: envNumber('EVENTS_BURST_ADS', 10, { min: 1 }),
   /** `brandtracker.rank_changed`: the size of a page's top (EVENTS_TOP_RANK, default 10). */
-  topRank: positiveInt(process.env.EVENTS_TOP_RANK, 10, 'EVENTS_TOP_RANK'),
+  topRank: envNumber('EVENTS_TOP_RANK', 10, { min: 1 }),
 };
-
-function positiveInt(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(value)}`);
-  return n;
-}
 
 /** Listeners told after a transaction that recorded events commits (the in-process dispatcher wakes at once). */
 const committedListeners = new Set<() => void>();

@@ -5,6 +5,7 @@ import { apiError } from '../errors.js';
 import { sourceConfig } from './config.js';
 import { SourceError, SourceHttp, type Wait } from './http.js';
 import type { Connector, Json, Page, SourceIO } from './types.js';
+import { envNumber } from '../config.js';
 
 // A run of one connector: claimed in `sync_runs` (at most one running run per source, across instances), its
 // pages applied one transaction each with the cursor of the next page written in the same transaction, so a run
@@ -102,8 +103,7 @@ const stableJson = (value: unknown): string =>
 export const queryKey = (query: unknown) => createHash('sha256').update(stableJson(query)).digest('hex').slice(0, 32);
 
 export function defaultLeaseMs(): number {
-  const fromEnv = Number(process.env.SYNC_LEASE_MS);
-  return Number.isFinite(fromEnv) && fromEnv >= 1000 ? fromEnv : 60_000;
+  return envNumber('SYNC_LEASE_MS', 60_000, { min: 1000, unit: 'milliseconds' });
 }
 
 /** How long a stopped run may be resumed: past this its `asOf` no longer stands for the data it would fetch. */

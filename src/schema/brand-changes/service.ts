@@ -10,6 +10,7 @@ import { hasEuAccess, productsByIds, withView } from '../products/service.js';
 import type { ProductRow } from '../products/types.js';
 import { DAY_MS } from '../shared/time.js';
 import { brandRevision, findChanges, SECTIONS, type Found, type FoundRow, type Section, type Subject, type Window } from './service/statement.js';
+import { envNumber } from '../../config.js';
 
 // A brand's changes between two dates (issue #37), the public face of the domain: the window from the arguments,
 // the one statement of service/statement.ts (the brand, each section's count and page, the items' titles), then, only
@@ -37,14 +38,7 @@ export const MAX_OFFSET = 10_000;
  * ago. The writers raise the brand's revision with every change of its ads and products, events or not (migration
  * 0043); only rows changed outside them (by hand) wait for the answer to be that old.
  */
-export const KEEP = { ms: keepSeconds(process.env.BRAND_CHANGES_CACHE_SECONDS) * 1000, answers: 1_000, items: 10_000 } as const;
-
-function keepSeconds(value: string | undefined): number {
-  if (value === undefined || value === '') return 60;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 86_400) throw new Error(`BRAND_CHANGES_CACHE_SECONDS must be a whole number from 0 to 86400, got ${JSON.stringify(value)}`);
-  return n;
-}
+export const KEEP = { ms: envNumber('BRAND_CHANGES_CACHE_SECONDS', 60, { min: 0, max: 86_400 }) * 1000, answers: 1_000, items: 10_000 } as const;
 
 /**
  * An answer of the statement; `compact`: the answer as it shows without expansions, once built;

@@ -9,6 +9,7 @@ import { acrossWorkspaces } from '../../db/workspace-check.js';
 import { inWorkspace } from '../shared/workspace.js';
 import { asParamsError, listArguments, ListRunFailed, marketList, runList, runPrincipal, type Family, type RunServices } from '../shared/market-lists.js';
 import { adFacts, lexemesOf, type AdProfile, type RowFacts } from './service/prefilter.js';
+import { envNumber } from '../../config.js';
 
 // A workspace's saved searches (create, list, read, change, delete) and the statements of their consumer
 // (src/events/saved-searches.ts): the searches of the lists a batch of events changed, the rows they held among the
@@ -18,15 +19,8 @@ import { adFacts, lexemesOf, type AdProfile, type RowFacts } from './service/pre
 
 const sql = Prisma.sql;
 
-function positiveInt(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(value)}`);
-  return n;
-}
-
 /** SAVED_SEARCH_MAX_MATCHES (default 10,000): the most rows a saved search may hold when it is made or changed. Tests lower it. */
-export const savedSearchBounds = { maxMatches: positiveInt(process.env.SAVED_SEARCH_MAX_MATCHES, 10_000, 'SAVED_SEARCH_MAX_MATCHES') };
+export const savedSearchBounds = { maxMatches: envNumber('SAVED_SEARCH_MAX_MATCHES', 10_000, { min: 1 }) };
 
 export type SavedSearchView = {
   id: string;

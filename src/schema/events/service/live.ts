@@ -3,6 +3,7 @@ import { createPubSub, type PubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { dispatchedThrough, eventsAfter, passes, type Concern, type EventFilter, type SequencedEvent } from './feed.js';
+import { envNumber } from '../../../config.js';
 
 // Live subscriptions (GraphQL `subscription { events }` and GET /v1/events/stream): the dispatched events, pushed to
 // the streams open on this instance as soon as their batch commits.
@@ -289,11 +290,7 @@ export function liveHub(): LiveHub {
 
 /** EVENTS_LIVE_CHECK_MS (default 2,000). */
 function liveCheckMs(): number {
-  const value = process.env.EVENTS_LIVE_CHECK_MS;
-  if (value === undefined || value === '') return 2_000;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 10) throw new Error(`EVENTS_LIVE_CHECK_MS must be a whole number of milliseconds (at least 10), got ${JSON.stringify(value)}`);
-  return n;
+  return envNumber('EVENTS_LIVE_CHECK_MS', 2_000, { min: 10, unit: 'milliseconds' });
 }
 
 /**

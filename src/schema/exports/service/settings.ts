@@ -1,14 +1,7 @@
 import path from 'node:path';
+import { envNumber } from '../../../config.js';
 
 // The settings of exports, read from the environment on first use (tests set them before).
-
-function positive(name: string, fallback: number, max = Infinity): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a positive number${max < Infinity ? ` of at most ${max}` : ''}, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 /**
  * The most rows of a chunk: the worker thread holds two chunks (and, for Parquet, a row group) in a heap capped at
@@ -32,10 +25,11 @@ export type ExportSettings = {
 export function exportSettings(): ExportSettings {
   return {
     dir: path.resolve(process.env.EXPORT_DIR || path.join(process.env.DATA_DIR || './.data', 'exports')),
-    ttlMs: positive('EXPORT_TTL_HOURS', 24) * 3_600_000,
-    chunkRows: Math.floor(positive('EXPORT_CHUNK_ROWS', 1_000, MAX_CHUNK_ROWS)),
-    embeddedMaxRows: Math.floor(positive('EXPORT_EMBEDDED_MAX_ROWS', 100_000)),
-    leaseMs: positive('EXPORT_LEASE_SECONDS', 120) * 1_000,
+    // Hours may be a fraction (0.25: a quarter of an hour), down to a minute.
+    ttlMs: Math.round(envNumber('EXPORT_TTL_HOURS', 24, { whole: false, min: 1 / 60, unit: 'hours' }) * 3_600_000),
+    chunkRows: envNumber('EXPORT_CHUNK_ROWS', 1_000, { min: 1, max: MAX_CHUNK_ROWS }),
+    embeddedMaxRows: envNumber('EXPORT_EMBEDDED_MAX_ROWS', 100_000, { min: 1 }),
+    leaseMs: envNumber('EXPORT_LEASE_SECONDS', 120, { min: 1, unit: 'seconds' }) * 1_000,
   };
 }
 
@@ -78,7 +72,12 @@ export function s3Settings(): S3Settings | null {
     throw misconfigured(`EXPORT_S3_ENDPOINT must be a URL, got ${JSON.stringify(endpoint)}`);
   }
   const pathStyle = process.env.EXPORT_S3_PATH_STYLE ? process.env.EXPORT_S3_PATH_STYLE === 'true' : Boolean(process.env.EXPORT_S3_ENDPOINT);
-  const partMb = positive('EXPORT_S3_PART_MB', 16);
+  let partMb: number;
+  try {
+    partMb = envNumber('EXPORT_S3_PART_MB', 16, { whole: false });
+  } catch (error) {
+    throw misconfigured((error as Error).message);
+  }
   if (partMb < 5) throw misconfigured(`EXPORT_S3_PART_MB must be at least 5 (S3's smallest part), got ${partMb}`);
   const prefix = process.env.EXPORT_S3_PREFIX ?? 'exports/';
   return { endpoint, bucket, region, accessKeyId, secretAccessKey, prefix, pathStyle, partBytes: Math.floor(partMb * 1024 * 1024) };

@@ -1,3 +1,5 @@
+import { envNumber } from '../../../config.js';
+
 // The delivery settings, from the environment (read when asked, so a test may set them first), each a whole number of
 // milliseconds unless named otherwise. README.md (Webhooks) documents them.
 
@@ -51,12 +53,7 @@ const MAY_BE_ZERO = new Set<keyof WebhookSettings>(['secretOverlapMs', 'retryWin
 export function webhookSettings(overrides: Partial<WebhookSettings> = {}, env: NodeJS.ProcessEnv = process.env): WebhookSettings {
   const settings = { ...DEFAULTS };
   for (const key of Object.keys(VARIABLES) as (keyof WebhookSettings)[]) {
-    const value = env[VARIABLES[key]];
-    if (value === undefined || value === '') continue;
-    const n = Number(value);
-    const least = MAY_BE_ZERO.has(key) ? 0 : 1;
-    if (!Number.isSafeInteger(n) || n < least) throw new Error(`${VARIABLES[key]} must be a whole number of at least ${least}, got ${JSON.stringify(value)}`);
-    settings[key] = n;
+    settings[key] = envNumber(VARIABLES[key], DEFAULTS[key], { min: MAY_BE_ZERO.has(key) ? 0 : 1 }, env);
   }
   return { ...settings, ...overrides };
 }

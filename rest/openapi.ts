@@ -370,12 +370,16 @@ function exportFileOperation(builder: Builder, schema: GraphQLSchema): Schema {
   const base = operation(builder, EXPORT_FILE_ROUTE, fieldOf(schema, EXPORT_FILE_ROUTE), 'exportFile');
   const fileHeaders = {
     'X-Request-Id': HEADERS['X-Request-Id'],
+    'X-RateLimit-Limit': HEADERS['X-RateLimit-Limit'],
+    'X-RateLimit-Remaining': HEADERS['X-RateLimit-Remaining'],
+    'X-RateLimit-Reset': HEADERS['X-RateLimit-Reset'],
+    'Cache-Control': header('`private, no-cache`: revalidate with If-None-Match.', { type: 'string' }),
     'Content-Disposition': header('`attachment; filename="export-<id>.<ndjson|csv|parquet>"`.', { type: 'string' }),
     ETag: header('The file\'s version: send it back in If-None-Match or If-Range.', { type: 'string' }),
     'Accept-Ranges': header('`bytes`.', { type: 'string' }),
     Expires: header('When the file expires (the export\'s expiresAt), as an HTTP date.', { type: 'string' }),
-    'Content-Length': header('Bytes in this answer.'),
   };
+  const withLength = { ...fileHeaders, 'Content-Length': header('Bytes in this answer.') };
   const file = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } };
   const content = Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, file]));
   return {
@@ -394,8 +398,8 @@ function exportFileOperation(builder: Builder, schema: GraphQLSchema): Schema {
       requestHeader('If-None-Match', 'An ETag: the same file is answered 304 without a body.'),
     ],
     responses: {
-      200: { description: 'The whole file.', headers: fileHeaders, content },
-      206: { description: 'The range asked for.', headers: { ...fileHeaders, 'Content-Range': header('`bytes <start>-<end>/<size>`.', { type: 'string' }) }, content },
+      200: { description: 'The whole file.', headers: withLength, content },
+      206: { description: 'The range asked for.', headers: { ...withLength, 'Content-Range': header('`bytes <start>-<end>/<size>`.', { type: 'string' }) }, content },
       304: { description: 'Not modified (If-None-Match matched the ETag).', headers: fileHeaders },
       400: {
         description: ERROR_DESCRIPTIONS[400],
@@ -404,7 +408,7 @@ function exportFileOperation(builder: Builder, schema: GraphQLSchema): Schema {
       },
       404: ownError(404, "No such export in this workspace, or its file is gone (cancelled, failed, expired or missing from the store): not_found.", 'not_found', "The export's file (the export is expired) was not found."),
       409: ownError(409, 'The export is still queued or running (conflict): read GET /v1/exports/{exportId} until its state is done.', 'conflict', 'The export is running: its file is ready once its state is done (GET /v1/exports/{exportId}).'),
-      416: { description: 'The range starts past the end of the file.', headers: { ...fileHeaders, 'Content-Range': header('`bytes */<size>`.', { type: 'string' }) } },
+      416: { description: 'A range that selects no byte: it starts past the end, ends before it starts, is `bytes=-0`, or asks anything of an empty file.', headers: { ...fileHeaders, 'Content-Range': header('`bytes */<size>`.', { type: 'string' }) } },
       ...Object.fromEntries([401, 403, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
   };
@@ -436,6 +440,7 @@ function eventStreamOperation(builder: Builder, schema: GraphQLSchema): Schema {
         content: { 'text/event-stream': { schema: { type: 'string' }, example: 'retry: 3000\n: connected\n\nid: <cursor>\ndata: {"id":"evt_…","type":"ad.created",…}\n\n' } },
       },
       ...(baseResponses['400'] ? { 400: baseResponses['400'] } : {}),
+      404: ownError(404, "A brandtrackerId that is not one of this workspace's brandtrackers (not_found), as on GET /v1/events.", 'not_found', 'Brandtracker "5a0e0000-0000-4000-8000-000000000001" was not found.'),
       ...Object.fromEntries([401, 402, 403, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
   };
@@ -454,6 +459,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
     ids.add(id);
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(builder, route, field, id);
   }
+  for (const id of ['exportFile', 'eventStream']) if (ids.has(id)) throw new Error(`openApiDocument: a route's operationId is ${id}, which the routes beside the table use`);
   paths[`${BASE_PATH}${EXPORT_FILE_ROUTE.path.replace(':exportId', '{exportId}')}`] = { get: exportFileOperation(builder, schema) };
   paths[`${BASE_PATH}${EVENT_STREAM_ROUTE.path}`] = { get: eventStreamOperation(builder, schema) };
   paths[`${BASE_PATH}/ready`] = {

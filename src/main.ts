@@ -21,7 +21,7 @@ import { createApp } from './server.js';
 import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
 import { sourceStatuses } from './sources/index.js';
-import { embeddedIsNew, emptyDatabaseHint, listen, listenFailure, migrationLines, portRefusal } from './startup.js';
+import { embeddedIsNew, emptyDatabaseHint, listen, listenFailure, migrationLines, portRefusal, settingsRefusal } from './startup.js';
 import { useBaselineWasmCompilerOnly } from './wasm-tiering.js';
 
 // `npm start`: open the database (embedded unless DATABASE_URL), apply migrations, load the demo data
@@ -47,7 +47,9 @@ async function stopStarting(line: string, close?: () => Promise<void>): Promise<
   await close?.().catch(() => undefined);
   process.exit(1);
 }
-// A busy port is told at once, not after the migrations and the demo load.
+// A malformed setting and a busy port are told at once, not after the migrations and the demo load.
+const refusal = settingsRefusal();
+if (refusal) await stopStarting(refusal);
 for (const [port, variable] of [[config.port, 'PORT'], [config.metrics.port, 'METRICS_PORT']] as const) {
   const refusal = await portRefusal(port, config.host, variable);
   if (refusal) await stopStarting(refusal);

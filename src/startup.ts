@@ -4,10 +4,29 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { MigrationProgress } from './db/migrate.js';
+import { exportSettings } from './schema/exports/service.js';
+import { webhookSettings } from './schema/webhooks/service.js';
+import { defaultLeaseMs } from './sources/index.js';
 
 // What `npm start` says while it starts (src/main.ts): a port it cannot listen on in one line, before the slow part
 // of the start; the creation of the embedded database and each migration as it is applied; what to do with a
 // database that holds nothing.
+
+/**
+ * The one line for a malformed setting the domains read when they first need it (EXPORT_*, WEBHOOK_*, SYNC_LEASE_MS),
+ * or null: read here at the start, so a bad value stops it (src/main.ts, src/worker.ts) instead of failing the first
+ * export or delivery. (The events' and saved searches' settings are read when their modules load; loadConfig, the rest.)
+ */
+export function settingsRefusal(): string | null {
+  try {
+    exportSettings();
+    webhookSettings();
+    defaultLeaseMs();
+    return null;
+  } catch (error) {
+    return `invalid configuration: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
 
 /** The one line for a port the server cannot listen on (`variable` names the setting that chose it). */
 export function listenFailure(error: unknown, port: number, host: string, variable: string): string {

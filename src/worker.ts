@@ -6,7 +6,7 @@ import { openDatabase } from './db/open.js';
 import { startEvents } from './events/index.js';
 import { startJobs } from './jobs/index.js';
 import { createLogger } from './observability/logger.js';
-import { migrationLines } from './startup.js';
+import { migrationLines, settingsRefusal } from './startup.js';
 import { useBaselineWasmCompilerOnly } from './wasm-tiering.js';
 
 // `npm run worker`: a worker-only process. It works the job queue (the sync schedules) and dispatches the market's
@@ -14,6 +14,12 @@ import { useBaselineWasmCompilerOnly } from './wasm-tiering.js';
 // (through its loopback socket), and serves no HTTP. Several may run: the queue gives each job to one of them, and one run per source runs at a time.
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'auto' ? undefined : config.logFormat === 'pretty' });
+const refusal = settingsRefusal();
+if (refusal) {
+  logger.error(refusal);
+  logger.flush();
+  process.exit(1);
+}
 const location = await openDatabase(config, { shareRunning: true });
 if (!location.inProcess) useBaselineWasmCompilerOnly();
 const db = connect(location.url, { max: 3 });

@@ -22001,6 +22001,14 @@ export interface operations {
                 headers: {
                     /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
                     "X-Request-Id"?: string;
+                    /** @description The API key's bucket size (burst). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `private, no-cache`: revalidate with If-None-Match. */
+                    "Cache-Control"?: string;
                     /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
                     "Content-Disposition"?: string;
                     /** @description The file's version: send it back in If-None-Match or If-Range. */
@@ -22024,6 +22032,14 @@ export interface operations {
                 headers: {
                     /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
                     "X-Request-Id"?: string;
+                    /** @description The API key's bucket size (burst). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `private, no-cache`: revalidate with If-None-Match. */
+                    "Cache-Control"?: string;
                     /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
                     "Content-Disposition"?: string;
                     /** @description The file's version: send it back in If-None-Match or If-Range. */
@@ -22049,6 +22065,14 @@ export interface operations {
                 headers: {
                     /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
                     "X-Request-Id"?: string;
+                    /** @description The API key's bucket size (burst). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `private, no-cache`: revalidate with If-None-Match. */
+                    "Cache-Control"?: string;
                     /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
                     "Content-Disposition"?: string;
                     /** @description The file's version: send it back in If-None-Match or If-Range. */
@@ -22057,8 +22081,6 @@ export interface operations {
                     "Accept-Ranges"?: string;
                     /** @description When the file expires (the export's expiresAt), as an HTTP date. */
                     Expires?: string;
-                    /** @description Bytes in this answer. */
-                    "Content-Length"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22136,11 +22158,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The range starts past the end of the file. */
+            /** @description A range that selects no byte: it starts past the end, ends before it starts, is `bytes=-0`, or asks anything of an empty file. */
             416: {
                 headers: {
                     /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
                     "X-Request-Id"?: string;
+                    /** @description The API key's bucket size (burst). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `private, no-cache`: revalidate with If-None-Match. */
+                    "Cache-Control"?: string;
                     /** @description `attachment; filename="export-<id>.<ndjson|csv|parquet>"`. */
                     "Content-Disposition"?: string;
                     /** @description The file's version: send it back in If-None-Match or If-Range. */
@@ -22149,8 +22179,6 @@ export interface operations {
                     "Accept-Ranges"?: string;
                     /** @description When the file expires (the export's expiresAt), as an HTTP date. */
                     Expires?: string;
-                    /** @description Bytes in this answer. */
-                    "Content-Length"?: number;
                     /** @description `bytes *\/<size>`. */
                     "Content-Range"?: string;
                     [name: string]: unknown;
@@ -22237,6 +22265,26 @@ export interface operations {
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
+            /** @description A brandtrackerId that is not one of this workspace's brandtrackers (not_found), as on GET /v1/events. */
+            404: {
+                headers: {
+                    /** @description The request id (the client's X-Request-Id when it sent a well-formed one); also in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Brandtracker \"5a0e0000-0000-4000-8000-000000000001\" was not found.",
+                     *         "requestId": "3f6c1b9e-8d2a-4f1e-9b7c-5a0d2e4c6f81"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { createRateLimiter } from '../metering/index.js';
-import { onExportsQueued, runExport, sweepExports, type ExportJobServices } from '../schema/exports/service.js';
-import { envNumber } from '../config.js';
+import { exportSettings, onExportsQueued, runExport, sweepExports, type ExportJobServices } from '../schema/exports/service.js';
 
 // The export jobs, on the job queue (pg-boss): a job of the queue `exports` runs one export (src/schema/exports/service/run.ts),
 // whose state is in the `exports` table; a job only says "run this export", so a lost or doubled job loses or doubles
@@ -53,7 +52,7 @@ export async function startExportJobs(pool: pg.Pool, boss: PgBoss, options: Expo
     await boss.createQueue(EXPORT_QUEUE, { name: EXPORT_QUEUE, policy: 'standard', retryLimit: 0, expireInHours: 12 });
   }
   const workerIds: string[] = [];
-  const concurrency = options.concurrency ?? envNumber('EXPORT_CONCURRENCY', 1, { min: 1, max: 64 });
+  const concurrency = options.concurrency ?? exportSettings().concurrency;
   for (let i = 0; i < concurrency; i++) {
     workerIds.push(await boss.work<JobData>(EXPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
       await runExport(services, job.data.exportId, { signal: controller.signal, onError: (err) => logger.warn({ err, exportId: job.data.exportId }, 'export failed') });

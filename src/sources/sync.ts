@@ -243,9 +243,11 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
   const trigger = options.trigger ?? 'cli';
   const asOf = options.asOf ?? new Date();
   let keepDays: number;
+  let leaseMs: number;
   try {
     connector.ready();
     keepDays = sourceConfig().runsKeepDays;
+    leaseMs = options.leaseMs ?? defaultLeaseMs();
   } catch (error) {
     // A credential missing or a setting malformed: the run cannot start. A scheduled one leaves a failed run, so that
     // `sync status` and the freshness show why nothing came in.
@@ -260,7 +262,6 @@ export async function runSync<Q>(pool: pg.Pool, connector: Connector<Q>, rawQuer
     throw apiError('validation_error', message);
   }
   await pruneRuns(pool, connector.name, keepDays);
-  const leaseMs = options.leaseMs ?? defaultLeaseMs();
   const owner = randomUUID();
   const claimed = await claim(pool, connector.name, query, owner, { trigger, leaseMs, asOf });
   const skips = new Map<string, number>(Object.entries(claimed.skips ?? {}));

@@ -138,6 +138,21 @@ describe('npm start', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
+  it('a malformed setting of a domain: one line naming it, exit 1, before the database is opened', async () => {
+    const dataDir = path.join(await scratchDir(), 'data');
+    const database = postgres ? { DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' } : { DATA_DIR: dataDir };
+    for (const [env, line] of [
+      [{ EXPORT_CHUNK_ROWS: 'lots' }, 'invalid configuration: EXPORT_CHUNK_ROWS must be a whole number from 1 to 10000, got "lots"'],
+      [{ WEBHOOK_TIMEOUT_MS: '2.5' }, 'invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number of at least 1, got "2.5"'],
+      [{ SYNC_LEASE_MS: '10' }, 'invalid configuration: SYNC_LEASE_MS must be a whole number of milliseconds of at least 1000, got "10"'],
+    ] as const) {
+      const server = start({ ...database, PORT: '0', ...env });
+      expect(await server.exited).toBe(1);
+      expect(server.out).toEqual([line]);
+    }
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
   // The embedded database's first start: creating it, the migrations and the demo load take up to ~125 s on a busy
   // 2-core machine (measured in issue #39), more than the suite's per-test timeout, which is sized for tests that do
   // not start a server from nothing.

@@ -130,6 +130,7 @@ it('documents the export file and the event stream as they answer', async () => 
   const args = schema.getSubscriptionType()!.getFields().events!.args.map((arg) => arg.name);
   expect(stream.parameters.map((p: { name: string }) => p.name)).toEqual([...args, 'Last-Event-ID']);
   expect(Object.keys(stream.responses['200'].content)).toEqual(['text/event-stream']);
+  expect(Object.keys(stream.responses)).toEqual(expect.arrayContaining(['400', '402', '404']));
 
   const { apiKey } = await t.newKey();
   const missing = await t.rest('GET', '/exports/00000000-0000-4000-8000-000000000000/file', { key: apiKey });
@@ -138,5 +139,9 @@ it('documents the export file and the event stream as they answer', async () => 
   const open = await t.app.fetch('http://api.test/v1/events/stream', { headers: { authorization: `Bearer ${apiKey}` } });
   expect(open.status).toBe(200);
   expect(open.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  expect(open.headers.get('x-request-id')).toBeTruthy();
   await open.body?.cancel();
+  const unknown = await t.app.fetch('http://api.test/v1/events/stream?brandtrackerId=00000000-0000-4000-8000-000000000000', { headers: { authorization: `Bearer ${apiKey}` } });
+  expect(unknown.status).toBe(404);
+  expect((await unknown.json()).error.code).toBe('not_found');
 });

@@ -130,6 +130,7 @@ async function openStream(url: string): Promise<HttpResult> {
   const res = await t.app.fetch(`http://api.test/v1${url}`, { headers: { authorization: `Bearer ${key}` } });
   if (res.status >= 300) return { status: res.status, headers: res.headers, body: await res.json() };
   expect(res.headers.get('content-type'), url).toMatch(/^text\/event-stream/);
+  expect(res.headers.get('x-request-id'), url).toMatch(/^\S+$/);
   await res.body?.cancel();
   return { status: res.status, headers: res.headers, body: null };
 }

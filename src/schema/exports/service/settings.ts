@@ -20,16 +20,19 @@ export type ExportSettings = {
   embeddedMaxRows: number;
   /** How long a running export's heartbeat may be silent before a sweep fails it (its process died). */
   leaseMs: number;
+  /** EXPORT_CONCURRENCY (1, at most 64): exports run at once by one process. */
+  concurrency: number;
 };
 
 export function exportSettings(): ExportSettings {
   return {
     dir: path.resolve(process.env.EXPORT_DIR || path.join(process.env.DATA_DIR || './.data', 'exports')),
-    // Hours may be a fraction (0.25: a quarter of an hour), down to a minute.
-    ttlMs: Math.round(envNumber('EXPORT_TTL_HOURS', 24, { whole: false, min: 1 / 60, unit: 'hours' }) * 3_600_000),
+    // Hours may be a fraction (0.25: a quarter of an hour).
+    ttlMs: Math.round(envNumber('EXPORT_TTL_HOURS', 24, { whole: false, min: 0.01, unit: 'hours' }) * 3_600_000),
     chunkRows: envNumber('EXPORT_CHUNK_ROWS', 1_000, { min: 1, max: MAX_CHUNK_ROWS }),
     embeddedMaxRows: envNumber('EXPORT_EMBEDDED_MAX_ROWS', 100_000, { min: 1 }),
     leaseMs: envNumber('EXPORT_LEASE_SECONDS', 120, { min: 1, unit: 'seconds' }) * 1_000,
+    concurrency: envNumber('EXPORT_CONCURRENCY', 1, { min: 1, max: 64 }),
   };
 }
 

@@ -115,7 +115,11 @@ describe('GET /v1/tiktok/library', () => {
     expect(await order('shares', '&order=asc')).toEqual([T5, T3, T2, T1, T4]);
     expect(await order('saves')).toEqual([T1, T4, T2, T3, T5]);
     expect(await order('engagementRate')).toEqual([T3, T2, T1, T5, T4]);
-    expect(await order('daysRunning')).toEqual([T4, T3, T2, T1, T5]);
+    // The active ones run until today, T4 stopped at 300 days: the active ones oldest first, T4 where its 300 falls.
+    const running = (await get('/tiktok/library?sortBy=daysRunning')).body.data as { id: string; status: string; daysRunning: number }[];
+    expect(running.map((item) => item.daysRunning)).toEqual(running.map((item) => item.daysRunning).sort((a, b) => b - a));
+    expect(running.filter((item) => item.status === 'active').map((item) => item.id)).toEqual([T3, T2, T1, T5].map((id) => `tiktok_${id}`));
+    expect(running.find((item) => item.id === `tiktok_${T4}`)?.daysRunning).toBe(300);
     expect(await order('followers')).toEqual([T4, T5, T1, T2, T3]);
   });
 

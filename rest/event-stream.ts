@@ -23,7 +23,7 @@ import { envNumber } from '../src/config.js';
 // It is not in the route table: a stream has no JSON envelope to describe, and the route-driven tools (MCP, the
 // contract tests) would wait on it for ever.
 
-export const EVENT_STREAM_PATH = `${BASE_PATH}/events/stream`;
+export const EVENT_STREAM_PATH = `${BASE_PATH}${ROUTE.path}`;
 
 
 /** EVENTS_HEARTBEAT_MS, read when the server is made. */

@@ -220,17 +220,27 @@ function subjectOf(pathNames: readonly string[]): string {
   return `The ${last.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`;
 }
 
+/** An error response of a route's own, with its example envelope. */
+function errorResponse(description: string, example: unknown): Schema {
+  return {
+    description,
+    headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example } },
+  };
+}
+
+/** The statuses whose response every route shares (components.responses). */
+const sharedErrors = (statuses: readonly number[]) => Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
+
+/** A route's path as OpenAPI writes it: `/v1/ads/{adId}`. */
+const openApiPath = (route: RestRoute) => `${BASE_PATH}${route.path === '/' ? '' : route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+
 /** The route's own error responses with their examples: a 400 naming one of its parameters, a 404 naming its subject. */
 function routeErrors(builder: Builder, route: RestRoute, field: GraphQLField<unknown, unknown>, pathNames: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const response = (status: number, body: unknown) => ({
-    description: ERROR_DESCRIPTIONS[status],
-    headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: body } },
-  });
   const bad = badRequestExample(builder, route, field, pathNames);
-  if (bad) out['400'] = response(400, validationFailure(bad, EXAMPLE_REQUEST_ID).body);
-  if (pathNames.length) out['404'] = response(404, notFoundFailure(`${subjectOf(pathNames)} was not found.`, EXAMPLE_REQUEST_ID).body);
+  if (bad) out['400'] = errorResponse(ERROR_DESCRIPTIONS[400]!, validationFailure(bad, EXAMPLE_REQUEST_ID).body);
+  if (pathNames.length) out['404'] = errorResponse(ERROR_DESCRIPTIONS[404]!, notFoundFailure(`${subjectOf(pathNames)} was not found.`, EXAMPLE_REQUEST_ID).body);
   return out;
 }
 
@@ -348,7 +358,7 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
     responses: {
       [String(route.status ?? 200)]: { description: 'The answer in its envelope.', headers, content: { 'application/json': { schema: data } } },
       ...routeErrors(builder, route, field, pathNames),
-      ...Object.fromEntries(errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+      ...sharedErrors(errors),
     },
   };
 }
@@ -356,14 +366,8 @@ function operation(builder: Builder, route: RestRoute, field: GraphQLField<unkno
 /** A request header a route reads (Range, If-None-Match, Last-Event-ID). */
 const requestHeader = (name: string, description: string): Schema => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
 
-/** An error status that is this route's own, with its example envelope. */
-function ownError(status: number, description: string, code: string, message: string): Schema {
-  return {
-    description,
-    headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: { error: { code, message, requestId: EXAMPLE_REQUEST_ID } } } },
-  };
-}
+/** An error of a route's own with its code and message (the envelope's example). */
+const ownError = (description: string, code: string, message: string) => errorResponse(description, { error: { code, message, requestId: EXAMPLE_REQUEST_ID } });
 
 /** GET /v1/exports/{exportId}/file (rest/export-file.ts): the file itself, outside the route table since it has no JSON envelope. */
 function exportFileOperation(builder: Builder, schema: GraphQLSchema): Schema {
@@ -401,15 +405,11 @@ function exportFileOperation(builder: Builder, schema: GraphQLSchema): Schema {
       200: { description: 'The whole file.', headers: withLength, content },
       206: { description: 'The range asked for.', headers: { ...withLength, 'Content-Range': header('`bytes <start>-<end>/<size>`.', { type: 'string' }) }, content },
       304: { description: 'Not modified (If-None-Match matched the ETag).', headers: fileHeaders },
-      400: {
-        description: ERROR_DESCRIPTIONS[400],
-        headers: { 'X-Request-Id': HEADERS['X-Request-Id'] },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: validationFailure([{ argument: 'exportId', location: 'path', expected: ['exportId must be a UUID'] }], EXAMPLE_REQUEST_ID).body } },
-      },
-      404: ownError(404, "No such export in this workspace, or its file is gone (cancelled, failed, expired or missing from the store): not_found.", 'not_found', "The export's file (the export is expired) was not found."),
-      409: ownError(409, 'The export is still queued or running (conflict): read GET /v1/exports/{exportId} until its state is done.', 'conflict', 'The export is running: its file is ready once its state is done (GET /v1/exports/{exportId}).'),
+      400: errorResponse(ERROR_DESCRIPTIONS[400]!, validationFailure([{ argument: 'exportId', location: 'path', expected: ['exportId must be a UUID'] }], EXAMPLE_REQUEST_ID).body),
+      404: ownError("No such export in this workspace, or its file is gone (cancelled, failed, expired or missing from the store): not_found.", 'not_found', "The export's file (the export is expired) was not found."),
+      409: ownError('The export is still queued or running (conflict): read GET /v1/exports/{exportId} until its state is done.', 'conflict', 'The export is running: its file is ready once its state is done (GET /v1/exports/{exportId}).'),
       416: { description: 'A range that selects no byte: it starts past the end, ends before it starts, is `bytes=-0`, or asks anything of an empty file.', headers: { ...fileHeaders, 'Content-Range': header('`bytes */<size>`.', { type: 'string' }) } },
-      ...Object.fromEntries([401, 403, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+      ...sharedErrors([401, 403, 429, 500, 503]),
     },
   };
 }
@@ -440,8 +440,8 @@ function eventStreamOperation(builder: Builder, schema: GraphQLSchema): Schema {
         content: { 'text/event-stream': { schema: { type: 'string' }, example: 'retry: 3000\n: connected\n\nid: <cursor>\ndata: {"id":"evt_…","type":"ad.created",…}\n\n' } },
       },
       ...(baseResponses['400'] ? { 400: baseResponses['400'] } : {}),
-      404: ownError(404, "A brandtrackerId that is not one of this workspace's brandtrackers (not_found), as on GET /v1/events.", 'not_found', 'Brandtracker "5a0e0000-0000-4000-8000-000000000001" was not found.'),
-      ...Object.fromEntries([401, 402, 403, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+      404: ownError("A brandtrackerId that is not one of this workspace's brandtrackers (not_found), as on GET /v1/events.", 'not_found', 'Brandtracker "5a0e0000-0000-4000-8000-000000000001" was not found.'),
+      ...sharedErrors([401, 402, 403, 429, 500, 503]),
     },
   };
 }
@@ -452,7 +452,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
   const paths: Record<string, Record<string, unknown>> = {};
   const ids = new Set<string>();
   for (const route of routes) {
-    const path = `${BASE_PATH}${route.path === '/' ? '' : route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+    const path = openApiPath(route);
     const field = fieldOf(schema, route);
     let id = field.name;
     for (let n = 2; ids.has(id); n++) id = `${field.name}_${n}`;
@@ -460,8 +460,8 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(builder, route, field, id);
   }
   for (const id of ['exportFile', 'eventStream']) if (ids.has(id)) throw new Error(`openApiDocument: a route's operationId is ${id}, which the routes beside the table use`);
-  paths[`${BASE_PATH}${EXPORT_FILE_ROUTE.path.replace(':exportId', '{exportId}')}`] = { get: exportFileOperation(builder, schema) };
-  paths[`${BASE_PATH}${EVENT_STREAM_ROUTE.path}`] = { get: eventStreamOperation(builder, schema) };
+  paths[openApiPath(EXPORT_FILE_ROUTE)] = { get: exportFileOperation(builder, schema) };
+  paths[openApiPath(EVENT_STREAM_ROUTE)] = { get: eventStreamOperation(builder, schema) };
   paths[`${BASE_PATH}/ready`] = {
     get: {
       operationId: 'ready',

@@ -20,8 +20,7 @@ import { allowedMethods, matchRoute, type Routed } from './match.js';
 import { isMultipart, readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { routeOperations, type RouteOperation } from './operation.js';
-import type { ParamViolation, RestRoute } from './routes.js';
-import { EVENT_STREAM_ROUTE, EXPORT_FILE_ROUTE } from './routes.js';
+import { EVENT_STREAM_ROUTE, EXPORT_FILE_ROUTE, type ParamViolation, type RestRoute } from './routes.js';
 
 export const BASE_PATH = '/v1';
 

@@ -48,8 +48,8 @@ async function stopStarting(line: string, close?: () => Promise<void>): Promise<
   process.exit(1);
 }
 // A malformed setting and a busy port are told at once, not after the migrations and the demo load.
-const refusal = settingsRefusal();
-if (refusal) await stopStarting(refusal);
+const badSetting = settingsRefusal();
+if (badSetting) await stopStarting(badSetting);
 for (const [port, variable] of [[config.port, 'PORT'], [config.metrics.port, 'METRICS_PORT']] as const) {
   const refusal = await portRefusal(port, config.host, variable);
   if (refusal) await stopStarting(refusal);

@@ -125,7 +125,7 @@ type Prepared = {
 function prepare(list: MarketList, params: string): Prepared {
   let values: Record<string, unknown> | null = null;
   try {
-    values = listArguments(list, JSON.parse(params) as Record<string, unknown>);
+    values = listArguments(list, JSON.parse(params) as Record<string, unknown>, 'a saved search');
   } catch {
     // accepted when saved, refused by this version of the route
   }

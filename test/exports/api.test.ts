@@ -384,7 +384,7 @@ describe('exports run by the job queue', () => {
     expectViolation(await create({ method: 'GET', path: '/v1/me', params: {}, format: 'ndjson' }), 'body.path');
     expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { minReach: 'many' }, format: 'ndjson' }), 'body.params.minReach');
     expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { nope: 1 }, format: 'ndjson' }), 'body.params.nope');
-    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { limit: 5 }, format: 'ndjson' }), 'body.params.limit');
+    expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: { limit: 5 }, format: 'ndjson' }), 'body.params.limit', ['limit pages the list: an export reads all of it, so give its filters and sort only']);
     expectViolation(await create({ method: 'POST', path: '/v1/ads/query', params: {}, format: 'xlsx' }), 'body.format');
     // A relevance-ranked text search pages a bounded set of candidates: it cannot be read whole, and says to add sortBy
     // (sent as relevance, or left to a search's default sort); the dry run says the same.

@@ -145,7 +145,7 @@ describe('validation, as the route named would refuse the params', () => {
 
   it('refuses parameters the route does not have, paging parameters, and params that are not an object', async () => {
     expectViolation(await create(a.apiKey, { name: 'x', method: 'GET', path: '/v1/ads', params: { search: 'serum', colour: 'red' } }), 'body.params.colour', ['colour is not a parameter of GET /v1/ads']);
-    expectViolation(await create(a.apiKey, { name: 'x', method: 'GET', path: '/v1/ads', params: { search: 'serum', limit: 5 } }), 'body.params.limit', /pages the list/);
+    expectViolation(await create(a.apiKey, { name: 'x', method: 'GET', path: '/v1/ads', params: { search: 'serum', limit: 5 } }), 'body.params.limit', /pages the list: a saved search reads all of it/);
     expectViolation(await create(a.apiKey, { name: 'x', method: 'GET', path: '/v1/ads', params: ['serum'] }), 'body.params', /JSON object/);
     expectViolation(await create(a.apiKey, { name: '', method: 'GET', path: '/v1/ads', params: { search: 'serum' } }), 'body.name');
     expectViolation(await create(a.apiKey, { name: 'x', method: 'GET', path: '/v1/ads' }), 'body.params');

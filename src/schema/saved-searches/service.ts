@@ -66,7 +66,7 @@ function canonical(value: unknown): string {
  */
 async function baseline(context: Context, method: string, path: string, params: Record<string, unknown>): Promise<string[]> {
   const list = await marketList(method, path);
-  const values = listArguments(list, params);
+  const values = listArguments(list, params, 'a saved search');
   const upTo = savedSearchBounds.maxMatches;
   try {
     return await runList(list, values, runServices(context), runPrincipal(await workspaceOf(context)), { upTo });

@@ -163,17 +163,18 @@ export class ListRunFailed extends Error {
 const inParams = (violations: ArgumentViolation[]) => violations.map((v) => ({ ...v, argument: v.argument ? `params.${v.argument}` : 'params' }));
 
 /**
- * The route's arguments from a saved search's params, read as REST reads a request (a GET list's from a query string,
- * a POST list's from a JSON body); refused as the route would refuse them, with the parameter at fault named
- * `params.<name>`. A parameter the route does not have, or one that pages it, is refused too: a saved search that
- * quietly ignored a misspelt filter would report the whole market.
+ * The route's arguments from the params of whatever reads the whole list (`reader`: a saved search, an export), read
+ * as REST reads a request (a GET list's from a query string, a POST list's from a JSON body); refused as the route
+ * would refuse them, with the parameter at fault named `params.<name>`. A parameter the route does not have, or one
+ * that pages it, is refused too: a saved search or an export that quietly ignored a misspelt filter would read the
+ * whole market.
  */
-export function listArguments(list: ListRoute, params: Record<string, unknown>, pathParams: Record<string, string> = {}): Record<string, unknown> {
+export function listArguments(list: ListRoute, params: Record<string, unknown>, reader: 'a saved search' | 'an export', pathParams: Record<string, string> = {}): Record<string, unknown> {
   const known = new Set(list.field.args.map((arg) => arg.name).filter((name) => !(name in pathParams)));
   const violations: ArgumentViolation[] = [];
   for (const name of Object.keys(params)) {
     if (!known.has(name)) violations.push({ argument: name, expected: [`${name} is not a parameter of ${list.name}`] });
-    else if (PAGING.has(name)) violations.push({ argument: name, expected: [`${name} pages the list: a saved search holds its filters and sort, not a page`] });
+    else if (PAGING.has(name)) violations.push({ argument: name, expected: [`${name} pages the list: ${reader} reads all of it, so give its filters and sort only`] });
   }
   if (violations.length) throw validationError(inParams(violations));
   const query = new URLSearchParams();

@@ -20,7 +20,7 @@ export type ExportList = { list: ListRoute; values: Record<string, unknown>; pri
 /** The list and arguments of `{ method, path, params }`, or the route's own refusal (`path`, `params.<name>`). */
 export async function exportList(method: string, path: string, params: Record<string, unknown>): Promise<ExportList> {
   const { list, pathParams } = await marketListAt(method, path);
-  const values = { ...listArguments(list, params, pathParams), ...pathParams };
+  const values = { ...listArguments(list, params, 'an export', pathParams), ...pathParams };
   const price = priceOf(list.route.field);
   // A list priced per row costs one credit a row, as its pages do; a free list is free.
   return { list, values, pricePerRow: price?.kind === 'perRow' ? 1 : 0 };
